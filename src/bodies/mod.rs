@@ -1,0 +1,1 @@
+//! bodies/mod (work in progress)

@@ -1,0 +1,1 @@
+//! config (work in progress)

@@ -1,0 +1,1 @@
+//! dates (work in progress)

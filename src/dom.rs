@@ -1,0 +1,1 @@
+//! dom (work in progress)

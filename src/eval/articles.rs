@@ -1,0 +1,1 @@
+//! eval::articles (work in progress)

@@ -1,0 +1,1 @@
+//! eval::lists (work in progress)

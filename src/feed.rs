@@ -1,0 +1,1 @@
+//! feed (work in progress)

@@ -1,0 +1,24 @@
+//! feedmine: turns list pages that have no feed into RSS feeds, automatically.
+//!
+//! The modules read like the data flow of one run:
+//! `config` → `fetch` → `decode` → `dom` → `sequence` → `patterns` →
+//! `records` → `items` (with `dates`) → `bodies` → `feed` → `publish`.
+//! `pipeline` strings the stages together for one feed; `eval` measures the
+//! extractors on labelled data. Algorithms are pure functions over plain data
+//! (tokens, arenas, byte ranges); network and file I/O stay in `fetch`,
+//! `publish` and `pipeline`.
+
+pub mod bodies;
+pub mod config;
+pub mod dates;
+pub mod decode;
+pub mod dom;
+pub mod eval;
+pub mod feed;
+pub mod fetch;
+pub mod items;
+pub mod patterns;
+pub mod pipeline;
+pub mod publish;
+pub mod records;
+pub mod sequence;

@@ -1,0 +1,1 @@
+//! patterns/mod (work in progress)

@@ -1,0 +1,1 @@
+//! pipeline (work in progress)

@@ -1,0 +1,1 @@
+//! publish (work in progress)
