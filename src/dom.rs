@@ -1,1 +1,396 @@
-//! dom (work in progress)
+//! The parsed page as a flat, owned arena in document (pre)order.
+//!
+//! kuchikikiki parses (it normalises broken markup the way browsers do), and
+//! its `Rc` tree is turned at once into a `Vec<Node>` so that every later
+//! stage works on plain indices: the arena is `Send`, cheap to walk, and a
+//! subtree is the contiguous range `id..node.end`.
+//!
+//! Invariants:
+//! - `nodes[0]` is the root (`#document`); node ids are preorder positions.
+//! - `nodes[i].end` is one past the last node of `i`'s subtree, so
+//!   `j` is a descendant of `i` iff `i < j < nodes[i].end`; the first child of
+//!   `i` (if any) is `i + 1`, and the next sibling of `i` is `nodes[i].end`
+//!   when that is still inside the parent's range.
+//! - Non-structural content never enters the arena: comments, doctypes,
+//!   processing instructions and the subtrees of `script`, `style`,
+//!   `noscript`, `template`, `title` (kept separately as [`Document::title`])
+//!   and the inside of `svg`/`math` (the element itself stays, as a leaf).
+//! - Whitespace-only text is kept (it separates words when text is joined)
+//!   but flagged `blank`, so the tag sequence can skip it.
+//! - Walks are iterative: a page of 100,000 nested `div`s cannot overflow the stack.
+
+use kuchikikiki::traits::TendrilSink;
+use kuchikikiki::{NodeData as KNodeData, NodeRef};
+
+/// Index of a node in [`Document::nodes`].
+pub type NodeId = u32;
+
+/// One page, parsed.
+#[derive(Debug, Clone, Default)]
+pub struct Document {
+    pub nodes: Vec<Node>,
+    /// Text of the first `<title>`, whitespace-collapsed.
+    pub title: Option<String>,
+    /// `href` of the first `<base>` element, as written.
+    pub base_href: Option<String>,
+    /// `lang` of the `<html>` element, as written.
+    pub lang: Option<String>,
+}
+
+/// One element or text node.
+#[derive(Debug, Clone)]
+pub struct Node {
+    pub parent: Option<NodeId>,
+    /// One past the last descendant (preorder).
+    pub end: NodeId,
+    /// Depth below the root (the root has depth 0).
+    pub depth: u32,
+    pub data: NodeData,
+}
+
+#[derive(Debug, Clone)]
+pub enum NodeData {
+    Document,
+    Element(Element),
+    Text { text: String, blank: bool },
+}
+
+#[derive(Debug, Clone)]
+pub struct Element {
+    /// Lower-case local name (`div`, `a`, `time`, ...).
+    pub name: String,
+    /// Attributes in source order, names lower-case.
+    pub attrs: Vec<(String, String)>,
+}
+
+impl Element {
+    pub fn attr(&self, name: &str) -> Option<&str> {
+        self.attrs
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// Elements whose whole subtree is dropped: they hold no visible page text.
+const SKIPPED_SUBTREES: &[&str] = &["script", "style", "noscript", "template", "title"];
+/// Elements kept as leaves: their insides are drawing instructions, not text.
+const LEAF_ONLY: &[&str] = &["svg", "math"];
+
+/// Elements that break a line when text is read out; text on either side of
+/// them is separated by a space even when the markup has none.
+pub const BLOCK_ELEMENTS: &[&str] = &[
+    "address",
+    "article",
+    "aside",
+    "blockquote",
+    "br",
+    "dd",
+    "details",
+    "div",
+    "dl",
+    "dt",
+    "fieldset",
+    "figcaption",
+    "figure",
+    "footer",
+    "form",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "header",
+    "hr",
+    "li",
+    "main",
+    "nav",
+    "ol",
+    "p",
+    "pre",
+    "section",
+    "summary",
+    "table",
+    "tbody",
+    "td",
+    "tfoot",
+    "th",
+    "thead",
+    "tr",
+    "ul",
+    "img",
+    "button",
+    "option",
+    "select",
+];
+
+/// Parse already-decoded HTML into an arena.
+pub fn parse(html: &str) -> Document {
+    let root = kuchikikiki::parse_html().one(html);
+    from_kuchiki(&root)
+}
+
+/// Convert a kuchikikiki tree (any node; normally the document) to an arena.
+pub fn from_kuchiki(root: &NodeRef) -> Document {
+    let mut doc = Document::default();
+    // Explicit stack of (node, parent id); children pushed in reverse so they
+    // pop in document order. `Exit` markers close a subtree to set `end`.
+    enum Step {
+        Enter(NodeRef, Option<NodeId>, u32),
+        Exit(NodeId),
+    }
+    let mut stack = vec![Step::Enter(root.clone(), None, 0)];
+    while let Some(step) = stack.pop() {
+        let (node, parent, depth) = match step {
+            Step::Exit(id) => {
+                let end = doc.nodes.len() as NodeId;
+                doc.nodes[id as usize].end = end;
+                continue;
+            }
+            Step::Enter(node, parent, depth) => (node, parent, depth),
+        };
+        let id = doc.nodes.len() as NodeId;
+        let mut descend = true;
+        let data = match node.data() {
+            KNodeData::Document(_) | KNodeData::DocumentFragment => NodeData::Document,
+            KNodeData::Element(el) => {
+                let name: String = (*el.name.local).to_ascii_lowercase();
+                if SKIPPED_SUBTREES.contains(&name.as_str()) {
+                    if name == "title" && doc.title.is_none() {
+                        let t = collapse_whitespace(&node.text_contents());
+                        if !t.is_empty() {
+                            doc.title = Some(t);
+                        }
+                    }
+                    continue;
+                }
+                let attrs: Vec<(String, String)> = el
+                    .attributes
+                    .borrow()
+                    .map
+                    .iter()
+                    .map(|(k, v)| ((*k.local).to_ascii_lowercase(), v.value.clone()))
+                    .collect();
+                if name == "base" && doc.base_href.is_none() {
+                    doc.base_href = attrs
+                        .iter()
+                        .find(|(k, _)| k == "href")
+                        .map(|(_, v)| v.trim().to_string());
+                }
+                if name == "html" && doc.lang.is_none() {
+                    doc.lang = attrs
+                        .iter()
+                        .find(|(k, _)| k == "lang")
+                        .map(|(_, v)| v.trim().to_string());
+                }
+                descend = !LEAF_ONLY.contains(&name.as_str());
+                NodeData::Element(Element { name, attrs })
+            }
+            KNodeData::Text(t) => {
+                let text = t.borrow().clone();
+                let blank = text.trim().is_empty();
+                NodeData::Text { text, blank }
+            }
+            _ => continue, // comments, doctypes, processing instructions
+        };
+        doc.nodes.push(Node {
+            parent,
+            end: id + 1,
+            depth,
+            data,
+        });
+        if descend && node.first_child().is_some() {
+            stack.push(Step::Exit(id));
+            let children: Vec<NodeRef> = node.children().collect();
+            for child in children.into_iter().rev() {
+                stack.push(Step::Enter(child, Some(id), depth + 1));
+            }
+        }
+    }
+    doc
+}
+
+impl Document {
+    pub fn node(&self, id: NodeId) -> &Node {
+        &self.nodes[id as usize]
+    }
+
+    pub fn element(&self, id: NodeId) -> Option<&Element> {
+        match &self.nodes[id as usize].data {
+            NodeData::Element(e) => Some(e),
+            _ => None,
+        }
+    }
+
+    /// Tag name of an element, `None` for text and the root.
+    pub fn tag(&self, id: NodeId) -> Option<&str> {
+        self.element(id).map(|e| e.name.as_str())
+    }
+
+    pub fn is_tag(&self, id: NodeId, name: &str) -> bool {
+        self.tag(id) == Some(name)
+    }
+
+    /// Direct children of `id`, in order.
+    pub fn children(&self, id: NodeId) -> Children<'_> {
+        let end = self.nodes[id as usize].end;
+        Children {
+            doc: self,
+            next: id + 1,
+            end,
+        }
+    }
+
+    /// Ancestors of `id`, nearest first (excluding `id`).
+    pub fn ancestors(&self, id: NodeId) -> impl Iterator<Item = NodeId> + '_ {
+        std::iter::successors(self.nodes[id as usize].parent, |&p| {
+            self.nodes[p as usize].parent
+        })
+    }
+
+    /// True when `desc` lies in the subtree of `anc` (or is `anc`).
+    pub fn contains(&self, anc: NodeId, desc: NodeId) -> bool {
+        anc <= desc && desc < self.nodes[anc as usize].end
+    }
+
+    /// Visible text of the subtree at `id`, whitespace-collapsed, with block
+    /// boundaries turned into spaces.
+    pub fn text(&self, id: NodeId) -> String {
+        self.text_of_range(id, self.nodes[id as usize].end)
+    }
+
+    /// Visible text of the nodes `start..end` (whole subtrees in preorder).
+    pub fn text_of_range(&self, start: NodeId, end: NodeId) -> String {
+        let mut raw = String::new();
+        self.push_text_of_range(start, end, &mut raw, |_| true);
+        collapse_whitespace(&raw)
+    }
+
+    /// Appends raw text of `start..end` to `out`, skipping subtrees whose root
+    /// `keep` rejects. Block elements add a separating space.
+    pub fn push_text_of_range(
+        &self,
+        start: NodeId,
+        end: NodeId,
+        out: &mut String,
+        keep: impl Fn(NodeId) -> bool,
+    ) {
+        let mut i = start;
+        // Ends of the open block elements: text after a block's end is
+        // separated from the block's own text.
+        let mut block_ends: Vec<NodeId> = Vec::new();
+        while i < end {
+            while block_ends.last().is_some_and(|&e| e <= i) {
+                block_ends.pop();
+                out.push(' ');
+            }
+            let node = &self.nodes[i as usize];
+            if !keep(i) {
+                i = node.end;
+                continue;
+            }
+            match &node.data {
+                NodeData::Text { text, .. } => out.push_str(text),
+                NodeData::Element(e) if BLOCK_ELEMENTS.contains(&e.name.as_str()) => {
+                    out.push(' ');
+                    block_ends.push(node.end);
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+    }
+
+    /// Bytes of non-blank visible text in the subtree at `id`.
+    pub fn text_bytes(&self, id: NodeId) -> usize {
+        let end = self.nodes[id as usize].end;
+        self.nodes[id as usize..end as usize]
+            .iter()
+            .map(|n| match &n.data {
+                NodeData::Text { text, blank: false } => text.trim().len(),
+                _ => 0,
+            })
+            .sum()
+    }
+}
+
+/// Iterator over the direct children of a node.
+pub struct Children<'a> {
+    doc: &'a Document,
+    next: NodeId,
+    end: NodeId,
+}
+
+impl Iterator for Children<'_> {
+    type Item = NodeId;
+    fn next(&mut self) -> Option<NodeId> {
+        if self.next >= self.end {
+            return None;
+        }
+        let id = self.next;
+        self.next = self.doc.nodes[id as usize].end;
+        Some(id)
+    }
+}
+
+/// Collapse runs of whitespace (incl. NBSP) to one space and trim.
+pub fn collapse_whitespace(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for word in s.split(|c: char| c.is_whitespace()).filter(|w| !w.is_empty()) {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn arena_is_preorder_with_subtree_ranges() {
+        let doc = parse(
+            "<html lang=de><head><title> My  page </title><script>var x = '<a>';</script>\
+             <base href='/root/'></head><body><ul><li><a href='/a'>One</a> <span>x</span></li>\
+             <li><a href='/b'>Two</a></li></ul><!-- note --><p>end</p></body></html>",
+        );
+        assert_eq!(doc.title.as_deref(), Some("My page"));
+        assert_eq!(doc.base_href.as_deref(), Some("/root/"));
+        assert_eq!(doc.lang.as_deref(), Some("de"));
+        // No script and no comment text anywhere.
+        assert!(doc.nodes.iter().all(|n| match &n.data {
+            NodeData::Text { text, .. } => !text.contains("var x") && !text.contains("note"),
+            _ => true,
+        }));
+        let ul = (0..doc.nodes.len() as NodeId)
+            .find(|&i| doc.is_tag(i, "ul"))
+            .unwrap();
+        let lis: Vec<NodeId> = doc.children(ul).collect();
+        assert_eq!(lis.len(), 2);
+        assert!(lis.iter().all(|&li| doc.is_tag(li, "li")));
+        assert_eq!(doc.text(lis[0]), "One x");
+        assert_eq!(doc.text(ul), "One x Two");
+        assert!(doc.contains(ul, lis[1]) && !doc.contains(lis[0], lis[1]));
+        assert_eq!(doc.ancestors(lis[0]).next(), Some(ul));
+    }
+
+    #[test]
+    fn inline_markup_does_not_split_words_but_blocks_do() {
+        let doc = parse("<div><p>foo<b>bar</b></p><p>baz</p>中文<em>字</em></div>");
+        assert_eq!(doc.text(0), "foobar baz 中文字");
+    }
+
+    #[test]
+    fn deep_nesting_does_not_overflow() {
+        // html5ever's tree builder is quadratic in nesting depth (scope checks),
+        // so this stays moderate; the arena walk itself is iterative.
+        let depth = 3_000;
+        let html = format!("{}x{}", "<div>".repeat(depth), "</div>".repeat(depth));
+        let doc = parse(&html);
+        assert!(doc.nodes.len() > 1000);
+        assert_eq!(doc.text(0), "x");
+    }
+}

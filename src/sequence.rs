@@ -1,1 +1,150 @@
-//! sequence (work in progress)
+//! The page as a tag sequence (paper 001 §1): a preorder walk where every
+//! element contributes its tag name and every non-blank text node the token
+//! `<text>`.
+//!
+//! Invariants: `tokens[i]` came from arena node `nodes[i]`; node ids increase
+//! strictly along the sequence; token id [`TEXT`] is `<text>`; the other ids
+//! index `names`. Script, style, comments and the like never reach the
+//! sequence because [`crate::dom`] keeps them out of the arena.
+
+use std::collections::HashMap;
+
+use crate::dom::{Document, NodeData, NodeId};
+
+/// Token id of `<text>`.
+pub const TEXT: u16 = 0;
+
+/// Distinct tag names beyond this share one id: the suffix-array alphabet
+/// is bounded, and a page with thousands of custom element names gains
+/// nothing from telling them apart.
+pub const MAX_DISTINCT_TAGS: usize = 4096;
+
+#[derive(Debug, Clone, Default)]
+pub struct TagSequence {
+    /// Token ids: [`TEXT`] or an index into `names`.
+    pub tokens: Vec<u16>,
+    /// Arena node of each token.
+    pub nodes: Vec<NodeId>,
+    /// Tag name of each token id (`names[0]` is `"<text>"`).
+    pub names: Vec<String>,
+    /// Bytes of visible (trimmed) text carried by each token; 0 for elements.
+    pub text_bytes: Vec<u32>,
+    /// `prefix_text[i]` = sum of `text_bytes[..i]`; length `tokens.len() + 1`.
+    pub prefix_text: Vec<u64>,
+    /// Token index of each arena node, `u32::MAX` for nodes without a token.
+    pub token_of_node: Vec<u32>,
+    /// Token index of each token's parent node (`u32::MAX` when the parent
+    /// is the document root, which has no token).
+    pub parent_token: Vec<u32>,
+}
+
+impl TagSequence {
+    pub fn len(&self) -> usize {
+        self.tokens.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.tokens.is_empty()
+    }
+
+    /// Visible text bytes of tokens `start..end`.
+    pub fn text_in(&self, start: usize, end: usize) -> u64 {
+        self.prefix_text[end] - self.prefix_text[start]
+    }
+
+    /// Total visible text bytes of the page.
+    pub fn total_text(&self) -> u64 {
+        self.prefix_text.last().copied().unwrap_or(0)
+    }
+
+    /// Name of a token id, for display.
+    pub fn name(&self, token: u16) -> &str {
+        &self.names[token as usize]
+    }
+
+    /// The tokens of a pattern, rendered like `<li><a><text>`.
+    pub fn render(&self, tokens: &[u16]) -> String {
+        tokens
+            .iter()
+            .map(|&t| {
+                if t == TEXT {
+                    "<text>".to_string()
+                } else {
+                    format!("<{}>", self.name(t))
+                }
+            })
+            .collect()
+    }
+}
+
+/// Flatten the arena into its tag sequence.
+pub fn flatten(doc: &Document) -> TagSequence {
+    let mut seq = TagSequence {
+        names: vec!["<text>".to_string()],
+        token_of_node: vec![u32::MAX; doc.nodes.len()],
+        ..TagSequence::default()
+    };
+    let mut ids: HashMap<&str, u16> = HashMap::new();
+    seq.prefix_text.push(0);
+    for (i, node) in doc.nodes.iter().enumerate() {
+        let (token, bytes) = match &node.data {
+            NodeData::Element(e) => {
+                let next = seq.names.len();
+                let id = *ids.entry(e.name.as_str()).or_insert_with(|| {
+                    if next < MAX_DISTINCT_TAGS {
+                        seq.names.push(e.name.clone());
+                        next as u16
+                    } else {
+                        (MAX_DISTINCT_TAGS - 1) as u16
+                    }
+                });
+                (id, 0u32)
+            }
+            NodeData::Text { text, blank: false } => {
+                (TEXT, u32::try_from(text.trim().len()).unwrap_or(u32::MAX))
+            }
+            _ => continue,
+        };
+        let parent_token = node
+            .parent
+            .map(|p| seq.token_of_node[p as usize])
+            .unwrap_or(u32::MAX);
+        seq.parent_token.push(parent_token);
+        seq.token_of_node[i] = seq.tokens.len() as u32;
+        seq.tokens.push(token);
+        seq.nodes.push(i as NodeId);
+        seq.text_bytes.push(bytes);
+        let last = seq.prefix_text.last().copied().unwrap_or(0);
+        seq.prefix_text.push(last + u64::from(bytes));
+    }
+    seq
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dom::parse;
+
+    #[test]
+    fn flattens_in_preorder_with_text_tokens() {
+        let doc = parse(
+            "<body><ul><li><a href=x>One</a>\n <span>new</span></li><li><a>Two</a></li></ul>\
+             <script>x()</script><!-- c --></body>",
+        );
+        let seq = flatten(&doc);
+        let rendered = seq.render(&seq.tokens);
+        assert_eq!(
+            rendered,
+            "<html><head><body><ul><li><a><text><span><text><li><a><text>"
+        );
+        // Every token points at the node it came from.
+        for (t, &n) in seq.tokens.iter().zip(&seq.nodes) {
+            match &doc.node(n).data {
+                NodeData::Text { .. } => assert_eq!(*t, TEXT),
+                NodeData::Element(e) => assert_eq!(seq.name(*t), e.name),
+                NodeData::Document => panic!("root is not a token"),
+            }
+        }
+        assert_eq!(seq.total_text(), ("One".len() + "new".len() + "Two".len()) as u64);
+    }
+}
