@@ -521,9 +521,10 @@ pub fn resolve_target(arg: &str) -> Result<Url, FetchError> {
     if trimmed.is_empty() {
         return Err(target_error("empty argument".into()));
     }
-    // One-letter "schemes" are Windows drive letters (`C:\pages\a.html`).
+    // Only a known scheme or an explicit `://` makes a URL: `example.com:8080/x`
+    // parses with scheme "example.com", and `C:\pages\a.html` with scheme "c".
     if let Ok(url) = Url::parse(trimmed)
-        && url.scheme().len() > 1
+        && (matches!(url.scheme(), "http" | "https" | "file") || trimmed.contains("://"))
     {
         return match url.scheme() {
             "http" | "https" | "file" => Ok(url),
@@ -597,6 +598,12 @@ mod tests {
         assert!(
             err.to_string()
                 .contains("did you mean https://news.example.org/latest"),
+            "{err}"
+        );
+        let err = resolve_target("example.com:8080/news").unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("did you mean https://example.com:8080/news"),
             "{err}"
         );
         let err = resolve_target("./missing-page.html").unwrap_err();

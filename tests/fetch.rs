@@ -278,21 +278,13 @@ async fn redirect_loop_is_an_error() {
 
 #[tokio::test]
 async fn too_many_redirects_is_an_error() {
-    let routes: Vec<(String, Reply)> = (0..6)
-        .map(|i| {
-            (
-                format!("/hop{i}"),
-                Reply::Redirect(format!("/hop{}", i + 1)),
-            )
-        })
-        .collect();
-    let server = TestServer::start(
-        routes
-            .iter()
-            .map(|(p, r)| (p.as_str(), r.clone()))
-            .collect(),
-    )
-    .await;
+    let hops = (0..6).map(|i| {
+        (
+            format!("/hop{i}"),
+            Reply::Redirect(format!("/hop{}", i + 1)),
+        )
+    });
+    let server = TestServer::start(hops).await;
     let opts = FetchOptions {
         max_redirects: 3,
         ..quick_options()
@@ -406,6 +398,31 @@ async fn refused_connection_is_a_connect_error_with_cause() {
     let chain = format!("{:#}", anyhow::Error::new(err));
     assert!(chain.contains(url.as_str()), "{chain}");
     assert!(chain.to_lowercase().contains("refused"), "{chain}");
+}
+
+#[tokio::test]
+async fn unanswered_connect_hits_the_connect_timeout() {
+    let blackhole = common::Blackhole::start().await;
+    let opts = FetchOptions {
+        connect_timeout: Duration::from_millis(200),
+        ..quick_options()
+    };
+    let err = Fetcher::new(opts)
+        .unwrap()
+        .fetch(&blackhole.url)
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            FetchError::Timeout {
+                phase: TimeoutPhase::Connect,
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+    assert!(err.to_string().contains("connecting to"), "{err}");
 }
 
 #[tokio::test]

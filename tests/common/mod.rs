@@ -135,7 +135,7 @@ impl TestServer {
     /// Binds a free port on 127.0.0.1 and serves `routes` (path → reply).
     /// A route path may include a query (`/list?page=2`); it then matches only
     /// that exact target, otherwise any query on that path.
-    pub async fn start(routes: Vec<(&str, Reply)>) -> TestServer {
+    pub async fn start<P: AsRef<str>>(routes: impl IntoIterator<Item = (P, Reply)>) -> TestServer {
         let listener = TcpListener::bind("127.0.0.1:0")
             .await
             .expect("bind test server");
@@ -144,7 +144,7 @@ impl TestServer {
         {
             let mut table = state.routes.lock().expect("routes lock");
             for (path, reply) in routes {
-                table.insert(path.to_owned(), reply);
+                table.insert(path.as_ref().to_owned(), reply);
             }
         }
         let accept_loop = tokio::spawn(accept_loop(listener, Arc::clone(&state)));
@@ -200,6 +200,43 @@ pub async fn refused_url() -> Url {
     let addr = listener.local_addr().expect("address");
     drop(listener);
     Url::parse(&format!("http://{addr}/nothing-here")).expect("URL")
+}
+
+/// A listening port that never completes a connection: its accept queue is
+/// full and nobody accepts, so further SYNs are dropped (Linux behaviour) and
+/// connecting hangs until the client's connect timeout. Keep it alive while
+/// the test runs.
+pub struct Blackhole {
+    /// `http://127.0.0.1:<port>/`.
+    pub url: Url,
+    _listener: TcpListener,
+    _queued: Vec<TcpStream>,
+}
+
+impl Blackhole {
+    pub async fn start() -> Blackhole {
+        let socket = tokio::net::TcpSocket::new_v4().expect("socket");
+        socket
+            .bind("127.0.0.1:0".parse().expect("address"))
+            .expect("bind");
+        let addr = socket.local_addr().expect("address");
+        let listener = socket.listen(1).expect("listen");
+        // Fill the accept queue until a connect stalls: that one is the sign.
+        let mut queued = Vec::new();
+        for _ in 0..64 {
+            let attempt =
+                tokio::time::timeout(Duration::from_millis(100), TcpStream::connect(addr));
+            match attempt.await {
+                Ok(Ok(stream)) => queued.push(stream),
+                _ => break,
+            }
+        }
+        Blackhole {
+            url: Url::parse(&format!("http://{addr}/")).expect("URL"),
+            _listener: listener,
+            _queued: queued,
+        }
+    }
 }
 
 async fn accept_loop(listener: TcpListener, state: Arc<State>) {
