@@ -397,7 +397,8 @@ fn build_patterns() -> Vec<Pattern> {
         alternation(ENGLISH_MONTHS.iter().copied())
     );
     let weekday = r"(?:(?i:monday|tuesday|wednesday|thursday|friday|saturday|sunday|tues|thurs|thur|mon|tue|wed|thu|fri|sat|sun)\.?,?\s+)?";
-    let ordinal = r"(?:st|nd|rd|th)?";
+    // "5th", and "5 th" where markup split the suffix off ("Jul 24<sup>th</sup>").
+    let ordinal = format!(r"(?:\s*(?:st|nd|rd|th){AB})?");
 
     let both = |kind: Kind, body: String| Pattern {
         kind,
@@ -460,6 +461,13 @@ fn build_patterns() -> Vec<Pattern> {
                 r"{weekday}(?P<d>[0-9]{{1,2}})(?:st|nd|rd|th|er|\.)?(?:\s+(?:of|de)\s+|\s*[-/]\s*|\s+){months}(?:\s*,\s*|\s+de\s+|\s*[-/]\s*|\s+)(?P<y>[0-9]{{4}}){opt_time}"
             ),
         ),
+        // 2023, Aug 01 / 2024 March 5th (year first)
+        both(
+            Kind::Calendar,
+            format!(
+                r"(?P<y>[0-9]{{4}}),?\s+{months}\s*(?P<d>[0-9]{{1,2}}){ordinal}{opt_time}"
+            ),
+        ),
         // Mar 2024 → 1st of March (whole strings only, see module docs)
         whole_only(
             Kind::Calendar,
@@ -487,6 +495,11 @@ fn build_patterns() -> Vec<Pattern> {
         both(
             Kind::Calendar,
             format!(r"(?P<m>[0-9]{{1,2}})\s*月\s*(?P<d>[0-9]{{1,2}})\s*[日号號]{cjk_time}?"),
+        ),
+        // 26 4月 2024 (Japanese Pelican/strftime "%d %b %Y" with a ja locale)
+        both(
+            Kind::Calendar,
+            format!(r"(?P<d>[0-9]{{1,2}})\s+(?P<m>[0-9]{{1,2}})\s*月\s*(?P<y>[0-9]{{4}}){opt_time}"),
         ),
         // 2024년 3월 5일
         both(
@@ -887,6 +900,9 @@ mod tests {
             ("5th March, 2024", "2024-03-05T12:00:00+08:00"),
             ("05-Mar-2024", "2024-03-05T12:00:00+08:00"),
             ("24 Mar 2026", "2026-03-24T12:00:00+08:00"),
+            ("2023, Aug 01", "2023-08-01T12:00:00+08:00"),
+            ("2024 March 5th", "2024-03-05T12:00:00+08:00"),
+            ("Jul 24 th , 2014", "2014-07-24T12:00:00+08:00"),
             ("Sept 30, 2023", "2023-09-30T12:00:00+08:00"),
             ("March 5, 2024 at 3:30 pm", "2024-03-05T15:30:00+08:00"),
             ("March 5, 2024 12:10 a.m.", "2024-03-05T00:10:00+08:00"),
@@ -920,6 +936,7 @@ mod tests {
             ("12月25日", "2025-12-25T12:00:00+08:00"),
             ("3月5日 08:15", "2026-03-05T08:15:00+08:00"),
             ("2024년 3월 5일", "2024-03-05T12:00:00+08:00"),
+            ("26 4月 2024", "2024-04-26T12:00:00+08:00"),
         ];
         for (input, want) in cases {
             assert_eq!(
@@ -1143,6 +1160,21 @@ mod tests {
                 "Meetup notes Mar 5 — slides inside",
                 "2026-03-05T12:00:00+08:00",
                 "Mar 5",
+            ),
+            (
+                "Suggesting feedback Posted on 2023, Aug 01 by Asya 4 mins read",
+                "2023-08-01T12:00:00+08:00",
+                "2023, Aug 01",
+            ),
+            (
+                "研究ノート Posted on 金 26 4月 2024 in 研究",
+                "2024-04-26T12:00:00+08:00",
+                "26 4月 2024",
+            ),
+            (
+                "How to Make a Simple Navbar Jul 24 th , 2014 | Comments",
+                "2014-07-24T12:00:00+08:00",
+                "Jul 24 th , 2014",
             ),
             (
                 "会议纪要 3月5日 发布",

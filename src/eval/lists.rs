@@ -18,6 +18,8 @@
 //!   `/a`, `/a.html` and `/a/index.html` are equal), plus the query with its
 //!   `&`-separated parameters sorted; scheme, port and fragment are ignored.
 //!   A link that cannot be resolved is compared as its trimmed text.
+//! - Base URL: a case whose `url` is a note instead of a URL takes the one
+//!   origin of its expected links (see [`base_url`]).
 //! - Title key: whitespace-collapsed and lower-cased (Unicode lower case
 //!   stands in for case folding).
 //! - P = 0 when nothing is predicted, R = 0 when nothing is expected,
@@ -258,17 +260,37 @@ pub fn load_cases(dir: &Path) -> Result<Vec<(ExpectedCase, PathBuf)>, EvalError>
 }
 
 /// The URL links of the case resolve against: its `url` resolved against
-/// [`PLACEHOLDER_BASE`] when relative, that base when absent. A `url` holding
-/// whitespace is a note ("(removed from test in 2024)"), not a URL, and also
-/// yields the base.
+/// [`PLACEHOLDER_BASE`] when relative, that base when absent.
+///
+/// A `url` holding whitespace is a note ("(removed from test in 2024)"), not
+/// a URL. Then the page's origin is taken from the expected links when they
+/// are all absolute on one origin (in real runs the page's URL is always
+/// known; without this, relative links on such a page could never match the
+/// absolute expected ones), and the placeholder base otherwise.
 pub fn base_url(case: &ExpectedCase) -> Url {
     let placeholder = placeholder_base();
     match case.url.as_deref().map(str::trim) {
-        Some(url) if !url.is_empty() && !url.contains(char::is_whitespace) => {
-            placeholder.join(url).unwrap_or(placeholder)
+        None | Some("") => placeholder,
+        Some(note) if note.contains(char::is_whitespace) => {
+            expected_origin(case).unwrap_or(placeholder)
         }
-        _ => placeholder,
+        Some(url) => placeholder.join(url).unwrap_or(placeholder),
     }
+}
+
+/// `scheme://host/` shared by every expected link, if they all have one.
+fn expected_origin(case: &ExpectedCase) -> Option<Url> {
+    let mut origin: Option<Url> = None;
+    for link in case.records.iter().filter_map(|r| r.link.as_deref()) {
+        let url = Url::parse(link.trim()).ok()?;
+        let root = url.join("/").ok()?;
+        match &origin {
+            Some(seen) if *seen != root => return None,
+            Some(_) => {}
+            None => origin = Some(root),
+        }
+    }
+    origin
 }
 
 fn placeholder_base() -> Url {
@@ -422,12 +444,16 @@ fn ratio(part: usize, whole: usize) -> f64 {
     }
 }
 
+/// A list extractor under evaluation: page bytes (as saved) and the base URL
+/// of the case → records, or a message saying why it failed.
+pub type ListExtractor<'a> = dyn FnMut(&[u8], &Url) -> Result<ListRun, String> + 'a;
+
 /// Runs `extract(page_bytes, &base_url)` over every case, prints per-case rows
 /// and the summary to `out`.
 pub fn run(
     dir: &Path,
     out: &mut dyn io::Write,
-    extract: &mut dyn FnMut(&[u8], &Url) -> Result<ListRun, String>,
+    extract: &mut ListExtractor<'_>,
 ) -> Result<ListsSummary, EvalError> {
     let cases = load_cases(dir)?;
     out.write_all(case_header().as_bytes())
@@ -724,6 +750,20 @@ mod tests {
         );
         c.url = Some("(removed from test in 2024)".to_owned());
         assert_eq!(base_url(&c).as_str(), "https://page.invalid/");
+        // A note as url: the one origin of the expected links, if any.
+        let mut noted = case(
+            MatchBy::Link,
+            Some("(removed from test in 2024)"),
+            &[
+                ("", "https://site.example/a/", ""),
+                ("", "https://site.example/b", ""),
+            ],
+        );
+        assert_eq!(base_url(&noted).as_str(), "https://site.example/");
+        let s = score_case(&noted, &[pred("A", Some("/a/")), pred("B", Some("b"))]);
+        assert_eq!(s.matched, 2);
+        noted.records[1].link = Some("https://other.example/b".to_owned());
+        assert_eq!(base_url(&noted).as_str(), "https://page.invalid/");
     }
 
     #[test]
