@@ -3,6 +3,14 @@
 //! French and Spanish month names, Chinese / Japanese / Korean) and relative
 //! ones ("3 hours ago", "3小时前", "昨天").
 //!
+//! Numeric and named forms are accepted in the common orders: `2024-03-05`,
+//! `2024/3/5`, `2024.03.05`, `05.03.2024`, `05-03-2024`, `03/05/2024`,
+//! `March 5, 2024`, `5 March 2024`, `5th of March 2024`, `Tue, 05 Mar 2024`,
+//! `2023, Aug 01`, `Jul 24 th , 2014` (ordinal split by markup), `5. März
+//! 2024`, `5 de marzo de 2024`, `2024年3月5日 14:30`, `26 4月 2024`,
+//! `2024년 3월 5일`, each with an optional time (`14:30`, `3:30 pm`) and zone
+//! (`Z`, `+08:00`, `UTC`, `GMT+2`, `CET`, `PST`, ...).
+//!
 //! Two entry points: [`parse_date`] when a whole string is meant to be a date
 //! (a `<time datetime>` value, a date cell), and [`find_date`] to locate the
 //! first date inside a longer record text.

@@ -573,8 +573,19 @@ const NAME_WIDTH: usize = 48;
 
 fn case_header() -> String {
     format!(
-        "{:<NAME_WIDTH$} {:<6} {:>5} {:>5} {:>5} {:>6} {:>6} {:>6} {:>6} {:>6} {:>9}\n",
-        "case", "qual", "pred", "exp", "match", "P", "R", "F1", "title", "date", "total_ms"
+        "{:<NAME_WIDTH$} {:<6} {:>5} {:>5} {:>5} {:>6} {:>6} {:>6} {:>6} {:>6} {:>9} {:>9}\n",
+        "case",
+        "qual",
+        "pred",
+        "exp",
+        "match",
+        "P",
+        "R",
+        "F1",
+        "title",
+        "date",
+        "total_ms",
+        "parse_ms"
     )
 }
 
@@ -588,7 +599,7 @@ fn case_row(s: &CaseScore) -> String {
         }
     };
     let mut row = format!(
-        "{:<NAME_WIDTH$} {:<6} {:>5} {:>5} {:>5} {:>6.3} {:>6.3} {:>6.3} {:>6} {:>6} {:>9.2}",
+        "{:<NAME_WIDTH$} {:<6} {:>5} {:>5} {:>5} {:>6.3} {:>6.3} {:>6.3} {:>6} {:>6} {:>9.2} {:>9.2}",
         name,
         s.quality,
         s.predicted,
@@ -600,6 +611,7 @@ fn case_row(s: &CaseScore) -> String {
         accuracy(s.titles_ok, s.titles_total),
         accuracy(s.dates_ok, s.dates_total),
         s.total_ms,
+        s.parse_ms,
     );
     if let Some(error) = &s.error {
         let _ = write!(row, "  FAILED: {}", error.replace('\n', " "));
