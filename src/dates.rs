@@ -153,17 +153,15 @@ fn is_delimited(text: &str, span: Range<usize>) -> bool {
             return false;
         }
         if first.is_ascii_digit() {
-            if matches!(
-                b,
-                '$' | '€' | '£' | '¥' | '#' | '+' | '_' | '@' | '=' | '%' | '№'
-            ) {
-                return false;
-            }
+            // Prices, ids, versions and path segments ("$12.03", "#03/05",
+            // "v1.2.2024", "/2024/03/05"); "-", ":" and "," only when glued to
+            // a digit ("0171-12-2024"), since they also separate fields.
             let glued_to_digit = before.next().is_some_and(|c| c.is_ascii_digit());
-            if matches!(b, '.' | '/' | '-' | ':' | ',') && glued_to_digit {
-                return false;
-            }
-            if matches!(b, '.' | '/') {
+            let refused = matches!(
+                b,
+                '$' | '€' | '£' | '¥' | '#' | '+' | '_' | '@' | '=' | '%' | '№' | '.' | '/'
+            ) || (matches!(b, '-' | ':' | ',') && glued_to_digit);
+            if refused {
                 return false;
             }
         }
