@@ -1,1 +1,1268 @@
-//! dates (work in progress)
+//! Date recognition in the text of list records: absolute dates in the common
+//! written forms (ISO 8601 / RFC 3339, RFC 2822, numeric, English, German,
+//! French and Spanish month names, Chinese / Japanese / Korean) and relative
+//! ones ("3 hours ago", "3小时前", "昨天").
+//!
+//! Numeric and named forms are accepted in the common orders: `2024-03-05`,
+//! `2024/3/5`, `2024.03.05`, `05.03.2024`, `05-03-2024`, `03/05/2024`,
+//! `March 5, 2024`, `5 March 2024`, `5th of March 2024`, `Tue, 05 Mar 2024`,
+//! `2023, Aug 01`, `Jul 24 th , 2014` (ordinal split by markup), `5. März
+//! 2024`, `5 de marzo de 2024`, `2024年3月5日 14:30`, `26 4月 2024`,
+//! `2024년 3월 5일`, each with an optional time (`14:30`, `3:30 pm`) and zone
+//! (`Z`, `+08:00`, `UTC`, `GMT+2`, `CET`, `PST`, ...).
+//!
+//! Two entry points: [`parse_date`] when a whole string is meant to be a date
+//! (a `<time datetime>` value, a date cell), and [`find_date`] to locate the
+//! first date inside a longer record text.
+//!
+//! Invariants and decisions (all deliberate, all tested):
+//! - A date-time without a zone is read in `ctx.offset`.
+//! - A date without a time becomes 12:00 in `ctx.offset`: noon is as far as a
+//!   time can be from both midnights, so converting the result to any offset
+//!   within ±12 h (every feed reader's local zone) keeps the calendar day the
+//!   page showed. Midnight would turn "5 March" into "4 March" west of it.
+//! - Relative forms count back from `ctx.now` ("3 hours ago" is exact; "2 days
+//!   ago" keeps now's time of day). Calendar words ("today", "昨天") name a
+//!   day, so they follow the date-only rule (12:00, which for "today" may lie
+//!   a few hours after `now`).
+//! - Dates without a year ("3月5日", "Mar 5") take the current year in
+//!   `ctx.offset`, or the previous year when that date would be in the future.
+//! - "Mar 2024" (month and year only) is the 1st of that month, but only in
+//!   `parse_date`: inside running text a bare month is more often a period
+//!   ("since March 2024") than a publication date, so `find_date` ignores it.
+//! - `03/05/2024` is month/day/year (US order, the common slash form on
+//!   English pages) unless the first part is above 12, which forces
+//!   day/month/year. `05.03.2024` and `05-03-2024` are day/month/year.
+//! - `20240305` is a date only in `parse_date` (attribute-like values).
+//! - Two-digit years are not accepted: `05.03.24` is too ambiguous.
+//! - Years outside [`MIN_YEAR`]..=[`MAX_YEAR`] are rejected: such four-digit
+//!   numbers are ids or counts far more often than publication years.
+//! - Rejected: impossible dates (Feb 30), year-month (`2024-03`), years or
+//!   times alone, bare numbers and version strings (`2.10.2`). `find_date`
+//!   additionally refuses candidates glued to digits, letters or to `.`, `/`,
+//!   `-`, `:` + digit on either side, and those preceded by a currency sign or
+//!   `#`, so phone numbers, prices, ids and versions are not read as dates.
+//!
+//! Every regex is compiled once (`LazyLock`).
+
+use std::collections::HashMap;
+use std::ops::Range;
+use std::sync::LazyLock;
+
+use chrono::{DateTime, Datelike, Duration, FixedOffset, Months, NaiveDate, NaiveTime, Utc};
+use regex::{Captures, Regex};
+
+/// Earliest year accepted as a publication year.
+pub const MIN_YEAR: i32 = 1970;
+/// Latest year accepted as a publication year.
+pub const MAX_YEAR: i32 = 2099;
+
+/// What "now" and "local time" mean for the page being read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DateContext {
+    /// The moment relative dates count back from (the fetch time).
+    pub now: DateTime<Utc>,
+    /// The offset of dates and times written without a zone.
+    pub offset: FixedOffset,
+}
+
+/// Reads `s` as one date after trimming labels and punctuation around it
+/// ("Posted on", "Updated:", "·", brackets, "发布于"). `None` when what remains
+/// is not entirely a date.
+pub fn parse_date(s: &str, ctx: &DateContext) -> Option<DateTime<FixedOffset>> {
+    let ascii_digits = fullwidth_digits_to_ascii(s);
+    let core = strip_noise(&ascii_digits);
+    // Longer strings are sentences, not dates; this also bounds regex work.
+    if core.is_empty() || core.len() > 120 {
+        return None;
+    }
+    if let Ok(dt) = DateTime::parse_from_rfc3339(core) {
+        return year_in_range(dt);
+    }
+    if let Ok(dt) = DateTime::parse_from_rfc2822(core) {
+        return year_in_range(dt);
+    }
+    PATTERNS
+        .iter()
+        .filter_map(|p| p.whole.as_ref().map(|re| (p.kind, re)))
+        .find_map(|(kind, re)| re.captures(core).and_then(|c| build(kind, &c, ctx)))
+}
+
+/// Finds the first date in `text` and its byte span. Among candidates that
+/// start at the same byte the longest wins ("Mar 5, 2024 14:30" over "Mar 5").
+pub fn find_date(text: &str, ctx: &DateContext) -> Option<(DateTime<FixedOffset>, Range<usize>)> {
+    let mut best: Option<(DateTime<FixedOffset>, Range<usize>)> = None;
+    for pattern in PATTERNS.iter() {
+        let Some(re) = &pattern.find else { continue };
+        let limit = best.as_ref().map_or(text.len(), |(_, span)| span.start);
+        if let Some((dt, span)) = first_valid(pattern.kind, re, text, limit, ctx) {
+            let better = best.as_ref().is_none_or(|(_, b)| {
+                span.start < b.start || (span.start == b.start && span.end > b.end)
+            });
+            if better {
+                best = Some((dt, span));
+            }
+        }
+    }
+    best
+}
+
+/// The first match of `re` starting at or before `limit` that is delimited
+/// like a date and builds a real date.
+fn first_valid(
+    kind: Kind,
+    re: &Regex,
+    text: &str,
+    limit: usize,
+    ctx: &DateContext,
+) -> Option<(DateTime<FixedOffset>, Range<usize>)> {
+    let mut pos = 0;
+    while pos <= limit && pos <= text.len() {
+        let caps = re.captures_at(text, pos)?;
+        let whole = caps.get(0)?;
+        if whole.start() > limit {
+            return None;
+        }
+        if is_delimited(text, whole.range())
+            && let Some(dt) = build(kind, &caps, ctx)
+        {
+            return Some((dt, whole.range()));
+        }
+        // Retry one character later: a shorter candidate may start inside.
+        let step = text[whole.start()..]
+            .chars()
+            .next()
+            .map_or(1, char::len_utf8);
+        pos = whole.start() + step;
+    }
+    None
+}
+
+/// True when the candidate is not glued to something that makes it part of a
+/// longer token (phone number, version, price, id, word).
+fn is_delimited(text: &str, span: Range<usize>) -> bool {
+    let (Some(first), Some(last)) = (
+        text[span.clone()].chars().next(),
+        text[span.clone()].chars().next_back(),
+    ) else {
+        return false;
+    };
+    let mut before = text[..span.start].chars().rev();
+    if let Some(b) = before.next() {
+        if b.is_ascii_alphanumeric() && first.is_ascii_alphanumeric() {
+            return false;
+        }
+        if first.is_ascii_digit() {
+            // Prices, ids, versions and path segments ("$12.03", "#03/05",
+            // "v1.2.2024", "/2024/03/05"); "-", ":" and "," only when glued to
+            // a digit ("0171-12-2024"), since they also separate fields.
+            let glued_to_digit = before.next().is_some_and(|c| c.is_ascii_digit());
+            let refused = matches!(
+                b,
+                '$' | '€' | '£' | '¥' | '#' | '+' | '_' | '@' | '=' | '%' | '№' | '.' | '/'
+            ) || (matches!(b, '-' | ':' | ',') && glued_to_digit);
+            if refused {
+                return false;
+            }
+        }
+    }
+    let mut after = text[span.end..].chars();
+    if let Some(a) = after.next() {
+        if a.is_ascii_alphanumeric() && last.is_ascii_alphanumeric() {
+            return false;
+        }
+        if last.is_ascii_digit() {
+            if matches!(a, '%' | '$' | '€' | '£') {
+                return false;
+            }
+            let glued_to_digit = after.next().is_some_and(|c| c.is_ascii_digit());
+            if matches!(a, '.' | '/' | '-' | ':') && glued_to_digit {
+                return false;
+            }
+        }
+    }
+    true
+}
+
+// ---------------------------------------------------------------------------
+// Patterns
+
+/// How a pattern's captures become a date.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    /// Groups `y` (optional: inferred), `m` or `mname`, `d` (optional: 1st).
+    Calendar,
+    /// Groups `a`/`b`/`y`: month/day unless `a` > 12.
+    SlashAmbiguous,
+    /// Groups `n`, `unit` (English "ago", CJK "前", Korean "전").
+    Relative,
+    /// Group `word`: today / yesterday / just now and their CJK forms.
+    DayWord,
+}
+
+struct Pattern {
+    kind: Kind,
+    /// Anchored form for [`parse_date`]; `None` when not accepted there.
+    whole: Option<Regex>,
+    /// Unanchored form for [`find_date`]; `None` when not accepted there.
+    find: Option<Regex>,
+}
+
+/// ASCII word boundary: unlike `\b` it also holds between a digit and a CJK
+/// character, as in "2024-03-05发布".
+const AB: &str = r"(?-u:\b)";
+
+/// Known zone abbreviations (US ones as in RFC 2822; ambiguous ones such as
+/// IST left out, so a time followed by them stays zoneless).
+const ZONES: &[(&str, i32)] = &[
+    ("UTC", 0),
+    ("GMT", 0),
+    ("UT", 0),
+    ("Z", 0),
+    ("WET", 0),
+    ("WEST", 60),
+    ("BST", 60),
+    ("CET", 60),
+    ("CEST", 120),
+    ("EET", 120),
+    ("EEST", 180),
+    ("MSK", 180),
+    ("HKT", 480),
+    ("SGT", 480),
+    ("JST", 540),
+    ("KST", 540),
+    ("AEST", 600),
+    ("AEDT", 660),
+    ("EST", -300),
+    ("EDT", -240),
+    ("CST", -360),
+    ("CDT", -300),
+    ("MST", -420),
+    ("MDT", -360),
+    ("PST", -480),
+    ("PDT", -420),
+];
+
+/// Month names (lower case, without a trailing dot) in English, German,
+/// French and Spanish.
+const MONTH_NAMES: &[(&str, u32)] = &[
+    ("january", 1),
+    ("jan", 1),
+    ("januar", 1),
+    ("jänner", 1),
+    ("jän", 1),
+    ("janvier", 1),
+    ("janv", 1),
+    ("enero", 1),
+    ("ene", 1),
+    ("february", 2),
+    ("feb", 2),
+    ("februar", 2),
+    ("février", 2),
+    ("fevrier", 2),
+    ("févr", 2),
+    ("fevr", 2),
+    ("fév", 2),
+    ("febrero", 2),
+    ("march", 3),
+    ("mar", 3),
+    ("märz", 3),
+    ("maerz", 3),
+    ("mär", 3),
+    ("mrz", 3),
+    ("mars", 3),
+    ("marzo", 3),
+    ("april", 4),
+    ("apr", 4),
+    ("avril", 4),
+    ("avr", 4),
+    ("abril", 4),
+    ("abr", 4),
+    ("may", 5),
+    ("mai", 5),
+    ("mayo", 5),
+    ("june", 6),
+    ("jun", 6),
+    ("juni", 6),
+    ("juin", 6),
+    ("junio", 6),
+    ("july", 7),
+    ("jul", 7),
+    ("juli", 7),
+    ("juillet", 7),
+    ("juil", 7),
+    ("julio", 7),
+    ("august", 8),
+    ("aug", 8),
+    ("août", 8),
+    ("aout", 8),
+    ("agosto", 8),
+    ("ago", 8),
+    ("september", 9),
+    ("sep", 9),
+    ("sept", 9),
+    ("septembre", 9),
+    ("septiembre", 9),
+    ("setiembre", 9),
+    ("october", 10),
+    ("oct", 10),
+    ("oktober", 10),
+    ("okt", 10),
+    ("octobre", 10),
+    ("octubre", 10),
+    ("november", 11),
+    ("nov", 11),
+    ("novembre", 11),
+    ("noviembre", 11),
+    ("december", 12),
+    ("dec", 12),
+    ("dezember", 12),
+    ("dez", 12),
+    ("décembre", 12),
+    ("decembre", 12),
+    ("déc", 12),
+    ("diciembre", 12),
+    ("dic", 12),
+];
+
+/// English month names only (used where a year is missing, which needs more
+/// caution than a full date).
+const ENGLISH_MONTHS: &[&str] = &[
+    "january",
+    "jan",
+    "february",
+    "feb",
+    "march",
+    "mar",
+    "april",
+    "apr",
+    "may",
+    "june",
+    "jun",
+    "july",
+    "jul",
+    "august",
+    "aug",
+    "september",
+    "sept",
+    "sep",
+    "october",
+    "oct",
+    "november",
+    "nov",
+    "december",
+    "dec",
+];
+
+static MONTH_LOOKUP: LazyLock<HashMap<&'static str, u32>> =
+    LazyLock::new(|| MONTH_NAMES.iter().copied().collect());
+
+/// Alternation of names, longest first so that "march" wins over "mar".
+fn alternation<S: AsRef<str>>(names: impl IntoIterator<Item = S>) -> String {
+    let mut names: Vec<S> = names.into_iter().collect();
+    names.sort_by_key(|n| std::cmp::Reverse(n.as_ref().chars().count()));
+    names
+        .iter()
+        .map(|n| regex::escape(n.as_ref()))
+        .collect::<Vec<_>>()
+        .join("|")
+}
+
+fn capitalised(s: &str) -> String {
+    let mut chars = s.chars();
+    chars.next().map_or_else(String::new, |c| {
+        c.to_uppercase().chain(chars).collect::<String>()
+    })
+}
+
+static PATTERNS: LazyLock<Vec<Pattern>> = LazyLock::new(build_patterns);
+
+fn build_patterns() -> Vec<Pattern> {
+    let zones = alternation(ZONES.iter().map(|(z, _)| *z));
+    // Optional time after a date; its zone must end at a word boundary so a
+    // following word ("Zurich") is not half-read as a zone.
+    let time = format!(
+        r"(?:(?:\s*,\s*|\s*(?:T|[Aa]t|@|um|à|a\s+las|-|–|—|\|)\s*|\s+)(?P<H>[0-9]{{1,2}}):(?P<M>[0-9]{{2}})(?::(?P<S>[0-9]{{2}})(?:[.,][0-9]{{1,9}})?)?(?:\s*(?P<ampm>[AaPp]\.?[Mm]{AB}\.?))?(?:\s*(?P<tz>(?:UTC|GMT)\s*[+-][0-9]{{1,2}}(?::?[0-9]{{2}})?|[+-][0-9]{{2}}:?[0-9]{{2}}|{zones}){AB})?)"
+    );
+    // A time, or else the date must end at a word boundary ("2024-03-05T14:30"
+    // glues the time on, so the boundary cannot be required before it).
+    let opt_time = format!("(?:{time}|{AB})");
+    let cjk_time = r"(?:\s*(?:(?P<H>[0-9]{1,2})[:：](?P<M>[0-9]{2})(?:[:：](?P<S>[0-9]{2}))?|(?P<H2>[0-9]{1,2})\s*[时時点點]\s*(?:(?P<M2>[0-9]{1,2})\s*分)?))";
+    let months = format!(
+        r"(?P<mname>(?i:{})){AB}\.?",
+        alternation(MONTH_NAMES.iter().map(|(n, _)| *n))
+    );
+    let english_caps = alternation(
+        ENGLISH_MONTHS
+            .iter()
+            .flat_map(|n| [capitalised(n), n.to_uppercase()]),
+    );
+    let english_months_caps = format!(r"(?P<mname>{english_caps}){AB}\.?");
+    let english_months_any = format!(
+        r"(?P<mname>(?i:{})){AB}\.?",
+        alternation(ENGLISH_MONTHS.iter().copied())
+    );
+    let weekday = r"(?:(?i:monday|tuesday|wednesday|thursday|friday|saturday|sunday|tues|thurs|thur|mon|tue|wed|thu|fri|sat|sun)\.?,?\s+)?";
+    // "5th", and "5 th" where markup split the suffix off ("Jul 24<sup>th</sup>").
+    let ordinal = format!(r"(?:\s*(?:st|nd|rd|th){AB})?");
+
+    let both = |kind: Kind, body: String| Pattern {
+        kind,
+        whole: Some(anchored(&body)),
+        find: Some(unanchored(&body)),
+    };
+    let whole_only = |kind: Kind, body: String| Pattern {
+        kind,
+        whole: Some(anchored(&body)),
+        find: None,
+    };
+    let split = |kind: Kind, whole: String, find: String| Pattern {
+        kind,
+        whole: Some(anchored(&whole)),
+        find: Some(unanchored(&find)),
+    };
+
+    let day_words_en = r"(?P<word>(?i:just\s+now|right\s+now|today|yesterday))";
+    let day_words_cjk =
+        r"(?P<word>刚刚|剛剛|刚才|剛才|今天|今日|昨天|昨日|前天|一昨日|방금|오늘|어제|그저께)";
+
+    vec![
+        // 2024-03-05, 2024/3/5, 2024-03-05T14:30:00+08:00, 2024-03-05 14:30
+        both(
+            Kind::Calendar,
+            format!(r"(?P<y>[0-9]{{4}})[-/](?P<m>[0-9]{{1,2}})[-/](?P<d>[0-9]{{1,2}}){opt_time}"),
+        ),
+        // 2024.03.05 (two-digit parts: "2024.3.1" is a version more often)
+        both(
+            Kind::Calendar,
+            format!(r"(?P<y>[0-9]{{4}})\.(?P<m>[0-9]{{2}})\.(?P<d>[0-9]{{2}}){opt_time}"),
+        ),
+        // 05.03.2024, 5.3.2024 14:30 (European day first)
+        both(
+            Kind::Calendar,
+            format!(r"(?P<d>[0-9]{{1,2}})\.(?P<m>[0-9]{{1,2}})\.(?P<y>[0-9]{{4}}){opt_time}"),
+        ),
+        // 05-03-2024 (day first, as written in Europe and India)
+        both(
+            Kind::Calendar,
+            format!(r"(?P<d>[0-9]{{1,2}})-(?P<m>[0-9]{{1,2}})-(?P<y>[0-9]{{4}}){opt_time}"),
+        ),
+        // 03/05/2024 (month first unless the first part exceeds 12)
+        both(
+            Kind::SlashAmbiguous,
+            format!(r"(?P<a>[0-9]{{1,2}})/(?P<b>[0-9]{{1,2}})/(?P<y>[0-9]{{4}}){opt_time}"),
+        ),
+        // March 5, 2024 / Tuesday, Mar. 5th 2024 at 3:30 pm
+        both(
+            Kind::Calendar,
+            format!(
+                r"{weekday}{months}\s*(?P<d>[0-9]{{1,2}}){ordinal}(?:\s*,\s*|\s+)(?P<y>[0-9]{{4}}){opt_time}"
+            ),
+        ),
+        // 5 March 2024 / Tue, 05 Mar 2024 14:30:00 +0000 / 5th of March 2024
+        // / 05-Mar-2024 / 5. März 2024 / 5 de marzo de 2024 / 1er mars 2024
+        both(
+            Kind::Calendar,
+            format!(
+                r"{weekday}(?P<d>[0-9]{{1,2}})(?:st|nd|rd|th|er|\.)?(?:\s+(?:of|de)\s+|\s*[-/]\s*|\s+){months}(?:\s*,\s*|\s+de\s+|\s*[-/]\s*|\s+)(?P<y>[0-9]{{4}}){opt_time}"
+            ),
+        ),
+        // 2023, Aug 01 / 2024 March 5th (year first)
+        both(
+            Kind::Calendar,
+            format!(
+                r"(?P<y>[0-9]{{4}}),?\s+{months}\s*(?P<d>[0-9]{{1,2}}){ordinal}{opt_time}"
+            ),
+        ),
+        // Mar 2024 → 1st of March (whole strings only, see module docs)
+        whole_only(
+            Kind::Calendar,
+            format!(r"{months},?\s+(?P<y>[0-9]{{4}})"),
+        ),
+        // Mar 5 / March 5th, 14:30 (no year; capitalised names in running text)
+        split(
+            Kind::Calendar,
+            format!(r"{weekday}{english_months_any}\s*(?P<d>[0-9]{{1,2}}){ordinal}{opt_time}"),
+            format!(r"{english_months_caps}\s*(?P<d>[0-9]{{1,2}}){ordinal}{opt_time}"),
+        ),
+        // 5 March / 5th March (no year, whole strings only)
+        whole_only(
+            Kind::Calendar,
+            format!(r"{weekday}(?P<d>[0-9]{{1,2}}){ordinal}(?:\s+of)?\s+{english_months_any}"),
+        ),
+        // 2024年3月5日 14:30, 2024年03月05日
+        both(
+            Kind::Calendar,
+            format!(
+                r"(?P<y>[0-9]{{4}})\s*年\s*(?P<m>[0-9]{{1,2}})\s*月\s*(?P<d>[0-9]{{1,2}})\s*[日号號]{cjk_time}?"
+            ),
+        ),
+        // 3月5日 (no year)
+        both(
+            Kind::Calendar,
+            format!(r"(?P<m>[0-9]{{1,2}})\s*月\s*(?P<d>[0-9]{{1,2}})\s*[日号號]{cjk_time}?"),
+        ),
+        // 26 4月 2024 (Japanese Pelican/strftime "%d %b %Y" with a ja locale)
+        both(
+            Kind::Calendar,
+            format!(r"(?P<d>[0-9]{{1,2}})\s+(?P<m>[0-9]{{1,2}})\s*月\s*(?P<y>[0-9]{{4}}){opt_time}"),
+        ),
+        // 2024년 3월 5일
+        both(
+            Kind::Calendar,
+            format!(
+                r"(?P<y>[0-9]{{4}})\s*년\s*(?P<m>[0-9]{{1,2}})\s*월\s*(?P<d>[0-9]{{1,2}})\s*일{cjk_time}?"
+            ),
+        ),
+        // 3 hours ago, a week ago, 5 mins ago
+        both(
+            Kind::Relative,
+            format!(
+                r"(?P<n>[0-9]{{1,3}}|(?i:an|a|one))\s+(?P<unit>(?i:seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|weeks?|wks?|months?|years?|yrs?))\s+(?i:ago){AB}"
+            ),
+        ),
+        // 3小时前, 5分钟前, 2天前, 3日前, 3時間前, 半小时前
+        both(
+            Kind::Relative,
+            r"(?P<n>[0-9]{1,3}|半|一|两|兩)\s*(?P<unit>秒钟|秒鐘|秒|分钟|分鐘|分|个小时|個小時|小时|小時|時間|天|日|个星期|個星期|星期|周|週|个月|個月|ヶ月|か月|カ月|年)\s*(?:以前|之前|前)".to_owned(),
+        ),
+        // 3시간 전
+        both(
+            Kind::Relative,
+            r"(?P<n>[0-9]{1,3})\s*(?P<unit>초|분|시간|일|주|개월|달|년)\s*전".to_owned(),
+        ),
+        // today / yesterday / just now: alone only as a whole string; in
+        // running text ("sign up today") only with a time attached.
+        split(
+            Kind::DayWord,
+            format!(r"{day_words_en}{opt_time}"),
+            format!(r"{day_words_en}{AB}{time}"),
+        ),
+        split(
+            Kind::DayWord,
+            format!(r"{day_words_cjk}{cjk_time}?"),
+            format!(r"{day_words_cjk}{cjk_time}"),
+        ),
+        // 20240305 (attribute-like values only)
+        whole_only(
+            Kind::Calendar,
+            r"(?P<y>[0-9]{4})(?P<m>[0-9]{2})(?P<d>[0-9]{2})".to_owned(),
+        ),
+    ]
+}
+
+/// Compiles a pattern written in this file; a failure is a bug in the
+/// pattern text itself, caught by every test that parses a date.
+fn compile(re: &str) -> Regex {
+    match Regex::new(re) {
+        Ok(re) => re,
+        Err(err) => panic!("invalid built-in date pattern {re:?}: {err}"),
+    }
+}
+
+fn anchored(body: &str) -> Regex {
+    compile(&format!("^(?:{body})$"))
+}
+
+fn unanchored(body: &str) -> Regex {
+    compile(body)
+}
+
+// ---------------------------------------------------------------------------
+// Captures → date
+
+fn build(kind: Kind, c: &Captures, ctx: &DateContext) -> Option<DateTime<FixedOffset>> {
+    let dt = match kind {
+        Kind::Calendar => {
+            let month = match (c.name("m"), c.name("mname")) {
+                (Some(m), _) => m.as_str().parse().ok()?,
+                (None, Some(name)) => month_number(name.as_str())?,
+                (None, None) => return None,
+            };
+            let day = match c.name("d") {
+                Some(d) => d.as_str().parse().ok()?,
+                None => 1,
+            };
+            calendar(c, c.name("y").map(|y| y.as_str()), month, day, ctx)?
+        }
+        Kind::SlashAmbiguous => {
+            let a: u32 = c.name("a")?.as_str().parse().ok()?;
+            let b: u32 = c.name("b")?.as_str().parse().ok()?;
+            let (month, day) = if a > 12 { (b, a) } else { (a, b) };
+            calendar(c, c.name("y").map(|y| y.as_str()), month, day, ctx)?
+        }
+        Kind::Relative => relative(c.name("n")?.as_str(), c.name("unit")?.as_str(), ctx)?,
+        Kind::DayWord => day_word(c, ctx)?,
+    };
+    year_in_range(dt)
+}
+
+fn year_in_range(dt: DateTime<FixedOffset>) -> Option<DateTime<FixedOffset>> {
+    (MIN_YEAR..=MAX_YEAR).contains(&dt.year()).then_some(dt)
+}
+
+fn month_number(name: &str) -> Option<u32> {
+    let name = name.trim_end_matches('.').to_lowercase();
+    MONTH_LOOKUP.get(name.as_str()).copied()
+}
+
+/// Today's date where the page is.
+fn local_today(ctx: &DateContext) -> NaiveDate {
+    ctx.now.with_timezone(&ctx.offset).date_naive()
+}
+
+/// A calendar date, the year given or inferred, with the captured time (if
+/// any) or noon.
+fn calendar(
+    c: &Captures,
+    year: Option<&str>,
+    month: u32,
+    day: u32,
+    ctx: &DateContext,
+) -> Option<DateTime<FixedOffset>> {
+    let date = match year {
+        Some(y) => NaiveDate::from_ymd_opt(y.parse().ok()?, month, day)?,
+        None => infer_year(month, day, ctx)?,
+    };
+    at_time(c, date, ctx)
+}
+
+/// Current year, or the previous one when the date would be in the future.
+fn infer_year(month: u32, day: u32, ctx: &DateContext) -> Option<NaiveDate> {
+    let today = local_today(ctx);
+    NaiveDate::from_ymd_opt(today.year(), month, day)
+        .filter(|d| *d <= today)
+        .or_else(|| NaiveDate::from_ymd_opt(today.year() - 1, month, day))
+}
+
+/// Combines a date with the captured time and zone; noon in `ctx.offset`
+/// when there is no time, `ctx.offset` when there is no zone.
+fn at_time(c: &Captures, date: NaiveDate, ctx: &DateContext) -> Option<DateTime<FixedOffset>> {
+    let hour = c.name("H").or_else(|| c.name("H2"));
+    let Some(hour) = hour else {
+        return date
+            .and_time(NaiveTime::from_hms_opt(12, 0, 0)?)
+            .and_local_timezone(ctx.offset)
+            .single();
+    };
+    let mut hour: u32 = hour.as_str().parse().ok()?;
+    let minute: u32 = match c.name("M").or_else(|| c.name("M2")) {
+        Some(m) => m.as_str().parse().ok()?,
+        None => 0,
+    };
+    let second: u32 = match c.name("S") {
+        Some(s) => s.as_str().parse().ok()?,
+        None => 0,
+    };
+    if let Some(ampm) = c.name("ampm") {
+        if !(1..=12).contains(&hour) {
+            return None;
+        }
+        let pm = ampm.as_str().starts_with(['p', 'P']);
+        hour = match (pm, hour) {
+            (false, 12) => 0,
+            (true, 12) => 12,
+            (true, h) => h + 12,
+            (false, h) => h,
+        };
+    }
+    let time = NaiveTime::from_hms_opt(hour, minute, second)?;
+    let offset = match c.name("tz") {
+        Some(tz) => zone_offset(tz.as_str())?,
+        None => ctx.offset,
+    };
+    date.and_time(time).and_local_timezone(offset).single()
+}
+
+/// "Z", "UTC", "GMT+8", "+08:00", "-0500", "CEST" → offset.
+fn zone_offset(tz: &str) -> Option<FixedOffset> {
+    if let Some((_, minutes)) = ZONES.iter().find(|(name, _)| *name == tz) {
+        return FixedOffset::east_opt(minutes * 60);
+    }
+    let numeric = tz
+        .trim_start_matches("UTC")
+        .trim_start_matches("GMT")
+        .trim_start();
+    let (sign, rest) = match numeric.chars().next()? {
+        '+' => (1, &numeric[1..]),
+        '-' => (-1, &numeric[1..]),
+        _ => return None,
+    };
+    let digits: String = rest.chars().filter(char::is_ascii_digit).collect();
+    let (hours, minutes): (i32, i32) = match digits.len() {
+        1 | 2 => (digits.parse().ok()?, 0),
+        3 | 4 => {
+            let split = digits.len() - 2;
+            (digits[..split].parse().ok()?, digits[split..].parse().ok()?)
+        }
+        _ => return None,
+    };
+    if hours > 14 || minutes >= 60 {
+        return None;
+    }
+    FixedOffset::east_opt(sign * (hours * 3600 + minutes * 60))
+}
+
+/// Time units of relative dates.
+#[derive(Debug, Clone, Copy)]
+enum Unit {
+    Second,
+    Minute,
+    Hour,
+    Day,
+    Week,
+    Month,
+    Year,
+}
+
+fn relative_unit(unit: &str) -> Option<Unit> {
+    let lower = unit.to_lowercase();
+    let u = lower.as_str();
+    Some(
+        if u.starts_with("sec") || matches!(u, "秒" | "秒钟" | "秒鐘" | "초") {
+            Unit::Second
+        } else if u.starts_with("min") || matches!(u, "分" | "分钟" | "分鐘" | "분") {
+            Unit::Minute
+        } else if u.starts_with('h')
+            || matches!(u, "小时" | "小時" | "个小时" | "個小時" | "時間" | "시간")
+        {
+            Unit::Hour
+        } else if u.starts_with("day") || matches!(u, "天" | "日" | "일") {
+            Unit::Day
+        } else if u.starts_with("w")
+            || matches!(u, "周" | "週" | "星期" | "个星期" | "個星期" | "주")
+        {
+            Unit::Week
+        } else if u.starts_with("month")
+            || matches!(
+                u,
+                "个月" | "個月" | "ヶ月" | "か月" | "カ月" | "개월" | "달"
+            )
+        {
+            Unit::Month
+        } else if u.starts_with('y') || matches!(u, "年" | "년") {
+            Unit::Year
+        } else {
+            return None;
+        },
+    )
+}
+
+/// `n` units before `ctx.now`, in `ctx.offset`. "半" (half) is supported.
+fn relative(n: &str, unit: &str, ctx: &DateContext) -> Option<DateTime<FixedOffset>> {
+    // Counted in half units so that "半小时前" (half an hour ago) is exact.
+    let halves: i64 = match n.to_lowercase().as_str() {
+        "a" | "an" | "one" | "一" => 2,
+        "两" | "兩" => 4,
+        "半" => 1,
+        digits => digits.parse::<i64>().ok()? * 2,
+    };
+    let seconds_per = |secs: i64| Duration::try_seconds(secs * halves / 2);
+    let then = match relative_unit(unit)? {
+        Unit::Second => ctx.now.checked_sub_signed(seconds_per(1)?)?,
+        Unit::Minute => ctx.now.checked_sub_signed(seconds_per(60)?)?,
+        Unit::Hour => ctx.now.checked_sub_signed(seconds_per(3600)?)?,
+        Unit::Day => ctx.now.checked_sub_signed(seconds_per(86_400)?)?,
+        Unit::Week => ctx.now.checked_sub_signed(seconds_per(7 * 86_400)?)?,
+        Unit::Month => {
+            let whole = ctx
+                .now
+                .checked_sub_months(Months::new(u32::try_from(halves / 2).ok()?))?;
+            if halves % 2 == 1 {
+                whole.checked_sub_signed(Duration::try_days(15)?)?
+            } else {
+                whole
+            }
+        }
+        Unit::Year => ctx
+            .now
+            .checked_sub_months(Months::new(u32::try_from(halves * 6).ok()?))?,
+    };
+    Some(then.with_timezone(&ctx.offset))
+}
+
+/// today / yesterday / day before yesterday (a day, optionally with a time),
+/// or just now (the exact `ctx.now`).
+fn day_word(c: &Captures, ctx: &DateContext) -> Option<DateTime<FixedOffset>> {
+    let word = c.name("word")?.as_str().to_lowercase();
+    let word = word.split_whitespace().collect::<Vec<_>>().join(" ");
+    let days_back = match word.as_str() {
+        "just now" | "right now" | "刚刚" | "剛剛" | "刚才" | "剛才" | "방금" => {
+            return Some(ctx.now.with_timezone(&ctx.offset));
+        }
+        "today" | "今天" | "今日" | "오늘" => 0,
+        "yesterday" | "昨天" | "昨日" | "어제" => 1,
+        "前天" | "一昨日" | "그저께" => 2,
+        _ => return None,
+    };
+    let date = local_today(ctx).checked_sub_days(chrono::Days::new(days_back))?;
+    at_time(c, date, ctx)
+}
+
+// ---------------------------------------------------------------------------
+// Noise around whole-string dates
+
+static LEADING_NOISE: LazyLock<Regex> = LazyLock::new(|| {
+    compile(&format!(
+        r"^(?:[\s\p{{Pd}}\p{{Ps}}\p{{Pe}}\p{{Pi}}\p{{Pf}}·•|:：,;/*~]+|(?i:(?:last\s+)?(?:posted|published|updated|modified|created|edited|released|dated|date)(?:\s+(?:on|at|in))?|on|at|le|am|el|veröffentlicht(?:\s+am)?|aktualisiert(?:\s+am)?|publié(?:\s+le)?|mis\s+à\s+jour(?:\s+le)?|publicado(?:\s+el)?|actualizado(?:\s+el)?){AB}|发布于|發佈於|发布时间|發佈時間|发表于|發表於|发布日期|更新于|更新於|更新时间|更新時間|日期|时间|時間|投稿日|更新日|公開日|作成日|게시일|작성일)+"
+    ))
+});
+
+static TRAILING_NOISE: LazyLock<Regex> =
+    LazyLock::new(|| compile(r"[\s\p{Pd}\p{Ps}\p{Pe}\p{Pi}\p{Pf}·•|:：,;/*~.。]+$"));
+
+fn strip_noise(s: &str) -> &str {
+    let start = LEADING_NOISE.find(s).map_or(0, |m| m.end());
+    let rest = &s[start..];
+    let end = TRAILING_NOISE.find(rest).map_or(rest.len(), |m| m.start());
+    &rest[..end]
+}
+
+/// "２０２４年３月５日" → "2024年3月5日" (full-width digits are common in CJK
+/// pages).
+fn fullwidth_digits_to_ascii(s: &str) -> std::borrow::Cow<'_, str> {
+    if !s.chars().any(|c| ('０'..='９').contains(&c)) {
+        return std::borrow::Cow::Borrowed(s);
+    }
+    s.chars()
+        .map(|c| match c {
+            '０'..='９' => char::from(b'0' + (c as u32 - '０' as u32) as u8),
+            other => other,
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chrono::TimeZone;
+
+    /// Tuesday 2026-03-10 09:00 UTC, pages in China (+08:00, 17:00 local).
+    fn ctx_cn() -> DateContext {
+        DateContext {
+            now: Utc.with_ymd_and_hms(2026, 3, 10, 9, 0, 0).unwrap(),
+            offset: FixedOffset::east_opt(8 * 3600).unwrap(),
+        }
+    }
+
+    fn ctx_utc() -> DateContext {
+        DateContext {
+            now: Utc.with_ymd_and_hms(2026, 3, 10, 9, 0, 0).unwrap(),
+            offset: FixedOffset::east_opt(0).unwrap(),
+        }
+    }
+
+    fn parsed(s: &str, ctx: &DateContext) -> Option<String> {
+        parse_date(s, ctx).map(|d| d.to_rfc3339())
+    }
+
+    #[test]
+    fn parse_date_absolute_forms() {
+        let ctx = ctx_cn();
+        let cases: &[(&str, &str)] = &[
+            // RFC 3339 / ISO 8601
+            ("2024-03-05T14:30:00Z", "2024-03-05T14:30:00+00:00"),
+            ("2024-03-05T14:30:00+09:00", "2024-03-05T14:30:00+09:00"),
+            (
+                "2024-03-05T14:30:00.123-05:00",
+                "2024-03-05T14:30:00.123-05:00",
+            ),
+            ("2024-03-05T14:30:00", "2024-03-05T14:30:00+08:00"),
+            ("2024-03-05T14:30", "2024-03-05T14:30:00+08:00"),
+            ("2024-03-05 14:30", "2024-03-05T14:30:00+08:00"),
+            ("2024-03-05 14:30:15 +0100", "2024-03-05T14:30:15+01:00"),
+            ("2024-03-05 14:30 UTC", "2024-03-05T14:30:00+00:00"),
+            ("2024-03-05 14:30 GMT+2", "2024-03-05T14:30:00+02:00"),
+            ("2024-03-05", "2024-03-05T12:00:00+08:00"),
+            ("2024-3-5", "2024-03-05T12:00:00+08:00"),
+            ("2024/03/05", "2024-03-05T12:00:00+08:00"),
+            ("2024/3/5 9:05", "2024-03-05T09:05:00+08:00"),
+            ("2024.03.05", "2024-03-05T12:00:00+08:00"),
+            ("20240305", "2024-03-05T12:00:00+08:00"),
+            // RFC 2822
+            (
+                "Tue, 05 Mar 2024 14:30:00 +0000",
+                "2024-03-05T14:30:00+00:00",
+            ),
+            ("Tue, 05 Mar 2024 14:30:00 GMT", "2024-03-05T14:30:00+00:00"),
+            ("Tue, 5 Mar 2024 09:00:00 PST", "2024-03-05T09:00:00-08:00"),
+            ("Tue, 05 Mar 2024", "2024-03-05T12:00:00+08:00"),
+            // wrong weekday: still the written date
+            (
+                "Fri, 05 Mar 2024 10:00:00 +0000",
+                "2024-03-05T10:00:00+00:00",
+            ),
+            // English month names, every common order
+            ("March 5, 2024", "2024-03-05T12:00:00+08:00"),
+            ("Mar 5, 2024", "2024-03-05T12:00:00+08:00"),
+            ("Mar. 5, 2024", "2024-03-05T12:00:00+08:00"),
+            ("Mar 5th, 2024", "2024-03-05T12:00:00+08:00"),
+            ("March 5 2024", "2024-03-05T12:00:00+08:00"),
+            ("Tuesday, March 5, 2024", "2024-03-05T12:00:00+08:00"),
+            ("MARCH 5, 2024", "2024-03-05T12:00:00+08:00"),
+            ("5 March 2024", "2024-03-05T12:00:00+08:00"),
+            ("05 Mar 2024", "2024-03-05T12:00:00+08:00"),
+            ("5th of March 2024", "2024-03-05T12:00:00+08:00"),
+            ("5th March, 2024", "2024-03-05T12:00:00+08:00"),
+            ("05-Mar-2024", "2024-03-05T12:00:00+08:00"),
+            ("24 Mar 2026", "2026-03-24T12:00:00+08:00"),
+            ("2023, Aug 01", "2023-08-01T12:00:00+08:00"),
+            ("2024 March 5th", "2024-03-05T12:00:00+08:00"),
+            ("Jul 24 th , 2014", "2014-07-24T12:00:00+08:00"),
+            ("Sept 30, 2023", "2023-09-30T12:00:00+08:00"),
+            ("March 5, 2024 at 3:30 pm", "2024-03-05T15:30:00+08:00"),
+            ("March 5, 2024 12:10 a.m.", "2024-03-05T00:10:00+08:00"),
+            ("Mar 5, 2024, 14:30 CET", "2024-03-05T14:30:00+01:00"),
+            // month and year only: the 1st
+            ("Mar 2024", "2024-03-01T12:00:00+08:00"),
+            ("March, 2024", "2024-03-01T12:00:00+08:00"),
+            // no year: this year, or last year when that would be ahead
+            ("Mar 5", "2026-03-05T12:00:00+08:00"),
+            ("Dec 24", "2025-12-24T12:00:00+08:00"),
+            ("5 March", "2026-03-05T12:00:00+08:00"),
+            // numeric European and US
+            ("05.03.2024", "2024-03-05T12:00:00+08:00"),
+            ("5.3.2024 14:30", "2024-03-05T14:30:00+08:00"),
+            ("05-03-2024", "2024-03-05T12:00:00+08:00"),
+            ("03/05/2024", "2024-03-05T12:00:00+08:00"),
+            ("25/03/2024", "2024-03-25T12:00:00+08:00"),
+            ("3/25/2024 10:00 AM", "2024-03-25T10:00:00+08:00"),
+            // German, French, Spanish
+            ("5. März 2024", "2024-03-05T12:00:00+08:00"),
+            ("12. Dezember 2023", "2023-12-12T12:00:00+08:00"),
+            ("1er mars 2024", "2024-03-01T12:00:00+08:00"),
+            ("15 août 2023", "2023-08-15T12:00:00+08:00"),
+            ("5 de marzo de 2024", "2024-03-05T12:00:00+08:00"),
+            // Chinese, Japanese, Korean
+            ("2024年3月5日", "2024-03-05T12:00:00+08:00"),
+            ("2024年03月05日 14:30", "2024-03-05T14:30:00+08:00"),
+            ("2024年3月5日 14时30分", "2024-03-05T14:30:00+08:00"),
+            ("２０２４年３月５日", "2024-03-05T12:00:00+08:00"),
+            ("3月5日", "2026-03-05T12:00:00+08:00"),
+            ("12月25日", "2025-12-25T12:00:00+08:00"),
+            ("3月5日 08:15", "2026-03-05T08:15:00+08:00"),
+            ("2024년 3월 5일", "2024-03-05T12:00:00+08:00"),
+            ("26 4月 2024", "2024-04-26T12:00:00+08:00"),
+        ];
+        for (input, want) in cases {
+            assert_eq!(
+                parsed(input, &ctx).as_deref(),
+                Some(*want),
+                "input {input:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn parse_date_trims_noise() {
+        let ctx = ctx_utc();
+        let cases: &[(&str, &str)] = &[
+            ("Posted on March 5, 2024", "2024-03-05T12:00:00+00:00"),
+            ("Updated: 2024-03-05", "2024-03-05T12:00:00+00:00"),
+            ("· 2024-03-05 ·", "2024-03-05T12:00:00+00:00"),
+            ("[2024-03-05]", "2024-03-05T12:00:00+00:00"),
+            ("(Mar 5, 2024)", "2024-03-05T12:00:00+00:00"),
+            (
+                "  Published on: 5 March 2024. ",
+                "2024-03-05T12:00:00+00:00",
+            ),
+            ("Last updated on Mar 5, 2024", "2024-03-05T12:00:00+00:00"),
+            ("Date: 05.03.2024", "2024-03-05T12:00:00+00:00"),
+            ("发布于 2024-03-05", "2024-03-05T12:00:00+00:00"),
+            ("发布时间：2024年3月5日", "2024-03-05T12:00:00+00:00"),
+            ("【2024-03-05】", "2024-03-05T12:00:00+00:00"),
+            (
+                "Veröffentlicht am 5. März 2024",
+                "2024-03-05T12:00:00+00:00",
+            ),
+            ("| Mar 5, 2024 |", "2024-03-05T12:00:00+00:00"),
+        ];
+        for (input, want) in cases {
+            assert_eq!(
+                parsed(input, &ctx).as_deref(),
+                Some(*want),
+                "input {input:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn parse_date_relative_forms() {
+        let ctx = ctx_cn(); // now = 2026-03-10 17:00 +08:00
+        let cases: &[(&str, &str)] = &[
+            ("3 hours ago", "2026-03-10T14:00:00+08:00"),
+            ("5 minutes ago", "2026-03-10T16:55:00+08:00"),
+            ("5 mins ago", "2026-03-10T16:55:00+08:00"),
+            ("an hour ago", "2026-03-10T16:00:00+08:00"),
+            ("2 days ago", "2026-03-08T17:00:00+08:00"),
+            ("a week ago", "2026-03-03T17:00:00+08:00"),
+            ("2 months ago", "2026-01-10T17:00:00+08:00"),
+            ("1 year ago", "2025-03-10T17:00:00+08:00"),
+            ("just now", "2026-03-10T17:00:00+08:00"),
+            ("Just now", "2026-03-10T17:00:00+08:00"),
+            ("today", "2026-03-10T12:00:00+08:00"),
+            ("Yesterday", "2026-03-09T12:00:00+08:00"),
+            ("yesterday at 9:15 pm", "2026-03-09T21:15:00+08:00"),
+            ("3小时前", "2026-03-10T14:00:00+08:00"),
+            ("5分钟前", "2026-03-10T16:55:00+08:00"),
+            ("半小时前", "2026-03-10T16:30:00+08:00"),
+            ("2天前", "2026-03-08T17:00:00+08:00"),
+            ("3日前", "2026-03-07T17:00:00+08:00"),
+            ("3時間前", "2026-03-10T14:00:00+08:00"),
+            ("5分前", "2026-03-10T16:55:00+08:00"),
+            ("1个月前", "2026-02-10T17:00:00+08:00"),
+            ("刚刚", "2026-03-10T17:00:00+08:00"),
+            ("今天", "2026-03-10T12:00:00+08:00"),
+            ("昨天", "2026-03-09T12:00:00+08:00"),
+            ("前天", "2026-03-08T12:00:00+08:00"),
+            ("昨天 14:30", "2026-03-09T14:30:00+08:00"),
+            ("昨日", "2026-03-09T12:00:00+08:00"),
+            ("3시간 전", "2026-03-10T14:00:00+08:00"),
+            ("어제", "2026-03-09T12:00:00+08:00"),
+        ];
+        for (input, want) in cases {
+            assert_eq!(
+                parsed(input, &ctx).as_deref(),
+                Some(*want),
+                "input {input:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn local_day_follows_ctx_offset_not_utc() {
+        // 2026-03-09 20:00 UTC is already the 10th in +08:00.
+        let ctx = DateContext {
+            now: Utc.with_ymd_and_hms(2026, 3, 9, 20, 0, 0).unwrap(),
+            offset: FixedOffset::east_opt(8 * 3600).unwrap(),
+        };
+        assert_eq!(
+            parsed("today", &ctx).as_deref(),
+            Some("2026-03-10T12:00:00+08:00")
+        );
+        assert_eq!(
+            parsed("3月10日", &ctx).as_deref(),
+            Some("2026-03-10T12:00:00+08:00")
+        );
+    }
+
+    #[test]
+    fn date_only_keeps_its_day_in_any_reader_offset() {
+        let ctx = ctx_utc();
+        let dt = parse_date("2024-03-05", &ctx).unwrap();
+        for hours in [-11, -5, 0, 5, 11] {
+            let reader = FixedOffset::east_opt(hours * 3600).unwrap();
+            assert_eq!(
+                dt.with_timezone(&reader).date_naive(),
+                NaiveDate::from_ymd_opt(2024, 3, 5).unwrap()
+            );
+        }
+    }
+
+    #[test]
+    fn parse_date_rejections() {
+        let ctx = ctx_utc();
+        let rejected = [
+            "",
+            "   ",
+            "2024",
+            "1999",
+            "14:30",
+            "14:30:00",
+            "2.10.2",
+            "1.2.3",
+            "v2024.03.05",
+            "12345",
+            "3.14",
+            "2024-03",
+            "2024-02-30",
+            "2023-02-29",
+            "2024-13-01",
+            "31/31/2024",
+            "32.01.2024",
+            "February 30, 2024",
+            "2024-03-05T25:00:00",
+            "2024-03-05 13:00 pm",
+            "1850-01-01",
+            "3000-01-01",
+            "42",
+            "March",
+            "Posted",
+            "hello world",
+            "in 3 hours",
+            "3 hours",
+            "2024年13月5日",
+            "13月5日",
+            "Read more",
+            "2024-03-05 and more",
+            "page 2 of 10",
+            "+1 (555) 123-4567",
+            "$19.99",
+            "20241305",
+        ];
+        for input in rejected {
+            assert_eq!(parsed(input, &ctx), None, "input {input:?}");
+        }
+    }
+
+    fn found(text: &str, ctx: &DateContext) -> Option<(String, &'static str)> {
+        // Returns the date and the matched substring (leaked for ergonomics).
+        find_date(text, ctx).map(|(dt, span)| {
+            let s: &'static str = Box::leak(text[span].to_owned().into_boxed_str());
+            (dt.to_rfc3339(), s)
+        })
+    }
+
+    #[test]
+    fn find_date_in_record_texts() {
+        let ctx = ctx_cn();
+        let cases: &[(&str, &str, &str)] = &[
+            (
+                "Rust 1.76 released · Mar 5, 2024 · 4 min read",
+                "2024-03-05T12:00:00+08:00",
+                "Mar 5, 2024",
+            ),
+            (
+                "How we cut build times by 40% Posted on 2024-03-05 by Ana",
+                "2024-03-05T12:00:00+08:00",
+                "2024-03-05",
+            ),
+            (
+                "Kernel notes 2024-03-05T14:30:00Z (updated)",
+                "2024-03-05T14:30:00+00:00",
+                "2024-03-05T14:30:00Z",
+            ),
+            (
+                "Release v2.10.2 – fixes for the parser. 05.03.2024",
+                "2024-03-05T12:00:00+08:00",
+                "05.03.2024",
+            ),
+            (
+                "新版本发布2024年3月5日 14:30阅读全文",
+                "2024-03-05T14:30:00+08:00",
+                "2024年3月5日 14:30",
+            ),
+            (
+                "某某公司发布新品 3小时前",
+                "2026-03-10T14:00:00+08:00",
+                "3小时前",
+            ),
+            (
+                "Comments (3) · 2 days ago",
+                "2026-03-08T17:00:00+08:00",
+                "2 days ago",
+            ),
+            (
+                "Summit recap Tuesday, March 5, 2024 at 3:30 pm in Berlin",
+                "2024-03-05T15:30:00+08:00",
+                "Tuesday, March 5, 2024 at 3:30 pm",
+            ),
+            (
+                "Apple security update 24 Mar 2026 iOS 26.4",
+                "2026-03-24T12:00:00+08:00",
+                "24 Mar 2026",
+            ),
+            (
+                "Meetup notes Mar 5 — slides inside",
+                "2026-03-05T12:00:00+08:00",
+                "Mar 5",
+            ),
+            (
+                "Suggesting feedback Posted on 2023, Aug 01 by Asya 4 mins read",
+                "2023-08-01T12:00:00+08:00",
+                "2023, Aug 01",
+            ),
+            (
+                "研究ノート Posted on 金 26 4月 2024 in 研究",
+                "2024-04-26T12:00:00+08:00",
+                "26 4月 2024",
+            ),
+            (
+                "How to Make a Simple Navbar Jul 24 th , 2014 | Comments",
+                "2014-07-24T12:00:00+08:00",
+                "Jul 24 th , 2014",
+            ),
+            (
+                "会议纪要 3月5日 发布",
+                "2026-03-05T12:00:00+08:00",
+                "3月5日",
+            ),
+            ("2024-03-05发布", "2024-03-05T12:00:00+08:00", "2024-03-05"),
+            (
+                "Updated yesterday at 14:30",
+                "2026-03-09T14:30:00+08:00",
+                "yesterday at 14:30",
+            ),
+            ("昨天 09:15 更新", "2026-03-09T09:15:00+08:00", "昨天 09:15"),
+            (
+                "Issue 1234 closed on 03/05/2024.",
+                "2024-03-05T12:00:00+08:00",
+                "03/05/2024",
+            ),
+        ];
+        for (text, want, span) in cases {
+            assert_eq!(
+                found(text, &ctx),
+                Some((want.to_string(), *span)),
+                "text {text:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn find_date_picks_the_first_date() {
+        let ctx = ctx_utc();
+        let (dt, span) = find_date("Updated 2024-05-01, first published 2023-01-02", &ctx).unwrap();
+        assert_eq!(dt.to_rfc3339(), "2024-05-01T12:00:00+00:00");
+        assert_eq!(span, 8..18);
+    }
+
+    #[test]
+    fn find_date_span_is_in_bytes() {
+        let ctx = ctx_utc();
+        let text = "日期：2024-03-05";
+        let (_, span) = find_date(text, &ctx).unwrap();
+        assert_eq!(&text[span.clone()], "2024-03-05");
+        assert_eq!(span.start, "日期：".len());
+    }
+
+    #[test]
+    fn find_date_rejections() {
+        let ctx = ctx_utc();
+        let rejected = [
+            "Call us: +1 555-123-4567 or 555.123.4567",
+            "Call 0171-12-2024 now",
+            "Phone 030 1234 2024",
+            "Price: $12.03, was €2024.05",
+            "Only ¥2024/03/05 today",
+            "Version 2.10.2 released with 2024.3.1 compatibility",
+            "Upgrade to 10.15.7 now",
+            "Build 2024.03.05.1 is out",
+            "IP 192.168.10.12 blocked",
+            "Ticket #03/05/2024 closed",
+            "id=20240305 sort=desc",
+            "Copyright 2024 Example Inc.",
+            "Opening hours 09:00-17:30",
+            "Since March 2024 we have grown",
+            "Sign up today and save",
+            "You may 5 times retry",
+            "Yesterday was great",
+            "今天我们发布了新版本",
+            "Chapter 12 of 2024 pages",
+            "2024-03-0512 serial",
+            "ratio 12-03-20245",
+            "nothing here",
+            "",
+        ];
+        for text in rejected {
+            assert_eq!(found(text, &ctx), None, "text {text:?}");
+        }
+    }
+
+    #[test]
+    fn every_pattern_compiles() {
+        assert!(PATTERNS.len() > 10);
+        assert!(LEADING_NOISE.is_match("Posted on "));
+        assert!(TRAILING_NOISE.is_match(" ·"));
+    }
+}

@@ -1,1 +1,248 @@
-//! publish (work in progress)
+//! The file-writing edge: puts a rendered feed on disk atomically.
+//!
+//! Invariants: readers of `path` see either the complete old file or the
+//! complete new one, never a partial write. The new bytes go to a temporary
+//! file in the same directory (same filesystem, so the final `rename` is
+//! atomic), which is fsynced before it is renamed over the target; the
+//! directory is fsynced afterwards (best effort) so the rename survives a
+//! crash. On any failure the old file is untouched and the temporary file is
+//! removed. The written file gets the old file's permissions, or `0644` for a
+//! new one (tempfile creates `0600`, which a web server could not read).
+
+use std::ffi::OsString;
+use std::fs;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+/// Why a file could not be published.
+#[derive(Debug, thiserror::Error)]
+pub enum PublishError {
+    #[error("cannot publish to {path}: the path has no file name")]
+    NoFileName { path: PathBuf },
+    #[error("cannot create directory {dir} for {path}: {source}")]
+    CreateDir {
+        dir: PathBuf,
+        path: PathBuf,
+        source: io::Error,
+    },
+    #[error("cannot create a temporary file in {dir} for {path}: {source}")]
+    TempFile {
+        dir: PathBuf,
+        path: PathBuf,
+        source: io::Error,
+    },
+    #[error("cannot write the new contents of {path} (temporary file {temp}): {source}")]
+    Write {
+        path: PathBuf,
+        temp: PathBuf,
+        source: io::Error,
+    },
+    #[error("cannot replace {path} with the new file: {source}")]
+    Rename { path: PathBuf, source: io::Error },
+}
+
+/// Write bytes to `path` atomically: temp file in the same directory, fsync,
+/// rename; the old file stays intact on any failure. Creates the directory if
+/// missing.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), PublishError> {
+    write_with(path, |file| file.write_all(bytes))
+}
+
+/// [`write_atomically`] with the contents produced by `fill` (separate so the
+/// failure path can be tested with a writer that fails half-way).
+fn write_with(
+    path: &Path,
+    fill: impl FnOnce(&mut fs::File) -> io::Result<()>,
+) -> Result<(), PublishError> {
+    let file_name = path.file_name().ok_or_else(|| PublishError::NoFileName {
+        path: path.to_owned(),
+    })?;
+    let dir = match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    };
+    fs::create_dir_all(dir).map_err(|source| PublishError::CreateDir {
+        dir: dir.to_owned(),
+        path: path.to_owned(),
+        source,
+    })?;
+
+    // Hidden name next to the target, so a crash leaves an obvious leftover
+    // rather than something a web server would list or serve as the feed.
+    let mut prefix = OsString::from(".");
+    prefix.push(file_name);
+    prefix.push(".");
+    let mut temp = tempfile::Builder::new()
+        .prefix(&prefix)
+        .suffix(".tmp")
+        .tempfile_in(dir)
+        .map_err(|source| PublishError::TempFile {
+            dir: dir.to_owned(),
+            path: path.to_owned(),
+            source,
+        })?;
+    let write_error = |source: io::Error, temp: &tempfile::NamedTempFile| PublishError::Write {
+        path: path.to_owned(),
+        temp: temp.path().to_owned(),
+        source,
+    };
+    // Dropping `temp` on an early return deletes the temporary file.
+    if let Err(err) = fill(temp.as_file_mut()) {
+        return Err(write_error(err, &temp));
+    }
+    if let Err(err) = set_published_permissions(path, temp.as_file()) {
+        return Err(write_error(err, &temp));
+    }
+    if let Err(err) = temp.as_file().sync_all() {
+        return Err(write_error(err, &temp));
+    }
+    temp.persist(path).map_err(|err| PublishError::Rename {
+        path: path.to_owned(),
+        source: err.error,
+    })?;
+    // Durability of the rename itself; some filesystems refuse to fsync a
+    // directory, and the file is already in place, so this is best effort.
+    if let Ok(dir_handle) = fs::File::open(dir) {
+        let _ = dir_handle.sync_all();
+    }
+    Ok(())
+}
+
+#[cfg(unix)]
+fn set_published_permissions(path: &Path, file: &fs::File) -> io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    let permissions = match fs::metadata(path) {
+        Ok(old) if old.is_file() => old.permissions(),
+        _ => fs::Permissions::from_mode(0o644),
+    };
+    file.set_permissions(permissions)
+}
+
+#[cfg(not(unix))]
+fn set_published_permissions(_path: &Path, _file: &fs::File) -> io::Result<()> {
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entries(dir: &Path) -> Vec<String> {
+        let mut names: Vec<String> = fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn writes_creating_directories_and_replaces() {
+        let root = tempfile::tempdir().unwrap();
+        let path = root.path().join("feeds/tech/blog.xml");
+        write_atomically(&path, b"<rss>first</rss>").unwrap();
+        assert_eq!(fs::read(&path).unwrap(), b"<rss>first</rss>");
+
+        write_atomically(&path, b"<rss>second, longer</rss>").unwrap();
+        assert_eq!(fs::read(&path).unwrap(), b"<rss>second, longer</rss>");
+        write_atomically(&path, b"").unwrap();
+        assert_eq!(fs::read(&path).unwrap(), b"");
+        assert_eq!(
+            entries(path.parent().unwrap()),
+            ["blog.xml"],
+            "no temp files left"
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn new_files_are_world_readable_and_old_modes_are_kept() {
+        use std::os::unix::fs::PermissionsExt;
+        let root = tempfile::tempdir().unwrap();
+        let path = root.path().join("feed.xml");
+        write_atomically(&path, b"a").unwrap();
+        let mode = fs::metadata(&path).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o644);
+
+        fs::set_permissions(&path, fs::Permissions::from_mode(0o640)).unwrap();
+        write_atomically(&path, b"b").unwrap();
+        let mode = fs::metadata(&path).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o640);
+    }
+
+    #[test]
+    fn parent_that_is_a_file_gives_a_clear_error() {
+        let root = tempfile::tempdir().unwrap();
+        let blocker = root.path().join("feeds");
+        fs::write(&blocker, b"not a directory").unwrap();
+        let path = blocker.join("blog.xml");
+        let err = write_atomically(&path, b"<rss/>").unwrap_err();
+        assert!(matches!(err, PublishError::CreateDir { .. }), "{err:?}");
+        let message = err.to_string();
+        assert!(message.contains(&*path.to_string_lossy()), "{message}");
+        assert_eq!(fs::read(&blocker).unwrap(), b"not a directory");
+    }
+
+    #[test]
+    fn failed_write_leaves_old_file_and_no_temp_file() {
+        let root = tempfile::tempdir().unwrap();
+        let path = root.path().join("feed.xml");
+        write_atomically(&path, b"<rss>old</rss>").unwrap();
+
+        let err = write_with(&path, |file| {
+            file.write_all(b"<rss>half")?;
+            Err(io::Error::new(io::ErrorKind::StorageFull, "disk full"))
+        })
+        .unwrap_err();
+        assert!(matches!(err, PublishError::Write { .. }), "{err:?}");
+        let message = err.to_string();
+        assert!(
+            message.contains("feed.xml") && message.contains("disk full"),
+            "{message}"
+        );
+        assert_eq!(fs::read(&path).unwrap(), b"<rss>old</rss>");
+        assert_eq!(entries(root.path()), ["feed.xml"]);
+    }
+
+    #[test]
+    fn target_that_is_a_directory_is_refused_intact() {
+        let root = tempfile::tempdir().unwrap();
+        let path = root.path().join("feed.xml");
+        fs::create_dir(&path).unwrap();
+        fs::write(path.join("keep"), b"x").unwrap();
+        let err = write_atomically(&path, b"<rss/>").unwrap_err();
+        assert!(matches!(err, PublishError::Rename { .. }), "{err:?}");
+        assert!(err.to_string().contains("feed.xml"));
+        assert_eq!(fs::read(path.join("keep")).unwrap(), b"x");
+        assert_eq!(entries(root.path()), ["feed.xml"], "temp file removed");
+    }
+
+    #[test]
+    fn path_without_file_name_is_refused() {
+        let err = write_atomically(Path::new("/"), b"x").unwrap_err();
+        assert!(matches!(err, PublishError::NoFileName { .. }));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn read_only_directory_keeps_old_file_when_permissions_apply() {
+        use std::os::unix::fs::PermissionsExt;
+        let root = tempfile::tempdir().unwrap();
+        let dir = root.path().join("ro");
+        let path = dir.join("feed.xml");
+        write_atomically(&path, b"old").unwrap();
+        fs::set_permissions(&dir, fs::Permissions::from_mode(0o555)).unwrap();
+        // Root ignores directory permissions; then there is nothing to test.
+        let enforced = fs::File::create(dir.join("probe")).is_err();
+        let result = write_atomically(&path, b"new");
+        fs::set_permissions(&dir, fs::Permissions::from_mode(0o755)).unwrap();
+        if enforced {
+            let err = result.unwrap_err();
+            assert!(matches!(err, PublishError::TempFile { .. }), "{err:?}");
+            assert!(err.to_string().contains("ro"), "{err}");
+            assert_eq!(fs::read(&path).unwrap(), b"old");
+        } else {
+            assert_eq!(fs::read(&path).unwrap(), b"new");
+        }
+    }
+}
