@@ -19,6 +19,7 @@ pub mod fetch;
 pub mod items;
 pub mod patterns;
 pub mod pipeline;
+pub mod commands;
 pub mod publish;
 pub mod records;
 pub mod sequence;

@@ -1,1 +1,86 @@
-//! pipeline (work in progress)
+//! One list page through every pure stage: parse → tag sequence → mine →
+//! records → items. The async, I/O-bearing run of a whole feed (fetch,
+//! bodies, publish) lives in [`crate::run`]; this module has no I/O so it
+//! can be measured and tested on plain strings.
+//!
+//! Invariant: the items are in page order, one per record of the winning
+//! group, with duplicate guids removed (first occurrence kept).
+
+use std::collections::HashSet;
+use std::time::{Duration, Instant};
+
+use url::Url;
+
+use crate::dates::DateContext;
+use crate::dom::{self, Document};
+use crate::items::{self, Item};
+use crate::patterns::{self, Mining, MiningParams};
+use crate::records::{self, Detection};
+use crate::sequence::{self, TagSequence};
+
+/// Wall time of each stage.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Timings {
+    pub parse: Duration,
+    pub mine: Duration,
+    pub items: Duration,
+}
+
+impl Timings {
+    pub fn total(&self) -> Duration {
+        self.parse + self.mine + self.items
+    }
+}
+
+/// Everything learnt about one list page.
+#[derive(Debug, Clone)]
+pub struct ListPage {
+    pub doc: Document,
+    pub seq: TagSequence,
+    pub mining: Mining,
+    pub detection: Detection,
+    /// Base URL links were resolved against (`<base href>` or the page URL).
+    pub base: Url,
+    pub items: Vec<Item>,
+    pub timings: Timings,
+}
+
+/// Analyse decoded list-page HTML fetched from `page_url` (its final URL
+/// after redirects).
+pub fn analyze_list(html: &str, page_url: &Url, params: &MiningParams, dates: &DateContext) -> ListPage {
+    let t0 = Instant::now();
+    let doc = dom::parse(html);
+    let t1 = Instant::now();
+    let seq = sequence::flatten(&doc);
+    let mining = patterns::mine(&seq, params);
+    let detection = records::detect(&doc, &seq, &mining, params);
+    let t2 = Instant::now();
+    let base = items::base_url(&doc, page_url);
+    let mut seen = HashSet::new();
+    let items: Vec<Item> = detection
+        .winner()
+        .map(|g| {
+            let plan = items::plan_titles(&doc, &g.records);
+            g.records
+                .iter()
+                .map(|r| items::item_from_record(&doc, r, &base, dates, &plan))
+                .filter(|it| !it.title.is_empty() || it.link.is_some())
+                .filter(|it| seen.insert(it.guid.clone()))
+                .collect()
+        })
+        .unwrap_or_default();
+    let t3 = Instant::now();
+    ListPage {
+        timings: Timings {
+            parse: t1 - t0,
+            mine: t2 - t1,
+            items: t3 - t2,
+        },
+        doc,
+        seq,
+        mining,
+        detection,
+        base,
+        items,
+    }
+}

@@ -1,1 +1,603 @@
-//! records (work in progress)
+//! Mined patterns → data records.
+//!
+//! Paper mode (001 §3.2 end): the surviving pattern with the highest
+//! coverage wins and each of its instances is one record, exactly the token
+//! range the instance spans.
+//!
+//! Structural mode (the default) keeps the paper's candidates but judges
+//! them by the records they imply instead of the exact repeats:
+//! 1. *Lift*: an instance is mapped to the run of whole sibling subtrees
+//!    that covers it under the instances' lowest common ancestor; when the
+//!    instances of a pattern sit one per record deeper inside (a headline
+//!    after an optional thumbnail), they are lifted to the ancestor at which
+//!    they become siblings.
+//! 2. *Group*: instances under the same container form one record group;
+//!    every candidate pattern that implies the same group votes for it.
+//! 3. *Widen*: all children of the container with the group's root tag
+//!    join the group when their structure (bag of tag names) is similar to
+//!    the records already found, which brings back records that an optional
+//!    image, badge or missing date split off the exact repeat, and keeps out
+//!    header rows and separators.
+//! 4. *Rank*: Rules 1, 2, 3 and 5 are applied to the group's records, then
+//!    groups are scored by text coverage weighted by how headline-like their
+//!    links are, so navigation, tag clouds, footers and pagination lose to
+//!    the main list.
+//!
+//! Invariants: a [`Record`] is a preorder node range `start..end` of the
+//! arena; records of one group are disjoint and in document order.
+
+use std::collections::HashMap;
+
+use crate::dom::{Document, NodeData, NodeId};
+use crate::patterns::{DropReason, Mining, MiningParams, Mode, PatternCandidate};
+use crate::sequence::{TEXT, TagSequence};
+
+/// One data record: the arena nodes `start..end` (whole subtrees in
+/// structural mode; exactly an instance's tokens in paper mode).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Record {
+    pub start: NodeId,
+    pub end: NodeId,
+}
+
+/// A set of records under one container, with the evidence for it.
+#[derive(Debug, Clone)]
+pub struct RecordGroup {
+    /// Container element (`None` in paper mode).
+    pub container: Option<NodeId>,
+    pub records: Vec<Record>,
+    /// Share of the page's visible text inside the records.
+    pub coverage: f64,
+    /// Ranking score (higher wins).
+    pub score: f64,
+    /// Indices into [`Mining::candidates`] of the patterns that implied it.
+    pub patterns: Vec<usize>,
+    /// Why the group was dropped, if it was.
+    pub dropped: Option<DropReason>,
+    /// Human-readable location, e.g. `body > main > ul.posts > li`.
+    pub selector: String,
+}
+
+/// Outcome of record detection for one page.
+#[derive(Debug, Clone, Default)]
+pub struct Detection {
+    /// Groups, winner first when there is one (`dropped == None`).
+    pub groups: Vec<RecordGroup>,
+}
+
+impl Detection {
+    pub fn winner(&self) -> Option<&RecordGroup> {
+        self.groups.first().filter(|g| g.dropped.is_none())
+    }
+}
+
+/// Detect the page's records from its mined patterns.
+pub fn detect(doc: &Document, seq: &TagSequence, mining: &Mining, params: &MiningParams) -> Detection {
+    match params.mode {
+        Mode::Paper => detect_paper(doc, seq, mining),
+        Mode::Structural => detect_structural(doc, seq, mining, params),
+    }
+}
+
+fn detect_paper(doc: &Document, seq: &TagSequence, mining: &Mining) -> Detection {
+    let groups = mining
+        .candidates
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| c.dropped.is_none())
+        .map(|(i, c)| {
+            let records = c
+                .instances
+                .iter()
+                .map(|&p| Record {
+                    start: seq.nodes[p as usize],
+                    end: seq.nodes[(p + c.len - 1) as usize] + 1,
+                })
+                .collect::<Vec<_>>();
+            RecordGroup {
+                container: None,
+                selector: records
+                    .first()
+                    .map(|r| selector(doc, r.start))
+                    .unwrap_or_default(),
+                records,
+                coverage: c.coverage,
+                score: c.coverage,
+                patterns: vec![i],
+                dropped: None,
+            }
+        })
+        .collect();
+    // Mining already sorted survivors by coverage.
+    Detection { groups }
+}
+
+/// Lowest common ancestor of two nodes (each counts as its own ancestor).
+fn lca(doc: &Document, mut a: NodeId, mut b: NodeId) -> NodeId {
+    while doc.node(a).depth > doc.node(b).depth {
+        a = doc.node(a).parent.unwrap_or(0);
+    }
+    while doc.node(b).depth > doc.node(a).depth {
+        b = doc.node(b).parent.unwrap_or(0);
+    }
+    while a != b {
+        a = doc.node(a).parent.unwrap_or(0);
+        b = doc.node(b).parent.unwrap_or(0);
+    }
+    a
+}
+
+/// The child of `anc` on the path to `desc` (`desc` itself if a child).
+fn child_toward(doc: &Document, anc: NodeId, desc: NodeId) -> NodeId {
+    let mut c = desc;
+    while let Some(p) = doc.node(c).parent {
+        if p == anc {
+            return c;
+        }
+        c = p;
+    }
+    c
+}
+
+/// How many levels an instance may be lifted to find sibling records.
+const MAX_LIFT: usize = 4;
+
+/// Similarity (Dice over tag-name bags) a widened member needs with the
+/// group's prototype bag.
+const WIDEN_SIMILARITY: f64 = 0.5;
+
+/// An instance as a run of siblings `first..=last` under `container`.
+#[derive(Clone, Copy)]
+struct Run {
+    container: NodeId,
+    first: NodeId,
+    last: NodeId,
+}
+
+fn detect_structural(
+    doc: &Document,
+    seq: &TagSequence,
+    mining: &Mining,
+    params: &MiningParams,
+) -> Detection {
+    // (container, root tag) -> (roots seen, max run length, patterns)
+    struct Acc {
+        roots: Vec<NodeId>,
+        run_len: usize,
+        patterns: Vec<usize>,
+    }
+    let mut acc: HashMap<(NodeId, String), Acc> = HashMap::new();
+    let min_ins = params.min_instances.max(2);
+
+    for (ci, cand) in mining.candidates.iter().enumerate() {
+        if cand.dropped.is_some() {
+            continue;
+        }
+        let mut runs: Vec<Run> = cand
+            .instances
+            .iter()
+            .map(|&p| instance_run(doc, seq, cand, p))
+            .collect();
+        for _level in 0..MAX_LIFT {
+            // Group by container; keep groups with enough distinct roots.
+            let mut by_container: HashMap<NodeId, Vec<Run>> = HashMap::new();
+            for r in &runs {
+                by_container.entry(r.container).or_default().push(*r);
+            }
+            let mut any_group = false;
+            for (container, rs) in &by_container {
+                let mut roots: Vec<NodeId> = rs.iter().map(|r| r.first).collect();
+                roots.sort_unstable();
+                roots.dedup();
+                if roots.len() < min_ins {
+                    continue;
+                }
+                any_group = true;
+                let run_len = rs
+                    .iter()
+                    .map(|r| siblings_between(doc, r.first, r.last))
+                    .max()
+                    .unwrap_or(1);
+                let tag = doc.tag(roots[0]).unwrap_or("").to_string();
+                let e = acc.entry((*container, tag)).or_insert(Acc {
+                    roots: Vec::new(),
+                    run_len: 1,
+                    patterns: Vec::new(),
+                });
+                e.roots.extend(roots);
+                e.run_len = e.run_len.max(run_len);
+                e.patterns.push(ci);
+            }
+            if any_group {
+                break;
+            }
+            // Lift: each instance becomes its container, one level up.
+            let mut lifted: Vec<Run> = Vec::new();
+            for r in &runs {
+                if let Some(p) = doc.node(r.container).parent {
+                    lifted.push(Run {
+                        container: p,
+                        first: r.container,
+                        last: r.container,
+                    });
+                }
+            }
+            if lifted.is_empty() {
+                break;
+            }
+            runs = lifted;
+        }
+    }
+
+    let total_text = seq.total_text().max(1) as f64;
+    let mut groups: Vec<RecordGroup> = acc
+        .into_iter()
+        .map(|((container, tag), mut a)| {
+            a.roots.sort_unstable();
+            a.roots.dedup();
+            let records = widen(doc, container, &tag, &a.roots, a.run_len);
+            let mut g = RecordGroup {
+                container: Some(container),
+                selector: format!("{} > {}", selector(doc, container), tag),
+                coverage: 0.0,
+                score: 0.0,
+                patterns: a.patterns,
+                dropped: None,
+                records,
+            };
+            score_group(doc, seq, &mut g, params, total_text);
+            g
+        })
+        .collect();
+    groups.sort_by(|a, b| {
+        a.dropped
+            .is_some()
+            .cmp(&b.dropped.is_some())
+            .then(b.score.total_cmp(&a.score))
+            .then(a.container.cmp(&b.container))
+    });
+    Detection { groups }
+}
+
+/// Map one instance (token positions `p..p+len`) to a run of whole siblings.
+fn instance_run(doc: &Document, seq: &TagSequence, cand: &PatternCandidate, p: u32) -> Run {
+    let s = seq.nodes[p as usize];
+    let e = seq.nodes[(p + cand.len - 1) as usize];
+    let a = lca(doc, s, e);
+    if a == s {
+        Run {
+            container: doc.node(s).parent.unwrap_or(0),
+            first: s,
+            last: s,
+        }
+    } else {
+        Run {
+            container: a,
+            first: child_toward(doc, a, s),
+            last: child_toward(doc, a, e),
+        }
+    }
+}
+
+/// Number of element siblings in `first..=last` (both children of one node).
+fn siblings_between(doc: &Document, first: NodeId, last: NodeId) -> usize {
+    let mut n = 0;
+    let mut c = first;
+    loop {
+        if doc.element(c).is_some() {
+            n += 1;
+        }
+        if c >= last {
+            break;
+        }
+        c = doc.node(c).end;
+    }
+    n.max(1)
+}
+
+/// Bag of tag names (and text) in a node range, for structural similarity.
+fn tag_bag(doc: &Document, start: NodeId, end: NodeId) -> HashMap<&str, u32> {
+    let mut bag = HashMap::new();
+    for n in &doc.nodes[start as usize..end as usize] {
+        let k = match &n.data {
+            NodeData::Element(e) => e.name.as_str(),
+            NodeData::Text { blank: false, .. } => "<text>",
+            _ => continue,
+        };
+        *bag.entry(k).or_insert(0) += 1;
+    }
+    bag
+}
+
+fn dice(a: &HashMap<&str, u32>, b: &HashMap<&str, u32>) -> f64 {
+    let inter: u32 = a
+        .iter()
+        .map(|(k, &x)| x.min(b.get(k).copied().unwrap_or(0)))
+        .sum();
+    let total: u32 = a.values().sum::<u32>() + b.values().sum::<u32>();
+    if total == 0 {
+        0.0
+    } else {
+        2.0 * f64::from(inter) / f64::from(total)
+    }
+}
+
+/// All records of a group: every child of `container` with tag `tag` that
+/// structurally resembles the roots found by mining.
+fn widen(doc: &Document, container: NodeId, tag: &str, roots: &[NodeId], run_len: usize) -> Vec<Record> {
+    let members: Vec<NodeId> = doc
+        .children(container)
+        .filter(|&c| doc.is_tag(c, tag))
+        .collect();
+    let record_of = |i: usize, members: &[NodeId]| -> Record {
+        let start = members[i];
+        if run_len <= 1 {
+            return Record {
+                start,
+                end: doc.node(start).end,
+            };
+        }
+        // A run of siblings: up to the next member, at most `run_len` elements.
+        let limit = members
+            .get(i + 1)
+            .copied()
+            .unwrap_or(doc.node(container).end);
+        let mut end = doc.node(start).end;
+        let mut count = 1;
+        while end < limit && count < run_len {
+            if doc.element(end).is_some() {
+                count += 1;
+            }
+            end = doc.node(end).end;
+        }
+        Record { start, end }
+    };
+    // Class names every mined root shares: a member must carry one of them
+    // (keeps an intro `div` out of a list of `div.post`).
+    let classes = |id: NodeId| -> Vec<&str> {
+        doc.element(id)
+            .and_then(|e| e.attr("class"))
+            .map(|c| c.split_whitespace().collect())
+            .unwrap_or_default()
+    };
+    let mut shared: Option<Vec<&str>> = None;
+    for &r in roots {
+        let c = classes(r);
+        shared = Some(match shared {
+            None => c,
+            Some(s) => s.into_iter().filter(|x| c.contains(x)).collect(),
+        });
+    }
+    let shared = shared.unwrap_or_default();
+    let members: Vec<NodeId> = members
+        .into_iter()
+        .filter(|&m| roots.contains(&m) || shared.is_empty() || classes(m).iter().any(|c| shared.contains(c)))
+        .collect();
+    let all: Vec<Record> = (0..members.len()).map(|i| record_of(i, &members)).collect();
+    // Prototype: the summed bag of the mined roots, scaled per record.
+    let mined: Vec<&Record> = all.iter().filter(|r| roots.contains(&r.start)).collect();
+    if mined.is_empty() {
+        return Vec::new();
+    }
+    let bags: Vec<HashMap<&str, u32>> = mined.iter().map(|r| tag_bag(doc, r.start, r.end)).collect();
+    all.iter()
+        .filter(|r| {
+            roots.contains(&r.start) || {
+                let bag = tag_bag(doc, r.start, r.end);
+                bags.iter().map(|b| dice(&bag, b)).fold(0.0, f64::max) >= WIDEN_SIMILARITY
+            }
+        })
+        .copied()
+        .collect()
+}
+
+/// Text statistics of one record used by the ranking.
+struct RecordStats {
+    text: usize,
+    link_text: usize,
+    /// Longest link text (chars) in the record.
+    best_link: usize,
+    /// Links whose text looks like a headline (≥ 15 chars).
+    headline_links: usize,
+    tokens: usize,
+    has_link: bool,
+}
+
+fn record_stats(doc: &Document, r: &Record) -> RecordStats {
+    let mut st = RecordStats {
+        text: 0,
+        link_text: 0,
+        best_link: 0,
+        headline_links: 0,
+        tokens: 0,
+        has_link: false,
+    };
+    let mut i = r.start;
+    while i < r.end {
+        let node = doc.node(i);
+        match &node.data {
+            NodeData::Element(e) => {
+                st.tokens += 1;
+                if e.name == "a" && e.attr("href").is_some_and(|h| !h.trim().is_empty()) {
+                    let t = doc.text(i);
+                    let chars = t.chars().map(|c| if (c as u32) > 0x2E80 { 3 } else { 1 }).sum::<usize>();
+                    // Card-style records link with an empty `<a>` laid
+                    // over the whole card: still a link.
+                    st.has_link = true;
+                    st.link_text += t.len();
+                    st.best_link = st.best_link.max(chars);
+                    if chars >= 15 {
+                        st.headline_links += 1;
+                    }
+                }
+            }
+            NodeData::Text { text, blank: false } => {
+                st.tokens += 1;
+                st.text += text.trim().len();
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    st
+}
+
+fn median(mut v: Vec<usize>) -> usize {
+    if v.is_empty() {
+        return 0;
+    }
+    v.sort_unstable();
+    v[v.len() / 2]
+}
+
+/// Apply Rules 1, 2, 3, 5 to a group's records and compute its score.
+fn score_group(doc: &Document, _seq: &TagSequence, g: &mut RecordGroup, params: &MiningParams, total_text: f64) {
+    let stats: Vec<RecordStats> = g.records.iter().map(|r| record_stats(doc, r)).collect();
+    let k = stats.len();
+    let text: usize = stats.iter().map(|s| s.text).sum();
+    g.coverage = text as f64 / total_text;
+    if k < params.min_instances.max(2) {
+        g.dropped = Some(DropReason::Rule1Instances);
+        return;
+    }
+    if median(stats.iter().map(|s| s.tokens).collect()) < params.min_record_len {
+        g.dropped = Some(DropReason::Rule2Length);
+        return;
+    }
+    let with_link = stats.iter().filter(|s| s.has_link).count();
+    let link_share = with_link as f64 / k as f64;
+    if link_share < 0.5 || text == 0 {
+        g.dropped = Some(DropReason::Rule3KeyTags);
+        return;
+    }
+    if g.coverage < params.min_coverage {
+        g.dropped = Some(DropReason::Rule5Coverage);
+        return;
+    }
+    let best_link = median(stats.iter().map(|s| s.best_link).collect()) as f64;
+    // Navigation and tag clouds have one- or two-word links; headlines are
+    // longer.
+    let headline = (best_link / 30.0).clamp(0.1, 1.0);
+    // A record holding several headline links is several records.
+    let headlines_per_record =
+        stats.iter().map(|s| s.headline_links).sum::<usize>() as f64 / k as f64;
+    let multi = if headlines_per_record > 1.5 {
+        1.5 / headlines_per_record
+    } else {
+        1.0
+    };
+    g.score = g.coverage * headline * link_share * link_share * multi;
+}
+
+/// A short CSS-like path for display: `body > main > ul.posts`.
+pub fn selector(doc: &Document, id: NodeId) -> String {
+    let mut parts: Vec<String> = std::iter::once(id)
+        .chain(doc.ancestors(id))
+        .filter_map(|n| {
+            let e = doc.element(n)?;
+            if e.name == "html" {
+                return None;
+            }
+            let mut s = e.name.clone();
+            if let Some(idv) = e.attr("id").filter(|v| !v.trim().is_empty()) {
+                s.push('#');
+                s.push_str(idv.trim());
+            } else if let Some(class) = e.attr("class") {
+                for c in class.split_whitespace().take(2) {
+                    s.push('.');
+                    s.push_str(c);
+                }
+            }
+            Some(s)
+        })
+        .collect();
+    parts.reverse();
+    if parts.len() > 6 {
+        let tail = parts.split_off(parts.len() - 5);
+        parts = vec!["…".to_string()];
+        parts.extend(tail);
+    }
+    parts.join(" > ")
+}
+
+/// Token text of a record, for display: the tag sequence it spans.
+pub fn record_tokens(seq: &TagSequence, r: &Record) -> Vec<u16> {
+    (r.start..r.end)
+        .filter_map(|n| {
+            let t = seq.token_of_node.get(n as usize).copied()?;
+            (t != u32::MAX).then(|| seq.tokens[t as usize])
+        })
+        .collect()
+}
+
+/// True when `token` is the `<text>` token (re-exported for callers).
+pub fn is_text(token: u16) -> bool {
+    token == TEXT
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dom::parse;
+    use crate::patterns::mine;
+    use crate::sequence::flatten;
+
+    fn titles(html: &str, params: &MiningParams) -> Vec<String> {
+        let doc = parse(html);
+        let seq = flatten(&doc);
+        let mining = mine(&seq, params);
+        let det = detect(&doc, &seq, &mining, params);
+        det.winner()
+            .map(|g| g.records.iter().map(|r| doc.text_of_range(r.start, r.end)).collect())
+            .unwrap_or_default()
+    }
+
+    const NAV: &str = "<nav><ul><li><a href='/'>Home</a></li><li><a href='/a'>About</a></li>\
+        <li><a href='/b'>Blog</a></li><li><a href='/c'>Contact</a></li><li><a href='/d'>Jobs</a></li></ul></nav>";
+
+    #[test]
+    fn variant_records_are_widened_and_nav_loses() {
+        let mut html = format!("<body>{NAV}<div class=list>");
+        for i in 0..8 {
+            let img = if i % 3 == 0 { "<a href='/x'><img src='t.jpg'></a>" } else { "" };
+            let badge = if i == 4 { "<span class=badge>New</span>" } else { "" };
+            html.push_str(&format!(
+                "<article>{img}<h3><a href='/p/{i}'>A reasonably long headline number {i}</a>{badge}</h3>\
+                 <p>Summary text of story {i} that runs on for a while.</p><time>2024-03-0{}</time></article>",
+                i + 1
+            ));
+        }
+        html.push_str("</div></body>");
+        let got = titles(&html, &MiningParams::default());
+        assert_eq!(got.len(), 8, "{got:?}");
+        assert!(got[4].contains("headline number 4") && got[4].contains("New"));
+    }
+
+    #[test]
+    fn paper_mode_finds_exact_repeats() {
+        let mut html = format!("<body>{NAV}<ul class=posts>");
+        for i in 0..6 {
+            html.push_str(&format!(
+                "<li><a href='/p/{i}'>Post title {i}</a><span class=date>2024-01-0{}</span></li>",
+                i + 1
+            ));
+        }
+        html.push_str("</ul></body>");
+        let params = MiningParams {
+            mode: Mode::Paper,
+            ..MiningParams::default()
+        };
+        let got = titles(&html, &params);
+        assert_eq!(got.len(), 6, "{got:?}");
+        assert!(got.iter().all(|t| t.starts_with("Post title")));
+    }
+
+    #[test]
+    fn page_without_repeats_has_no_winner() {
+        let got = titles(
+            "<body><h1>About us</h1><p>We are a small team.</p><p>Write to <a href='/c'>us</a>.</p></body>",
+            &MiningParams::default(),
+        );
+        assert!(got.is_empty());
+    }
+}

@@ -53,10 +53,13 @@ pub struct MiningParams {
     /// because blogs often list only 3–5 posts.
     pub min_instances: usize,
     /// Rule 2 (pattern length, §3.1): patterns shorter than this many tokens
-    /// are dropped. Paper Table 1 uses 5 and 7; 5 is the default. In
-    /// structural mode it applies to the whole record (the lifted instance),
-    /// not to the exact repeat inside it.
+    /// are dropped. Paper Table 1 uses 5 and 7; 5 is the default. Used by
+    /// paper mode.
     pub min_pattern_len: usize,
+    /// Rule 2 as structural mode applies it: to whole records (the lifted
+    /// instances), not to exact repeats. 3 tokens is the smallest record
+    /// with structure (`<li><a><text>`); archive lists are made of them.
+    pub min_record_len: usize,
     /// Rule 3 (key tags, §3.1): a pattern must contain all of these tokens
     /// (`"<text>"` for text), and something besides them. Paper: `<a>`, `<text>`.
     pub key_tags: Vec<String>,
@@ -79,6 +82,7 @@ impl Default for MiningParams {
             mode: Mode::default(),
             min_instances: 3,
             min_pattern_len: 5,
+            min_record_len: 3,
             key_tags: vec!["a".to_string(), "<text>".to_string()],
             min_coverage: 0.05,
             max_pattern_len: 400,

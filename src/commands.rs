@@ -1,0 +1,237 @@
+//! The subcommands' work, behind the thin CLI in `main.rs`: each function
+//! takes parsed arguments, writes its report to a `Write`, and returns a
+//! typed error; `main` only parses arguments, prints errors and picks the
+//! exit code.
+
+use std::io::Write;
+use std::path::Path;
+
+use chrono::{FixedOffset, Utc};
+use url::Url;
+
+use crate::dates::DateContext;
+use crate::decode;
+use crate::eval::lists::{self, EvalError, ListRun, ListsSummary, PredictedRecord};
+use crate::patterns::MiningParams;
+use crate::pipeline::analyze_list;
+
+/// Date context for pages without a configured time zone: now, in UTC.
+pub fn default_date_context() -> DateContext {
+    DateContext {
+        now: Utc::now(),
+        offset: FixedOffset::east_opt(0).unwrap_or_else(|| Utc.fix()),
+    }
+}
+
+use chrono::Offset;
+
+
+/// `feedmine eval lists DIR`: the record extractor over labelled list pages.
+pub fn eval_lists(dir: &Path, params: &MiningParams, out: &mut dyn Write) -> Result<ListsSummary, EvalError> {
+    let dates = default_date_context();
+    let mut extract = |bytes: &[u8], base: &Url| -> Result<ListRun, String> {
+        let decoded = decode::decode(bytes, None, None).map_err(|e| e.to_string())?;
+        let page = analyze_list(&decoded.text, base, params, &dates);
+        Ok(ListRun {
+            records: page
+                .items
+                .iter()
+                .map(|it| PredictedRecord {
+                    title: it.title.clone(),
+                    link: it.link.as_ref().map(|l| l.to_string()),
+                    date: it.date,
+                })
+                .collect(),
+            parse_ms: page.timings.parse.as_secs_f64() * 1e3,
+            total_ms: page.timings.total().as_secs_f64() * 1e3,
+        })
+    };
+    lists::run(dir, out, &mut extract)
+}
+
+/// What `feedmine preview` shows, also as JSON.
+#[derive(Debug, serde::Serialize)]
+pub struct Preview {
+    pub url: String,
+    pub title: Option<String>,
+    pub records: Vec<PreviewRecord>,
+    pub groups: Vec<PreviewGroup>,
+    pub patterns: Vec<PreviewPattern>,
+    pub stats: PreviewStats,
+}
+
+#[derive(Debug, serde::Serialize)]
+pub struct PreviewRecord {
+    pub title: String,
+    pub link: Option<String>,
+    /// RFC 3339, or null.
+    pub date: Option<String>,
+    pub summary: String,
+    pub image: Option<String>,
+}
+
+#[derive(Debug, serde::Serialize)]
+pub struct PreviewGroup {
+    pub selector: String,
+    pub records: usize,
+    pub coverage: f64,
+    pub score: f64,
+    /// `null` for kept groups, else the rule that dropped it.
+    pub dropped: Option<&'static str>,
+    pub winner: bool,
+}
+
+#[derive(Debug, serde::Serialize)]
+pub struct PreviewPattern {
+    pub tokens: String,
+    pub length: u32,
+    /// Occurrences in the suffix tree.
+    pub found: usize,
+    /// Instances left after the rules.
+    pub instances: usize,
+    pub coverage: f64,
+    pub dropped: Option<&'static str>,
+}
+
+#[derive(Debug, serde::Serialize)]
+pub struct PreviewStats {
+    pub tokens: usize,
+    pub intervals: usize,
+    pub dropped_rule1: usize,
+    pub dropped_rule2: usize,
+    pub parse_ms: f64,
+    pub mine_ms: f64,
+    pub items_ms: f64,
+}
+
+/// How many groups and patterns a preview lists.
+pub const PREVIEW_GROUPS: usize = 10;
+pub const PREVIEW_PATTERNS: usize = 15;
+
+/// Build the preview of an analysed page.
+pub fn preview_of(page: &crate::pipeline::ListPage, url: &Url) -> Preview {
+    let winner = page.detection.winner().map(|g| g.selector.clone());
+    Preview {
+        url: url.to_string(),
+        title: page.doc.title.clone(),
+        records: page
+            .items
+            .iter()
+            .map(|it| PreviewRecord {
+                title: it.title.clone(),
+                link: it.link.as_ref().map(|l| l.to_string()),
+                date: it.date.map(|d| d.to_rfc3339()),
+                summary: it.summary.clone(),
+                image: it.image.as_ref().map(|l| l.to_string()),
+            })
+            .collect(),
+        groups: page
+            .detection
+            .groups
+            .iter()
+            .take(PREVIEW_GROUPS)
+            .enumerate()
+            .map(|(i, g)| PreviewGroup {
+                selector: g.selector.clone(),
+                records: g.records.len(),
+                coverage: g.coverage,
+                score: g.score,
+                dropped: g.dropped.map(|d| d.describe()),
+                winner: i == 0 && winner.is_some(),
+            })
+            .collect(),
+        patterns: page
+            .mining
+            .candidates
+            .iter()
+            .take(PREVIEW_PATTERNS)
+            .map(|c| PreviewPattern {
+                tokens: page.seq.render(c.tokens(&page.seq)),
+                length: c.len,
+                found: c.found,
+                instances: c.instances.len(),
+                coverage: c.coverage,
+                dropped: c.dropped.map(|d| d.describe()),
+            })
+            .collect(),
+        stats: PreviewStats {
+            tokens: page.seq.len(),
+            intervals: page.mining.intervals,
+            dropped_rule1: page.mining.dropped_rule1,
+            dropped_rule2: page.mining.dropped_rule2,
+            parse_ms: page.timings.parse.as_secs_f64() * 1e3,
+            mine_ms: page.timings.mine.as_secs_f64() * 1e3,
+            items_ms: page.timings.items.as_secs_f64() * 1e3,
+        },
+    }
+}
+
+fn clip(s: &str, n: usize) -> String {
+    if s.chars().count() <= n {
+        s.to_string()
+    } else {
+        format!("{}…", s.chars().take(n).collect::<String>())
+    }
+}
+
+/// Human-readable preview.
+pub fn write_preview(p: &Preview, out: &mut dyn Write) -> std::io::Result<()> {
+    writeln!(out, "page      {}", p.url)?;
+    writeln!(out, "title     {}", p.title.as_deref().unwrap_or("(none)"))?;
+    writeln!(
+        out,
+        "sequence  {} tokens, {} repeated patterns ({} below min instances, {} below min length)",
+        p.stats.tokens, p.stats.intervals, p.stats.dropped_rule1, p.stats.dropped_rule2
+    )?;
+    writeln!(
+        out,
+        "time      parse {:.2} ms, mine {:.2} ms, items {:.2} ms",
+        p.stats.parse_ms, p.stats.mine_ms, p.stats.items_ms
+    )?;
+    writeln!(out, "\nrecord groups (ranked)")?;
+    writeln!(out, "  {:>3} {:>7} {:>8} {:>8}  {}", "#", "records", "coverage", "score", "where / verdict")?;
+    for (i, g) in p.groups.iter().enumerate() {
+        let verdict = match (g.winner, g.dropped) {
+            (true, _) => "WINNER".to_string(),
+            (false, Some(d)) => format!("dropped: {d}"),
+            (false, None) => "lost the ranking".to_string(),
+        };
+        writeln!(
+            out,
+            "  {:>3} {:>7} {:>8.3} {:>8.4}  {}  [{}]",
+            i + 1,
+            g.records,
+            g.coverage,
+            g.score,
+            clip(&g.selector, 70),
+            verdict
+        )?;
+    }
+    writeln!(out, "\ncandidate patterns (by coverage)")?;
+    writeln!(out, "  {:>4} {:>5} {:>9} {:>8}  {}", "len", "found", "instances", "coverage", "tokens / verdict")?;
+    for c in &p.patterns {
+        writeln!(
+            out,
+            "  {:>4} {:>5} {:>9} {:>8.3}  {}  [{}]",
+            c.length,
+            c.found,
+            c.instances,
+            c.coverage,
+            clip(&c.tokens, 70),
+            c.dropped.unwrap_or("kept")
+        )?;
+    }
+    writeln!(out, "\nrecords ({})", p.records.len())?;
+    for (i, r) in p.records.iter().enumerate() {
+        writeln!(out, "  {:>3}. {}", i + 1, clip(&r.title, 100))?;
+        writeln!(out, "       link:  {}", r.link.as_deref().unwrap_or("-"))?;
+        writeln!(out, "       date:  {}", r.date.as_deref().unwrap_or("-"))?;
+        if !r.summary.is_empty() {
+            writeln!(out, "       text:  {}", clip(&r.summary, 100))?;
+        }
+        if let Some(img) = &r.image {
+            writeln!(out, "       image: {img}")?;
+        }
+    }
+    Ok(())
+}
