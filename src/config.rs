@@ -1,1 +1,615 @@
-//! config (work in progress)
+//! `feeds.toml`, in two stages: [`RawConfig`] is exactly the file (serde,
+//! `deny_unknown_fields`, with spans), and [`Config`] is the validated form
+//! (parsed URLs, schedules, time zones, durations, per-feed thresholds
+//! merged over the global ones).
+//!
+//! Invariants: every error names the feed (when there is one), the field and
+//! the line; validation reports all errors of a file at once, not only the
+//! first; feed ids are unique and safe as file names.
+
+use std::collections::HashSet;
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde::Deserialize;
+use toml::Spanned;
+use url::Url;
+
+use crate::fetch::FetchOptions;
+use crate::patterns::{MiningParams, Mode};
+use crate::schedule::Schedule;
+
+/// The schedule a feed gets when neither it nor the file names one.
+pub const DEFAULT_SCHEDULE: &str = "0 * * * *";
+/// Output directory when the file names none (relative to the file).
+pub const DEFAULT_OUTPUT_DIR: &str = "public";
+
+/// One problem in a config file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConfigIssue {
+    pub feed: Option<String>,
+    pub field: String,
+    pub line: Option<usize>,
+    pub message: String,
+}
+
+impl fmt::Display for ConfigIssue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(line) = self.line {
+            write!(f, "line {line}: ")?;
+        }
+        if let Some(feed) = &self.feed {
+            write!(f, "feed {feed:?}: ")?;
+        }
+        write!(f, "{}: {}", self.field, self.message)
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error("cannot read config {path}")]
+    Read {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("{path}: {}", issues.iter().map(|i| i.to_string()).collect::<Vec<_>>().join("; "))]
+    Invalid {
+        path: PathBuf,
+        issues: Vec<ConfigIssue>,
+    },
+}
+
+/// The file as written.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawConfig {
+    /// Where feeds are written; relative paths are relative to the file.
+    pub output_dir: Option<Spanned<String>>,
+    /// Public base URL the output directory is served at (for
+    /// `atom:link rel="self"`), e.g. `https://example.org/feeds/`.
+    pub public_url: Option<Spanned<String>>,
+    pub user_agent: Option<String>,
+    /// Total time limit of one page fetch, e.g. `"30s"`.
+    pub timeout: Option<Spanned<String>>,
+    pub max_body_bytes: Option<u64>,
+    pub schedule: Option<Spanned<String>>,
+    pub timezone: Option<Spanned<String>>,
+    /// Record-mining thresholds for every feed.
+    pub mining: Option<Spanned<RawMining>>,
+    #[serde(default)]
+    pub feed: Vec<Spanned<RawFeed>>,
+}
+
+/// Mining thresholds, every one optional (unset = default or global).
+#[derive(Debug, Default, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawMining {
+    pub mode: Option<Spanned<String>>,
+    pub min_instances: Option<usize>,
+    pub min_pattern_len: Option<usize>,
+    pub min_record_len: Option<usize>,
+    pub key_tags: Option<Vec<String>>,
+    pub min_coverage: Option<Spanned<f64>>,
+    pub max_pattern_len: Option<usize>,
+    pub max_candidates: Option<usize>,
+}
+
+/// One `[[feed]]` table.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawFeed {
+    pub id: Spanned<String>,
+    pub url: Spanned<String>,
+    pub title: Option<String>,
+    pub description: Option<String>,
+    pub schedule: Option<Spanned<String>>,
+    pub timezone: Option<Spanned<String>>,
+    pub user_agent: Option<String>,
+    pub timeout: Option<Spanned<String>>,
+    pub max_body_bytes: Option<u64>,
+    /// Per-feed overrides of `[mining]`, written inline.
+    pub mode: Option<Spanned<String>>,
+    pub min_instances: Option<usize>,
+    pub min_pattern_len: Option<usize>,
+    pub min_record_len: Option<usize>,
+    pub key_tags: Option<Vec<String>>,
+    pub min_coverage: Option<Spanned<f64>>,
+    pub max_pattern_len: Option<usize>,
+    pub max_candidates: Option<usize>,
+    /// Fill item bodies from the linked pages.
+    pub bodies: Option<bool>,
+    pub bodies_method: Option<Spanned<String>>,
+    pub bodies_concurrency: Option<usize>,
+    pub bodies_allow_other_hosts: Option<bool>,
+    pub bodies_timeout: Option<Spanned<String>>,
+    pub bodies_max_bytes: Option<u64>,
+    pub bodies_delay: Option<Spanned<String>>,
+}
+
+/// Item-body settings of one feed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BodySettings {
+    pub enabled: bool,
+    pub method: String,
+    /// Article pages fetched at once.
+    pub concurrency: usize,
+    /// Follow links to hosts other than the list page's.
+    pub allow_other_hosts: bool,
+    pub timeout: Duration,
+    pub max_bytes: u64,
+    /// Pause between two requests to the same host (politeness).
+    pub delay: Duration,
+}
+
+impl Default for BodySettings {
+    fn default() -> Self {
+        BodySettings {
+            enabled: true,
+            method: "reverse".to_string(),
+            concurrency: 4,
+            allow_other_hosts: false,
+            timeout: Duration::from_secs(20),
+            max_bytes: 5 * 1024 * 1024,
+            delay: Duration::from_millis(250),
+        }
+    }
+}
+
+/// A validated feed.
+#[derive(Debug, Clone)]
+pub struct Feed {
+    pub id: String,
+    pub url: Url,
+    pub title: Option<String>,
+    pub description: Option<String>,
+    pub schedule: Schedule,
+    pub timezone: chrono_tz::Tz,
+    pub fetch: FetchOptions,
+    pub mining: MiningParams,
+    pub bodies: BodySettings,
+    /// Line of the `[[feed]]` table.
+    pub line: usize,
+}
+
+/// A validated config file.
+#[derive(Debug, Clone)]
+pub struct Config {
+    pub path: PathBuf,
+    pub output_dir: PathBuf,
+    pub public_url: Option<Url>,
+    pub feeds: Vec<Feed>,
+}
+
+/// Parse a duration like `30s`, `500ms`, `2m`, `1h` (a bare number is seconds).
+pub fn parse_duration(s: &str) -> Result<Duration, String> {
+    let s = s.trim();
+    let split = s.find(|c: char| !c.is_ascii_digit() && c != '.').unwrap_or(s.len());
+    let (num, unit) = s.split_at(split);
+    let n: f64 = num
+        .parse()
+        .map_err(|_| format!("{s:?} is not a duration like \"30s\", \"500ms\", \"2m\""))?;
+    let secs = match unit.trim() {
+        "" | "s" | "sec" | "secs" => n,
+        "ms" => n / 1000.0,
+        "m" | "min" | "mins" => n * 60.0,
+        "h" => n * 3600.0,
+        "d" => n * 86400.0,
+        other => return Err(format!("unknown duration unit {other:?} in {s:?}")),
+    };
+    if !secs.is_finite() || secs < 0.0 {
+        return Err(format!("{s:?} is not a valid duration"));
+    }
+    Ok(Duration::from_secs_f64(secs))
+}
+
+/// 1-based line of a byte offset.
+fn line_of(text: &str, offset: usize) -> usize {
+    text.as_bytes()[..offset.min(text.len())]
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count()
+        + 1
+}
+
+/// Read and validate a config file.
+pub fn load(path: &Path) -> Result<Config, ConfigError> {
+    let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    parse(&text, path)
+}
+
+/// Validate config text; `path` locates relative output paths and errors.
+pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
+    let invalid = |issues| ConfigError::Invalid {
+        path: path.to_path_buf(),
+        issues,
+    };
+    let raw: RawConfig = toml::from_str(text).map_err(|e| {
+        let line = e.span().map(|s| line_of(text, s.start));
+        // Find the feed the error is in: the last `[[feed]]` before it
+        // with an `id` line.
+        let feed = e.span().and_then(|s| feed_id_before(text, s.start));
+        invalid(vec![ConfigIssue {
+            feed,
+            field: field_of_message(e.message()),
+            line,
+            message: e.message().trim().to_string(),
+        }])
+    })?;
+    validate(raw, text, path).map_err(invalid)
+}
+
+/// The id of the `[[feed]]` table that contains byte `offset`, if any.
+fn feed_id_before(text: &str, offset: usize) -> Option<String> {
+    let head = &text[..offset.min(text.len())];
+    let start = head.rfind("[[feed]]")?;
+    let table_end = text[start + 8..].find("[[").map_or(text.len(), |i| start + 8 + i);
+    text[start..table_end].lines().find_map(|l| {
+        let (k, v) = l.split_once('=')?;
+        (k.trim() == "id").then(|| v.trim().trim_matches('"').to_string())
+    })
+}
+
+fn field_of_message(msg: &str) -> String {
+    // toml/serde messages quote the field: "unknown field `foo`, expected ...".
+    msg.split('`').nth(1).unwrap_or("syntax").to_string()
+}
+
+fn validate(raw: RawConfig, text: &str, path: &Path) -> Result<Config, Vec<ConfigIssue>> {
+    let mut issues = Vec::new();
+    let line = |span: std::ops::Range<usize>| Some(line_of(text, span.start));
+    let mut issue = |feed: Option<&str>, field: &str, line: Option<usize>, message: String| {
+        issues.push(ConfigIssue {
+            feed: feed.map(str::to_string),
+            field: field.to_string(),
+            line,
+            message,
+        })
+    };
+
+    let base_dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+    let output_dir = raw
+        .output_dir
+        .as_ref()
+        .map(|o| o.get_ref().clone())
+        .unwrap_or_else(|| DEFAULT_OUTPUT_DIR.to_string());
+    let output_dir = base_dir.join(output_dir);
+
+    let public_url = raw.public_url.as_ref().and_then(|u| {
+        match Url::parse(u.get_ref()) {
+            Ok(mut url) if matches!(url.scheme(), "http" | "https") => {
+                if !url.path().ends_with('/') {
+                    let p = format!("{}/", url.path());
+                    url.set_path(&p);
+                }
+                Some(url)
+            }
+            Ok(_) => {
+                issue(None, "public_url", line(u.span()), "must be an http(s) URL".into());
+                None
+            }
+            Err(e) => {
+                issue(None, "public_url", line(u.span()), format!("not a URL: {e}"));
+                None
+            }
+        }
+    });
+
+    let mut global_fetch = FetchOptions::default();
+    if let Some(ua) = &raw.user_agent {
+        global_fetch.user_agent = ua.clone();
+    }
+    if let Some(t) = &raw.timeout {
+        match parse_duration(t.get_ref()) {
+            Ok(d) => global_fetch.total_timeout = d,
+            Err(m) => issue(None, "timeout", line(t.span()), m),
+        }
+    }
+    if let Some(m) = raw.max_body_bytes {
+        global_fetch.max_body_bytes = m;
+    }
+    let global_schedule = raw
+        .schedule
+        .as_ref()
+        .map(|s| (s.get_ref().clone(), line(s.span())))
+        .unwrap_or((DEFAULT_SCHEDULE.to_string(), None));
+    let global_tz = match &raw.timezone {
+        Some(tz) => match tz.get_ref().parse::<chrono_tz::Tz>() {
+            Ok(z) => z,
+            Err(_) => {
+                issue(None, "timezone", line(tz.span()), format!("unknown time zone {:?}", tz.get_ref()));
+                chrono_tz::UTC
+            }
+        },
+        None => chrono_tz::UTC,
+    };
+    let mut global_mining = MiningParams::default();
+    if let Some(m) = &raw.mining {
+        let m_line = line(m.span());
+        apply_mining(&mut global_mining, m.get_ref(), None, m_line, &mut issue, text);
+    }
+    if raw.feed.is_empty() {
+        issue(None, "feed", None, "no [[feed]] tables: nothing to do".into());
+    }
+
+    let mut ids = HashSet::new();
+    let mut feeds = Vec::new();
+    for f in &raw.feed {
+        let feed_line = line_of(text, f.span().start);
+        let f = f.get_ref();
+        let id = f.id.get_ref().trim().to_string();
+        let fid = Some(id.as_str());
+        if id.is_empty() || !id.chars().all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c)) || id.starts_with('.') {
+            issue(fid, "id", line(f.id.span()), "must be non-empty and use only A-Z a-z 0-9 - _ . (it names the output file)".into());
+        } else if !ids.insert(id.clone()) {
+            issue(fid, "id", line(f.id.span()), "duplicate feed id".into());
+        }
+        let url = match Url::parse(f.url.get_ref().trim()) {
+            Ok(u) if matches!(u.scheme(), "http" | "https" | "file") => Some(u),
+            Ok(u) => {
+                issue(fid, "url", line(f.url.span()), format!("scheme {:?} is not http, https or file", u.scheme()));
+                None
+            }
+            Err(e) => {
+                issue(fid, "url", line(f.url.span()), format!("not a URL ({e}): {:?}", f.url.get_ref()));
+                None
+            }
+        };
+        let (sched_src, sched_line) = f
+            .schedule
+            .as_ref()
+            .map(|s| (s.get_ref().clone(), line(s.span())))
+            .unwrap_or_else(|| global_schedule.clone());
+        let schedule = match sched_src.parse::<Schedule>() {
+            Ok(s) => Some(s),
+            Err(e) => {
+                issue(fid, "schedule", sched_line, e.reason);
+                None
+            }
+        };
+        let timezone = match &f.timezone {
+            Some(tz) => match tz.get_ref().parse::<chrono_tz::Tz>() {
+                Ok(z) => z,
+                Err(_) => {
+                    issue(fid, "timezone", line(tz.span()), format!("unknown time zone {:?}", tz.get_ref()));
+                    global_tz
+                }
+            },
+            None => global_tz,
+        };
+        let mut fetch = global_fetch.clone();
+        if let Some(ua) = &f.user_agent {
+            fetch.user_agent = ua.clone();
+        }
+        if let Some(t) = &f.timeout {
+            match parse_duration(t.get_ref()) {
+                Ok(d) => fetch.total_timeout = d,
+                Err(m) => issue(fid, "timeout", line(t.span()), m),
+            }
+        }
+        if let Some(m) = f.max_body_bytes {
+            fetch.max_body_bytes = m;
+        }
+        let mut mining = global_mining.clone();
+        let overrides = RawMining {
+            mode: f.mode.clone(),
+            min_instances: f.min_instances,
+            min_pattern_len: f.min_pattern_len,
+            min_record_len: f.min_record_len,
+            key_tags: f.key_tags.clone(),
+            min_coverage: f.min_coverage.clone(),
+            max_pattern_len: f.max_pattern_len,
+            max_candidates: f.max_candidates,
+        };
+        apply_mining(&mut mining, &overrides, fid, Some(feed_line), &mut issue, text);
+        let mut bodies = BodySettings::default();
+        if let Some(b) = f.bodies {
+            bodies.enabled = b;
+        }
+        if let Some(m) = &f.bodies_method {
+            let name = m.get_ref().trim();
+            if let Err(e) = name.parse::<crate::bodies::Method>() {
+                issue(fid, "bodies_method", line(m.span()), e.to_string());
+            }
+            bodies.method = name.to_string();
+        }
+        if let Some(c) = f.bodies_concurrency {
+            if c == 0 {
+                issue(fid, "bodies_concurrency", Some(feed_line), "must be at least 1".into());
+            }
+            bodies.concurrency = c.max(1);
+        }
+        if let Some(a) = f.bodies_allow_other_hosts {
+            bodies.allow_other_hosts = a;
+        }
+        if let Some(t) = &f.bodies_timeout {
+            match parse_duration(t.get_ref()) {
+                Ok(d) => bodies.timeout = d,
+                Err(m) => issue(fid, "bodies_timeout", line(t.span()), m),
+            }
+        }
+        if let Some(t) = &f.bodies_delay {
+            match parse_duration(t.get_ref()) {
+                Ok(d) => bodies.delay = d,
+                Err(m) => issue(fid, "bodies_delay", line(t.span()), m),
+            }
+        }
+        if let Some(m) = f.bodies_max_bytes {
+            bodies.max_bytes = m;
+        }
+        if let (Some(url), Some(schedule)) = (url, schedule) {
+            feeds.push(Feed {
+                id,
+                url,
+                title: f.title.clone(),
+                description: f.description.clone(),
+                schedule,
+                timezone,
+                fetch,
+                mining,
+                bodies,
+                line: feed_line,
+            });
+        }
+    }
+    if issues.is_empty() {
+        Ok(Config {
+            path: path.to_path_buf(),
+            output_dir,
+            public_url,
+            feeds,
+        })
+    } else {
+        Err(issues)
+    }
+}
+
+type IssueSink<'a> = dyn FnMut(Option<&str>, &str, Option<usize>, String) + 'a;
+
+/// Merge mining overrides into `params`, reporting out-of-range values.
+fn apply_mining(
+    params: &mut MiningParams,
+    raw: &RawMining,
+    feed: Option<&str>,
+    table_line: Option<usize>,
+    issue: &mut IssueSink<'_>,
+    text: &str,
+) {
+    if let Some(m) = &raw.mode {
+        match m.get_ref().parse::<Mode>() {
+            Ok(mode) => params.mode = mode,
+            Err(e) => issue(feed, "mode", Some(line_of(text, m.span().start)), e),
+        }
+    }
+    let mut positive = |name: &str, v: Option<usize>, slot: &mut usize| {
+        if let Some(v) = v {
+            if v == 0 {
+                issue(feed, name, table_line, "must be at least 1".into());
+            } else {
+                *slot = v;
+            }
+        }
+    };
+    positive("min_instances", raw.min_instances, &mut params.min_instances);
+    positive("min_pattern_len", raw.min_pattern_len, &mut params.min_pattern_len);
+    positive("min_record_len", raw.min_record_len, &mut params.min_record_len);
+    positive("max_pattern_len", raw.max_pattern_len, &mut params.max_pattern_len);
+    positive("max_candidates", raw.max_candidates, &mut params.max_candidates);
+    if let Some(k) = &raw.key_tags {
+        params.key_tags = k.clone();
+    }
+    if let Some(c) = &raw.min_coverage {
+        let v = *c.get_ref();
+        if (0.0..=1.0).contains(&v) {
+            params.min_coverage = v;
+        } else {
+            issue(feed, "min_coverage", Some(line_of(text, c.span().start)), format!("{v} is not a share between 0 and 1"));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse_str(s: &str) -> Result<Config, ConfigError> {
+        parse(s, Path::new("/etc/feedmine/feeds.toml"))
+    }
+
+    fn issues(s: &str) -> Vec<ConfigIssue> {
+        match parse_str(s) {
+            Err(ConfigError::Invalid { issues, .. }) => issues,
+            other => panic!("expected issues, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn valid_file_merges_globals_and_overrides() {
+        let c = parse_str(
+            r#"
+output_dir = "out"
+public_url = "https://example.org/feeds"
+timeout = "10s"
+timezone = "Europe/Berlin"
+
+[mining]
+min_instances = 4
+
+[[feed]]
+id = "news"
+url = "https://news.example.com/world/"
+schedule = "*/30 * * * *"
+
+[[feed]]
+id = "blog"
+url = "https://blog.example.com/"
+mode = "paper"
+min_instances = 5
+bodies = false
+timezone = "Asia/Shanghai"
+"#,
+        )
+        .unwrap();
+        assert_eq!(c.output_dir, PathBuf::from("/etc/feedmine/out"));
+        assert_eq!(c.public_url.unwrap().as_str(), "https://example.org/feeds/");
+        assert_eq!(c.feeds.len(), 2);
+        let (news, blog) = (&c.feeds[0], &c.feeds[1]);
+        assert_eq!(news.mining.min_instances, 4);
+        assert_eq!(news.mining.mode, Mode::Structural);
+        assert_eq!(news.fetch.total_timeout, Duration::from_secs(10));
+        assert_eq!(news.timezone, chrono_tz::Europe::Berlin);
+        assert_eq!(news.line, 11);
+        assert_eq!(blog.mining.min_instances, 5);
+        assert_eq!(blog.mining.mode, Mode::Paper);
+        assert!(!blog.bodies.enabled && news.bodies.enabled);
+        assert_eq!(blog.schedule.source, DEFAULT_SCHEDULE);
+        assert_eq!(blog.timezone, chrono_tz::Asia::Shanghai);
+    }
+
+    #[test]
+    fn typo_names_feed_field_and_line() {
+        let got = issues("[[feed]]\nid = \"news\"\nurl = \"https://x.example/\"\nmin_instance = 3\n");
+        assert_eq!(got.len(), 1);
+        assert_eq!(got[0].feed.as_deref(), Some("news"));
+        assert_eq!(got[0].field, "min_instance");
+        assert_eq!(got[0].line, Some(4));
+    }
+
+    #[test]
+    fn all_validation_errors_are_reported_with_lines() {
+        let got = issues(
+            "[[feed]]\nid = \"a b\"\nurl = \"ftp://x/\"\n\n[[feed]]\nid = \"ok\"\nurl = \"not a url\"\nschedule = \"* * *\"\ntimezone = \"Mars/Base\"\nmin_coverage = 2.0\ntimeout = \"5 parsecs\"\nbodies_method = \"magic\"\n",
+        );
+        let fields: Vec<(&str, Option<usize>)> = got.iter().map(|i| (i.field.as_str(), i.line)).collect();
+        assert!(fields.contains(&("id", Some(2))), "{got:?}");
+        assert!(fields.contains(&("url", Some(3))));
+        assert!(fields.contains(&("url", Some(7))));
+        assert!(fields.contains(&("schedule", Some(8))));
+        assert!(fields.contains(&("timezone", Some(9))));
+        assert!(fields.contains(&("min_coverage", Some(10))));
+        assert!(fields.contains(&("timeout", Some(11))));
+        assert!(fields.contains(&("bodies_method", Some(12))));
+        assert!(got.iter().filter(|i| i.line.unwrap_or(0) >= 6).all(|i| i.feed.as_deref() == Some("ok")));
+    }
+
+    #[test]
+    fn duplicate_ids_and_empty_file() {
+        let got = issues("[[feed]]\nid = \"a\"\nurl = \"https://x/\"\n[[feed]]\nid = \"a\"\nurl = \"https://y/\"\n");
+        assert_eq!(got[0].message, "duplicate feed id");
+        assert_eq!(got[0].line, Some(5));
+        let got = issues("output_dir = \"x\"\n");
+        assert_eq!(got[0].field, "feed");
+    }
+
+    #[test]
+    fn durations() {
+        assert_eq!(parse_duration("500ms").unwrap(), Duration::from_millis(500));
+        assert_eq!(parse_duration("2m").unwrap(), Duration::from_secs(120));
+        assert_eq!(parse_duration("15").unwrap(), Duration::from_secs(15));
+        assert!(parse_duration("soon").is_err());
+    }
+}

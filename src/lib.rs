@@ -22,4 +22,5 @@ pub mod pipeline;
 pub mod commands;
 pub mod publish;
 pub mod records;
+pub mod schedule;
 pub mod sequence;

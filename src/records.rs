@@ -229,13 +229,44 @@ fn detect_structural(
         }
     }
 
+    // Grids split into rows (`div.row > article` × 3, row after row): the
+    // groups of sibling containers with the same signature are one list.
+    let mut merged: HashMap<(NodeId, String), (Vec<NodeId>, Acc)> = HashMap::new();
+    for ((container, tag), a) in acc {
+        let key = match doc.node(container).parent {
+            Some(p) if has_same_signature_sibling(doc, container) => (p, format!("{}|{}", signature(doc, container), tag)),
+            _ => (container, format!("#{container}|{tag}")),
+        };
+        let e = merged.entry(key).or_insert_with(|| {
+            (Vec::new(), Acc { roots: Vec::new(), run_len: 1, patterns: Vec::new() })
+        });
+        e.0.push(container);
+        e.1.roots.extend(a.roots);
+        e.1.run_len = e.1.run_len.max(a.run_len);
+        e.1.patterns.extend(a.patterns);
+    }
+
     let total_text = seq.total_text().max(1) as f64;
-    let mut groups: Vec<RecordGroup> = acc
+    let mut groups: Vec<RecordGroup> = merged
         .into_iter()
-        .map(|((container, tag), mut a)| {
+        .map(|((_, key), (mut containers, mut a))| {
+            let tag = key.rsplit('|').next().unwrap_or("").to_string();
+            containers.sort_unstable();
             a.roots.sort_unstable();
             a.roots.dedup();
-            let records = widen(doc, container, &tag, &a.roots, a.run_len);
+            // Every sibling container of the same signature takes part (rows
+            // whose items were all variants still count).
+            if containers.len() > 1 {
+                let sig = signature(doc, containers[0]);
+                if let Some(p) = doc.node(containers[0]).parent {
+                    containers = doc.children(p).filter(|&c| signature(doc, c) == sig).collect();
+                }
+            }
+            let container = containers[0];
+            let records: Vec<Record> = containers
+                .iter()
+                .flat_map(|&c| widen(doc, c, &tag, &a.roots, a.run_len))
+                .collect();
             let mut g = RecordGroup {
                 container: Some(container),
                 selector: format!("{} > {}", selector(doc, container), tag),
@@ -257,6 +288,34 @@ fn detect_structural(
             .then(a.container.cmp(&b.container))
     });
     Detection { groups }
+}
+
+/// Tag, id and class attribute of an element, e.g. `div#.row fluid`: an
+/// element with an id of its own is never a grid row of another.
+fn signature(doc: &Document, id: NodeId) -> String {
+    match doc.element(id) {
+        Some(e) => format!(
+            "{}#{}.{}",
+            e.name,
+            e.attr("id").unwrap_or("").trim(),
+            e.attr("class").unwrap_or("").trim()
+        ),
+        None => String::new(),
+    }
+}
+
+fn has_same_signature_sibling(doc: &Document, id: NodeId) -> bool {
+    let Some(p) = doc.node(id).parent else { return false };
+    let sig = signature(doc, id);
+    doc.children(p).filter(|&c| c != id && signature(doc, c) == sig).count() > 0
+}
+
+/// A table row made only of header cells.
+fn is_header_row(doc: &Document, id: NodeId) -> bool {
+    doc.is_tag(id, "tr") && {
+        let cells: Vec<NodeId> = doc.children(id).filter(|&c| doc.element(c).is_some()).collect();
+        !cells.is_empty() && cells.iter().all(|&c| doc.is_tag(c, "th"))
+    }
 }
 
 /// Map one instance (token positions `p..p+len`) to a run of whole siblings.
@@ -327,7 +386,7 @@ fn dice(a: &HashMap<&str, u32>, b: &HashMap<&str, u32>) -> f64 {
 fn widen(doc: &Document, container: NodeId, tag: &str, roots: &[NodeId], run_len: usize) -> Vec<Record> {
     let members: Vec<NodeId> = doc
         .children(container)
-        .filter(|&c| doc.is_tag(c, tag))
+        .filter(|&c| doc.is_tag(c, tag) && !is_header_row(doc, c))
         .collect();
     let record_of = |i: usize, members: &[NodeId]| -> Record {
         let start = members[i];

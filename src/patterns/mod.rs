@@ -84,7 +84,7 @@ impl Default for MiningParams {
             min_pattern_len: 5,
             min_record_len: 3,
             key_tags: vec!["a".to_string(), "<text>".to_string()],
-            min_coverage: 0.05,
+            min_coverage: 0.02,
             max_pattern_len: 400,
             max_candidates: 2_000,
         }
