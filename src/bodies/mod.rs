@@ -1,1 +1,3 @@
-//! bodies/mod (work in progress)
+//! Item bodies: main-text extraction from article pages (paper 000).
+pub mod tokenize;
+pub mod tree;
