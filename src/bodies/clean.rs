@@ -13,16 +13,28 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::BodyParams;
-use super::tokenize::{TEXT, TagId, Tokens, attr, tag};
+use super::tokenize::{TEXT, TagId, Token, Tokens, attr, tag};
 use super::tree::{NodeId, Tree};
 
-/// class/id words of boilerplate containers.
-static NOISE: LazyLock<Regex> = LazyLock::new(|| {
+/// class/id words of boilerplate containers, always.
+static NOISE_STRONG: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)(^|[-_\s])(share|sharing|social|socials|related|comments?|newsletter|subscribe|subscription|promo|advert|advertisement|ads?|sponsor(ed)?|sidebar|breadcrumbs?|tags|tag-list|author-bio|popup|modal|cookie|recommend(ed|ations)?|more-stories|read-more|signup|sign-up|toolbar|outbrain|taboola|disqus|paywall|nav|navigation|menu|footer|masthead|widget|jump-link|print|rating|pagination|pager)($|[-_\s])",
+        r"(?i)(^|[-_\s])(share|sharing|sharedaddy|addthis|social|socials|related|comments?|commentlist|newsletter|subscribe|subscription|cookies?|gdpr|outbrain|taboola|disqus|breadcrumbs?|popup|modal|recommend(ed|ations)?|more-stories|read-more|signup|sign-up|jump-link|author-bio|paywall)($|[-_\s])",
     )
     .expect("literal regex")
 });
+
+/// class/id words of boilerplate containers unless a content word is there too
+/// (`content-with-sidebar`, `main-nav-content` stay).
+static NOISE_WEAK: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i)(^|[-_\s])(promo|advert|advertisement|ads?|sponsor(ed)?|sidebar|tags|tag-list|toolbar|nav|navigation|menu|footer|masthead|widget|print|rating|pagination|pager|banner|skyscraper|supplemental)($|[-_\s])",
+    )
+    .expect("literal regex")
+});
+
+static CONTENT: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?i)content|article|body|main|post|entry|story|column|text").expect("literal regex"));
 
 /// Elements that are never main text.
 fn noise_tag(t: TagId) -> bool {
@@ -32,6 +44,58 @@ fn noise_tag(t: TagId) -> bool {
         NAV | ASIDE | FOOTER | FORM | BUTTON | SELECT | NOSCRIPT | TEXTAREA | INPUT | LABEL
             | SVG | TEMPLATE | IFRAME | OBJECT | EMBED | DIALOG | MENU
     )
+}
+
+/// Is the element of start tag `tok` boilerplate by its tag or its class/id/role?
+pub fn is_noise_element(src: &str, tok: &Token) -> bool {
+    if noise_tag(tok.tag) {
+        return true;
+    }
+    if tok.attrs.is_empty() {
+        return false;
+    }
+    for a in ["class", "id", "role"] {
+        if let Some(v) = attr(src, tok, a) {
+            if NOISE_STRONG.is_match(&v) || (NOISE_WEAK.is_match(&v) && !CONTENT.is_match(&v)) {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// Valid characters per node of the subtree at `root` (paper 004's idea,
+/// language-agnostic): non-blank text outside `<a>` and outside boilerplate
+/// elements. Indexed by node id (0 outside the subtree).
+pub fn valid_chars(src: &str, toks: &Tokens, tree: &Tree, root: NodeId) -> Vec<u32> {
+    let mut vc = vec![0u32; tree.nodes.len()];
+    let mut order = Vec::new();
+    let mut stack = vec![root];
+    while let Some(id) = stack.pop() {
+        let node = tree.node(id);
+        if node.tag == tag::A {
+            continue;
+        }
+        if node.tag != TEXT && id != root {
+            if let Some(t) = toks.tokens.get(node.start_tok as usize) {
+                if is_noise_element(src, t) {
+                    continue;
+                }
+            }
+        }
+        order.push(id);
+        stack.extend(node.children.iter().copied());
+    }
+    for &id in order.iter().rev() {
+        let node = tree.node(id);
+        let v = if node.tag == TEXT {
+            toks.tokens.get(node.start_tok as usize).map_or(0, |t| t.text_len)
+        } else {
+            node.children.iter().map(|&c| vc[c as usize]).sum()
+        };
+        vc[id as usize] = v;
+    }
+    vc
 }
 
 /// Containers judged by link density.
@@ -95,17 +159,7 @@ pub fn boilerplate(
         let Some(tok) = toks.tokens.get(node.start_tok as usize) else {
             continue;
         };
-        let mut drop = noise_tag(node.tag);
-        if !drop {
-            for a in ["class", "id", "role"] {
-                if let Some(v) = attr(src, tok, a) {
-                    if NOISE.is_match(&v) && !is_content_word(&v) {
-                        drop = true;
-                        break;
-                    }
-                }
-            }
-        }
+        let mut drop = is_noise_element(src, tok);
         if !drop && density_judged(node.tag) {
             let t = text_len[id as usize];
             let l = link_len[id as usize];
@@ -120,11 +174,3 @@ pub fn boilerplate(
     skip
 }
 
-/// class/id values that name the article itself even if a noise word is in them
-/// (`article-body`, `post-content`, `entry-content`, …).
-fn is_content_word(v: &str) -> bool {
-    let v = v.to_ascii_lowercase();
-    ["article-body", "articlebody", "post-content", "entry-content", "story-body", "main-content"]
-        .iter()
-        .any(|w| v.contains(w))
-}

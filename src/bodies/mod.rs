@@ -74,8 +74,18 @@ pub struct BodyParams {
     /// block inside the main subtree is boilerplate (paper 004's valid-character
     /// idea: text inside `<a>` is not content). Default 0.5.
     pub max_link_density: f64,
+    /// `reverse` only: descend from the LCA to the child on the seed's
+    /// ancestor chain while it holds at least this share of the LCA's valid
+    /// characters (non-link text outside boilerplate). Default 0.75.
+    pub dominant_share: f64,
+    /// `reverse` only: a sibling similar by Sim makes R climb only if it holds
+    /// at least this share of R's valid characters (teaser lists are similar
+    /// in shape but thin in text). Default 0.2.
+    pub sibling_min_share: f64,
     /// Produce `Extraction::html` (sanitizing costs time; off for pure text use). Default true.
     pub want_html: bool,
+    /// Print the located subtree and cleaning decisions to stderr (diagnostics).
+    pub debug: bool,
 }
 
 impl Default for BodyParams {
@@ -85,7 +95,10 @@ impl Default for BodyParams {
             sim_budget: 200_000,
             min_block_len: 25,
             max_link_density: 0.5,
+            dominant_share: 0.75,
+            sibling_min_share: 0.2,
             want_html: true,
+            debug: false,
         }
     }
 }
@@ -141,7 +154,7 @@ pub fn extract(
         Method::Reverse => false,
         Method::ReversePaper => true,
     };
-    let located = match reverse::locate(&toks, params, paper) {
+    let located = match reverse::locate(html, &toks, params, paper) {
         Ok(l) => l,
         Err(reason) => {
             ex.empty_reason = Some(reason);
@@ -154,6 +167,9 @@ pub fn extract(
     } else {
         clean::boilerplate(html, &toks, &located.tree, located.root, params)
     };
+    if params.debug {
+        debug_dump(html, &toks, &located, &skip);
+    }
     let skip_fn = |id: tree::NodeId| skip.get(id as usize).copied().unwrap_or(false);
     ex.text = output::text(html, &toks, &located.tree, located.root, &skip_fn);
     if ex.text.is_empty() {
@@ -164,4 +180,33 @@ pub fn extract(
         ex.html = output::html(html, &toks, &located.tree, located.root, &skip_fn, base_url);
     }
     Ok(ex)
+}
+
+/// Outline of the located subtree with the cleaning flags (for `debug`).
+fn debug_dump(src: &str, toks: &tokenize::Tokens, loc: &reverse::Located, skip: &[bool]) {
+    let mut stack = vec![(loc.root, 0usize)];
+    let mut lines = 0;
+    while let Some((id, depth)) = stack.pop() {
+        let node = loc.tree.node(id);
+        let flag = if skip.get(id as usize).copied().unwrap_or(false) { "SKIP " } else { "" };
+        let desc = if node.tag == tokenize::TEXT {
+            let t = output::token_text(src, toks, node.start_tok);
+            format!("#{:.60}", t.trim())
+        } else {
+            let tok = toks.tokens.get(node.start_tok as usize);
+            let cls = tok.and_then(|t| tokenize::attr(src, t, "class")).unwrap_or_default();
+            let idv = tok.and_then(|t| tokenize::attr(src, t, "id")).unwrap_or_default();
+            format!("<{} class={cls:.50} id={idv:.30}>", toks.name(node.tag))
+        };
+        eprintln!("{}{flag}{desc}", "  ".repeat(depth));
+        lines += 1;
+        if lines > 400 {
+            break;
+        }
+        if flag.is_empty() && depth < 6 {
+            for &c in node.children.iter().rev() {
+                stack.push((c, depth + 1));
+            }
+        }
+    }
 }

@@ -9,8 +9,9 @@
 
 use super::BodyParams;
 use super::similarity::Similarity;
-use super::tokenize::{TEXT, TagId, TokenKind, Tokens, tag};
-use super::tree::{Grower, NodeId, ROOT, Tree};
+use super::clean;
+use super::tokenize::{TEXT, TagId, TokenKind, Tokens, is_void, tag};
+use super::tree::{self, Grower, NodeId, ROOT, Tree};
 
 /// What `locate` found.
 pub struct Located {
@@ -21,12 +22,12 @@ pub struct Located {
 }
 
 /// Text tokens that may seed the search, as (token index, length).
-/// `paper`: every text token (the paper's text blocks); otherwise text in
-/// `<title>`, `<textarea>`, `<option>`, `<noscript>`, `<a>` and `<head>` is
-/// not a candidate, and the length of a block is the length of the text run
-/// it belongs to (text tokens joined across inline tags), so a paragraph
-/// with a few links still counts as one block.
-fn candidates(toks: &Tokens, paper: bool) -> Vec<(usize, u32)> {
+/// `paper`: every text token (the paper's text blocks). Otherwise a block is
+/// a run of text joined across inline tags, its length counts only text
+/// outside `<a>` (paper 004: link text is not content), and text inside
+/// boilerplate containers (`clean::is_noise_element`: comments, related
+/// lists, nav, forms, …) or in `<title>`/`<head>`/`<option>` is no candidate.
+fn candidates(src: &str, toks: &Tokens, paper: bool, exclude_noise: bool) -> Vec<(usize, u32)> {
     let mut out = Vec::new();
     if paper {
         for (i, t) in toks.tokens.iter().enumerate() {
@@ -36,56 +37,69 @@ fn candidates(toks: &Tokens, paper: bool) -> Vec<(usize, u32)> {
         }
         return out;
     }
-    // Exclusion depth per kind of container, counted on the flat tokens
-    // (cheap, tolerant of bad nesting: counts never go below zero).
-    let mut excluded = 0i32;
-    let mut in_a = 0i32;
-    let mut run_start = usize::MAX;
+    // Open elements as (tag, excluded); tolerant of bad nesting: an end tag
+    // pops to its match if one is open within reach, else is ignored.
+    let mut open: Vec<(TagId, bool)> = Vec::new();
+    let mut excluded = 0usize;
+    let mut in_a = 0usize;
     let mut run_len = 0u32;
     let mut run_best = (usize::MAX, 0u32);
-    let flush = |out: &mut Vec<(usize, u32)>, best: (usize, u32), len: u32| {
-        if best.0 != usize::MAX {
-            out.push((best.0, len));
-        }
-    };
     for (i, t) in toks.tokens.iter().enumerate() {
         match t.kind {
             TokenKind::Text => {
                 if excluded > 0 {
                     continue;
                 }
-                if run_start == usize::MAX {
-                    run_start = i;
-                }
-                run_len += t.text_len;
-                if in_a == 0 && t.text_len > run_best.1 {
-                    run_best = (i, t.text_len);
-                }
-            }
-            TokenKind::Start | TokenKind::End => {
-                let open = t.kind == TokenKind::Start && !t.self_closing;
-                let d = if open { 1 } else { -1 };
-                match t.tag {
-                    tag::TITLE | tag::TEXTAREA | tag::OPTION | tag::NOSCRIPT | tag::HEAD
-                    | tag::SELECT | tag::BUTTON => {
-                        excluded = (excluded + d).max(0);
+                if in_a == 0 {
+                    run_len += t.text_len;
+                    if t.text_len > run_best.1 {
+                        run_best = (i, t.text_len);
                     }
-                    tag::A => in_a = (in_a + d).max(0),
-                    _ => {}
                 }
-                if is_inline(t.tag) {
-                    continue;
+                continue;
+            }
+            TokenKind::Start if t.self_closing || is_void(t.tag) => {}
+            TokenKind::Start => {
+                // Implied ends, as the tree builders do them.
+                while let Some(&(x, xe)) = open.last() {
+                    if !(tree::end_omissible(x) && tree::closes_omitted(x, t.tag)) {
+                        break;
+                    }
+                    open.pop();
+                    excluded -= usize::from(xe);
                 }
-                if run_start != usize::MAX {
-                    flush(&mut out, run_best, run_len);
+                let ex = matches!(
+                    t.tag,
+                    tag::TITLE | tag::TEXTAREA | tag::OPTION | tag::HEAD | tag::SELECT
+                ) || (exclude_noise
+                    && !matches!(t.tag, tag::HTML | tag::BODY | tag::MAIN | tag::ARTICLE | tag::FORM)
+                    && clean::is_noise_element(src, t));
+                excluded += usize::from(ex);
+                in_a += usize::from(t.tag == tag::A);
+                open.push((t.tag, ex));
+            }
+            TokenKind::End => {
+                let low = open.len().saturating_sub(256);
+                if let Some(d) = open[low..].iter().rposition(|&(g, _)| g == t.tag) {
+                    for (g, ex) in open.drain(low + d..) {
+                        excluded -= usize::from(ex);
+                        in_a -= usize::from(g == tag::A);
+                    }
                 }
-                run_start = usize::MAX;
-                run_len = 0;
-                run_best = (usize::MAX, 0);
             }
         }
+        if is_inline(t.tag) {
+            continue;
+        }
+        if run_best.0 != usize::MAX {
+            out.push((run_best.0, run_len));
+        }
+        run_len = 0;
+        run_best = (usize::MAX, 0);
     }
-    flush(&mut out, run_best, run_len);
+    if run_best.0 != usize::MAX {
+        out.push((run_best.0, run_len));
+    }
     out
 }
 
@@ -100,8 +114,12 @@ fn is_inline(t: TagId) -> bool {
 }
 
 /// Find the main-text subtree.
-pub fn locate(toks: &Tokens, params: &BodyParams, paper: bool) -> Result<Located, String> {
-    let cands = candidates(toks, paper);
+pub fn locate(src: &str, toks: &Tokens, params: &BodyParams, paper: bool) -> Result<Located, String> {
+    let mut cands = candidates(src, toks, paper, true);
+    if !paper && cands.iter().all(|&(_, l)| (l as usize) < params.min_block_len) {
+        // Everything long sits in what looks like boilerplate: judge by length alone.
+        cands = candidates(src, toks, paper, false);
+    }
     let mut first: Option<(usize, u32)> = None;
     let mut second: Option<(usize, u32)> = None;
     for &(i, len) in &cands {
@@ -149,6 +167,9 @@ pub fn locate(toks: &Tokens, params: &BodyParams, paper: bool) -> Result<Located
     if !g.ensure_complete(k) {
         return Err("the tree around the main text could not be built".into());
     }
+    if !paper {
+        k = descend_dominant(src, toks, &g, k, params);
+    }
     // Climb while R has a similar sibling.
     loop {
         let r = g.chain[k];
@@ -161,10 +182,14 @@ pub fn locate(toks: &Tokens, params: &BodyParams, paper: bool) -> Result<Located
         }
         let sim = Similarity::new(&g.tree, params.sim_budget);
         let rtag = g.tree.node(r).tag;
+        let vc = (!paper).then(|| clean::valid_chars(src, toks, &g.tree, parent));
         let similar = g.tree.node(parent).children.iter().any(|&c| {
             c != r
                 && g.tree.node(c).tag == rtag
                 && rtag != TEXT
+                && vc.as_ref().is_none_or(|v| {
+                    f64::from(v[c as usize]) >= params.sibling_min_share * f64::from(v[r as usize])
+                })
                 && sim.sim(r, c, None) >= params.similarity_threshold
         });
         if !similar {
@@ -179,4 +204,22 @@ pub fn locate(toks: &Tokens, params: &BodyParams, paper: bool) -> Result<Located
         root,
         nodes_built,
     })
+}
+
+/// Method `reverse`: the LCA of the two longest blocks is too high when the
+/// second block lies outside the article (a long teaser, a caption). Move
+/// down the seed's ancestor chain while the child on the chain holds at
+/// least `dominant_share` of the LCA's valid characters.
+fn descend_dominant(src: &str, toks: &Tokens, g: &Grower<'_>, mut k: usize, params: &BodyParams) -> usize {
+    let Some(&top) = g.chain.get(k) else { return k };
+    let vc = clean::valid_chars(src, toks, &g.tree, top);
+    while k > 0 {
+        let (r, c) = (g.chain[k], g.chain[k - 1]);
+        let (vr, vc_c) = (vc[r as usize], vc[c as usize]);
+        if vr == 0 || f64::from(vc_c) < params.dominant_share * f64::from(vr) {
+            break;
+        }
+        k -= 1;
+    }
+    k
 }

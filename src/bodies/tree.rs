@@ -106,7 +106,7 @@ impl Tree {
 const MAX_SEARCH: usize = 256;
 
 /// Elements whose end tag HTML lets authors omit (closed implicitly).
-fn end_omissible(t: TagId) -> bool {
+pub fn end_omissible(t: TagId) -> bool {
     use tag::*;
     matches!(
         t,
