@@ -19,7 +19,7 @@ use super::tree::{NodeId, Tree};
 /// class/id words of boilerplate containers, always.
 static NOISE_STRONG: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)(^|[-_\s])(share|sharing|sharedaddy|addthis|social|socials|related|comments?|commentlist|newsletter|subscribe|subscription|cookies?|gdpr|outbrain|taboola|disqus|breadcrumbs?|popup|modal|recommend(ed|ations)?|more-stories|read-more|signup|sign-up|jump-link|author-bio|paywall)($|[-_\s])",
+        r"(?i)(^|[-_\s])(share|sharing|sharedaddy|addthis|social|socials|related|comments?|commentlist|newsletter|subscribe|subscription|cookies?|gdpr|outbrain|taboola|disqus|breadcrumbs?|popup|recommend(ed|ations)?|more-stories|jump-link|author-bio|paywall)($|[-_\s])",
     )
     .expect("literal regex")
 });
@@ -28,7 +28,7 @@ static NOISE_STRONG: LazyLock<Regex> = LazyLock::new(|| {
 /// (`content-with-sidebar`, `main-nav-content` stay).
 static NOISE_WEAK: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)(^|[-_\s])(promo|advert|advertisement|ads?|sponsor(ed)?|sidebar|tags|tag-list|toolbar|nav|navigation|menu|footer|masthead|widget|print|rating|pagination|pager|banner|skyscraper|supplemental)($|[-_\s])",
+        r"(?i)(^|[-_\s])(modal|read-more|signup|sign-up|promo|advert|advertisement|ads?|sponsor(ed)?|sidebar|tags|tag-list|toolbar|nav|navigation|menu|footer|masthead|widget|print|rating|pagination|pager|banner|skyscraper|supplemental)($|[-_\s])",
     )
     .expect("literal regex")
 });
@@ -46,8 +46,10 @@ fn noise_tag(t: TagId) -> bool {
     )
 }
 
-/// Is the element of start tag `tok` boilerplate by its tag or its class/id/role?
-pub fn is_noise_element(src: &str, tok: &Token) -> bool {
+/// Is the element of start tag `tok` boilerplate by its tag or its
+/// class/id/role? `weak`: also by words that layout containers use too
+/// (sidebar, nav, ads, …), unless a content word is present.
+pub fn is_noise_element(src: &str, tok: &Token, weak: bool) -> bool {
     if noise_tag(tok.tag) {
         return true;
     }
@@ -56,7 +58,9 @@ pub fn is_noise_element(src: &str, tok: &Token) -> bool {
     }
     for a in ["class", "id", "role"] {
         if let Some(v) = attr(src, tok, a) {
-            if NOISE_STRONG.is_match(&v) || (NOISE_WEAK.is_match(&v) && !CONTENT.is_match(&v)) {
+            if NOISE_STRONG.is_match(&v)
+                || (weak && NOISE_WEAK.is_match(&v) && !CONTENT.is_match(&v))
+            {
                 return true;
             }
         }
@@ -78,7 +82,7 @@ pub fn valid_chars(src: &str, toks: &Tokens, tree: &Tree, root: NodeId) -> Vec<u
         }
         if node.tag != TEXT && id != root {
             if let Some(t) = toks.tokens.get(node.start_tok as usize) {
-                if is_noise_element(src, t) {
+                if is_noise_element(src, t, true) {
                     continue;
                 }
             }
@@ -159,7 +163,7 @@ pub fn boilerplate(
         let Some(tok) = toks.tokens.get(node.start_tok as usize) else {
             continue;
         };
-        let mut drop = is_noise_element(src, tok);
+        let mut drop = is_noise_element(src, tok, true);
         if !drop && density_judged(node.tag) {
             let t = text_len[id as usize];
             let l = link_len[id as usize];

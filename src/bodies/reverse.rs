@@ -73,7 +73,7 @@ fn candidates(src: &str, toks: &Tokens, paper: bool, exclude_noise: bool) -> Vec
                     tag::TITLE | tag::TEXTAREA | tag::OPTION | tag::HEAD | tag::SELECT
                 ) || (exclude_noise
                     && !matches!(t.tag, tag::HTML | tag::BODY | tag::MAIN | tag::ARTICLE | tag::FORM)
-                    && clean::is_noise_element(src, t));
+                    && clean::is_noise_element(src, t, false));
                 excluded += usize::from(ex);
                 in_a += usize::from(t.tag == tag::A);
                 open.push((t.tag, ex));
