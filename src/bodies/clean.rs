@@ -33,6 +33,15 @@ static NOISE_WEAK: LazyLock<Regex> = LazyLock::new(|| {
     .expect("literal regex")
 });
 
+/// class/id words of figure furniture inside the article (captions, credits,
+/// gallery controls): judged inside the chosen subtree only.
+static FURNITURE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i)(^|[-_\s])(caption|wp-caption-text|photo-credit|image-credit|credit|credits|gallery-nav|slideshow-nav|visually-hidden|sr-only|screen-reader-text|element-invisible)($|[-_\s])",
+    )
+    .expect("literal regex")
+});
+
 static CONTENT: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"(?i)content|article|body|main|post|entry|story|column|text").expect("literal regex"));
 
@@ -163,7 +172,11 @@ pub fn boilerplate(
         let Some(tok) = toks.tokens.get(node.start_tok as usize) else {
             continue;
         };
-        let mut drop = is_noise_element(src, tok, true);
+        let mut drop = is_noise_element(src, tok, true)
+            || matches!(node.tag, tag::H1 | tag::FIGCAPTION)
+            || ["class", "id"]
+                .iter()
+                .any(|a| attr(src, tok, a).is_some_and(|v| FURNITURE.is_match(&v)));
         if !drop && density_judged(node.tag) {
             let t = text_len[id as usize];
             let l = link_len[id as usize];

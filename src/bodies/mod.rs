@@ -172,12 +172,18 @@ pub fn extract(
     }
     let skip_fn = |id: tree::NodeId| skip.get(id as usize).copied().unwrap_or(false);
     ex.text = output::text(html, &toks, &located.tree, located.root, &skip_fn);
+    let mut skip_fn: &dyn Fn(tree::NodeId) -> bool = &skip_fn;
+    if ex.text.is_empty() && !paper {
+        // Cleaning removed everything: the subtree itself is what we have.
+        skip_fn = &|_| false;
+        ex.text = output::text(html, &toks, &located.tree, located.root, skip_fn);
+    }
     if ex.text.is_empty() {
         ex.empty_reason = Some("the main-text subtree holds no text after cleaning".into());
         return Ok(ex);
     }
     if params.want_html {
-        ex.html = output::html(html, &toks, &located.tree, located.root, &skip_fn, base_url);
+        ex.html = output::html(html, &toks, &located.tree, located.root, skip_fn, base_url);
     }
     Ok(ex)
 }
