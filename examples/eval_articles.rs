@@ -26,6 +26,8 @@ fn main() {
             "similarity_threshold" => params.similarity_threshold = x,
             "max_link_density" => params.max_link_density = x,
             "min_block_len" => params.min_block_len = x as usize,
+            "absorb_share" => params.absorb_share = x,
+            "paragraph_min_len" => params.paragraph_min_len = x as u32,
             "want_html" => params.want_html = x != 0.0,
             _ => eprintln!("unknown param {k}"),
         }

@@ -79,8 +79,9 @@ pub fn is_noise_element(src: &str, tok: &Token, weak: bool) -> bool {
 
 /// Valid characters per node of the subtree at `root` (paper 004's idea,
 /// language-agnostic): non-blank text outside `<a>` and outside boilerplate
-/// elements. Indexed by node id (0 outside the subtree).
-pub fn valid_chars(src: &str, toks: &Tokens, tree: &Tree, root: NodeId) -> Vec<u32> {
+/// elements, from text tokens of at least `min_token` non-blank bytes.
+/// Indexed by node id (0 outside the subtree).
+pub fn valid_chars(src: &str, toks: &Tokens, tree: &Tree, root: NodeId, min_token: u32) -> Vec<u32> {
     let mut vc = vec![0u32; tree.nodes.len()];
     let mut order = Vec::new();
     let mut stack = vec![root];
@@ -102,7 +103,15 @@ pub fn valid_chars(src: &str, toks: &Tokens, tree: &Tree, root: NodeId) -> Vec<u
     for &id in order.iter().rev() {
         let node = tree.node(id);
         let v = if node.tag == TEXT {
-            toks.tokens.get(node.start_tok as usize).map_or(0, |t| t.text_len)
+            toks.tokens
+                .get(node.start_tok as usize)
+                .map_or(0, |t| t.text_len)
+                .min(u32::MAX / 4)
+                * u32::from(
+                    toks.tokens
+                        .get(node.start_tok as usize)
+                        .is_some_and(|t| t.text_len >= min_token),
+                )
         } else {
             node.children.iter().map(|&c| vc[c as usize]).sum()
         };

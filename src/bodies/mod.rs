@@ -82,6 +82,13 @@ pub struct BodyParams {
     /// at least this share of R's valid characters (teaser lists are similar
     /// in shape but thin in text). Default 0.2.
     pub sibling_min_share: f64,
+    /// `reverse` only: R also climbs to its parent when the paragraphs
+    /// beside R (text tokens of at least `paragraph_min_len` bytes outside
+    /// links and boilerplate) add at least this share of R's own. Default 0.3.
+    pub absorb_share: f64,
+    /// `reverse` only: shortest text token that counts as a paragraph for
+    /// `absorb_share`. Default 60.
+    pub paragraph_min_len: u32,
     /// Produce `Extraction::html` (sanitizing costs time; off for pure text use). Default true.
     pub want_html: bool,
     /// Print the located subtree and cleaning decisions to stderr (diagnostics).
@@ -97,6 +104,8 @@ impl Default for BodyParams {
             max_link_density: 0.5,
             dominant_share: 0.75,
             sibling_min_share: 0.2,
+            absorb_share: 0.3,
+            paragraph_min_len: 60,
             want_html: true,
             debug: false,
         }

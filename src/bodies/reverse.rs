@@ -182,7 +182,22 @@ pub fn locate(src: &str, toks: &Tokens, params: &BodyParams, paper: bool) -> Res
         }
         let sim = Similarity::new(&g.tree, params.sim_budget);
         let rtag = g.tree.node(r).tag;
-        let vc = (!paper).then(|| clean::valid_chars(src, toks, &g.tree, parent));
+        let vc = (!paper).then(|| clean::valid_chars(src, toks, &g.tree, parent, 0));
+        if let Some(v) = &vc {
+            // Method `reverse`: paragraphs outside R but beside it are main
+            // text too when they add enough (Sim alone misses articles made of
+            // differently shaped blocks).
+            let pv = clean::valid_chars(src, toks, &g.tree, parent, params.paragraph_min_len);
+            let (in_r, in_p) = (f64::from(pv[r as usize]), f64::from(pv[parent as usize]));
+            let ptag = g.tree.node(parent).tag;
+            if in_p - in_r >= params.absorb_share * in_r.max(1.0)
+                && !matches!(ptag, tag::BODY | tag::HTML)
+                && v[parent as usize] > 0
+            {
+                k += 1;
+                continue;
+            }
+        }
         let similar = g.tree.node(parent).children.iter().any(|&c| {
             c != r
                 && g.tree.node(c).tag == rtag
@@ -212,7 +227,7 @@ pub fn locate(src: &str, toks: &Tokens, params: &BodyParams, paper: bool) -> Res
 /// least `dominant_share` of the LCA's valid characters.
 fn descend_dominant(src: &str, toks: &Tokens, g: &Grower<'_>, mut k: usize, params: &BodyParams) -> usize {
     let Some(&top) = g.chain.get(k) else { return k };
-    let vc = clean::valid_chars(src, toks, &g.tree, top);
+    let vc = clean::valid_chars(src, toks, &g.tree, top, 0);
     while k > 0 {
         let (r, c) = (g.chain[k], g.chain[k - 1]);
         let (vr, vc_c) = (vc[r as usize], vc[c as usize]);
