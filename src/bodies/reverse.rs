@@ -171,6 +171,8 @@ pub fn locate(src: &str, toks: &Tokens, params: &BodyParams, paper: bool) -> Res
         k = descend_dominant(src, toks, &g, k, params);
     }
     // Climb while R has a similar sibling.
+    let mut best_k = k;
+    let mut wrappers = 0usize;
     loop {
         let r = g.chain[k];
         if g.tree.node(r).tag == ROOT || !g.ensure_complete(k + 1) || g.chain.len() <= k + 1 {
@@ -190,11 +192,20 @@ pub fn locate(src: &str, toks: &Tokens, params: &BodyParams, paper: bool) -> Res
             let pv = clean::valid_chars(src, toks, &g.tree, parent, params.paragraph_min_len);
             let (in_r, in_p) = (f64::from(pv[r as usize]), f64::from(pv[parent as usize]));
             let ptag = g.tree.node(parent).tag;
-            if in_p - in_r >= params.absorb_share * in_r.max(1.0)
-                && !matches!(ptag, tag::BODY | tag::HTML)
-                && v[parent as usize] > 0
-            {
+            if matches!(ptag, tag::BODY | tag::HTML) {
+                break;
+            }
+            if in_p - in_r >= params.absorb_share * in_r.max(1.0) && v[parent as usize] > 0 {
                 k += 1;
+                best_k = k;
+                wrappers = 0;
+                continue;
+            }
+            if in_p <= in_r && wrappers < 3 {
+                // A wrapper adding no paragraphs: look one level further,
+                // keeping R unless something above absorbs.
+                k += 1;
+                wrappers += 1;
                 continue;
             }
         }
@@ -211,6 +222,15 @@ pub fn locate(src: &str, toks: &Tokens, params: &BodyParams, paper: bool) -> Res
             break;
         }
         k += 1;
+        best_k = k;
+        wrappers = 0;
+    }
+    if !paper {
+        k = best_k;
+    }
+    if params.debug {
+        let names: Vec<String> = g.chain.iter().map(|&c| toks.name(g.tree.node(c).tag).to_string()).collect();
+        eprintln!("seed {s1} second {second:?} k {k} chain {names:?}");
     }
     let nodes_built = g.nodes_built();
     let root = g.chain[k];
