@@ -67,7 +67,8 @@ pub struct BodyParams {
     /// Most node pairs one Sim evaluation may compare (bounds the cost on
     /// huge subtrees; beyond it the pair counts as not similar). Default 200,000.
     pub sim_budget: usize,
-    /// `reverse` only: a page whose longest text block (non-blank bytes,
+    /// Both methods (the paper has no such rule; without it a page with no
+    /// article yields its longest scrap): a page whose longest text block (non-blank bytes,
     /// joined across inline tags) is shorter than this has no main text. Default 25.
     pub min_block_len: usize,
     /// `reverse` only: link density (link text / all text) above which a

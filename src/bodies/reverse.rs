@@ -133,7 +133,7 @@ pub fn locate(src: &str, toks: &Tokens, params: &BodyParams, paper: bool) -> Res
     let Some((s1, len1)) = first else {
         return Err("the page has no text".into());
     };
-    if !paper && (len1 as usize) < params.min_block_len {
+    if (len1 as usize) < params.min_block_len {
         return Err(format!(
             "no text block reaches {} characters (longest: {len1})",
             params.min_block_len
