@@ -14,7 +14,10 @@ const ROUNDS: usize = 5;
 fn main() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/articles/scrapinghub");
     let Ok(entries) = std::fs::read_dir(&dir) else {
-        println!("bodies bench: {} is absent, nothing to measure", dir.display());
+        println!(
+            "bodies bench: {} is absent, nothing to measure",
+            dir.display()
+        );
         return;
     };
     let mut paths: Vec<_> = entries
@@ -25,8 +28,13 @@ fn main() {
     let mut pages = Vec::new();
     for p in &paths {
         let mut bytes = Vec::new();
-        let Ok(f) = std::fs::File::open(p) else { continue };
-        if flate2::read::GzDecoder::new(f).read_to_end(&mut bytes).is_ok() {
+        let Ok(f) = std::fs::File::open(p) else {
+            continue;
+        };
+        if flate2::read::GzDecoder::new(f)
+            .read_to_end(&mut bytes)
+            .is_ok()
+        {
             pages.push(feedmine::eval::articles::decode_page(&bytes));
         }
     }
@@ -51,7 +59,9 @@ fn main() {
             }
             ours.push(t0.elapsed().as_secs_f64() * 1000.0);
             let t0 = Instant::now();
-            if let Ok(mut r) = dom_smoothie::Readability::new(html.as_str(), None, Some(cfg.clone())) {
+            if let Ok(mut r) =
+                dom_smoothie::Readability::new(html.as_str(), None, Some(cfg.clone()))
+            {
                 if let Ok(a) = r.parse() {
                     sink += a.text_content.len();
                 }

@@ -42,16 +42,32 @@ static FURNITURE: LazyLock<Regex> = LazyLock::new(|| {
     .expect("literal regex")
 });
 
-static CONTENT: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?i)content|article|body|main|post|entry|story|column|text").expect("literal regex"));
+static CONTENT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)content|article|body|main|post|entry|story|column|text")
+        .expect("literal regex")
+});
 
 /// Elements that are never main text.
 fn noise_tag(t: TagId) -> bool {
     use tag::*;
     matches!(
         t,
-        NAV | ASIDE | FOOTER | FORM | BUTTON | SELECT | NOSCRIPT | TEXTAREA | INPUT | LABEL
-            | SVG | TEMPLATE | IFRAME | OBJECT | EMBED | DIALOG | MENU
+        NAV | ASIDE
+            | FOOTER
+            | FORM
+            | BUTTON
+            | SELECT
+            | NOSCRIPT
+            | TEXTAREA
+            | INPUT
+            | LABEL
+            | SVG
+            | TEMPLATE
+            | IFRAME
+            | OBJECT
+            | EMBED
+            | DIALOG
+            | MENU
     )
 }
 
@@ -81,7 +97,13 @@ pub fn is_noise_element(src: &str, tok: &Token, weak: bool) -> bool {
 /// language-agnostic): non-blank text outside `<a>` and outside boilerplate
 /// elements, from text tokens of at least `min_token` non-blank bytes.
 /// Indexed by node id (0 outside the subtree).
-pub fn valid_chars(src: &str, toks: &Tokens, tree: &Tree, root: NodeId, min_token: u32) -> Vec<u32> {
+pub fn valid_chars(
+    src: &str,
+    toks: &Tokens,
+    tree: &Tree,
+    root: NodeId,
+    min_token: u32,
+) -> Vec<u32> {
     let mut vc = vec![0u32; tree.nodes.len()];
     let mut order = Vec::new();
     let mut stack = vec![root];
@@ -199,4 +221,3 @@ pub fn boilerplate(
     }
     skip
 }
-

@@ -39,9 +39,16 @@ pub fn fill(src: &str, toks: &Tokens, base: Option<&url::Url>, ex: &mut Extracti
                         "og:title" | "twitter:title" => &mut m.meta_title,
                         "author" | "article:author" | "dc.creator" | "byl" | "sailthru.author"
                         | "parsely-author" => &mut m.meta_byline,
-                        "article:published_time" | "datepublished" | "pubdate" | "dc.date"
-                        | "dc.date.issued" | "date" | "publish-date" | "sailthru.date"
-                        | "parsely-pub-date" | "og:published_time" => &mut m.meta_date,
+                        "article:published_time"
+                        | "datepublished"
+                        | "pubdate"
+                        | "dc.date"
+                        | "dc.date.issued"
+                        | "date"
+                        | "publish-date"
+                        | "sailthru.date"
+                        | "parsely-pub-date"
+                        | "og:published_time" => &mut m.meta_date,
                         "og:image" | "og:image:url" | "twitter:image" | "twitter:image:src" => {
                             &mut m.meta_image
                         }
@@ -197,13 +204,22 @@ pub fn parse_date(s: &str) -> Option<chrono::DateTime<chrono::FixedOffset>> {
     if let Ok(d) = DateTime::parse_from_rfc2822(s) {
         return Some(d);
     }
-    for f in ["%Y-%m-%dT%H:%M:%S%.f%z", "%Y-%m-%dT%H:%M%z", "%Y-%m-%d %H:%M:%S%z"] {
+    for f in [
+        "%Y-%m-%dT%H:%M:%S%.f%z",
+        "%Y-%m-%dT%H:%M%z",
+        "%Y-%m-%d %H:%M:%S%z",
+    ] {
         if let Ok(d) = DateTime::parse_from_str(s, f) {
             return Some(d);
         }
     }
     let utc = chrono::FixedOffset::east_opt(0)?;
-    for f in ["%Y-%m-%dT%H:%M:%S%.f", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M:%S", "%Y-%m-%dT%H:%M"] {
+    for f in [
+        "%Y-%m-%dT%H:%M:%S%.f",
+        "%Y-%m-%dT%H:%M:%S",
+        "%Y-%m-%d %H:%M:%S",
+        "%Y-%m-%dT%H:%M",
+    ] {
         if let Ok(d) = NaiveDateTime::parse_from_str(s, f) {
             return Some(Utc.from_utc_datetime(&d).with_timezone(&utc));
         }
@@ -236,8 +252,14 @@ mod tests {
         fill(src, &toks, Some(&base), &mut ex);
         assert_eq!(ex.title.as_deref(), Some("LD headline"));
         assert_eq!(ex.byline.as_deref(), Some("Ann Lee, Bo Chan"));
-        assert_eq!(ex.published.unwrap().to_rfc3339(), "2024-03-05T10:00:00+01:00");
-        assert_eq!(ex.lead_image.unwrap().as_str(), "https://news.example/img/lead.jpg");
+        assert_eq!(
+            ex.published.unwrap().to_rfc3339(),
+            "2024-03-05T10:00:00+01:00"
+        );
+        assert_eq!(
+            ex.lead_image.unwrap().as_str(),
+            "https://news.example/img/lead.jpg"
+        );
     }
 
     #[test]
@@ -247,7 +269,10 @@ mod tests {
         let mut ex = Extraction::default();
         fill(src, &toks, None, &mut ex);
         assert_eq!(ex.title.as_deref(), Some("Real"));
-        assert_eq!(ex.published.unwrap().to_rfc3339(), "2021-06-07T00:00:00+00:00");
+        assert_eq!(
+            ex.published.unwrap().to_rfc3339(),
+            "2021-06-07T00:00:00+00:00"
+        );
         assert!(ex.byline.is_none() && ex.lead_image.is_none());
     }
 }

@@ -204,14 +204,22 @@ fn debug_dump(src: &str, toks: &tokenize::Tokens, loc: &reverse::Located, skip: 
     let mut lines = 0;
     while let Some((id, depth)) = stack.pop() {
         let node = loc.tree.node(id);
-        let flag = if skip.get(id as usize).copied().unwrap_or(false) { "SKIP " } else { "" };
+        let flag = if skip.get(id as usize).copied().unwrap_or(false) {
+            "SKIP "
+        } else {
+            ""
+        };
         let desc = if node.tag == tokenize::TEXT {
             let t = output::token_text(src, toks, node.start_tok);
             format!("#{:.60}", t.trim())
         } else {
             let tok = toks.tokens.get(node.start_tok as usize);
-            let cls = tok.and_then(|t| tokenize::attr(src, t, "class")).unwrap_or_default();
-            let idv = tok.and_then(|t| tokenize::attr(src, t, "id")).unwrap_or_default();
+            let cls = tok
+                .and_then(|t| tokenize::attr(src, t, "class"))
+                .unwrap_or_default();
+            let idv = tok
+                .and_then(|t| tokenize::attr(src, t, "id"))
+                .unwrap_or_default();
             format!("<{} class={cls:.50} id={idv:.30}>", toks.name(node.tag))
         };
         eprintln!("{}{flag}{desc}", "  ".repeat(depth));

@@ -18,10 +18,48 @@ pub fn is_block(t: TagId) -> bool {
     use tag::*;
     matches!(
         t,
-        P | DIV | LI | UL | OL | DL | DT | DD | H1 | H2 | H3 | H4 | H5 | H6 | TR | TABLE | TBODY
-            | THEAD | TFOOT | BLOCKQUOTE | PRE | SECTION | ARTICLE | HEADER | FOOTER | MAIN | NAV
-            | ASIDE | FIGURE | FIGCAPTION | FORM | FIELDSET | ADDRESS | DETAILS | SUMMARY | HR
-            | CENTER | HGROUP | CAPTION | BODY | HTML | OPTION | TEXTAREA
+        P | DIV
+            | LI
+            | UL
+            | OL
+            | DL
+            | DT
+            | DD
+            | H1
+            | H2
+            | H3
+            | H4
+            | H5
+            | H6
+            | TR
+            | TABLE
+            | TBODY
+            | THEAD
+            | TFOOT
+            | BLOCKQUOTE
+            | PRE
+            | SECTION
+            | ARTICLE
+            | HEADER
+            | FOOTER
+            | MAIN
+            | NAV
+            | ASIDE
+            | FIGURE
+            | FIGCAPTION
+            | FORM
+            | FIELDSET
+            | ADDRESS
+            | DETAILS
+            | SUMMARY
+            | HR
+            | CENTER
+            | HGROUP
+            | CAPTION
+            | BODY
+            | HTML
+            | OPTION
+            | TEXTAREA
     )
 }
 
@@ -30,7 +68,9 @@ pub fn token_text<'a>(src: &'a str, toks: &Tokens, tok: u32) -> Cow<'a, str> {
     let Some(t) = toks.tokens.get(tok as usize) else {
         return Cow::Borrowed("");
     };
-    let raw = src.get(t.span.start as usize..t.span.end as usize).unwrap_or("");
+    let raw = src
+        .get(t.span.start as usize..t.span.end as usize)
+        .unwrap_or("");
     if raw.contains('&') {
         Cow::Owned(html_escape::decode_html_entities(raw).into_owned())
     } else {
@@ -164,9 +204,42 @@ impl TextWriter {
 /// Tags kept in HTML output; everything else is unwrapped (or turned into
 /// `<p>` when it is a block holding text directly).
 const KEEP: &[&str] = &[
-    "p", "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "li", "blockquote", "pre", "code",
-    "table", "thead", "tbody", "tfoot", "tr", "td", "th", "caption", "img", "a", "em",
-    "strong", "b", "i", "br", "dl", "dt", "dd", "sub", "sup", "figure", "figcaption", "hr",
+    "p",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "ul",
+    "ol",
+    "li",
+    "blockquote",
+    "pre",
+    "code",
+    "table",
+    "thead",
+    "tbody",
+    "tfoot",
+    "tr",
+    "td",
+    "th",
+    "caption",
+    "img",
+    "a",
+    "em",
+    "strong",
+    "b",
+    "i",
+    "br",
+    "dl",
+    "dt",
+    "dd",
+    "sub",
+    "sup",
+    "figure",
+    "figcaption",
+    "hr",
 ];
 
 /// Clean HTML of the subtree at `root` (sanitized by ammonia; relative URLs
@@ -203,7 +276,10 @@ pub fn html(
                 if t.space_before {
                     raw.push(' ');
                 }
-                raw.push_str(src.get(t.span.start as usize..t.span.end as usize).unwrap_or(""));
+                raw.push_str(
+                    src.get(t.span.start as usize..t.span.end as usize)
+                        .unwrap_or(""),
+                );
             }
             continue;
         }

@@ -8,8 +8,8 @@
 //! `Err(reason)`.
 
 use super::BodyParams;
-use super::similarity::Similarity;
 use super::clean;
+use super::similarity::Similarity;
 use super::tokenize::{TEXT, TagId, TokenKind, Tokens, is_void, tag};
 use super::tree::{self, Grower, NodeId, ROOT, Tree};
 
@@ -72,7 +72,10 @@ fn candidates(src: &str, toks: &Tokens, paper: bool, exclude_noise: bool) -> Vec
                     t.tag,
                     tag::TITLE | tag::TEXTAREA | tag::OPTION | tag::HEAD | tag::SELECT
                 ) || (exclude_noise
-                    && !matches!(t.tag, tag::HTML | tag::BODY | tag::MAIN | tag::ARTICLE | tag::FORM)
+                    && !matches!(
+                        t.tag,
+                        tag::HTML | tag::BODY | tag::MAIN | tag::ARTICLE | tag::FORM
+                    )
                     && clean::is_noise_element(src, t, false));
                 excluded += usize::from(ex);
                 in_a += usize::from(t.tag == tag::A);
@@ -107,16 +110,54 @@ fn is_inline(t: TagId) -> bool {
     use tag::*;
     matches!(
         t,
-        A | SPAN | B | I | EM | STRONG | SMALL | SUB | SUP | CODE | U | S | Q | CITE | ABBR | KBD
-            | SAMP | VAR | MARK | DEL | INS | FONT | BIG | TT | STRIKE | TIME | LABEL | DFN | BDI
-            | BDO | DATA | BR | WBR
+        A | SPAN
+            | B
+            | I
+            | EM
+            | STRONG
+            | SMALL
+            | SUB
+            | SUP
+            | CODE
+            | U
+            | S
+            | Q
+            | CITE
+            | ABBR
+            | KBD
+            | SAMP
+            | VAR
+            | MARK
+            | DEL
+            | INS
+            | FONT
+            | BIG
+            | TT
+            | STRIKE
+            | TIME
+            | LABEL
+            | DFN
+            | BDI
+            | BDO
+            | DATA
+            | BR
+            | WBR
     )
 }
 
 /// Find the main-text subtree.
-pub fn locate(src: &str, toks: &Tokens, params: &BodyParams, paper: bool) -> Result<Located, String> {
+pub fn locate(
+    src: &str,
+    toks: &Tokens,
+    params: &BodyParams,
+    paper: bool,
+) -> Result<Located, String> {
     let mut cands = candidates(src, toks, paper, true);
-    if !paper && cands.iter().all(|&(_, l)| (l as usize) < params.min_block_len) {
+    if !paper
+        && cands
+            .iter()
+            .all(|&(_, l)| (l as usize) < params.min_block_len)
+    {
         // Everything long sits in what looks like boilerplate: judge by length alone.
         cands = candidates(src, toks, paper, false);
     }
@@ -229,7 +270,11 @@ pub fn locate(src: &str, toks: &Tokens, params: &BodyParams, paper: bool) -> Res
         k = best_k;
     }
     if params.debug {
-        let names: Vec<String> = g.chain.iter().map(|&c| toks.name(g.tree.node(c).tag).to_string()).collect();
+        let names: Vec<String> = g
+            .chain
+            .iter()
+            .map(|&c| toks.name(g.tree.node(c).tag).to_string())
+            .collect();
         eprintln!("seed {s1} second {second:?} k {k} chain {names:?}");
     }
     let nodes_built = g.nodes_built();
@@ -245,7 +290,13 @@ pub fn locate(src: &str, toks: &Tokens, params: &BodyParams, paper: bool) -> Res
 /// second block lies outside the article (a long teaser, a caption). Move
 /// down the seed's ancestor chain while the child on the chain holds at
 /// least `dominant_share` of the LCA's valid characters.
-fn descend_dominant(src: &str, toks: &Tokens, g: &Grower<'_>, mut k: usize, params: &BodyParams) -> usize {
+fn descend_dominant(
+    src: &str,
+    toks: &Tokens,
+    g: &Grower<'_>,
+    mut k: usize,
+    params: &BodyParams,
+) -> usize {
     let Some(&top) = g.chain.get(k) else { return k };
     let vc = clean::valid_chars(src, toks, &g.tree, top, 0);
     while k > 0 {

@@ -136,7 +136,9 @@ impl Tokens {
         let next = tag::FIRST_UNKNOWN as usize + self.extra_names.len();
         // Beyond u16 (MAX is the virtual root) every further unknown name shares the last id; such
         // documents are absurd and names only matter for similarity there.
-        let id = TagId::try_from(next).unwrap_or(TagId::MAX - 1).min(TagId::MAX - 1);
+        let id = TagId::try_from(next)
+            .unwrap_or(TagId::MAX - 1)
+            .min(TagId::MAX - 1);
         if id != TagId::MAX - 1 {
             self.extra_names
                 .push(String::from_utf8_lossy(lower).into_owned().into_boxed_str());
@@ -151,7 +153,18 @@ pub fn is_void(t: TagId) -> bool {
     use tag::*;
     matches!(
         t,
-        AREA | BASE | BR | COL | EMBED | HR | IMG | INPUT | LINK | META | PARAM | SOURCE | TRACK
+        AREA | BASE
+            | BR
+            | COL
+            | EMBED
+            | HR
+            | IMG
+            | INPUT
+            | LINK
+            | META
+            | PARAM
+            | SOURCE
+            | TRACK
             | WBR
     )
 }
@@ -211,7 +224,10 @@ pub fn tokenize(src: &str) -> Tokens {
         }
         let mut name_end = name_start;
         while name_end < b.len()
-            && !matches!(b[name_end], b' ' | b'\t' | b'\n' | b'\r' | b'\x0c' | b'/' | b'>')
+            && !matches!(
+                b[name_end],
+                b' ' | b'\t' | b'\n' | b'\r' | b'\x0c' | b'/' | b'>'
+            )
         {
             name_end += 1;
         }
@@ -424,7 +440,8 @@ mod tests {
 
     #[test]
     fn drops_comments_scripts_styles_and_keeps_text() {
-        let src = "<P class=x>Hi <!-- no --> there<script>if (a<b) x()</script><style>p{}</style></p>";
+        let src =
+            "<P class=x>Hi <!-- no --> there<script>if (a<b) x()</script><style>p{}</style></p>";
         assert_eq!(kinds(src), vec!["<p>", "Hi ", " there", "</p>"]);
     }
 
