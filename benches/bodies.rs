@@ -61,10 +61,9 @@ fn main() {
             let t0 = Instant::now();
             if let Ok(mut r) =
                 dom_smoothie::Readability::new(html.as_str(), None, Some(cfg.clone()))
+                && let Ok(a) = r.parse()
             {
-                if let Ok(a) = r.parse() {
-                    sink += a.text_content.len();
-                }
+                sink += a.text_content.len();
             }
             theirs.push(t0.elapsed().as_secs_f64() * 1000.0);
         }

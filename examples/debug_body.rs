@@ -21,8 +21,10 @@ fn main() {
         return;
     }
     let html = feedmine::eval::articles::decode_page(&bytes);
-    let mut p = BodyParams::default();
-    p.debug = true;
+    let p = BodyParams {
+        debug: true,
+        ..BodyParams::default()
+    };
     match extract(&html, None, method, &p) {
         Ok(ex) => {
             println!(

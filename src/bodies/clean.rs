@@ -82,12 +82,11 @@ pub fn is_noise_element(src: &str, tok: &Token, weak: bool) -> bool {
         return false;
     }
     for a in ["class", "id", "role"] {
-        if let Some(v) = attr(src, tok, a) {
-            if NOISE_STRONG.is_match(&v)
-                || (weak && NOISE_WEAK.is_match(&v) && !CONTENT.is_match(&v))
-            {
-                return true;
-            }
+        if let Some(v) = attr(src, tok, a)
+            && (NOISE_STRONG.is_match(&v)
+                || (weak && NOISE_WEAK.is_match(&v) && !CONTENT.is_match(&v)))
+        {
+            return true;
         }
     }
     false
@@ -112,12 +111,12 @@ pub fn valid_chars(
         if node.tag == tag::A {
             continue;
         }
-        if node.tag != TEXT && id != root {
-            if let Some(t) = toks.tokens.get(node.start_tok as usize) {
-                if is_noise_element(src, t, true) {
-                    continue;
-                }
-            }
+        if node.tag != TEXT
+            && id != root
+            && let Some(t) = toks.tokens.get(node.start_tok as usize)
+            && is_noise_element(src, t, true)
+        {
+            continue;
         }
         order.push(id);
         stack.extend(node.children.iter().copied());

@@ -16,10 +16,10 @@ use super::tokenize::{TokenKind, Tokens, attr, tag};
 pub fn fill(src: &str, toks: &Tokens, base: Option<&url::Url>, ex: &mut Extraction) {
     let mut m = Found::default();
     for r in &toks.json_ld {
-        if let Some(body) = src.get(r.start as usize..r.end as usize) {
-            if let Ok(v) = serde_json::from_str::<serde_json::Value>(body.trim()) {
-                json_ld(&v, &mut m, 0);
-            }
+        if let Some(body) = src.get(r.start as usize..r.end as usize)
+            && let Ok(v) = serde_json::from_str::<serde_json::Value>(body.trim())
+        {
+            json_ld(&v, &mut m, 0);
         }
     }
     let mut in_title = false;
@@ -147,15 +147,15 @@ fn json_ld(v: &serde_json::Value, m: &mut Found, depth: usize) {
             if let Some(d) = o.get("datePublished").and_then(|d| d.as_str()) {
                 set_once(&mut m.ld_date, d);
             }
-            if let Some(a) = o.get("author") {
-                if let Some(name) = person_names(a) {
-                    set_once(&mut m.ld_byline, &name);
-                }
+            if let Some(a) = o.get("author")
+                && let Some(name) = person_names(a)
+            {
+                set_once(&mut m.ld_byline, &name);
             }
-            if let Some(img) = o.get("image") {
-                if let Some(u) = image_url(img) {
-                    set_once(&mut m.ld_image, &u);
-                }
+            if let Some(img) = o.get("image")
+                && let Some(u) = image_url(img)
+            {
+                set_once(&mut m.ld_image, &u);
             }
         }
         _ => {}

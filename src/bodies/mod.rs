@@ -24,18 +24,13 @@ pub mod tree;
 use std::str::FromStr;
 
 /// Which extractor to run. New variants get one arm in `extract`'s `match`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Method {
     /// Paper 000 plus the boilerplate removal measurement showed it needs (default).
+    #[default]
     Reverse,
     /// Paper 000 as written: two longest text tokens, LCA, climb by Sim, all text.
     ReversePaper,
-}
-
-impl Default for Method {
-    fn default() -> Self {
-        Method::Reverse
-    }
 }
 
 impl FromStr for Method {

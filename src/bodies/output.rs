@@ -108,10 +108,10 @@ pub fn text(
         }
         match node.tag {
             TEXT => {
-                if let Some(t) = toks.tokens.get(node.start_tok as usize) {
-                    if t.space_before {
-                        w.space = true;
-                    }
+                if let Some(t) = toks.tokens.get(node.start_tok as usize)
+                    && t.space_before
+                {
+                    w.space = true;
                 }
                 let s = token_text(src, toks, node.start_tok);
                 w.push(&s, pre > 0);
@@ -123,10 +123,10 @@ pub fn text(
                 }
             }
             _ => {
-                if let Some(t) = toks.tokens.get(node.start_tok as usize) {
-                    if t.space_before {
-                        w.space = true;
-                    }
+                if let Some(t) = toks.tokens.get(node.start_tok as usize)
+                    && t.space_before
+                {
+                    w.space = true;
                 }
                 if is_block(node.tag) {
                     w.para();

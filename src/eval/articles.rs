@@ -189,10 +189,9 @@ pub fn decode_page(bytes: &[u8]) -> String {
         .captures(&head)
         .and_then(|c| c.get(1))
         .and_then(|m| encoding_rs::Encoding::for_label(m.as_str().as_bytes()))
+        && enc != encoding_rs::UTF_8
     {
-        if enc != encoding_rs::UTF_8 {
-            return enc.decode_without_bom_handling(bytes).0.into_owned();
-        }
+        return enc.decode_without_bom_handling(bytes).0.into_owned();
     }
     String::from_utf8_lossy(bytes).into_owned()
 }
@@ -481,7 +480,7 @@ pub fn lcs_len<T: Eq + std::hash::Hash>(a: &[T], b: &[T]) -> usize {
     }
     let mut zeros = 0usize;
     for (w, &vw) in v.iter().enumerate() {
-        let bits = if w + 1 == words && a.len() % 64 != 0 {
+        let bits = if w + 1 == words && !a.len().is_multiple_of(64) {
             a.len() % 64
         } else {
             64
