@@ -562,7 +562,7 @@ timezone = "Asia/Shanghai"
         assert_eq!(news.mining.mode, Mode::Structural);
         assert_eq!(news.fetch.total_timeout, Duration::from_secs(10));
         assert_eq!(news.timezone, chrono_tz::Europe::Berlin);
-        assert_eq!(news.line, 11);
+        assert_eq!(news.line, 10);
         assert_eq!(blog.mining.min_instances, 5);
         assert_eq!(blog.mining.mode, Mode::Paper);
         assert!(!blog.bodies.enabled && news.bodies.enabled);

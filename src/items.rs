@@ -62,6 +62,13 @@ const ACTION_TEXTS: &[&str] = &[
     "続きを読む",
 ];
 
+/// True for "Read more", "Comments" and the like.
+fn is_action_text(t: &str) -> bool {
+    let l = t.to_lowercase();
+    let l = l.trim_matches(|c: char| !c.is_alphanumeric() && (c as u32) <= 0x2E80);
+    !l.is_empty() && ACTION_TEXTS.iter().any(|a| a.trim_matches(|c: char| !c.is_alphanumeric()) == l)
+}
+
 /// Summaries are cut (at a word boundary) beyond this many characters.
 pub const MAX_SUMMARY_CHARS: usize = 1_000;
 
@@ -144,11 +151,14 @@ pub fn plan_titles(doc: &Document, records: &[Record]) -> TitlePlan {
             if el.name != "a" || el.attr("href").is_none() {
                 continue;
             }
+            let text = link_title_text(doc, i);
+            if is_action_text(&text) {
+                continue;
+            }
             let key = path_in_record(doc, r, i);
             if seen_here.contains(&key) {
                 continue; // the first link at a path is the record's
             }
-            let text = link_title_text(doc, i);
             let heading = in_or_has_heading(doc, r, i);
             let slug = slug_match(&text, el.attr("href").unwrap_or(""));
             let st = stats.entry(key.clone()).or_insert(PathStats {
@@ -305,15 +315,11 @@ pub fn item_from_record(
     // Title: the link on the group's title path, else a link inside a
     // heading, else the heading, else the longest non-action link text,
     // else the first text.
-    let is_action = |t: &str| {
-        let l = t.to_lowercase();
-        let l = l.trim_matches(|c: char| !c.is_alphanumeric() && !(c as u32 > 0x2E80));
-        ACTION_TEXTS.iter().any(|a| a.trim_matches(|c: char| !c.is_alphanumeric()) == l)
-    };
-    let usable = |l: &&LinkInfo| !l.text.is_empty() && !is_action(&l.text) && parse_date(&l.text, dates).is_none();
+    let usable = |l: &&LinkInfo| !l.text.is_empty() && !is_action_text(&l.text) && parse_date(&l.text, dates).is_none();
     let title_link = links
         .iter()
-        .find(|l| l.on_title_path && !l.text.is_empty())
+        .filter(usable)
+        .find(|l| l.on_title_path)
         .or_else(|| links.iter().filter(usable).find(|l| l.in_heading))
         .or_else(|| {
             links

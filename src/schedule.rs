@@ -189,8 +189,8 @@ mod tests {
 
     #[test]
     fn seconds_form_passes_through_and_errors_are_clear() {
-        let t = next("30 0 * * * *", "2024-03-05T10:07:00Z");
-        assert_eq!((t.minute(), t.second()), (8, 30));
+        let t = next("30 * * * * *", "2024-03-05T10:07:00Z");
+        assert_eq!((t.minute(), t.second()), (7, 30));
         let e = "* * *".parse::<Schedule>().unwrap_err();
         assert!(e.reason.contains("expected 5 fields"), "{e}");
         assert!("0 0 * * 9".parse::<Schedule>().unwrap_err().reason.contains("out of range"));
