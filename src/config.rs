@@ -350,6 +350,22 @@ fn validate(raw: RawConfig, text: &str, path: &Path) -> Result<Config, Vec<Confi
         }
         let url = match Url::parse(f.url.get_ref().trim()) {
             Ok(u) if matches!(u.scheme(), "http" | "https" | "file") => Some(u),
+            // A relative path names a local page beside the config file.
+            Err(url::ParseError::RelativeUrlWithoutBase) => {
+                let local = base_dir.join(f.url.get_ref().trim());
+                match std::path::absolute(&local).ok().and_then(|p| Url::from_file_path(p).ok()) {
+                    Some(u) if local.is_file() => Some(u),
+                    _ => {
+                        issue(
+                            fid,
+                            "url",
+                            line(f.url.span()),
+                            format!("{:?} is neither a URL nor a file beside the config", f.url.get_ref()),
+                        );
+                        None
+                    }
+                }
+            }
             Ok(u) => {
                 issue(fid, "url", line(f.url.span()), format!("scheme {:?} is not http, https or file", u.scheme()));
                 None
@@ -603,6 +619,19 @@ timezone = "Asia/Shanghai"
         assert_eq!(got[0].line, Some(5));
         let got = issues("output_dir = \"x\"\n");
         assert_eq!(got[0].field, "feed");
+    }
+
+    #[test]
+    fn relative_url_is_a_local_page_beside_the_config() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("site")).unwrap();
+        std::fs::write(dir.path().join("site/index.html"), "<p>x</p>").unwrap();
+        let cfg = dir.path().join("feeds.toml");
+        let c = parse("[[feed]]\nid = \"demo\"\nurl = \"site/index.html\"\n", &cfg).unwrap();
+        assert_eq!(c.feeds[0].url.scheme(), "file");
+        assert!(c.feeds[0].url.path().ends_with("/site/index.html"));
+        // A relative path that is not a file is an error, not a silent path.
+        assert!(parse("[[feed]]\nid = \"demo\"\nurl = \"site/missing.html\"\n", &cfg).is_err());
     }
 
     #[test]

@@ -110,6 +110,9 @@ fn is_heading(name: &str) -> bool {
 #[derive(Debug, Clone, Default)]
 pub struct TitlePlan {
     pub path: Option<String>,
+    /// Image sources found in more than one record: status icons, rating
+    /// stars and spacers, never a record's own picture.
+    pub shared_images: std::collections::HashSet<String>,
 }
 
 /// Share of records a title path must appear in.
@@ -176,6 +179,22 @@ pub fn plan_titles(doc: &Document, records: &[Record]) -> TitlePlan {
             seen_here.push(key);
         }
     }
+    let mut image_records: HashMap<String, usize> = HashMap::new();
+    for r in records {
+        let mut here: Vec<&str> = (r.start..r.end)
+            .filter_map(|i| doc.element(i).filter(|e| e.name == "img")?.attr("src"))
+            .collect();
+        here.sort_unstable();
+        here.dedup();
+        for src in here {
+            *image_records.entry(src.trim().to_string()).or_insert(0) += 1;
+        }
+    }
+    let shared_images = image_records
+        .into_iter()
+        .filter(|(_, n)| *n > 1)
+        .map(|(src, _)| src)
+        .collect();
     let k = records.len().max(1) as f64;
     let best = stats
         .into_iter()
@@ -199,6 +218,7 @@ pub fn plan_titles(doc: &Document, records: &[Record]) -> TitlePlan {
         .max_by(|a, b| a.1.total_cmp(&b.1).then(b.0.cmp(&a.0)));
     TitlePlan {
         path: best.map(|(k, _)| k),
+        shared_images,
     }
 }
 
@@ -300,7 +320,10 @@ pub fn item_from_record(
             }
         } else if is_heading(name) && heading.is_none() && !doc.text(i).is_empty() {
             heading = Some(i);
-        } else if name == "img" && image.is_none() {
+        } else if name == "img"
+            && image.is_none()
+            && !el.attr("src").is_some_and(|s| plan.shared_images.contains(s.trim()))
+        {
             image = image_url(el, base);
         }
         if attr_date.is_none() {
@@ -358,14 +381,15 @@ pub fn item_from_record(
     }
 }
 
-/// First date in the record's text: a text node that is a date on its own,
-/// else the first date found in the text outside the title link.
+/// First date in the record's text, in document order (a record's own date
+/// comes before "last reply 3 hours ago"): a text node that is a date on
+/// its own or holds one, else a date spanning several nodes.
 fn text_date(doc: &Document, record: &Record, title_link: Option<NodeId>, ctx: &DateContext) -> Option<DateTime<FixedOffset>> {
     let inside_title = |i: NodeId| title_link.is_some_and(|t| doc.contains(t, i));
     for i in record.start..record.end {
         if let NodeData::Text { text, blank: false } = &doc.node(i).data {
             if !inside_title(i) {
-                if let Some(d) = parse_date(text, ctx) {
+                if let Some(d) = parse_date(text, ctx).or_else(|| find_date(text, ctx).map(|(d, _)| d)) {
                     return Some(d);
                 }
             }
@@ -407,10 +431,21 @@ fn summary_without(full: &str, title: &str) -> String {
 /// A content image's absolute URL: `src`, lazy-loading attributes, or the
 /// first `srcset` candidate; tracking pixels and inline data are skipped.
 fn image_url(el: &crate::dom::Element, base: &Url) -> Option<Url> {
-    let tiny = ["width", "height"]
-        .iter()
-        .any(|a| el.attr(a).and_then(|v| v.trim().parse::<u32>().ok()).is_some_and(|v| v <= 2));
-    if tiny {
+    // Declared dimensions below this are icons, spacers and tracking pixels.
+    const MIN_CONTENT_IMAGE_PX: u32 = 40;
+    let tiny = ["width", "height"].iter().any(|a| {
+        el.attr(a)
+            .and_then(|v| v.trim().trim_end_matches("px").parse::<u32>().ok())
+            .is_some_and(|v| v < MIN_CONTENT_IMAGE_PX)
+    });
+    // File names that say what the picture is for.
+    let decorative = el.attr("src").is_some_and(|src| {
+        let name = src.rsplit('/').next().unwrap_or("").to_ascii_lowercase();
+        ["icon", "sprite", "spacer", "pixel", "blank.", "transparent."]
+            .iter()
+            .any(|w| name.contains(w))
+    });
+    if tiny || decorative {
         return None;
     }
     let candidates = ["data-src", "data-lazy-src", "data-original", "src"]

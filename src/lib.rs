@@ -22,5 +22,6 @@ pub mod pipeline;
 pub mod commands;
 pub mod publish;
 pub mod records;
+pub mod refresh;
 pub mod schedule;
 pub mod sequence;

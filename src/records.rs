@@ -330,10 +330,20 @@ fn instance_run(doc: &Document, seq: &TagSequence, cand: &PatternCandidate, p: u
             last: s,
         }
     } else {
+        let clipped = child_toward(doc, a, s);
+        let last = child_toward(doc, a, e);
+        // An instance that starts inside a sibling (its last tokens only)
+        // does not make that sibling a record: the run starts at the first
+        // sibling the instance enters at its root.
+        let first = if clipped != s && doc.node(clipped).end <= last {
+            doc.node(clipped).end
+        } else {
+            clipped
+        };
         Run {
             container: a,
-            first: child_toward(doc, a, s),
-            last: child_toward(doc, a, e),
+            first,
+            last,
         }
     }
 }
@@ -439,11 +449,17 @@ fn widen(doc: &Document, container: NodeId, tag: &str, roots: &[NodeId], run_len
         return Vec::new();
     }
     let bags: Vec<HashMap<&str, u32>> = mined.iter().map(|r| tag_bag(doc, r.start, r.end)).collect();
+    // Rule 3 holds for widened members too: when the mined records all
+    // link somewhere, a member without a link (a separator row, an e-mail
+    // alert form between jobs) is not a record.
+    let links = |r: &Record| (r.start..r.end).any(|i| doc.is_tag(i, "a") && doc.element(i).and_then(|e| e.attr("href")).is_some());
+    let roots_link = mined.iter().all(|r| links(r));
     all.iter()
         .filter(|r| {
             roots.contains(&r.start) || {
                 let bag = tag_bag(doc, r.start, r.end);
                 bags.iter().map(|b| dice(&bag, b)).fold(0.0, f64::max) >= WIDEN_SIMILARITY
+                    && (!roots_link || links(r))
             }
         })
         .copied()

@@ -1,0 +1,170 @@
+//! Record extraction on realistic list pages written for these tests
+//! (`tests/fixtures/lists/`: news index, blog, forum board, product grid,
+//! GBK-encoded Chinese portal, release table, records with optional fields,
+//! a short list under a huge menu, a Japanese blog, a page without records).
+//! Each page goes through the real pipeline (decode → parse → mine →
+//! records → items) and must give exactly its expected records, in order,
+//! with their titles, links, dates, images and summaries.
+
+use std::path::{Path, PathBuf};
+
+use chrono::{TimeZone, Utc};
+use feedmine::dates::DateContext;
+use feedmine::patterns::{MiningParams, Mode};
+use serde::Deserialize;
+use url::Url;
+
+#[derive(Deserialize)]
+struct Expected {
+    url: String,
+    #[serde(default)]
+    no_records: bool,
+    records: Vec<ExpectedRecord>,
+}
+
+#[derive(Deserialize)]
+struct ExpectedRecord {
+    title: String,
+    link: String,
+    date: Option<String>,
+    image: Option<String>,
+    summary_contains: Option<String>,
+}
+
+fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/lists")
+}
+
+/// "Now" for relative dates: shortly after the fixtures' newest records.
+fn context() -> DateContext {
+    DateContext {
+        now: Utc.with_ymd_and_hms(2024, 3, 10, 12, 0, 0).unwrap(),
+        offset: chrono::FixedOffset::east_opt(0).unwrap(),
+    }
+}
+
+fn run(name: &str, params: &MiningParams) -> (Expected, Vec<feedmine::items::Item>) {
+    let dir = fixtures();
+    let bytes = std::fs::read(dir.join(format!("{name}.html"))).unwrap();
+    let expected: Expected =
+        serde_json::from_str(&std::fs::read_to_string(dir.join(format!("{name}.expected.json"))).unwrap()).unwrap();
+    let decoded = feedmine::decode::decode(&bytes, None, None).unwrap();
+    let url = Url::parse(&expected.url).unwrap();
+    let page = feedmine::pipeline::analyze_list(&decoded.text, &url, params, &context());
+    (expected, page.items)
+}
+
+/// Compare everything the fixture states; collect all mismatches.
+fn check(name: &str) {
+    let (expected, items) = run(name, &MiningParams::default());
+    if expected.no_records {
+        assert!(items.is_empty(), "{name}: expected no records, got {:?}", titles(&items));
+        return;
+    }
+    let mut problems = Vec::new();
+    if items.len() != expected.records.len() {
+        problems.push(format!(
+            "{} records instead of {}: {:?}",
+            items.len(),
+            expected.records.len(),
+            titles(&items)
+        ));
+    }
+    for (i, (it, ex)) in items.iter().zip(&expected.records).enumerate() {
+        let link = it.link.as_ref().map(Url::as_str).unwrap_or("");
+        if link != ex.link {
+            problems.push(format!("#{i} link {link:?} != {:?}", ex.link));
+        }
+        if it.title != ex.title {
+            problems.push(format!("#{i} title {:?} != {:?}", it.title, ex.title));
+        }
+        if let Some(day) = &ex.date {
+            let got = it.date.map(|d| d.date_naive().to_string());
+            if got.as_deref() != Some(day.as_str()) {
+                problems.push(format!("#{i} date {got:?} != {day:?}"));
+            }
+        }
+        let image = it.image.as_ref().map(Url::as_str);
+        if image != ex.image.as_deref() {
+            problems.push(format!("#{i} image {image:?} != {:?}", ex.image));
+        }
+        if let Some(phrase) = &ex.summary_contains {
+            if !it.summary.contains(phrase.as_str()) {
+                problems.push(format!("#{i} summary {:?} lacks {phrase:?}", it.summary));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{name}:\n  {}", problems.join("\n  "));
+}
+
+fn titles(items: &[feedmine::items::Item]) -> Vec<&str> {
+    items.iter().map(|i| i.title.as_str()).collect()
+}
+
+#[test]
+fn news_index_with_teaser_variants_beats_nav_sidebar_and_footer() {
+    check("news_index");
+}
+
+#[test]
+fn blog_index_with_three_posts_and_base_href() {
+    check("blog_index");
+}
+
+#[test]
+fn forum_board_table_with_sticky_threads() {
+    check("forum_board");
+}
+
+#[test]
+fn product_grid_with_sale_badges() {
+    check("product_grid");
+}
+
+#[test]
+fn gbk_encoded_chinese_portal() {
+    check("gbk_portal");
+}
+
+#[test]
+fn release_table_skips_header_row() {
+    check("releases_table");
+}
+
+#[test]
+fn records_with_optional_fields_are_all_found() {
+    check("variant_records");
+}
+
+#[test]
+fn short_news_list_wins_over_mega_menu() {
+    check("nav_heavy_short");
+}
+
+#[test]
+fn japanese_blog_dates() {
+    check("japanese_blog");
+}
+
+#[test]
+fn page_without_records_gives_no_items() {
+    check("no_records");
+}
+
+/// The paper's own rules are kept reachable; on a list of exact repeats
+/// (`<li><a><text><span><text>`) they find the records too (a regression
+/// guard for `mode = "paper"`).
+#[test]
+fn paper_mode_finds_exactly_repeated_rows() {
+    let params = MiningParams {
+        mode: Mode::Paper,
+        ..MiningParams::default()
+    };
+    let (expected, items) = run("gbk_portal", &params);
+    let expected_links: Vec<&str> = expected.records.iter().map(|r| r.link.as_str()).collect();
+    let found = items
+        .iter()
+        .filter(|i| i.link.as_ref().is_some_and(|l| expected_links.contains(&l.as_str())))
+        .count();
+    assert!(found >= expected.records.len() / 2, "paper mode found {found} of {}", expected.records.len());
+}
