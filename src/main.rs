@@ -159,7 +159,9 @@ fn load_config(path: &Path) -> Result<config::Config, ExitCode> {
                     eprintln!("feedmine: {}: {issue}", path.display());
                 }
             }
-            other => eprintln!("feedmine: {other:#}"),
+            config::ConfigError::Read { .. } => {
+                eprintln!("feedmine: {:#}", anyhow::Error::new(err))
+            }
         }
         ExitCode::from(EXIT_USAGE)
     })
@@ -199,6 +201,7 @@ fn once(config_path: &Path, only: &[String]) -> anyhow::Result<ExitCode> {
             ),
             Err(err) => {
                 failed += 1;
+                let err = anyhow::Error::new(err);
                 eprintln!("feedmine: feed {}: {err:#}", feed.id);
             }
         }
