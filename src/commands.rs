@@ -25,9 +25,12 @@ pub fn default_date_context() -> DateContext {
 
 use chrono::Offset;
 
-
 /// `feedmine eval lists DIR`: the record extractor over labelled list pages.
-pub fn eval_lists(dir: &Path, params: &MiningParams, out: &mut dyn Write) -> Result<ListsSummary, EvalError> {
+pub fn eval_lists(
+    dir: &Path,
+    params: &MiningParams,
+    out: &mut dyn Write,
+) -> Result<ListsSummary, EvalError> {
     let dates = default_date_context();
     let mut extract = |bytes: &[u8], base: &Url| -> Result<ListRun, String> {
         let decoded = decode::decode(bytes, None, None).map_err(|e| e.to_string())?;
@@ -189,7 +192,7 @@ pub fn write_preview(p: &Preview, out: &mut dyn Write) -> std::io::Result<()> {
         p.stats.parse_ms, p.stats.mine_ms, p.stats.items_ms
     )?;
     writeln!(out, "\nrecord groups (ranked)")?;
-    writeln!(out, "  {:>3} {:>7} {:>8} {:>8}  {}", "#", "records", "coverage", "score", "where / verdict")?;
+    writeln!(out, "    # records coverage    score  where / verdict")?;
     for (i, g) in p.groups.iter().enumerate() {
         let verdict = match (g.winner, g.dropped) {
             (true, _) => "WINNER".to_string(),
@@ -208,7 +211,7 @@ pub fn write_preview(p: &Preview, out: &mut dyn Write) -> std::io::Result<()> {
         )?;
     }
     writeln!(out, "\ncandidate patterns (by coverage)")?;
-    writeln!(out, "  {:>4} {:>5} {:>9} {:>8}  {}", "len", "found", "instances", "coverage", "tokens / verdict")?;
+    writeln!(out, "   len found instances coverage  tokens / verdict")?;
     for c in &p.patterns {
         writeln!(
             out,

@@ -185,7 +185,9 @@ pub struct Config {
 /// Parse a duration like `30s`, `500ms`, `2m`, `1h` (a bare number is seconds).
 pub fn parse_duration(s: &str) -> Result<Duration, String> {
     let s = s.trim();
-    let split = s.find(|c: char| !c.is_ascii_digit() && c != '.').unwrap_or(s.len());
+    let split = s
+        .find(|c: char| !c.is_ascii_digit() && c != '.')
+        .unwrap_or(s.len());
     let (num, unit) = s.split_at(split);
     let n: f64 = num
         .parse()
@@ -247,7 +249,9 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
 fn feed_id_before(text: &str, offset: usize) -> Option<String> {
     let head = &text[..offset.min(text.len())];
     let start = head.rfind("[[feed]]")?;
-    let table_end = text[start + 8..].find("[[").map_or(text.len(), |i| start + 8 + i);
+    let table_end = text[start + 8..]
+        .find("[[")
+        .map_or(text.len(), |i| start + 8 + i);
     text[start..table_end].lines().find_map(|l| {
         let (k, v) = l.split_once('=')?;
         (k.trim() == "id").then(|| v.trim().trim_matches('"').to_string())
@@ -279,8 +283,10 @@ fn validate(raw: RawConfig, text: &str, path: &Path) -> Result<Config, Vec<Confi
         .unwrap_or_else(|| DEFAULT_OUTPUT_DIR.to_string());
     let output_dir = base_dir.join(output_dir);
 
-    let public_url = raw.public_url.as_ref().and_then(|u| {
-        match Url::parse(u.get_ref()) {
+    let public_url = raw
+        .public_url
+        .as_ref()
+        .and_then(|u| match Url::parse(u.get_ref()) {
             Ok(mut url) if matches!(url.scheme(), "http" | "https") => {
                 if !url.path().ends_with('/') {
                     let p = format!("{}/", url.path());
@@ -289,15 +295,24 @@ fn validate(raw: RawConfig, text: &str, path: &Path) -> Result<Config, Vec<Confi
                 Some(url)
             }
             Ok(_) => {
-                issue(None, "public_url", line(u.span()), "must be an http(s) URL".into());
+                issue(
+                    None,
+                    "public_url",
+                    line(u.span()),
+                    "must be an http(s) URL".into(),
+                );
                 None
             }
             Err(e) => {
-                issue(None, "public_url", line(u.span()), format!("not a URL: {e}"));
+                issue(
+                    None,
+                    "public_url",
+                    line(u.span()),
+                    format!("not a URL: {e}"),
+                );
                 None
             }
-        }
-    });
+        });
 
     let mut global_fetch = FetchOptions::default();
     if let Some(ua) = &raw.user_agent {
@@ -321,7 +336,12 @@ fn validate(raw: RawConfig, text: &str, path: &Path) -> Result<Config, Vec<Confi
         Some(tz) => match tz.get_ref().parse::<chrono_tz::Tz>() {
             Ok(z) => z,
             Err(_) => {
-                issue(None, "timezone", line(tz.span()), format!("unknown time zone {:?}", tz.get_ref()));
+                issue(
+                    None,
+                    "timezone",
+                    line(tz.span()),
+                    format!("unknown time zone {:?}", tz.get_ref()),
+                );
                 chrono_tz::UTC
             }
         },
@@ -330,10 +350,22 @@ fn validate(raw: RawConfig, text: &str, path: &Path) -> Result<Config, Vec<Confi
     let mut global_mining = MiningParams::default();
     if let Some(m) = &raw.mining {
         let m_line = line(m.span());
-        apply_mining(&mut global_mining, m.get_ref(), None, m_line, &mut issue, text);
+        apply_mining(
+            &mut global_mining,
+            m.get_ref(),
+            None,
+            m_line,
+            &mut issue,
+            text,
+        );
     }
     if raw.feed.is_empty() {
-        issue(None, "feed", None, "no [[feed]] tables: nothing to do".into());
+        issue(
+            None,
+            "feed",
+            None,
+            "no [[feed]] tables: nothing to do".into(),
+        );
     }
 
     let mut ids = HashSet::new();
@@ -343,8 +375,19 @@ fn validate(raw: RawConfig, text: &str, path: &Path) -> Result<Config, Vec<Confi
         let f = f.get_ref();
         let id = f.id.get_ref().trim().to_string();
         let fid = Some(id.as_str());
-        if id.is_empty() || !id.chars().all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c)) || id.starts_with('.') {
-            issue(fid, "id", line(f.id.span()), "must be non-empty and use only A-Z a-z 0-9 - _ . (it names the output file)".into());
+        if id.is_empty()
+            || !id
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
+            || id.starts_with('.')
+        {
+            issue(
+                fid,
+                "id",
+                line(f.id.span()),
+                "must be non-empty and use only A-Z a-z 0-9 - _ . (it names the output file)"
+                    .into(),
+            );
         } else if !ids.insert(id.clone()) {
             issue(fid, "id", line(f.id.span()), "duplicate feed id".into());
         }
@@ -353,25 +396,41 @@ fn validate(raw: RawConfig, text: &str, path: &Path) -> Result<Config, Vec<Confi
             // A relative path names a local page beside the config file.
             Err(url::ParseError::RelativeUrlWithoutBase) => {
                 let local = base_dir.join(f.url.get_ref().trim());
-                match std::path::absolute(&local).ok().and_then(|p| Url::from_file_path(p).ok()) {
+                match std::path::absolute(&local)
+                    .ok()
+                    .and_then(|p| Url::from_file_path(p).ok())
+                {
                     Some(u) if local.is_file() => Some(u),
                     _ => {
                         issue(
                             fid,
                             "url",
                             line(f.url.span()),
-                            format!("{:?} is neither a URL nor a file beside the config", f.url.get_ref()),
+                            format!(
+                                "{:?} is neither a URL nor a file beside the config",
+                                f.url.get_ref()
+                            ),
                         );
                         None
                     }
                 }
             }
             Ok(u) => {
-                issue(fid, "url", line(f.url.span()), format!("scheme {:?} is not http, https or file", u.scheme()));
+                issue(
+                    fid,
+                    "url",
+                    line(f.url.span()),
+                    format!("scheme {:?} is not http, https or file", u.scheme()),
+                );
                 None
             }
             Err(e) => {
-                issue(fid, "url", line(f.url.span()), format!("not a URL ({e}): {:?}", f.url.get_ref()));
+                issue(
+                    fid,
+                    "url",
+                    line(f.url.span()),
+                    format!("not a URL ({e}): {:?}", f.url.get_ref()),
+                );
                 None
             }
         };
@@ -391,7 +450,12 @@ fn validate(raw: RawConfig, text: &str, path: &Path) -> Result<Config, Vec<Confi
             Some(tz) => match tz.get_ref().parse::<chrono_tz::Tz>() {
                 Ok(z) => z,
                 Err(_) => {
-                    issue(fid, "timezone", line(tz.span()), format!("unknown time zone {:?}", tz.get_ref()));
+                    issue(
+                        fid,
+                        "timezone",
+                        line(tz.span()),
+                        format!("unknown time zone {:?}", tz.get_ref()),
+                    );
                     global_tz
                 }
             },
@@ -421,7 +485,14 @@ fn validate(raw: RawConfig, text: &str, path: &Path) -> Result<Config, Vec<Confi
             max_pattern_len: f.max_pattern_len,
             max_candidates: f.max_candidates,
         };
-        apply_mining(&mut mining, &overrides, fid, Some(feed_line), &mut issue, text);
+        apply_mining(
+            &mut mining,
+            &overrides,
+            fid,
+            Some(feed_line),
+            &mut issue,
+            text,
+        );
         let mut bodies = BodySettings::default();
         if let Some(b) = f.bodies {
             bodies.enabled = b;
@@ -435,7 +506,12 @@ fn validate(raw: RawConfig, text: &str, path: &Path) -> Result<Config, Vec<Confi
         }
         if let Some(c) = f.bodies_concurrency {
             if c == 0 {
-                issue(fid, "bodies_concurrency", Some(feed_line), "must be at least 1".into());
+                issue(
+                    fid,
+                    "bodies_concurrency",
+                    Some(feed_line),
+                    "must be at least 1".into(),
+                );
             }
             bodies.concurrency = c.max(1);
         }
@@ -510,11 +586,31 @@ fn apply_mining(
             }
         }
     };
-    positive("min_instances", raw.min_instances, &mut params.min_instances);
-    positive("min_pattern_len", raw.min_pattern_len, &mut params.min_pattern_len);
-    positive("min_record_len", raw.min_record_len, &mut params.min_record_len);
-    positive("max_pattern_len", raw.max_pattern_len, &mut params.max_pattern_len);
-    positive("max_candidates", raw.max_candidates, &mut params.max_candidates);
+    positive(
+        "min_instances",
+        raw.min_instances,
+        &mut params.min_instances,
+    );
+    positive(
+        "min_pattern_len",
+        raw.min_pattern_len,
+        &mut params.min_pattern_len,
+    );
+    positive(
+        "min_record_len",
+        raw.min_record_len,
+        &mut params.min_record_len,
+    );
+    positive(
+        "max_pattern_len",
+        raw.max_pattern_len,
+        &mut params.max_pattern_len,
+    );
+    positive(
+        "max_candidates",
+        raw.max_candidates,
+        &mut params.max_candidates,
+    );
     if let Some(k) = &raw.key_tags {
         params.key_tags = k.clone();
     }
@@ -523,7 +619,12 @@ fn apply_mining(
         if (0.0..=1.0).contains(&v) {
             params.min_coverage = v;
         } else {
-            issue(feed, "min_coverage", Some(line_of(text, c.span().start)), format!("{v} is not a share between 0 and 1"));
+            issue(
+                feed,
+                "min_coverage",
+                Some(line_of(text, c.span().start)),
+                format!("{v} is not a share between 0 and 1"),
+            );
         }
     }
 }
@@ -588,7 +689,8 @@ timezone = "Asia/Shanghai"
 
     #[test]
     fn typo_names_feed_field_and_line() {
-        let got = issues("[[feed]]\nid = \"news\"\nurl = \"https://x.example/\"\nmin_instance = 3\n");
+        let got =
+            issues("[[feed]]\nid = \"news\"\nurl = \"https://x.example/\"\nmin_instance = 3\n");
         assert_eq!(got.len(), 1);
         assert_eq!(got[0].feed.as_deref(), Some("news"));
         assert_eq!(got[0].field, "min_instance");
@@ -600,7 +702,8 @@ timezone = "Asia/Shanghai"
         let got = issues(
             "[[feed]]\nid = \"a b\"\nurl = \"ftp://x/\"\n\n[[feed]]\nid = \"ok\"\nurl = \"not a url\"\nschedule = \"* * *\"\ntimezone = \"Mars/Base\"\nmin_coverage = 2.0\ntimeout = \"5 parsecs\"\nbodies_method = \"magic\"\n",
         );
-        let fields: Vec<(&str, Option<usize>)> = got.iter().map(|i| (i.field.as_str(), i.line)).collect();
+        let fields: Vec<(&str, Option<usize>)> =
+            got.iter().map(|i| (i.field.as_str(), i.line)).collect();
         assert!(fields.contains(&("id", Some(2))), "{got:?}");
         assert!(fields.contains(&("url", Some(3))));
         assert!(fields.contains(&("url", Some(7))));
@@ -609,12 +712,18 @@ timezone = "Asia/Shanghai"
         assert!(fields.contains(&("min_coverage", Some(10))));
         assert!(fields.contains(&("timeout", Some(11))));
         assert!(fields.contains(&("bodies_method", Some(12))));
-        assert!(got.iter().filter(|i| i.line.unwrap_or(0) >= 6).all(|i| i.feed.as_deref() == Some("ok")));
+        assert!(
+            got.iter()
+                .filter(|i| i.line.unwrap_or(0) >= 6)
+                .all(|i| i.feed.as_deref() == Some("ok"))
+        );
     }
 
     #[test]
     fn duplicate_ids_and_empty_file() {
-        let got = issues("[[feed]]\nid = \"a\"\nurl = \"https://x/\"\n[[feed]]\nid = \"a\"\nurl = \"https://y/\"\n");
+        let got = issues(
+            "[[feed]]\nid = \"a\"\nurl = \"https://x/\"\n[[feed]]\nid = \"a\"\nurl = \"https://y/\"\n",
+        );
         assert_eq!(got[0].message, "duplicate feed id");
         assert_eq!(got[0].line, Some(5));
         let got = issues("output_dir = \"x\"\n");
@@ -631,7 +740,13 @@ timezone = "Asia/Shanghai"
         assert_eq!(c.feeds[0].url.scheme(), "file");
         assert!(c.feeds[0].url.path().ends_with("/site/index.html"));
         // A relative path that is not a file is an error, not a silent path.
-        assert!(parse("[[feed]]\nid = \"demo\"\nurl = \"site/missing.html\"\n", &cfg).is_err());
+        assert!(
+            parse(
+                "[[feed]]\nid = \"demo\"\nurl = \"site/missing.html\"\n",
+                &cfg
+            )
+            .is_err()
+        );
     }
 
     #[test]

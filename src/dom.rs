@@ -337,7 +337,10 @@ impl Iterator for Children<'_> {
 /// Collapse runs of whitespace (incl. NBSP) to one space and trim.
 pub fn collapse_whitespace(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
-    for word in s.split(|c: char| c.is_whitespace()).filter(|w| !w.is_empty()) {
+    for word in s
+        .split(|c: char| c.is_whitespace())
+        .filter(|w| !w.is_empty())
+    {
         if !out.is_empty() {
             out.push(' ');
         }

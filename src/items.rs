@@ -66,7 +66,10 @@ const ACTION_TEXTS: &[&str] = &[
 fn is_action_text(t: &str) -> bool {
     let l = t.to_lowercase();
     let l = l.trim_matches(|c: char| !c.is_alphanumeric() && (c as u32) <= 0x2E80);
-    !l.is_empty() && ACTION_TEXTS.iter().any(|a| a.trim_matches(|c: char| !c.is_alphanumeric()) == l)
+    !l.is_empty()
+        && ACTION_TEXTS
+            .iter()
+            .any(|a| a.trim_matches(|c: char| !c.is_alphanumeric()) == l)
 }
 
 /// Summaries are cut (at a word boundary) beyond this many characters.
@@ -128,7 +131,12 @@ fn path_in_record(doc: &Document, record: &Record, id: NodeId) -> String {
         .take_while(|&a| a >= record.start && a < record.end)
         .filter_map(|a| {
             let e = doc.element(a)?;
-            let class = e.attr("class").unwrap_or("").split_whitespace().next().unwrap_or("");
+            let class = e
+                .attr("class")
+                .unwrap_or("")
+                .split_whitespace()
+                .next()
+                .unwrap_or("");
             Some(format!("{}.{}", e.name, class))
         })
         .collect();
@@ -210,7 +218,11 @@ pub fn plan_titles(doc: &Document, records: &[Record]) -> TitlePlan {
             let mean = st.chars as f64 / st.records as f64;
             // Length counts, but with diminishing returns: an excerpt link is
             // longer than the headline link, and must not win on length alone.
-            let heading = if st.heading * 2 >= st.records { 3.0 } else { 1.0 };
+            let heading = if st.heading * 2 >= st.records {
+                3.0
+            } else {
+                1.0
+            };
             let presence = st.records as f64 / k;
             let slug = 1.0 + st.slug / st.records as f64;
             (key, mean.min(80.0).sqrt() * heading * presence * slug)
@@ -322,23 +334,33 @@ pub fn item_from_record(
             heading = Some(i);
         } else if name == "img"
             && image.is_none()
-            && !el.attr("src").is_some_and(|s| plan.shared_images.contains(s.trim()))
+            && !el
+                .attr("src")
+                .is_some_and(|s| plan.shared_images.contains(s.trim()))
         {
             image = image_url(el, base);
         }
         if attr_date.is_none() {
-            attr_date = ["datetime", "data-datetime", "data-date", "data-time", "title"]
-                .iter()
-                .filter(|a| **a != "title" || name == "abbr" || name == "time" || name == "span")
-                .filter_map(|a| el.attr(a))
-                .find_map(|v| parse_date(v, dates));
+            attr_date = [
+                "datetime",
+                "data-datetime",
+                "data-date",
+                "data-time",
+                "title",
+            ]
+            .iter()
+            .filter(|a| **a != "title" || name == "abbr" || name == "time" || name == "span")
+            .filter_map(|a| el.attr(a))
+            .find_map(|v| parse_date(v, dates));
         }
     }
 
     // Title: the link on the group's title path, else a link inside a
     // heading, else the heading, else the longest non-action link text,
     // else the first text.
-    let usable = |l: &&LinkInfo| !l.text.is_empty() && !is_action_text(&l.text) && parse_date(&l.text, dates).is_none();
+    let usable = |l: &&LinkInfo| {
+        !l.text.is_empty() && !is_action_text(&l.text) && parse_date(&l.text, dates).is_none()
+    };
     let title_link = links
         .iter()
         .filter(usable)
@@ -384,15 +406,19 @@ pub fn item_from_record(
 /// First date in the record's text, in document order (a record's own date
 /// comes before "last reply 3 hours ago"): a text node that is a date on
 /// its own or holds one, else a date spanning several nodes.
-fn text_date(doc: &Document, record: &Record, title_link: Option<NodeId>, ctx: &DateContext) -> Option<DateTime<FixedOffset>> {
+fn text_date(
+    doc: &Document,
+    record: &Record,
+    title_link: Option<NodeId>,
+    ctx: &DateContext,
+) -> Option<DateTime<FixedOffset>> {
     let inside_title = |i: NodeId| title_link.is_some_and(|t| doc.contains(t, i));
     for i in record.start..record.end {
-        if let NodeData::Text { text, blank: false } = &doc.node(i).data {
-            if !inside_title(i) {
-                if let Some(d) = parse_date(text, ctx).or_else(|| find_date(text, ctx).map(|(d, _)| d)) {
-                    return Some(d);
-                }
-            }
+        if let NodeData::Text { text, blank: false } = &doc.node(i).data
+            && !inside_title(i)
+            && let Some(d) = parse_date(text, ctx).or_else(|| find_date(text, ctx).map(|(d, _)| d))
+        {
+            return Some(d);
         }
     }
     let mut raw = String::new();
@@ -441,9 +467,16 @@ fn image_url(el: &crate::dom::Element, base: &Url) -> Option<Url> {
     // File names that say what the picture is for.
     let decorative = el.attr("src").is_some_and(|src| {
         let name = src.rsplit('/').next().unwrap_or("").to_ascii_lowercase();
-        ["icon", "sprite", "spacer", "pixel", "blank.", "transparent."]
-            .iter()
-            .any(|w| name.contains(w))
+        [
+            "icon",
+            "sprite",
+            "spacer",
+            "pixel",
+            "blank.",
+            "transparent.",
+        ]
+        .iter()
+        .any(|w| name.contains(w))
     });
     if tiny || decorative {
         return None;
@@ -455,7 +488,13 @@ fn image_url(el: &crate::dom::Element, base: &Url) -> Option<Url> {
             ["srcset", "data-srcset"]
                 .iter()
                 .filter_map(|a| el.attr(a))
-                .filter_map(|s| s.split(',').next()?.split_whitespace().next().map(str::to_string)),
+                .filter_map(|s| {
+                    s.split(',')
+                        .next()?
+                        .split_whitespace()
+                        .next()
+                        .map(str::to_string)
+                }),
         );
     for c in candidates {
         if c.trim_start().starts_with("data:") {
@@ -493,9 +532,17 @@ mod tests {
 
     fn item_of(html: &str, selector_tag: &str) -> Item {
         let doc = crate::dom::parse(html);
-        let id = (0..doc.nodes.len() as NodeId).find(|&i| doc.is_tag(i, selector_tag)).unwrap();
-        let rec = Record { start: id, end: doc.node(id).end };
-        let base = base_url(&doc, &Url::parse("https://news.example.com/world/").unwrap());
+        let id = (0..doc.nodes.len() as NodeId)
+            .find(|&i| doc.is_tag(i, selector_tag))
+            .unwrap();
+        let rec = Record {
+            start: id,
+            end: doc.node(id).end,
+        };
+        let base = base_url(
+            &doc,
+            &Url::parse("https://news.example.com/world/").unwrap(),
+        );
         let plan = plan_titles(&doc, &[rec]);
         item_from_record(&doc, &rec, &base, &ctx(), &plan)
     }
@@ -510,7 +557,10 @@ mod tests {
         );
         assert_eq!(it.title, "Floods reach the city");
         assert_eq!(it.link.unwrap().as_str(), "https://news.example.com/p/1");
-        assert_eq!(it.image.unwrap().as_str(), "https://news.example.com/i/1.jpg");
+        assert_eq!(
+            it.image.unwrap().as_str(),
+            "https://news.example.com/i/1.jpg"
+        );
         assert_eq!(it.date.unwrap().to_rfc3339(), "2024-03-05T08:00:00+01:00");
         assert!(it.summary.contains("Water levels rose overnight."));
         assert!(!it.summary.contains("Floods reach"));
@@ -523,7 +573,10 @@ mod tests {
             "li",
         );
         assert_eq!(it.title, "On writing");
-        assert_eq!(it.link.as_ref().unwrap().as_str(), "https://news.example.com/world/post.html");
+        assert_eq!(
+            it.link.as_ref().unwrap().as_str(),
+            "https://news.example.com/world/post.html"
+        );
         assert_eq!(it.date.unwrap().date_naive().to_string(), "2024-03-05");
         assert!(it.guid_is_permalink());
     }
@@ -540,10 +593,15 @@ mod tests {
 
     #[test]
     fn base_href_and_javascript_links() {
-        let doc = crate::dom::parse("<head><base href='/blog/'></head><body><a href='javascript:void(0)'>x</a></body>");
+        let doc = crate::dom::parse(
+            "<head><base href='/blog/'></head><body><a href='javascript:void(0)'>x</a></body>",
+        );
         let base = base_url(&doc, &Url::parse("https://ex.com/a/b").unwrap());
         assert_eq!(base.as_str(), "https://ex.com/blog/");
         assert!(resolve(&base, "javascript:void(0)").is_none());
-        assert_eq!(resolve(&base, "p/1").unwrap().as_str(), "https://ex.com/blog/p/1");
+        assert_eq!(
+            resolve(&base, "p/1").unwrap().as_str(),
+            "https://ex.com/blog/p/1"
+        );
     }
 }

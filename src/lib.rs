@@ -9,6 +9,7 @@
 //! `publish` and `pipeline`.
 
 pub mod bodies;
+pub mod commands;
 pub mod config;
 pub mod dates;
 pub mod decode;
@@ -19,7 +20,6 @@ pub mod fetch;
 pub mod items;
 pub mod patterns;
 pub mod pipeline;
-pub mod commands;
 pub mod publish;
 pub mod records;
 pub mod refresh;

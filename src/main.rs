@@ -19,7 +19,11 @@ const EXIT_FEED_FAILED: u8 = 1;
 const EXIT_USAGE: u8 = 2;
 
 #[derive(Parser)]
-#[command(name = "feedmine", version, about = "Turns websites that have no feed into RSS feeds, automatically")]
+#[command(
+    name = "feedmine",
+    version,
+    about = "Turns websites that have no feed into RSS feeds, automatically"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -244,7 +248,12 @@ fn preview(target: &str, base_url: Option<url::Url>, json: bool, mode: Mode) -> 
         ..MiningParams::default()
     };
     let base = base_url.unwrap_or(page.final_url);
-    let list = pipeline::analyze_list(&page.text, &base, &params, &commands::default_date_context());
+    let list = pipeline::analyze_list(
+        &page.text,
+        &base,
+        &params,
+        &commands::default_date_context(),
+    );
     let p = commands::preview_of(&list, &base);
     let mut out = std::io::stdout().lock();
     if json {
@@ -256,7 +265,12 @@ fn preview(target: &str, base_url: Option<url::Url>, json: bool, mode: Mode) -> 
     Ok(())
 }
 
-fn extract(target: &str, base_url: Option<url::Url>, method: &str, format: ExtractFormat) -> anyhow::Result<()> {
+fn extract(
+    target: &str,
+    base_url: Option<url::Url>,
+    method: &str,
+    format: ExtractFormat,
+) -> anyhow::Result<()> {
     let method: Method = method.parse()?;
     let page = fetch_target(target)?;
     let base = base_url.unwrap_or(page.final_url);
@@ -291,6 +305,12 @@ fn extract(target: &str, base_url: Option<url::Url>, method: &str, format: Extra
 
 fn eval_articles(dir: &Path, method: &str, save: Option<&Path>) -> anyhow::Result<()> {
     let method: Method = method.parse()?;
-    feedmine::eval::articles::run(dir, method, &BodyParams::default(), save, &mut std::io::stdout().lock())?;
+    feedmine::eval::articles::run(
+        dir,
+        method,
+        &BodyParams::default(),
+        save,
+        &mut std::io::stdout().lock(),
+    )?;
     Ok(())
 }

@@ -47,7 +47,12 @@ pub struct ListPage {
 
 /// Analyse decoded list-page HTML fetched from `page_url` (its final URL
 /// after redirects).
-pub fn analyze_list(html: &str, page_url: &Url, params: &MiningParams, dates: &DateContext) -> ListPage {
+pub fn analyze_list(
+    html: &str,
+    page_url: &Url,
+    params: &MiningParams,
+    dates: &DateContext,
+) -> ListPage {
     let t0 = Instant::now();
     let doc = dom::parse(html);
     let t1 = Instant::now();

@@ -72,7 +72,12 @@ impl Detection {
 }
 
 /// Detect the page's records from its mined patterns.
-pub fn detect(doc: &Document, seq: &TagSequence, mining: &Mining, params: &MiningParams) -> Detection {
+pub fn detect(
+    doc: &Document,
+    seq: &TagSequence,
+    mining: &Mining,
+    params: &MiningParams,
+) -> Detection {
     match params.mode {
         Mode::Paper => detect_paper(doc, seq, mining),
         Mode::Structural => detect_structural(doc, seq, mining, params),
@@ -234,11 +239,20 @@ fn detect_structural(
     let mut merged: HashMap<(NodeId, String), (Vec<NodeId>, Acc)> = HashMap::new();
     for ((container, tag), a) in acc {
         let key = match doc.node(container).parent {
-            Some(p) if has_same_signature_sibling(doc, container) => (p, format!("{}|{}", signature(doc, container), tag)),
+            Some(p) if has_same_signature_sibling(doc, container) => {
+                (p, format!("{}|{}", signature(doc, container), tag))
+            }
             _ => (container, format!("#{container}|{tag}")),
         };
         let e = merged.entry(key).or_insert_with(|| {
-            (Vec::new(), Acc { roots: Vec::new(), run_len: 1, patterns: Vec::new() })
+            (
+                Vec::new(),
+                Acc {
+                    roots: Vec::new(),
+                    run_len: 1,
+                    patterns: Vec::new(),
+                },
+            )
         });
         e.0.push(container);
         e.1.roots.extend(a.roots);
@@ -259,7 +273,10 @@ fn detect_structural(
             if containers.len() > 1 {
                 let sig = signature(doc, containers[0]);
                 if let Some(p) = doc.node(containers[0]).parent {
-                    containers = doc.children(p).filter(|&c| signature(doc, c) == sig).collect();
+                    containers = doc
+                        .children(p)
+                        .filter(|&c| signature(doc, c) == sig)
+                        .collect();
                 }
             }
             let container = containers[0];
@@ -305,15 +322,23 @@ fn signature(doc: &Document, id: NodeId) -> String {
 }
 
 fn has_same_signature_sibling(doc: &Document, id: NodeId) -> bool {
-    let Some(p) = doc.node(id).parent else { return false };
+    let Some(p) = doc.node(id).parent else {
+        return false;
+    };
     let sig = signature(doc, id);
-    doc.children(p).filter(|&c| c != id && signature(doc, c) == sig).count() > 0
+    doc.children(p)
+        .filter(|&c| c != id && signature(doc, c) == sig)
+        .count()
+        > 0
 }
 
 /// A table row made only of header cells.
 fn is_header_row(doc: &Document, id: NodeId) -> bool {
     doc.is_tag(id, "tr") && {
-        let cells: Vec<NodeId> = doc.children(id).filter(|&c| doc.element(c).is_some()).collect();
+        let cells: Vec<NodeId> = doc
+            .children(id)
+            .filter(|&c| doc.element(c).is_some())
+            .collect();
         !cells.is_empty() && cells.iter().all(|&c| doc.is_tag(c, "th"))
     }
 }
@@ -393,7 +418,13 @@ fn dice(a: &HashMap<&str, u32>, b: &HashMap<&str, u32>) -> f64 {
 
 /// All records of a group: every child of `container` with tag `tag` that
 /// structurally resembles the roots found by mining.
-fn widen(doc: &Document, container: NodeId, tag: &str, roots: &[NodeId], run_len: usize) -> Vec<Record> {
+fn widen(
+    doc: &Document,
+    container: NodeId,
+    tag: &str,
+    roots: &[NodeId],
+    run_len: usize,
+) -> Vec<Record> {
     let members: Vec<NodeId> = doc
         .children(container)
         .filter(|&c| doc.is_tag(c, tag) && !is_header_row(doc, c))
@@ -440,7 +471,9 @@ fn widen(doc: &Document, container: NodeId, tag: &str, roots: &[NodeId], run_len
     let shared = shared.unwrap_or_default();
     let members: Vec<NodeId> = members
         .into_iter()
-        .filter(|&m| roots.contains(&m) || shared.is_empty() || classes(m).iter().any(|c| shared.contains(c)))
+        .filter(|&m| {
+            roots.contains(&m) || shared.is_empty() || classes(m).iter().any(|c| shared.contains(c))
+        })
         .collect();
     let all: Vec<Record> = (0..members.len()).map(|i| record_of(i, &members)).collect();
     // Prototype: the summed bag of the mined roots, scaled per record.
@@ -448,11 +481,15 @@ fn widen(doc: &Document, container: NodeId, tag: &str, roots: &[NodeId], run_len
     if mined.is_empty() {
         return Vec::new();
     }
-    let bags: Vec<HashMap<&str, u32>> = mined.iter().map(|r| tag_bag(doc, r.start, r.end)).collect();
+    let bags: Vec<HashMap<&str, u32>> =
+        mined.iter().map(|r| tag_bag(doc, r.start, r.end)).collect();
     // Rule 3 holds for widened members too: when the mined records all
     // link somewhere, a member without a link (a separator row, an e-mail
     // alert form between jobs) is not a record.
-    let links = |r: &Record| (r.start..r.end).any(|i| doc.is_tag(i, "a") && doc.element(i).and_then(|e| e.attr("href")).is_some());
+    let links = |r: &Record| {
+        (r.start..r.end)
+            .any(|i| doc.is_tag(i, "a") && doc.element(i).and_then(|e| e.attr("href")).is_some())
+    };
     let roots_link = mined.iter().all(|r| links(r));
     all.iter()
         .filter(|r| {
@@ -495,7 +532,10 @@ fn record_stats(doc: &Document, r: &Record) -> RecordStats {
                 st.tokens += 1;
                 if e.name == "a" && e.attr("href").is_some_and(|h| !h.trim().is_empty()) {
                     let t = doc.text(i);
-                    let chars = t.chars().map(|c| if (c as u32) > 0x2E80 { 3 } else { 1 }).sum::<usize>();
+                    let chars = t
+                        .chars()
+                        .map(|c| if (c as u32) > 0x2E80 { 3 } else { 1 })
+                        .sum::<usize>();
                     // Card-style records link with an empty `<a>` laid
                     // over the whole card: still a link.
                     st.has_link = true;
@@ -526,7 +566,13 @@ fn median(mut v: Vec<usize>) -> usize {
 }
 
 /// Apply Rules 1, 2, 3, 5 to a group's records and compute its score.
-fn score_group(doc: &Document, _seq: &TagSequence, g: &mut RecordGroup, params: &MiningParams, total_text: f64) {
+fn score_group(
+    doc: &Document,
+    _seq: &TagSequence,
+    g: &mut RecordGroup,
+    params: &MiningParams,
+    total_text: f64,
+) {
     let stats: Vec<RecordStats> = g.records.iter().map(|r| record_stats(doc, r)).collect();
     let k = stats.len();
     let text: usize = stats.iter().map(|s| s.text).sum();
@@ -623,7 +669,12 @@ mod tests {
         let mining = mine(&seq, params);
         let det = detect(&doc, &seq, &mining, params);
         det.winner()
-            .map(|g| g.records.iter().map(|r| doc.text_of_range(r.start, r.end)).collect())
+            .map(|g| {
+                g.records
+                    .iter()
+                    .map(|r| doc.text_of_range(r.start, r.end))
+                    .collect()
+            })
             .unwrap_or_default()
     }
 
@@ -634,8 +685,16 @@ mod tests {
     fn variant_records_are_widened_and_nav_loses() {
         let mut html = format!("<body>{NAV}<div class=list>");
         for i in 0..8 {
-            let img = if i % 3 == 0 { "<a href='/x'><img src='t.jpg'></a>" } else { "" };
-            let badge = if i == 4 { "<span class=badge>New</span>" } else { "" };
+            let img = if i % 3 == 0 {
+                "<a href='/x'><img src='t.jpg'></a>"
+            } else {
+                ""
+            };
+            let badge = if i == 4 {
+                "<span class=badge>New</span>"
+            } else {
+                ""
+            };
             html.push_str(&format!(
                 "<article>{img}<h3><a href='/p/{i}'>A reasonably long headline number {i}</a>{badge}</h3>\
                  <p>Summary text of story {i} that runs on for a while.</p><time>2024-03-0{}</time></article>",

@@ -38,7 +38,9 @@ pub enum RefreshError {
     Client(#[source] FetchError),
     #[error("cannot fetch the list page")]
     Fetch(#[source] FetchError),
-    #[error("no repeated records found on {url} ({reason}); run `feedmine preview {url}` to see the candidates")]
+    #[error(
+        "no repeated records found on {url} ({reason}); run `feedmine preview {url}` to see the candidates"
+    )]
     NoRecords { url: Url, reason: String },
     #[error("cannot render the feed")]
     Render(#[source] FeedError),
@@ -63,7 +65,10 @@ pub fn date_context(feed: &Feed) -> DateContext {
     let now = Utc::now();
     DateContext {
         now,
-        offset: feed.timezone.offset_from_utc_datetime(&now.naive_utc()).fix(),
+        offset: feed
+            .timezone
+            .offset_from_utc_datetime(&now.naive_utc())
+            .fix(),
     }
 }
 
@@ -76,14 +81,22 @@ pub fn output_path(config: &Config, feed: &Feed) -> PathBuf {
 pub async fn refresh(config: &Config, feed: &Feed) -> Result<Refreshed, RefreshError> {
     let started = Instant::now();
     let fetcher = Fetcher::new(feed.fetch.clone()).map_err(RefreshError::Client)?;
-    let page = fetcher.fetch(&feed.url).await.map_err(RefreshError::Fetch)?;
+    let page = fetcher
+        .fetch(&feed.url)
+        .await
+        .map_err(RefreshError::Fetch)?;
     let final_url = page.final_url.clone();
     let mining = feed.mining.clone();
     let dates = date_context(feed);
     let url_for_task = final_url.clone();
     let list = tokio::task::spawn_blocking(move || {
         let list = analyze_list(&page.text, &url_for_task, &mining, &dates);
-        (list.items, list.doc.title, list.doc.lang, list.detection.groups.len())
+        (
+            list.items,
+            list.doc.title,
+            list.doc.lang,
+            list.detection.groups.len(),
+        )
     })
     .await
     .map_err(|e| RefreshError::Task(e.to_string()))?;

@@ -136,7 +136,10 @@ impl FromStr for Schedule {
 impl Schedule {
     /// The first firing time strictly after `after`, in `tz`.
     pub fn next_after<Tz: TimeZone>(&self, after: &DateTime<Tz>) -> Option<DateTime<Tz>> {
-        self.crons.iter().filter_map(|c| c.after(after).next()).min()
+        self.crons
+            .iter()
+            .filter_map(|c| c.after(after).next())
+            .min()
     }
 }
 
@@ -147,7 +150,9 @@ mod tests {
 
     fn next(line: &str, from: &str) -> DateTime<Utc> {
         let s: Schedule = line.parse().unwrap();
-        let from = DateTime::parse_from_rfc3339(from).unwrap().with_timezone(&Utc);
+        let from = DateTime::parse_from_rfc3339(from)
+            .unwrap()
+            .with_timezone(&Utc);
         s.next_after(&from).unwrap()
     }
 
@@ -193,7 +198,13 @@ mod tests {
         assert_eq!((t.minute(), t.second()), (7, 30));
         let e = "* * *".parse::<Schedule>().unwrap_err();
         assert!(e.reason.contains("expected 5 fields"), "{e}");
-        assert!("0 0 * * 9".parse::<Schedule>().unwrap_err().reason.contains("out of range"));
+        assert!(
+            "0 0 * * 9"
+                .parse::<Schedule>()
+                .unwrap_err()
+                .reason
+                .contains("out of range")
+        );
         assert!("@often".parse::<Schedule>().is_err());
     }
 }

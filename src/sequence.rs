@@ -145,6 +145,9 @@ mod tests {
                 NodeData::Document => panic!("root is not a token"),
             }
         }
-        assert_eq!(seq.total_text(), ("One".len() + "new".len() + "Two".len()) as u64);
+        assert_eq!(
+            seq.total_text(),
+            ("One".len() + "new".len() + "Two".len()) as u64
+        );
     }
 }

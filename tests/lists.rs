@@ -46,8 +46,10 @@ fn context() -> DateContext {
 fn run(name: &str, params: &MiningParams) -> (Expected, Vec<feedmine::items::Item>) {
     let dir = fixtures();
     let bytes = std::fs::read(dir.join(format!("{name}.html"))).unwrap();
-    let expected: Expected =
-        serde_json::from_str(&std::fs::read_to_string(dir.join(format!("{name}.expected.json"))).unwrap()).unwrap();
+    let expected: Expected = serde_json::from_str(
+        &std::fs::read_to_string(dir.join(format!("{name}.expected.json"))).unwrap(),
+    )
+    .unwrap();
     let decoded = feedmine::decode::decode(&bytes, None, None).unwrap();
     let url = Url::parse(&expected.url).unwrap();
     let page = feedmine::pipeline::analyze_list(&decoded.text, &url, params, &context());
@@ -58,7 +60,11 @@ fn run(name: &str, params: &MiningParams) -> (Expected, Vec<feedmine::items::Ite
 fn check(name: &str) {
     let (expected, items) = run(name, &MiningParams::default());
     if expected.no_records {
-        assert!(items.is_empty(), "{name}: expected no records, got {:?}", titles(&items));
+        assert!(
+            items.is_empty(),
+            "{name}: expected no records, got {:?}",
+            titles(&items)
+        );
         return;
     }
     let mut problems = Vec::new();
@@ -88,10 +94,10 @@ fn check(name: &str) {
         if image != ex.image.as_deref() {
             problems.push(format!("#{i} image {image:?} != {:?}", ex.image));
         }
-        if let Some(phrase) = &ex.summary_contains {
-            if !it.summary.contains(phrase.as_str()) {
-                problems.push(format!("#{i} summary {:?} lacks {phrase:?}", it.summary));
-            }
+        if let Some(phrase) = &ex.summary_contains
+            && !it.summary.contains(phrase.as_str())
+        {
+            problems.push(format!("#{i} summary {:?} lacks {phrase:?}", it.summary));
         }
     }
     assert!(problems.is_empty(), "{name}:\n  {}", problems.join("\n  "));
@@ -164,7 +170,15 @@ fn paper_mode_finds_exactly_repeated_rows() {
     let expected_links: Vec<&str> = expected.records.iter().map(|r| r.link.as_str()).collect();
     let found = items
         .iter()
-        .filter(|i| i.link.as_ref().is_some_and(|l| expected_links.contains(&l.as_str())))
+        .filter(|i| {
+            i.link
+                .as_ref()
+                .is_some_and(|l| expected_links.contains(&l.as_str()))
+        })
         .count();
-    assert!(found >= expected.records.len() / 2, "paper mode found {found} of {}", expected.records.len());
+    assert!(
+        found >= expected.records.len() / 2,
+        "paper mode found {found} of {}",
+        expected.records.len()
+    );
 }

@@ -13,7 +13,12 @@ use std::time::Duration;
 use common::{Reply, TestServer};
 
 fn fixture(path: &str) -> Vec<u8> {
-    std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(path)).unwrap()
+    std::fs::read(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures")
+            .join(path),
+    )
+    .unwrap()
 }
 
 /// A news section page whose teasers link to article pages on the server.
@@ -33,7 +38,11 @@ fn news_index() -> String {
     ];
     for (i, h) in heads.iter().enumerate() {
         let img = if i % 2 == 0 {
-            format!("<a href='/articles/{}.html'><img src='/img/{}.jpg' width=320 height=180></a>", i + 1, i + 1)
+            format!(
+                "<a href='/articles/{}.html'><img src='/img/{}.jpg' width=320 height=180></a>",
+                i + 1,
+                i + 1
+            )
         } else {
             String::new()
         };
@@ -52,16 +61,37 @@ async fn server() -> TestServer {
     let article = fixture("articles/news.html");
     let mut routes: Vec<(String, Reply)> = vec![
         ("/news/".into(), Reply::html(news_index())),
-        ("/gbk/".into(), Reply::bytes("text/html", fixture("lists/gbk_portal.html"))),
-        ("/broken".into(), Reply::Status(500, b"<h1>Internal Server Error</h1>".to_vec())),
-        ("/slow".into(), Reply::html(news_index()).delayed(Duration::from_secs(5))),
+        (
+            "/gbk/".into(),
+            Reply::bytes("text/html", fixture("lists/gbk_portal.html")),
+        ),
+        (
+            "/broken".into(),
+            Reply::Status(500, b"<h1>Internal Server Error</h1>".to_vec()),
+        ),
+        (
+            "/slow".into(),
+            Reply::html(news_index()).delayed(Duration::from_secs(5)),
+        ),
         ("/empty".into(), Reply::html("")),
-        ("/binary".into(), Reply::bytes("application/octet-stream", b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01".to_vec())),
-        ("/about".into(), Reply::bytes("text/html", fixture("lists/no_records.html"))),
+        (
+            "/binary".into(),
+            Reply::bytes(
+                "application/octet-stream",
+                b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01".to_vec(),
+            ),
+        ),
+        (
+            "/about".into(),
+            Reply::bytes("text/html", fixture("lists/no_records.html")),
+        ),
         ("/loop".into(), Reply::Redirect("/loop".into())),
     ];
     for n in 1..=5 {
-        routes.push((format!("/articles/{n}.html"), Reply::bytes("text/html; charset=utf-8", article.clone())));
+        routes.push((
+            format!("/articles/{n}.html"),
+            Reply::bytes("text/html; charset=utf-8", article.clone()),
+        ));
     }
     // Article 6 is missing: its item keeps its summary.
     TestServer::start(routes).await
@@ -86,10 +116,19 @@ async fn feedmine_async(args: Vec<String>) -> Output {
 
 fn write_config(dir: &Path, server: &TestServer) -> std::path::PathBuf {
     let feed = |id: &str, path: &str, extra: &str| {
-        format!("[[feed]]\nid = \"{id}\"\nurl = \"{}\"\n{extra}\n", server.url(path))
+        format!(
+            "[[feed]]\nid = \"{id}\"\nurl = \"{}\"\n{extra}\n",
+            server.url(path)
+        )
     };
-    let mut text = String::from("output_dir = \"out\"\npublic_url = \"https://feeds.example.org/\"\ntimeout = \"2s\"\n\n");
-    text += &feed("news", "/news/", "bodies_delay = \"10ms\"\ntitle = \"Harbour News\"");
+    let mut text = String::from(
+        "output_dir = \"out\"\npublic_url = \"https://feeds.example.org/\"\ntimeout = \"2s\"\n\n",
+    );
+    text += &feed(
+        "news",
+        "/news/",
+        "bodies_delay = \"10ms\"\ntitle = \"Harbour News\"",
+    );
     text += &feed("gbk", "/gbk/", "bodies = false");
     text += &feed("broken", "/broken", "");
     text += &feed("slow", "/slow", "timeout = \"500ms\"");
@@ -111,10 +150,19 @@ async fn once_publishes_good_feeds_and_reports_each_bad_one() {
     std::fs::create_dir_all(&out).unwrap();
     std::fs::write(out.join("broken.xml"), "previous feed").unwrap();
 
-    let run = feedmine_async(vec!["once".into(), "--config".into(), config.display().to_string()]).await;
+    let run = feedmine_async(vec![
+        "once".into(),
+        "--config".into(),
+        config.display().to_string(),
+    ])
+    .await;
     let stderr = String::from_utf8_lossy(&run.stderr);
     let stdout = String::from_utf8_lossy(&run.stdout);
-    assert_eq!(run.status.code(), Some(1), "stdout:\n{stdout}\nstderr:\n{stderr}");
+    assert_eq!(
+        run.status.code(),
+        Some(1),
+        "stdout:\n{stdout}\nstderr:\n{stderr}"
+    );
 
     // One line per failed feed, naming the feed and the cause.
     let line = |id: &str| {
@@ -126,13 +174,32 @@ async fn once_publishes_good_feeds_and_reports_each_bad_one() {
     };
     assert!(line("broken").contains("500"), "{}", line("broken"));
     assert!(line("slow").contains("timed out"), "{}", line("slow"));
-    assert!(line("empty").to_lowercase().contains("empty"), "{}", line("empty"));
-    assert!(line("binary").to_lowercase().contains("binary"), "{}", line("binary"));
-    assert!(line("about").contains("no repeated records"), "{}", line("about"));
-    assert!(line("loop").to_lowercase().contains("redirect"), "{}", line("loop"));
+    assert!(
+        line("empty").to_lowercase().contains("empty"),
+        "{}",
+        line("empty")
+    );
+    assert!(
+        line("binary").to_lowercase().contains("binary"),
+        "{}",
+        line("binary")
+    );
+    assert!(
+        line("about").contains("no repeated records"),
+        "{}",
+        line("about")
+    );
+    assert!(
+        line("loop").to_lowercase().contains("redirect"),
+        "{}",
+        line("loop")
+    );
 
     // The failed feed's previous file is untouched; nothing half-written.
-    assert_eq!(std::fs::read_to_string(out.join("broken.xml")).unwrap(), "previous feed");
+    assert_eq!(
+        std::fs::read_to_string(out.join("broken.xml")).unwrap(),
+        "previous feed"
+    );
     for id in ["slow", "empty", "binary", "about", "loop"] {
         assert!(!out.join(format!("{id}.xml")).exists(), "{id}.xml written");
     }
@@ -147,22 +214,47 @@ async fn once_publishes_good_feeds_and_reports_each_bad_one() {
     let news = rss::Channel::read_from(&std::fs::read(out.join("news.xml")).unwrap()[..]).unwrap();
     assert_eq!(news.title(), "Harbour News");
     assert_eq!(news.items().len(), 6);
-    assert_eq!(news.items()[0].title(), Some("Ferry timetable changes from Monday"));
-    assert_eq!(news.items()[0].link(), Some(server.url("/articles/1.html").as_str()));
+    assert_eq!(
+        news.items()[0].title(),
+        Some("Ferry timetable changes from Monday")
+    );
+    assert_eq!(
+        news.items()[0].link(),
+        Some(server.url("/articles/1.html").as_str())
+    );
     let date = news.items()[0].pub_date().unwrap_or_default();
     assert!(date.contains("1 Mar 2024 09:00:00"), "{date}");
-    let with_body = news.items().iter().filter(|i| i.content().is_some_and(|c| !c.is_empty())).count();
+    let with_body = news
+        .items()
+        .iter()
+        .filter(|i| i.content().is_some_and(|c| !c.is_empty()))
+        .count();
     assert_eq!(with_body, 5, "{stdout}");
     assert!(news.items()[5].content().is_none());
-    assert!(news.items()[5].description().is_some_and(|d| d.contains("What the change means")));
-    assert!(stdout.contains("feed news: 6 items (5 bodies, 1 failed)"), "{stdout}");
-    let self_link = news.atom_ext().and_then(|a| a.links().first().map(|l| l.href().to_string()));
-    assert_eq!(self_link.as_deref(), Some("https://feeds.example.org/news.xml"));
+    assert!(
+        news.items()[5]
+            .description()
+            .is_some_and(|d| d.contains("What the change means"))
+    );
+    assert!(
+        stdout.contains("feed news: 6 items (5 bodies, 1 failed)"),
+        "{stdout}"
+    );
+    let self_link = news
+        .atom_ext()
+        .and_then(|a| a.links().first().map(|l| l.href().to_string()));
+    assert_eq!(
+        self_link.as_deref(),
+        Some("https://feeds.example.org/news.xml")
+    );
 
     // The GBK page came out as Chinese, not mojibake.
     let gbk = rss::Channel::read_from(&std::fs::read(out.join("gbk.xml")).unwrap()[..]).unwrap();
     assert_eq!(gbk.items().len(), 20);
-    assert!(gbk.items().iter().all(|i| i.title().is_some_and(|t| t.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)))));
+    assert!(gbk.items().iter().all(|i| {
+        i.title()
+            .is_some_and(|t| t.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)))
+    }));
 
     // Only the named feed, all good: exit 0.
     let run = feedmine_async(vec![
@@ -172,7 +264,12 @@ async fn once_publishes_good_feeds_and_reports_each_bad_one() {
         "gbk".into(),
     ])
     .await;
-    assert_eq!(run.status.code(), Some(0), "{}", String::from_utf8_lossy(&run.stderr));
+    assert_eq!(
+        run.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
     assert_eq!(server.hits("/broken"), 1, "only the named feed runs");
 }
 
@@ -188,15 +285,33 @@ fn check_reports_feed_field_and_line_and_exits_2() {
     let run = feedmine(&["check", "--config", config.to_str().unwrap()]);
     let stderr = String::from_utf8_lossy(&run.stderr);
     assert_eq!(run.status.code(), Some(2), "{stderr}");
-    assert!(stderr.contains("line 9") && stderr.contains("feed \"blog\"") && stderr.contains("min_coverge"), "{stderr}");
+    assert!(
+        stderr.contains("line 9")
+            && stderr.contains("feed \"blog\"")
+            && stderr.contains("min_coverge"),
+        "{stderr}"
+    );
 
-    std::fs::write(&config, "[[feed]]\nid = \"news\"\nurl = \"https://news.example.com/\"\nschedule = \"*/15 * *\"\n").unwrap();
+    std::fs::write(
+        &config,
+        "[[feed]]\nid = \"news\"\nurl = \"https://news.example.com/\"\nschedule = \"*/15 * *\"\n",
+    )
+    .unwrap();
     let run = feedmine(&["check", "--config", config.to_str().unwrap()]);
     let stderr = String::from_utf8_lossy(&run.stderr);
     assert_eq!(run.status.code(), Some(2));
-    assert!(stderr.contains("line 4") && stderr.contains("feed \"news\"") && stderr.contains("schedule"), "{stderr}");
+    assert!(
+        stderr.contains("line 4")
+            && stderr.contains("feed \"news\"")
+            && stderr.contains("schedule"),
+        "{stderr}"
+    );
 
-    std::fs::write(&config, "[[feed]]\nid = \"news\"\nurl = \"https://news.example.com/\"\n").unwrap();
+    std::fs::write(
+        &config,
+        "[[feed]]\nid = \"news\"\nurl = \"https://news.example.com/\"\n",
+    )
+    .unwrap();
     let run = feedmine(&["check", "--config", config.to_str().unwrap()]);
     assert_eq!(run.status.code(), Some(0));
 }
@@ -211,12 +326,26 @@ fn preview_json_has_records_and_patterns() {
         "https://annwrites.example.org/",
         "--json",
     ]);
-    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
     let v: serde_json::Value = serde_json::from_slice(&run.stdout).unwrap();
     let records = v["records"].as_array().unwrap();
     assert_eq!(records.len(), 3);
-    assert!(records[0]["link"].as_str().unwrap().starts_with("https://annwrites.example.org/blog/2024/"));
-    assert!(records[0]["date"].as_str().unwrap().starts_with("2024-03-05"));
+    assert!(
+        records[0]["link"]
+            .as_str()
+            .unwrap()
+            .starts_with("https://annwrites.example.org/blog/2024/")
+    );
+    assert!(
+        records[0]["date"]
+            .as_str()
+            .unwrap()
+            .starts_with("2024-03-05")
+    );
     assert!(v["patterns"].as_array().is_some_and(|p| !p.is_empty()));
     assert!(v["patterns"][0]["tokens"].as_str().unwrap().contains("<a>"));
     assert!(v["groups"][0]["winner"].as_bool().unwrap());

@@ -13,7 +13,7 @@ pub mod suffix_tree;
 
 use serde::{Deserialize, Serialize};
 
-pub use rules::{mine, DropReason, Mining, PatternCandidate};
+pub use rules::{DropReason, Mining, PatternCandidate, mine};
 
 /// How records are chosen from the mined patterns.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]

@@ -107,7 +107,11 @@ impl KeyIndex {
         let mut next_other = vec![n as u32; n + 1];
         for i in (0..n).rev() {
             for (k, &key) in keys.iter().enumerate() {
-                next[k][i] = if tokens[i] == key { i as u32 } else { next[k][i + 1] };
+                next[k][i] = if tokens[i] == key {
+                    i as u32
+                } else {
+                    next[k][i + 1]
+                };
             }
             next_other[i] = if keys.contains(&tokens[i]) {
                 next_other[i + 1]
@@ -135,7 +139,9 @@ fn key_tokens(seq: &TagSequence, params: &MiningParams) -> Option<Vec<u16>> {
             if k == "<text>" || k == "text" {
                 Some(TEXT)
             } else {
-                let k = k.trim_matches(|c| c == '<' || c == '>').to_ascii_lowercase();
+                let k = k
+                    .trim_matches(|c| c == '<' || c == '>')
+                    .to_ascii_lowercase();
                 seq.names.iter().position(|n| *n == k).map(|i| i as u16)
             }
         })

@@ -79,12 +79,11 @@ pub fn lcp_array(tokens: &[u16], sa: &[u32]) -> Vec<u32> {
 /// All LCP intervals with `len > 0` (the suffix tree's internal nodes, root
 /// excluded), children before parents.
 pub fn lcp_intervals(lcp: &[u32]) -> Vec<LcpInterval> {
-    let n = lcp.len();
     let mut out = Vec::new();
     // Stack of (lcp value, left bound).
     let mut stack: Vec<(u32, u32)> = vec![(0, 0)];
-    for i in 1..=n {
-        let cur = if i < n { lcp[i] } else { 0 };
+    // The sentinel 0 after the last entry closes every open interval.
+    for (i, &cur) in lcp.iter().chain(std::iter::once(&0)).enumerate().skip(1) {
         let mut lb = (i - 1) as u32;
         while let Some(&(top_len, top_lb)) = stack.last() {
             if cur >= top_len {
