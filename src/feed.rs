@@ -52,7 +52,7 @@ pub struct ChannelInfo {
 pub enum FeedError {
     #[error("feed channel title is empty")]
     EmptyTitle,
-    #[error("{what} is not an absolute http(s) URL: {url}")]
+    #[error("{what} is not an absolute http(s) or file URL: {url}")]
     NotHttpUrl { what: String, url: String },
     #[error("writing the RSS XML failed: {0}")]
     Write(#[from] rss::Error),
@@ -158,8 +158,11 @@ fn rss_item(item: &Item) -> Result<rss::Item, FeedError> {
     Ok(builder.build())
 }
 
+/// Links must be absolute http(s) URLs, or file URLs for feeds made from
+/// local pages (the user's own files, read by a reader on the same machine).
 fn require_http(what: &str, url: &Url) -> Result<(), FeedError> {
-    let ok = matches!(url.scheme(), "http" | "https") && url.host().is_some();
+    let ok = (matches!(url.scheme(), "http" | "https") && url.host().is_some())
+        || url.scheme() == "file";
     if ok {
         Ok(())
     } else {

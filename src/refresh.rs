@@ -212,7 +212,10 @@ pub async fn fill_bodies(
             let clock = clock.clone();
             let delay = settings.delay;
             async move {
-                wait_turn(&clock, link.host_str().unwrap_or(""), delay).await;
+                // Politeness is for servers; local files need none.
+                if link.scheme() != "file" {
+                    wait_turn(&clock, link.host_str().unwrap_or(""), delay).await;
+                }
                 let page = match fetcher.fetch(&link).await {
                     Ok(p) => p,
                     Err(e) => return (i, Err(format!("{e:#}"))),
