@@ -357,11 +357,23 @@ fn instance_run(doc: &Document, seq: &TagSequence, cand: &PatternCandidate, p: u
     } else {
         let clipped = child_toward(doc, a, s);
         let last = child_toward(doc, a, e);
-        // An instance that starts inside a sibling (its last tokens only)
-        // does not make that sibling a record: the run starts at the first
-        // sibling the instance enters at its root.
-        let first = if clipped != s && doc.node(clipped).end <= last {
-            doc.node(clipped).end
+        // A rotated repeat starts inside one sibling (its last tokens) and
+        // runs into the next: the sibling that holds more of the instance's
+        // tokens is the record, so a separator row that a rotation clips
+        // by one token never becomes one.
+        let next = doc.node(clipped).end;
+        let first = if clipped != s && next <= last {
+            // First token at or after the next sibling (blank text has none).
+            let boundary = (next as usize..seq.token_of_node.len())
+                .map(|n| seq.token_of_node[n])
+                .find(|&t| t != u32::MAX)
+                .unwrap_or(p + cand.len);
+            let in_clipped = u64::from(boundary.saturating_sub(p));
+            if in_clipped * 2 <= u64::from(cand.len) {
+                next
+            } else {
+                clipped
+            }
         } else {
             clipped
         };
@@ -724,6 +736,50 @@ mod tests {
         let got = titles(&html, &params);
         assert_eq!(got.len(), 6, "{got:?}");
         assert!(got.iter().all(|t| t.starts_with("Post title")));
+    }
+
+    /// Regression: on lukesmith.xyz a tag cloud `ul#tagcloud` and the
+    /// article `ul` sat side by side and were merged as "grid rows".
+    #[test]
+    fn sibling_lists_with_own_ids_are_not_merged_as_grid_rows() {
+        let mut html = String::from("<body><article><ul id=tagcloud>");
+        for t in [
+            "Crypto", "Linux", "Politics", "Science", "Software", "Tutorial",
+        ] {
+            html.push_str(&format!("<li><a href='/tags/{t}'>{t}</a></li>"));
+        }
+        html.push_str("</ul><h2>Articles</h2><ul>");
+        for i in 0..6 {
+            html.push_str(&format!(
+                "<li><time datetime='2021-0{0}-01'>2021-0{0}-01</time> <a href='/articles/{0}/'>An article about subject number {0}</a></li>",
+                i + 1
+            ));
+        }
+        html.push_str("</ul></article></body>");
+        let got = titles(&html, &MiningParams::default());
+        assert_eq!(got.len(), 6, "{got:?}");
+        assert!(
+            got.iter().all(|t| t.contains("An article about")),
+            "{got:?}"
+        );
+    }
+
+    /// Regression: a phpBB separator row (`<tr class=sep>`, no link) was
+    /// taken in because a rotated repeat started at its last text token.
+    #[test]
+    fn rows_clipped_by_a_rotated_repeat_are_not_records() {
+        let mut html = String::from("<body><table><tbody>");
+        for i in 0..2 {
+            html.push_str(&format!("<tr class='row sticky'><td><a href='/t/{i}'>Sticky topic {i} with a long title</a><br>by <a href='/u/1'>mod</a></td><td>3</td></tr>"));
+        }
+        html.push_str("<tr class=sep><td colspan=2><h3>Topics</h3></td></tr>");
+        for i in 2..9 {
+            html.push_str(&format!("<tr class='row'><td><a href='/t/{i}'>Ordinary topic {i} with a long title</a><br>by <a href='/u/{i}'>user{i}</a></td><td>{i}</td></tr>"));
+        }
+        html.push_str("</tbody></table></body>");
+        let got = titles(&html, &MiningParams::default());
+        assert_eq!(got.len(), 9, "{got:?}");
+        assert!(!got.iter().any(|t| t == "Topics"), "{got:?}");
     }
 
     #[test]
