@@ -116,6 +116,10 @@ pub struct TitlePlan {
     /// Image sources found in more than one record: status icons, rating
     /// stars and spacers, never a record's own picture.
     pub shared_images: std::collections::HashSet<String>,
+    /// The link at `path` in each record (computed once for the group).
+    pub title_links: std::collections::HashSet<NodeId>,
+    /// Title text of every link of the group's records, by node.
+    pub link_texts: rustc_hash::FxHashMap<NodeId, String>,
 }
 
 /// Share of records a title path must appear in.
@@ -146,7 +150,7 @@ fn path_in_record(doc: &Document, record: &Record, id: NodeId) -> String {
 
 /// Choose the title path for a group of records.
 pub fn plan_titles(doc: &Document, records: &[Record]) -> TitlePlan {
-    use std::collections::HashMap;
+    use rustc_hash::FxHashMap as HashMap;
     struct PathStats {
         records: usize,
         texts: Vec<String>,
@@ -154,7 +158,10 @@ pub fn plan_titles(doc: &Document, records: &[Record]) -> TitlePlan {
         heading: usize,
         slug: f64,
     }
-    let mut stats: HashMap<String, PathStats> = HashMap::new();
+    let mut stats: HashMap<String, PathStats> = HashMap::default();
+    let mut link_texts: HashMap<NodeId, String> = HashMap::default();
+    // (path, link node) of the first usable link at each path of each record.
+    let mut firsts: Vec<(String, NodeId)> = Vec::new();
     for r in records {
         let mut seen_here: Vec<String> = Vec::new();
         for i in r.start..r.end {
@@ -163,6 +170,7 @@ pub fn plan_titles(doc: &Document, records: &[Record]) -> TitlePlan {
                 continue;
             }
             let text = link_title_text(doc, i);
+            link_texts.insert(i, text.clone());
             if is_action_text(&text) {
                 continue;
             }
@@ -184,10 +192,11 @@ pub fn plan_titles(doc: &Document, records: &[Record]) -> TitlePlan {
             st.chars += text.chars().count();
             st.heading += usize::from(heading);
             st.texts.push(text);
+            firsts.push((key.clone(), i));
             seen_here.push(key);
         }
     }
-    let mut image_records: HashMap<String, usize> = HashMap::new();
+    let mut image_records: HashMap<String, usize> = HashMap::default();
     for r in records {
         let mut here: Vec<&str> = (r.start..r.end)
             .filter_map(|i| doc.element(i).filter(|e| e.name == "img")?.attr("src"))
@@ -228,9 +237,17 @@ pub fn plan_titles(doc: &Document, records: &[Record]) -> TitlePlan {
             (key, mean.min(80.0).sqrt() * heading * presence * slug)
         })
         .max_by(|a, b| a.1.total_cmp(&b.1).then(b.0.cmp(&a.0)));
+    let path = best.map(|(k, _)| k);
+    let title_links = firsts
+        .into_iter()
+        .filter(|(k, _)| Some(k) == path.as_ref())
+        .map(|(_, n)| n)
+        .collect();
     TitlePlan {
-        path: best.map(|(k, _)| k),
+        path,
         shared_images,
+        title_links,
+        link_texts,
     }
 }
 
@@ -316,12 +333,13 @@ pub fn item_from_record(
         let name = el.name.as_str();
         if name == "a" {
             if let Some(url) = el.attr("href").and_then(|h| resolve(base, h)) {
-                let text = link_title_text(doc, i);
+                let text = plan
+                    .link_texts
+                    .get(&i)
+                    .cloned()
+                    .unwrap_or_else(|| link_title_text(doc, i));
                 let in_heading = in_or_has_heading(doc, record, i);
-                let on_title_path = plan
-                    .path
-                    .as_deref()
-                    .is_some_and(|p| p == path_in_record(doc, record, i));
+                let on_title_path = plan.title_links.contains(&i);
                 links.push(LinkInfo {
                     node: i,
                     url,
@@ -330,7 +348,7 @@ pub fn item_from_record(
                     on_title_path,
                 });
             }
-        } else if is_heading(name) && heading.is_none() && !doc.text(i).is_empty() {
+        } else if is_heading(name) && heading.is_none() && doc.text_bytes(i) > 0 {
             heading = Some(i);
         } else if name == "img"
             && image.is_none()

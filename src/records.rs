@@ -26,7 +26,7 @@
 //! Invariants: a [`Record`] is a preorder node range `start..end` of the
 //! arena; records of one group are disjoint and in document order.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use crate::dom::{Document, NodeData, NodeId};
 use crate::patterns::{DropReason, Mining, MiningParams, Mode, PatternCandidate};
@@ -171,7 +171,7 @@ fn detect_structural(
         run_len: usize,
         patterns: Vec<usize>,
     }
-    let mut acc: HashMap<(NodeId, String), Acc> = HashMap::new();
+    let mut acc: HashMap<(NodeId, String), Acc> = HashMap::default();
     let min_ins = params.min_instances.max(2);
 
     for (ci, cand) in mining.candidates.iter().enumerate() {
@@ -185,7 +185,7 @@ fn detect_structural(
             .collect();
         for _level in 0..MAX_LIFT {
             // Group by container; keep groups with enough distinct roots.
-            let mut by_container: HashMap<NodeId, Vec<Run>> = HashMap::new();
+            let mut by_container: HashMap<NodeId, Vec<Run>> = HashMap::default();
             for r in &runs {
                 by_container.entry(r.container).or_default().push(*r);
             }
@@ -236,7 +236,7 @@ fn detect_structural(
 
     // Grids split into rows (`div.row > article` × 3, row after row): the
     // groups of sibling containers with the same signature are one list.
-    let mut merged: HashMap<(NodeId, String), (Vec<NodeId>, Acc)> = HashMap::new();
+    let mut merged: HashMap<(NodeId, String), (Vec<NodeId>, Acc)> = HashMap::default();
     for ((container, tag), a) in acc {
         let key = match doc.node(container).parent {
             Some(p) if has_same_signature_sibling(doc, container) => {
@@ -403,7 +403,7 @@ fn siblings_between(doc: &Document, first: NodeId, last: NodeId) -> usize {
 
 /// Bag of tag names (and text) in a node range, for structural similarity.
 fn tag_bag(doc: &Document, start: NodeId, end: NodeId) -> HashMap<&str, u32> {
-    let mut bag = HashMap::new();
+    let mut bag = HashMap::default();
     for n in &doc.nodes[start as usize..end as usize] {
         let k = match &n.data {
             NodeData::Element(e) => e.name.as_str(),
@@ -543,15 +543,11 @@ fn record_stats(doc: &Document, r: &Record) -> RecordStats {
             NodeData::Element(e) => {
                 st.tokens += 1;
                 if e.name == "a" && e.attr("href").is_some_and(|h| !h.trim().is_empty()) {
-                    let t = doc.text(i);
-                    let chars = t
-                        .chars()
-                        .map(|c| if (c as u32) > 0x2E80 { 3 } else { 1 })
-                        .sum::<usize>();
+                    let (chars, bytes) = link_text_weight(doc, i);
                     // Card-style records link with an empty `<a>` laid
                     // over the whole card: still a link.
                     st.has_link = true;
-                    st.link_text += t.len();
+                    st.link_text += bytes;
                     st.best_link = st.best_link.max(chars);
                     if chars >= 15 {
                         st.headline_links += 1;
@@ -567,6 +563,30 @@ fn record_stats(doc: &Document, r: &Record) -> RecordStats {
         i += 1;
     }
     st
+}
+
+/// Weighted length of a link's text without building it: non-space
+/// characters (CJK counted 3: a CJK character carries about a word) plus
+/// one per gap between words; and the trimmed text's byte length.
+fn link_text_weight(doc: &Document, a: NodeId) -> (usize, usize) {
+    let (mut chars, mut bytes, mut in_word) = (0usize, 0usize, false);
+    for n in &doc.nodes[a as usize..doc.node(a).end as usize] {
+        if let NodeData::Text { text, blank: false } = &n.data {
+            bytes += text.trim().len();
+            for c in text.chars() {
+                if c.is_whitespace() {
+                    in_word = false;
+                } else {
+                    if !in_word && chars > 0 {
+                        chars += 1;
+                    }
+                    in_word = true;
+                    chars += if (c as u32) > 0x2E80 { 3 } else { 1 };
+                }
+            }
+        }
+    }
+    (chars, bytes)
 }
 
 fn median(mut v: Vec<usize>) -> usize {
