@@ -19,7 +19,7 @@ use super::tree::{NodeId, Tree};
 /// class/id words of boilerplate containers, always.
 static NOISE_STRONG: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)(^|[-_\s])(share|sharing|sharedaddy|addthis|social|socials|related|comments?|commentlist|newsletter|subscribe|subscription|cookies?|gdpr|outbrain|taboola|disqus|breadcrumbs?|popup|recommend(ed|ations)?|more-stories|jump-link|author-bio|paywall)($|[-_\s])",
+        r"(?i)(^|[-_\s])(share|sharing|sharedaddy|addthis|social|socials|related|comments?|commentlist|newsletter|subscribe|subscription|cookies?|gdpr|outbrain|taboola|disqus|breadcrumbs?|popup|recommend(ed|ations)?|more-stories|jump-link|author-bio)($|[-_\s])",
     )
     .expect("literal regex")
 });

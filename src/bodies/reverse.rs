@@ -21,29 +21,42 @@ pub struct Located {
     pub nodes_built: usize,
 }
 
-/// Text tokens that may seed the search, as (token index, length).
-/// `paper`: every text token (the paper's text blocks). Otherwise a block is
-/// a run of text joined across inline tags, its length counts only text
-/// outside `<a>` (paper 004: link text is not content), and text inside
-/// boilerplate containers (`clean::is_noise_element`: comments, related
-/// lists, nav, forms, …) or in `<title>`/`<head>`/`<option>` is no candidate.
-fn candidates(src: &str, toks: &Tokens, paper: bool, exclude_noise: bool) -> Vec<(usize, u32)> {
+/// A seed candidate: a text token, the length of its block, and the block's
+/// group (blocks sharing a container; `usize::MAX` for the paper's blocks).
+#[derive(Clone, Copy, Debug)]
+struct Candidate {
+    tok: usize,
+    len: u32,
+    group: usize,
+}
+
+/// Text tokens that may seed the search. `paper`: every text token (the
+/// paper's text blocks). Otherwise a block is a run of text joined across
+/// inline tags, its length counts only text outside `<a>` (paper 004: link
+/// text is not content), text inside boilerplate containers
+/// (`clean::is_noise_element`: comments, related lists, nav, forms, …) or in
+/// `<title>`/`<head>`/`<option>` is no candidate, and each block records its
+/// group: the element holding its paragraph (the parent of a `p`/`li`/
+/// heading/`td`/`blockquote`, else its own element).
+fn candidates(src: &str, toks: &Tokens, paper: bool, exclude_noise: bool) -> Vec<Candidate> {
     let mut out = Vec::new();
     if paper {
         for (i, t) in toks.tokens.iter().enumerate() {
             if t.kind == TokenKind::Text {
-                out.push((i, t.text_len));
+                out.push(Candidate { tok: i, len: t.text_len, group: usize::MAX });
             }
         }
         return out;
     }
-    // Open elements as (tag, excluded); tolerant of bad nesting: an end tag
-    // pops to its match if one is open within reach, else is ignored.
-    let mut open: Vec<(TagId, bool)> = Vec::new();
+    // Open elements as (tag, excluded, start token); tolerant of bad
+    // nesting: an end tag pops to its match if one is open within reach,
+    // else is ignored.
+    let mut open: Vec<(TagId, bool, usize)> = Vec::new();
     let mut excluded = 0usize;
     let mut in_a = 0usize;
     let mut run_len = 0u32;
     let mut run_best = (usize::MAX, 0u32);
+    let mut run_group = usize::MAX;
     for (i, t) in toks.tokens.iter().enumerate() {
         match t.kind {
             TokenKind::Text => {
@@ -55,13 +68,16 @@ fn candidates(src: &str, toks: &Tokens, paper: bool, exclude_noise: bool) -> Vec
                     if t.text_len > run_best.1 {
                         run_best = (i, t.text_len);
                     }
+                    if run_group == usize::MAX {
+                        run_group = group_of(&open);
+                    }
                 }
                 continue;
             }
             TokenKind::Start if t.self_closing || is_void(t.tag) => {}
             TokenKind::Start => {
                 // Implied ends, as the tree builders do them.
-                while let Some(&(x, xe)) = open.last() {
+                while let Some(&(x, xe, _)) = open.last() {
                     if !(tree::end_omissible(x) && tree::closes_omitted(x, t.tag)) {
                         break;
                     }
@@ -72,19 +88,16 @@ fn candidates(src: &str, toks: &Tokens, paper: bool, exclude_noise: bool) -> Vec
                     t.tag,
                     tag::TITLE | tag::TEXTAREA | tag::OPTION | tag::HEAD | tag::SELECT
                 ) || (exclude_noise
-                    && !matches!(
-                        t.tag,
-                        tag::HTML | tag::BODY | tag::MAIN | tag::ARTICLE | tag::FORM
-                    )
+                    && !matches!(t.tag, tag::HTML | tag::BODY | tag::MAIN | tag::ARTICLE | tag::FORM)
                     && clean::is_noise_element(src, t, false));
                 excluded += usize::from(ex);
                 in_a += usize::from(t.tag == tag::A);
-                open.push((t.tag, ex));
+                open.push((t.tag, ex, i));
             }
             TokenKind::End => {
                 let low = open.len().saturating_sub(256);
-                if let Some(d) = open[low..].iter().rposition(|&(g, _)| g == t.tag) {
-                    for (g, ex) in open.drain(low + d..) {
+                if let Some(d) = open[low..].iter().rposition(|&(g, _, _)| g == t.tag) {
+                    for (g, ex, _) in open.drain(low + d..) {
                         excluded -= usize::from(ex);
                         in_a -= usize::from(g == tag::A);
                     }
@@ -95,15 +108,40 @@ fn candidates(src: &str, toks: &Tokens, paper: bool, exclude_noise: bool) -> Vec
             continue;
         }
         if run_best.0 != usize::MAX {
-            out.push((run_best.0, run_len));
+            out.push(Candidate { tok: run_best.0, len: run_len, group: run_group });
         }
         run_len = 0;
         run_best = (usize::MAX, 0);
+        run_group = usize::MAX;
     }
     if run_best.0 != usize::MAX {
-        out.push((run_best.0, run_len));
+        out.push(Candidate { tok: run_best.0, len: run_len, group: run_group });
     }
     out
+}
+
+/// Group key of text at the current point: the start token of the element
+/// holding its paragraph (see `candidates`).
+fn group_of(open: &[(TagId, bool, usize)]) -> usize {
+    let mut k = open.len();
+    // Skip inline wrappers to the block that holds the text.
+    while k > 0 && is_inline(open[k - 1].0) {
+        k -= 1;
+    }
+    if k == 0 {
+        return usize::MAX - 1;
+    }
+    let (t, _, start) = open[k - 1];
+    let paragraph = matches!(
+        t,
+        tag::P | tag::LI | tag::H1 | tag::H2 | tag::H3 | tag::H4 | tag::H5 | tag::H6 | tag::TD
+            | tag::BLOCKQUOTE | tag::PRE | tag::DD | tag::DT
+    );
+    if paragraph && k >= 2 {
+        open[k - 2].2
+    } else {
+        start
+    }
 }
 
 fn is_inline(t: TagId) -> bool {
@@ -156,14 +194,26 @@ pub fn locate(
     if !paper
         && cands
             .iter()
-            .all(|&(_, l)| (l as usize) < params.min_block_len)
+            .all(|c| (c.len as usize) < params.min_block_len)
     {
         // Everything long sits in what looks like boilerplate: judge by length alone.
         cands = candidates(src, toks, paper, false);
     }
+    // Method `reverse`: only blocks of the group with the most block text
+    // compete (many paragraphs side by side beat one long teaser).
+    if !paper {
+        let mut totals: std::collections::HashMap<usize, u64> = std::collections::HashMap::new();
+        for c in &cands {
+            *totals.entry(c.group).or_insert(0) += u64::from(c.len);
+        }
+        if let Some((&best, _)) = totals.iter().max_by_key(|&(g, t)| (*t, std::cmp::Reverse(*g))) {
+            cands.retain(|c| c.group == best);
+        }
+    }
     let mut first: Option<(usize, u32)> = None;
     let mut second: Option<(usize, u32)> = None;
-    for &(i, len) in &cands {
+    for c in &cands {
+        let (i, len) = (c.tok, c.len);
         if first.is_none_or(|(_, l)| len > l) {
             second = first;
             first = Some((i, len));
