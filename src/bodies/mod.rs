@@ -85,6 +85,9 @@ pub struct BodyParams {
     /// `reverse` only: shortest text token that counts as a paragraph for
     /// `absorb_share`. Default 60.
     pub paragraph_min_len: u32,
+    /// `reverse` only: how many single-content wrapper levels the climb looks
+    /// through for paragraphs beside R before giving up. Default 20.
+    pub max_wrappers: usize,
     /// Produce `Extraction::html` (sanitizing costs time; off for pure text use). Default true.
     pub want_html: bool,
     /// Print the located subtree and cleaning decisions to stderr (diagnostics).
@@ -102,6 +105,7 @@ impl Default for BodyParams {
             sibling_min_share: 0.2,
             absorb_share: 0.3,
             paragraph_min_len: 60,
+            max_wrappers: 20,
             want_html: true,
             debug: false,
         }

@@ -258,6 +258,9 @@ pub fn locate(
     if !g.ensure_complete(k) {
         return Err("the tree around the main text could not be built".into());
     }
+    if params.debug {
+        eprintln!("lca k {k} built {}", g.nodes_built());
+    }
     if !paper {
         k = descend_dominant(src, toks, &g, k, params);
     }
@@ -282,6 +285,9 @@ pub fn locate(
             // differently shaped blocks).
             let pv = clean::valid_chars(src, toks, &g.tree, parent, params.paragraph_min_len);
             let (in_r, in_p) = (f64::from(pv[r as usize]), f64::from(pv[parent as usize]));
+            if params.debug {
+                eprintln!("climb k {k} in_r {in_r} in_p {in_p} built {}", g.nodes_built());
+            }
             let ptag = g.tree.node(parent).tag;
             if matches!(ptag, tag::BODY | tag::HTML) {
                 break;
@@ -292,7 +298,7 @@ pub fn locate(
                 wrappers = 0;
                 continue;
             }
-            if in_p <= in_r && wrappers < 3 {
+            if in_p <= in_r && wrappers < params.max_wrappers {
                 // A wrapper adding no paragraphs: look one level further,
                 // keeping R unless something above absorbs.
                 k += 1;
