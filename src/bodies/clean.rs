@@ -28,7 +28,7 @@ static NOISE_STRONG: LazyLock<Regex> = LazyLock::new(|| {
 /// (`content-with-sidebar`, `main-nav-content` stay).
 static NOISE_WEAK: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)(^|[-_\s])(modal|read-more|signup|sign-up|promo|advert|advertisement|ads?|sponsor(ed)?|sidebar|tags|tag-list|toolbar|nav|navigation|menu|footer|masthead|widget|print|rating|pagination|pager|banner|skyscraper|supplemental)($|[-_\s])",
+        r"(?i)(^|[-_\s])(modal|read-more|signup|sign-up|promo|advert|advertisement|ads?|sponsor(ed)?|sidebar|tags|tag-list|toolbar|nav|navigation|menu|footer|masthead|print|rating|pagination|pager|banner|skyscraper|supplemental)($|[-_\s])",
     )
     .expect("literal regex")
 });

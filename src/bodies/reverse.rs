@@ -284,7 +284,10 @@ pub fn locate(
             // text too when they add enough (Sim alone misses articles made of
             // differently shaped blocks).
             let pv = clean::valid_chars(src, toks, &g.tree, parent, params.paragraph_min_len);
-            let (in_r, in_p) = (f64::from(pv[r as usize]), f64::from(pv[parent as usize]));
+            // R is main text by construction: never judge it boilerplate.
+            let own = clean::valid_chars(src, toks, &g.tree, r, params.paragraph_min_len);
+            let in_r = f64::from(own[r as usize]);
+            let in_p = f64::from(pv[parent as usize]) - f64::from(pv[r as usize]) + in_r;
             if params.debug {
                 eprintln!("climb k {k} in_r {in_r} in_p {in_p} built {}", g.nodes_built());
             }
