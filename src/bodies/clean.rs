@@ -81,16 +81,25 @@ pub fn is_noise_element(src: &str, tok: &Token, weak: bool) -> bool {
     if tok.attrs.is_empty() {
         return false;
     }
-    for a in ["class", "id", "role"] {
-        if let Some(v) = attr(src, tok, a)
-            && (NOISE_STRONG.is_match(&v)
-                || (weak && NOISE_WEAK.is_match(&v) && !CONTENT.is_match(&v)))
-        {
-            return true;
-        }
+    let values: Vec<_> = ["class", "id", "role", "itemprop"]
+        .iter()
+        .filter_map(|a| attr(src, tok, a))
+        .collect();
+    if values.iter().any(|v| ARTICLE_BODY.is_match(v)) {
+        // Named as the article body: a stray id like `share-btn` on the
+        // post-content container must not hide the article.
+        return false;
     }
-    false
+    values.iter().any(|v| {
+        NOISE_STRONG.is_match(v) || (weak && NOISE_WEAK.is_match(v) && !CONTENT.is_match(v))
+    })
 }
+
+/// class/id/itemprop values that name the article body itself.
+static ARTICLE_BODY: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)post-content|entry-content|article-body|articlebody|article-content|story-body|post-body|main-content|article__body|article-text|story-content")
+        .expect("literal regex")
+});
 
 /// Valid characters per node of the subtree at `root` (paper 004's idea,
 /// language-agnostic): non-blank text outside `<a>` and outside boilerplate

@@ -60,6 +60,11 @@ fn candidates(src: &str, toks: &Tokens, paper: bool, exclude_noise: bool) -> Vec
     for (i, t) in toks.tokens.iter().enumerate() {
         match t.kind {
             TokenKind::Text => {
+                if let Ok(w) = std::env::var("FM_DBG") {
+                    if src[t.span.start as usize..t.span.end as usize].contains(&w) {
+                        eprintln!("DBG excl={excluded} group={} open={:?}", group_of(&open), open.iter().map(|&(g, e, _)| format!("{}{}", toks.name(g), if e {"*"} else {""})).collect::<Vec<_>>());
+                    }
+                }
                 if excluded > 0 {
                     continue;
                 }
@@ -207,6 +212,11 @@ pub fn locate(
             *totals.entry(c.group).or_insert(0) += u64::from(c.len);
         }
         if let Some((&best, _)) = totals.iter().max_by_key(|&(g, t)| (*t, std::cmp::Reverse(*g))) {
+            if std::env::var("FM_DBG").is_ok() {
+                let mut v: Vec<_> = totals.iter().collect();
+                v.sort_by_key(|&(_, t)| std::cmp::Reverse(*t));
+                eprintln!("groups {:?}", &v[..v.len().min(5)]);
+            }
             cands.retain(|c| c.group == best);
         }
     }
