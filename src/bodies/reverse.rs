@@ -28,6 +28,8 @@ struct Candidate {
     tok: usize,
     len: u32,
     group: usize,
+    /// The element around the group (its parent), `usize::MAX` if none.
+    grand: usize,
 }
 
 /// Text tokens that may seed the search. `paper`: every text token (the
@@ -43,7 +45,7 @@ fn candidates(src: &str, toks: &Tokens, paper: bool, exclude_noise: bool) -> Vec
     if paper {
         for (i, t) in toks.tokens.iter().enumerate() {
             if t.kind == TokenKind::Text {
-                out.push(Candidate { tok: i, len: t.text_len, group: usize::MAX });
+                out.push(Candidate { tok: i, len: t.text_len, group: usize::MAX, grand: usize::MAX });
             }
         }
         return out;
@@ -56,13 +58,13 @@ fn candidates(src: &str, toks: &Tokens, paper: bool, exclude_noise: bool) -> Vec
     let mut in_a = 0usize;
     let mut run_len = 0u32;
     let mut run_best = (usize::MAX, 0u32);
-    let mut run_group = usize::MAX;
+    let mut run_group = (usize::MAX, usize::MAX);
     for (i, t) in toks.tokens.iter().enumerate() {
         match t.kind {
             TokenKind::Text => {
                 if let Ok(w) = std::env::var("FM_DBG") {
                     if src[t.span.start as usize..t.span.end as usize].contains(&w) {
-                        eprintln!("DBG excl={excluded} group={} open={:?}", group_of(&open), open.iter().map(|&(g, e, _)| format!("{}{}", toks.name(g), if e {"*"} else {""})).collect::<Vec<_>>());
+                        eprintln!("DBG excl={excluded} group={:?} open={:?}", group_of(&open), open.iter().map(|&(g, e, _)| format!("{}{}", toks.name(g), if e {"*"} else {""})).collect::<Vec<_>>());
                     }
                 }
                 if excluded > 0 {
@@ -73,7 +75,7 @@ fn candidates(src: &str, toks: &Tokens, paper: bool, exclude_noise: bool) -> Vec
                     if t.text_len > run_best.1 {
                         run_best = (i, t.text_len);
                     }
-                    if run_group == usize::MAX {
+                    if run_group.0 == usize::MAX {
                         run_group = group_of(&open);
                     }
                 }
@@ -113,40 +115,41 @@ fn candidates(src: &str, toks: &Tokens, paper: bool, exclude_noise: bool) -> Vec
             continue;
         }
         if run_best.0 != usize::MAX {
-            out.push(Candidate { tok: run_best.0, len: run_len, group: run_group });
+            out.push(Candidate { tok: run_best.0, len: run_len, group: run_group.0, grand: run_group.1 });
         }
         run_len = 0;
         run_best = (usize::MAX, 0);
-        run_group = usize::MAX;
+        run_group = (usize::MAX, usize::MAX);
     }
     if run_best.0 != usize::MAX {
-        out.push(Candidate { tok: run_best.0, len: run_len, group: run_group });
+        out.push(Candidate { tok: run_best.0, len: run_len, group: run_group.0, grand: run_group.1 });
     }
     out
 }
 
+/// Weight of a block for its own group, against 1 for the element around it.
+const GROUP_WEIGHT: u64 = 4;
+
 /// Group key of text at the current point: the start token of the element
-/// holding its paragraph (see `candidates`).
-fn group_of(open: &[(TagId, bool, usize)]) -> usize {
+/// holding its paragraph (see `candidates`), and of that element's parent.
+fn group_of(open: &[(TagId, bool, usize)]) -> (usize, usize) {
     let mut k = open.len();
     // Skip inline wrappers to the block that holds the text.
     while k > 0 && is_inline(open[k - 1].0) {
         k -= 1;
     }
     if k == 0 {
-        return usize::MAX - 1;
+        return (usize::MAX - 1, usize::MAX);
     }
-    let (t, _, start) = open[k - 1];
+    let (t, _, _) = open[k - 1];
     let paragraph = matches!(
         t,
         tag::P | tag::LI | tag::H1 | tag::H2 | tag::H3 | tag::H4 | tag::H5 | tag::H6 | tag::TD
             | tag::BLOCKQUOTE | tag::PRE | tag::DD | tag::DT
     );
-    if paragraph && k >= 2 {
-        open[k - 2].2
-    } else {
-        start
-    }
+    let g = if paragraph && k >= 2 { k - 2 } else { k - 1 };
+    let grand = if g >= 1 { open[g - 1].2 } else { usize::MAX };
+    (open[g].2, grand)
 }
 
 fn is_inline(t: TagId) -> bool {
@@ -208,8 +211,14 @@ pub fn locate(
     // compete (many paragraphs side by side beat one long teaser).
     if !paper {
         let mut totals: std::collections::HashMap<usize, u64> = std::collections::HashMap::new();
+        // Readability-like: a block counts fully for its group and half for
+        // the element around it, so an article split over sibling sections
+        // still wins over one long teaser list.
         for c in &cands {
-            *totals.entry(c.group).or_insert(0) += u64::from(c.len);
+            *totals.entry(c.group).or_insert(0) += GROUP_WEIGHT * u64::from(c.len);
+            if c.grand != usize::MAX {
+                *totals.entry(c.grand).or_insert(0) += u64::from(c.len);
+            }
         }
         if let Some((&best, _)) = totals.iter().max_by_key(|&(g, t)| (*t, std::cmp::Reverse(*g))) {
             if std::env::var("FM_DBG").is_ok() {
@@ -217,7 +226,7 @@ pub fn locate(
                 v.sort_by_key(|&(_, t)| std::cmp::Reverse(*t));
                 eprintln!("groups {:?}", &v[..v.len().min(5)]);
             }
-            cands.retain(|c| c.group == best);
+            cands.retain(|c| c.group == best || c.grand == best);
         }
     }
     let mut first: Option<(usize, u32)> = None;
