@@ -50,6 +50,16 @@ fn candidates(src: &str, toks: &Tokens, paper: bool, exclude_noise: bool) -> Vec
         }
         return out;
     }
+    // Text (bytes) inside each element, by start token: a boilerplate-named
+    // container holding half the page's text is the article's own wrapper
+    // (themes put the article inside `share-container` and the like).
+    let inner = inner_text(toks);
+    let page_text: u64 = toks
+        .tokens
+        .iter()
+        .filter(|t| t.kind == TokenKind::Text)
+        .map(|t| u64::from(t.text_len))
+        .sum();
     // Open elements as (tag, excluded, start token); tolerant of bad
     // nesting: an end tag pops to its match if one is open within reach,
     // else is ignored.
@@ -96,7 +106,8 @@ fn candidates(src: &str, toks: &Tokens, paper: bool, exclude_noise: bool) -> Vec
                     tag::TITLE | tag::TEXTAREA | tag::OPTION | tag::HEAD | tag::SELECT
                 ) || (exclude_noise
                     && !matches!(t.tag, tag::HTML | tag::BODY | tag::MAIN | tag::ARTICLE | tag::FORM)
-                    && clean::is_noise_element(src, t, false));
+                    && clean::is_noise_element(src, t, false)
+                    && inner.get(i).is_some_and(|&n| u64::from(n) * 2 < page_text));
                 excluded += usize::from(ex);
                 in_a += usize::from(t.tag == tag::A);
                 open.push((t.tag, ex, i));
@@ -129,6 +140,54 @@ fn candidates(src: &str, toks: &Tokens, paper: bool, exclude_noise: bool) -> Vec
 
 /// Weight of a block for its own group, against 1 for the element around it.
 const GROUP_WEIGHT: u64 = 4;
+
+/// Non-blank text bytes inside each element, indexed by its start token
+/// (same tolerant nesting as `candidates`).
+fn inner_text(toks: &Tokens) -> Vec<u32> {
+    let mut inner = vec![0u32; toks.tokens.len()];
+    let mut open: Vec<(TagId, usize, u32)> = Vec::new();
+    let mut close = |open: &mut Vec<(TagId, usize, u32)>, inner: &mut Vec<u32>| {
+        if let Some((_, start, n)) = open.pop() {
+            if let Some(slot) = inner.get_mut(start) {
+                *slot = n;
+            }
+            if let Some(parent) = open.last_mut() {
+                parent.2 = parent.2.saturating_add(n);
+            }
+        }
+    };
+    for (i, t) in toks.tokens.iter().enumerate() {
+        match t.kind {
+            TokenKind::Text => {
+                if let Some(top) = open.last_mut() {
+                    top.2 = top.2.saturating_add(t.text_len);
+                }
+            }
+            TokenKind::Start if t.self_closing || is_void(t.tag) => {}
+            TokenKind::Start => {
+                while open
+                    .last()
+                    .is_some_and(|&(x, _, _)| tree::end_omissible(x) && tree::closes_omitted(x, t.tag))
+                {
+                    close(&mut open, &mut inner);
+                }
+                open.push((t.tag, i, 0));
+            }
+            TokenKind::End => {
+                let low = open.len().saturating_sub(256);
+                if let Some(d) = open[low..].iter().rposition(|&(g, _, _)| g == t.tag) {
+                    while open.len() > low + d {
+                        close(&mut open, &mut inner);
+                    }
+                }
+            }
+        }
+    }
+    while !open.is_empty() {
+        close(&mut open, &mut inner);
+    }
+    inner
+}
 
 /// Group key of text at the current point: the start token of the element
 /// holding its paragraph (see `candidates`), and of that element's parent.
