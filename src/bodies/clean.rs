@@ -101,11 +101,44 @@ static ARTICLE_BODY: LazyLock<Regex> = LazyLock::new(|| {
         .expect("literal regex")
 });
 
+/// Memo of `is_noise_element` per start token (the climb asks about the
+/// same elements at every level; class regexes are the cost).
+pub struct Noise {
+    /// Per token: bit 0 strong known, bit 1 strong noise, bit 2 weak known, bit 3 weak noise.
+    memo: std::cell::RefCell<Vec<u8>>,
+}
+
+impl Noise {
+    pub fn new(toks: &Tokens) -> Self {
+        Noise {
+            memo: std::cell::RefCell::new(vec![0; toks.tokens.len()]),
+        }
+    }
+
+    /// `is_noise_element` of token `i`, memoized.
+    pub fn is(&self, src: &str, toks: &Tokens, i: usize, weak: bool) -> bool {
+        let Some(tok) = toks.tokens.get(i) else {
+            return false;
+        };
+        let (known, yes) = if weak { (4u8, 8u8) } else { (1u8, 2u8) };
+        let mut memo = self.memo.borrow_mut();
+        let Some(slot) = memo.get_mut(i) else {
+            return false;
+        };
+        if *slot & known == 0 {
+            let v = is_noise_element(src, tok, weak);
+            *slot |= known | if v { yes } else { 0 };
+        }
+        *slot & yes != 0
+    }
+}
+
 /// Valid characters per node of the subtree at `root` (paper 004's idea,
 /// language-agnostic): non-blank text outside `<a>` and outside boilerplate
 /// elements, from text tokens of at least `min_token` non-blank bytes.
 /// Indexed by node id (0 outside the subtree).
 pub fn valid_chars(
+    noise: &Noise,
     src: &str,
     toks: &Tokens,
     tree: &Tree,
@@ -123,7 +156,7 @@ pub fn valid_chars(
         if node.tag != TEXT
             && id != root
             && let Some(t) = toks.tokens.get(node.start_tok as usize)
-            && is_noise_element(src, t, true)
+            && noise.is(src, toks, node.start_tok as usize, true)
         {
             continue;
         }
@@ -161,6 +194,7 @@ fn density_judged(t: TagId) -> bool {
 
 /// Flags of the nodes to leave out of the subtree at `root`.
 pub fn boilerplate(
+    noise: &Noise,
     src: &str,
     toks: &Tokens,
     tree: &Tree,
@@ -211,7 +245,7 @@ pub fn boilerplate(
         let Some(tok) = toks.tokens.get(node.start_tok as usize) else {
             continue;
         };
-        let mut drop = is_noise_element(src, tok, true)
+        let mut drop = noise.is(src, toks, node.start_tok as usize, true)
             || matches!(node.tag, tag::H1 | tag::FIGCAPTION)
             || ["class", "id"]
                 .iter()

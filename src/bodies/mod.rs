@@ -159,11 +159,12 @@ pub fn extract(
         ..Extraction::default()
     };
     meta::fill(html, &toks, base_url, &mut ex);
+    let noise = clean::Noise::new(&toks);
     let paper = match method {
         Method::Reverse => false,
         Method::ReversePaper => true,
     };
-    let located = match reverse::locate(html, &toks, params, paper) {
+    let located = match reverse::locate(&noise, html, &toks, params, paper) {
         Ok(l) => l,
         Err(reason) => {
             ex.empty_reason = Some(reason);
@@ -174,7 +175,7 @@ pub fn extract(
     let skip = if paper {
         vec![false; located.tree.nodes.len()]
     } else {
-        clean::boilerplate(html, &toks, &located.tree, located.root, params)
+        clean::boilerplate(&noise, html, &toks, &located.tree, located.root, params)
     };
     if params.debug {
         debug_dump(html, &toks, &located, &skip);

@@ -40,7 +40,13 @@ struct Candidate {
 /// `<title>`/`<head>`/`<option>` is no candidate, and each block records its
 /// group: the element holding its paragraph (the parent of a `p`/`li`/
 /// heading/`td`/`blockquote`, else its own element).
-fn candidates(src: &str, toks: &Tokens, paper: bool, exclude_noise: bool) -> Vec<Candidate> {
+fn candidates(
+    noise: &clean::Noise,
+    src: &str,
+    toks: &Tokens,
+    paper: bool,
+    exclude_noise: bool,
+) -> Vec<Candidate> {
     let mut out = Vec::new();
     if paper {
         for (i, t) in toks.tokens.iter().enumerate() {
@@ -106,7 +112,7 @@ fn candidates(src: &str, toks: &Tokens, paper: bool, exclude_noise: bool) -> Vec
                     tag::TITLE | tag::TEXTAREA | tag::OPTION | tag::HEAD | tag::SELECT
                 ) || (exclude_noise
                     && !matches!(t.tag, tag::HTML | tag::BODY | tag::MAIN | tag::ARTICLE | tag::FORM)
-                    && clean::is_noise_element(src, t, false)
+                    && noise.is(src, toks, i, false)
                     && inner.get(i).is_some_and(|&n| u64::from(n) * 2 < page_text));
                 excluded += usize::from(ex);
                 in_a += usize::from(t.tag == tag::A);
@@ -252,19 +258,20 @@ fn is_inline(t: TagId) -> bool {
 
 /// Find the main-text subtree.
 pub fn locate(
+    noise: &clean::Noise,
     src: &str,
     toks: &Tokens,
     params: &BodyParams,
     paper: bool,
 ) -> Result<Located, String> {
-    let mut cands = candidates(src, toks, paper, true);
+    let mut cands = candidates(noise, src, toks, paper, true);
     if !paper
         && cands
             .iter()
             .all(|c| (c.len as usize) < params.min_block_len)
     {
         // Everything long sits in what looks like boilerplate: judge by length alone.
-        cands = candidates(src, toks, paper, false);
+        cands = candidates(noise, src, toks, paper, false);
     }
     // Method `reverse`: only blocks of the group with the most block text
     // compete (many paragraphs side by side beat one long teaser).
@@ -340,7 +347,7 @@ pub fn locate(
         eprintln!("lca k {k} built {}", g.nodes_built());
     }
     if !paper {
-        k = descend_dominant(src, toks, &g, k, params);
+        k = descend_dominant(noise, src, toks, &g, k, params);
     }
     // Climb while R has a similar sibling.
     let mut best_k = k;
@@ -354,16 +361,16 @@ pub fn locate(
         if g.tree.node(parent).tag == ROOT && !paper {
             break;
         }
-        let sim = Similarity::new(&g.tree, params.sim_budget);
+        let mut sim: Option<Similarity<'_>> = None;
         let rtag = g.tree.node(r).tag;
-        let vc = (!paper).then(|| clean::valid_chars(src, toks, &g.tree, parent, 0));
+        let vc = (!paper).then(|| clean::valid_chars(noise, src, toks, &g.tree, parent, 0));
         if let Some(v) = &vc {
             // Method `reverse`: paragraphs outside R but beside it are main
             // text too when they add enough (Sim alone misses articles made of
             // differently shaped blocks).
-            let pv = clean::valid_chars(src, toks, &g.tree, parent, params.paragraph_min_len);
+            let pv = clean::valid_chars(noise, src, toks, &g.tree, parent, params.paragraph_min_len);
             // R is main text by construction: never judge it boilerplate.
-            let own = clean::valid_chars(src, toks, &g.tree, r, params.paragraph_min_len);
+            let own = clean::valid_chars(noise, src, toks, &g.tree, r, params.paragraph_min_len);
             let in_r = f64::from(own[r as usize]);
             let in_p = f64::from(pv[parent as usize]) - f64::from(pv[r as usize]) + in_r;
             if params.debug {
@@ -387,14 +394,18 @@ pub fn locate(
                 continue;
             }
         }
-        let similar = g.tree.node(parent).children.iter().any(|&c| {
+        let kids = &g.tree.node(parent).children;
+        let similar = kids.iter().any(|&c| {
             c != r
                 && g.tree.node(c).tag == rtag
                 && rtag != TEXT
                 && vc.as_ref().is_none_or(|v| {
                     f64::from(v[c as usize]) >= params.sibling_min_share * f64::from(v[r as usize])
                 })
-                && sim.sim(r, c, None) >= params.similarity_threshold
+                && sim
+                    .get_or_insert_with(|| Similarity::new(&g.tree, params.sim_budget))
+                    .sim(r, c, None)
+                    >= params.similarity_threshold
         });
         if !similar {
             break;
@@ -428,6 +439,7 @@ pub fn locate(
 /// down the seed's ancestor chain while the child on the chain holds at
 /// least `dominant_share` of the LCA's valid characters.
 fn descend_dominant(
+    noise: &clean::Noise,
     src: &str,
     toks: &Tokens,
     g: &Grower<'_>,
@@ -435,7 +447,7 @@ fn descend_dominant(
     params: &BodyParams,
 ) -> usize {
     let Some(&top) = g.chain.get(k) else { return k };
-    let vc = clean::valid_chars(src, toks, &g.tree, top, 0);
+    let vc = clean::valid_chars(noise, src, toks, &g.tree, top, 0);
     while k > 0 {
         let (r, c) = (g.chain[k], g.chain[k - 1]);
         let (vr, vc_c) = (vc[r as usize], vc[c as usize]);
