@@ -13,7 +13,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::BodyParams;
-use super::tokenize::{TEXT, TagId, Token, Tokens, attr, tag};
+use super::tokenize::{TEXT, TagId, Token, Tokens, attr, attrs, tag};
 use super::tree::{NodeId, Tree};
 
 /// class/id words of boilerplate containers, always.
@@ -81,18 +81,30 @@ pub fn is_noise_element(src: &str, tok: &Token, weak: bool) -> bool {
     if tok.attrs.is_empty() {
         return false;
     }
-    let values: Vec<_> = ["class", "id", "role", "itemprop"]
-        .iter()
-        .filter_map(|a| attr(src, tok, a))
-        .collect();
-    if values.iter().any(|v| ARTICLE_BODY.is_match(v)) {
+    // One pass over the attributes, one regex run per kind over the joined
+    // values (this runs for every start tag of the page).
+    let mut joined = String::new();
+    let mut weak_hit = false;
+    for (k, v) in attrs(src, tok) {
+        let k = k.as_bytes();
+        if k.eq_ignore_ascii_case(b"class")
+            || k.eq_ignore_ascii_case(b"id")
+            || k.eq_ignore_ascii_case(b"role")
+            || k.eq_ignore_ascii_case(b"itemprop")
+        {
+            if weak && !weak_hit && NOISE_WEAK.is_match(v) && !CONTENT.is_match(v) {
+                weak_hit = true;
+            }
+            joined.push_str(v);
+            joined.push(' ');
+        }
+    }
+    if joined.is_empty() || ARTICLE_BODY.is_match(&joined) {
         // Named as the article body: a stray id like `share-btn` on the
         // post-content container must not hide the article.
         return false;
     }
-    values.iter().any(|v| {
-        NOISE_STRONG.is_match(v) || (weak && NOISE_WEAK.is_match(v) && !CONTENT.is_match(v))
-    })
+    weak_hit || NOISE_STRONG.is_match(&joined)
 }
 
 /// class/id/itemprop values that name the article body itself.
