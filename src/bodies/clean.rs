@@ -147,7 +147,8 @@ impl Noise {
 
 /// Valid characters per node of the subtree at `root` (paper 004's idea,
 /// language-agnostic): non-blank text outside `<a>` and outside boilerplate
-/// elements, from text tokens of at least `min_token` non-blank bytes.
+/// elements, from text tokens of at least `min_token` non-blank bytes
+/// (and, with `prose`, reading as sentences: `is_sentence`).
 /// Indexed by node id (0 outside the subtree).
 pub fn valid_chars(
     noise: &Noise,
@@ -156,6 +157,7 @@ pub fn valid_chars(
     tree: &Tree,
     root: NodeId,
     min_token: u32,
+    prose: bool,
 ) -> Vec<u32> {
     let mut vc = vec![0u32; tree.nodes.len()];
     let mut order = Vec::new();
@@ -178,21 +180,33 @@ pub fn valid_chars(
     for &id in order.iter().rev() {
         let node = tree.node(id);
         let v = if node.tag == TEXT {
-            toks.tokens
-                .get(node.start_tok as usize)
-                .map_or(0, |t| t.text_len)
-                .min(u32::MAX / 4)
-                * u32::from(
-                    toks.tokens
-                        .get(node.start_tok as usize)
-                        .is_some_and(|t| t.text_len >= min_token),
-                )
+            match toks.tokens.get(node.start_tok as usize) {
+                Some(t) if min_token == 0 => t.text_len,
+                Some(t) if t.text_len >= min_token && (!prose || is_sentence(src, t)) => {
+                    t.text_len
+                }
+                _ => 0,
+            }
         } else {
             node.children.iter().map(|&c| vc[c as usize]).sum()
         };
         vc[id as usize] = v;
     }
     vc
+}
+
+/// Text that reads as prose: it holds a sentence end (`.`, `!`, `?` or a
+/// CJK full stop) followed by a space or the end, which headline-and-dek
+/// teaser lists rarely do.
+fn is_sentence(src: &str, t: &Token) -> bool {
+    let text = src
+        .get(t.span.start as usize..t.span.end as usize)
+        .unwrap_or("")
+        .trim_end();
+    if text.ends_with(['.', '!', '?', '。', '！', '？', '"', '”', ')']) {
+        return true;
+    }
+    text.contains(". ") || text.contains("? ") || text.contains("! ") || text.contains('。')
 }
 
 /// Containers judged by link density.

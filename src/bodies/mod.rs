@@ -80,7 +80,7 @@ pub struct BodyParams {
     pub sibling_min_share: f64,
     /// `reverse` only: R also climbs to its parent when the paragraphs
     /// beside R (text tokens of at least `paragraph_min_len` bytes outside
-    /// links and boilerplate) add at least this share of R's own. Default 0.3.
+    /// links and boilerplate) add at least this share of R's own. Default 0.2.
     pub absorb_share: f64,
     /// `reverse` only: shortest text token that counts as a paragraph for
     /// `absorb_share`. Default 60.
@@ -103,7 +103,7 @@ impl Default for BodyParams {
             max_link_density: 0.5,
             dominant_share: 0.75,
             sibling_min_share: 0.2,
-            absorb_share: 0.3,
+            absorb_share: 0.2,
             paragraph_min_len: 60,
             max_wrappers: 20,
             want_html: true,

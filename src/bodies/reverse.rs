@@ -363,15 +363,16 @@ pub fn locate(
         }
         let mut sim: Option<Similarity<'_>> = None;
         let rtag = g.tree.node(r).tag;
-        let vc = (!paper).then(|| clean::valid_chars(noise, src, toks, &g.tree, parent, 0));
+        let vc = (!paper).then(|| clean::valid_chars(noise, src, toks, &g.tree, parent, 0, false));
         if let Some(v) = &vc {
             // Method `reverse`: paragraphs outside R but beside it are main
             // text too when they add enough (Sim alone misses articles made of
             // differently shaped blocks).
-            let pv = clean::valid_chars(noise, src, toks, &g.tree, parent, params.paragraph_min_len);
+            let pv = clean::valid_chars(noise, src, toks, &g.tree, parent, params.paragraph_min_len, true);
             // R is main text by construction: never judge it boilerplate.
-            let own = clean::valid_chars(noise, src, toks, &g.tree, r, params.paragraph_min_len);
+            let own = clean::valid_chars(noise, src, toks, &g.tree, r, params.paragraph_min_len, false);
             let in_r = f64::from(own[r as usize]);
+            // Beside R only prose counts (teaser lists are headline + dek).
             let in_p = f64::from(pv[parent as usize]) - f64::from(pv[r as usize]) + in_r;
             if params.debug {
                 eprintln!("climb k {k} in_r {in_r} in_p {in_p} built {}", g.nodes_built());
@@ -386,7 +387,10 @@ pub fn locate(
                 wrappers = 0;
                 continue;
             }
-            if in_p <= in_r && wrappers < params.max_wrappers {
+            if in_p <= in_r
+                && v[parent as usize].saturating_sub(v[r as usize]) < params.paragraph_min_len
+                && wrappers < params.max_wrappers
+            {
                 // A wrapper adding no paragraphs: look one level further,
                 // keeping R unless something above absorbs.
                 k += 1;
@@ -447,7 +451,7 @@ fn descend_dominant(
     params: &BodyParams,
 ) -> usize {
     let Some(&top) = g.chain.get(k) else { return k };
-    let vc = clean::valid_chars(noise, src, toks, &g.tree, top, 0);
+    let vc = clean::valid_chars(noise, src, toks, &g.tree, top, 0, false);
     while k > 0 {
         let (r, c) = (g.chain[k], g.chain[k - 1]);
         let (vr, vc_c) = (vc[r as usize], vc[c as usize]);
