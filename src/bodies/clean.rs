@@ -167,11 +167,7 @@ pub fn valid_chars(
         if node.tag == tag::A {
             continue;
         }
-        if node.tag != TEXT
-            && id != root
-            && let Some(t) = toks.tokens.get(node.start_tok as usize)
-            && noise.is(src, toks, node.start_tok as usize, true)
-        {
+        if node.tag != TEXT && id != root && noise.is(src, toks, node.start_tok as usize, true) {
             continue;
         }
         order.push(id);
@@ -182,9 +178,7 @@ pub fn valid_chars(
         let v = if node.tag == TEXT {
             match toks.tokens.get(node.start_tok as usize) {
                 Some(t) if min_token == 0 => t.text_len,
-                Some(t) if t.text_len >= min_token && (!prose || is_sentence(src, t)) => {
-                    t.text_len
-                }
+                Some(t) if t.text_len >= min_token && (!prose || is_sentence(src, t)) => t.text_len,
                 _ => 0,
             }
         } else {

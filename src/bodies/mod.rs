@@ -78,9 +78,10 @@ pub struct BodyParams {
     /// at least this share of R's valid characters (teaser lists are similar
     /// in shape but thin in text). Default 0.2.
     pub sibling_min_share: f64,
-    /// `reverse` only: R also climbs to its parent when the paragraphs
-    /// beside R (text tokens of at least `paragraph_min_len` bytes outside
-    /// links and boilerplate) add at least this share of R's own. Default 0.2.
+    /// `reverse` only: R also climbs to its parent when the prose beside R
+    /// (text tokens of at least `paragraph_min_len` bytes, outside links and
+    /// boilerplate, holding a sentence end) adds at least this share of R's
+    /// own paragraph text. Default 0.2.
     pub absorb_share: f64,
     /// `reverse` only: shortest text token that counts as a paragraph for
     /// `absorb_share`. Default 60.

@@ -51,7 +51,12 @@ fn candidates(
     if paper {
         for (i, t) in toks.tokens.iter().enumerate() {
             if t.kind == TokenKind::Text {
-                out.push(Candidate { tok: i, len: t.text_len, group: usize::MAX, grand: usize::MAX });
+                out.push(Candidate {
+                    tok: i,
+                    len: t.text_len,
+                    group: usize::MAX,
+                    grand: usize::MAX,
+                });
             }
         }
         return out;
@@ -78,11 +83,6 @@ fn candidates(
     for (i, t) in toks.tokens.iter().enumerate() {
         match t.kind {
             TokenKind::Text => {
-                if let Ok(w) = std::env::var("FM_DBG") {
-                    if src[t.span.start as usize..t.span.end as usize].contains(&w) {
-                        eprintln!("DBG excl={excluded} group={:?} open={:?}", group_of(&open), open.iter().map(|&(g, e, _)| format!("{}{}", toks.name(g), if e {"*"} else {""})).collect::<Vec<_>>());
-                    }
-                }
                 if excluded > 0 {
                     continue;
                 }
@@ -111,7 +111,10 @@ fn candidates(
                     t.tag,
                     tag::TITLE | tag::TEXTAREA | tag::OPTION | tag::HEAD | tag::SELECT
                 ) || (exclude_noise
-                    && !matches!(t.tag, tag::HTML | tag::BODY | tag::MAIN | tag::ARTICLE | tag::FORM)
+                    && !matches!(
+                        t.tag,
+                        tag::HTML | tag::BODY | tag::MAIN | tag::ARTICLE | tag::FORM
+                    )
                     && noise.is(src, toks, i, false)
                     && inner.get(i).is_some_and(|&n| u64::from(n) * 2 < page_text));
                 excluded += usize::from(ex);
@@ -132,14 +135,24 @@ fn candidates(
             continue;
         }
         if run_best.0 != usize::MAX {
-            out.push(Candidate { tok: run_best.0, len: run_len, group: run_group.0, grand: run_group.1 });
+            out.push(Candidate {
+                tok: run_best.0,
+                len: run_len,
+                group: run_group.0,
+                grand: run_group.1,
+            });
         }
         run_len = 0;
         run_best = (usize::MAX, 0);
         run_group = (usize::MAX, usize::MAX);
     }
     if run_best.0 != usize::MAX {
-        out.push(Candidate { tok: run_best.0, len: run_len, group: run_group.0, grand: run_group.1 });
+        out.push(Candidate {
+            tok: run_best.0,
+            len: run_len,
+            group: run_group.0,
+            grand: run_group.1,
+        });
     }
     out
 }
@@ -152,7 +165,7 @@ const GROUP_WEIGHT: u64 = 4;
 fn inner_text(toks: &Tokens) -> Vec<u32> {
     let mut inner = vec![0u32; toks.tokens.len()];
     let mut open: Vec<(TagId, usize, u32)> = Vec::new();
-    let mut close = |open: &mut Vec<(TagId, usize, u32)>, inner: &mut Vec<u32>| {
+    let close = |open: &mut Vec<(TagId, usize, u32)>, inner: &mut Vec<u32>| {
         if let Some((_, start, n)) = open.pop() {
             if let Some(slot) = inner.get_mut(start) {
                 *slot = n;
@@ -171,10 +184,9 @@ fn inner_text(toks: &Tokens) -> Vec<u32> {
             }
             TokenKind::Start if t.self_closing || is_void(t.tag) => {}
             TokenKind::Start => {
-                while open
-                    .last()
-                    .is_some_and(|&(x, _, _)| tree::end_omissible(x) && tree::closes_omitted(x, t.tag))
-                {
+                while open.last().is_some_and(|&(x, _, _)| {
+                    tree::end_omissible(x) && tree::closes_omitted(x, t.tag)
+                }) {
                     close(&mut open, &mut inner);
                 }
                 open.push((t.tag, i, 0));
@@ -209,8 +221,19 @@ fn group_of(open: &[(TagId, bool, usize)]) -> (usize, usize) {
     let (t, _, _) = open[k - 1];
     let paragraph = matches!(
         t,
-        tag::P | tag::LI | tag::H1 | tag::H2 | tag::H3 | tag::H4 | tag::H5 | tag::H6 | tag::TD
-            | tag::BLOCKQUOTE | tag::PRE | tag::DD | tag::DT
+        tag::P
+            | tag::LI
+            | tag::H1
+            | tag::H2
+            | tag::H3
+            | tag::H4
+            | tag::H5
+            | tag::H6
+            | tag::TD
+            | tag::BLOCKQUOTE
+            | tag::PRE
+            | tag::DD
+            | tag::DT
     );
     let g = if paragraph && k >= 2 { k - 2 } else { k - 1 };
     let grand = if g >= 1 { open[g - 1].2 } else { usize::MAX };
@@ -286,12 +309,10 @@ pub fn locate(
                 *totals.entry(c.grand).or_insert(0) += u64::from(c.len);
             }
         }
-        if let Some((&best, _)) = totals.iter().max_by_key(|&(g, t)| (*t, std::cmp::Reverse(*g))) {
-            if std::env::var("FM_DBG").is_ok() {
-                let mut v: Vec<_> = totals.iter().collect();
-                v.sort_by_key(|&(_, t)| std::cmp::Reverse(*t));
-                eprintln!("groups {:?}", &v[..v.len().min(5)]);
-            }
+        if let Some((&best, _)) = totals
+            .iter()
+            .max_by_key(|&(g, t)| (*t, std::cmp::Reverse(*g)))
+        {
             cands.retain(|c| c.group == best || c.grand == best);
         }
     }
@@ -368,14 +389,33 @@ pub fn locate(
             // Method `reverse`: paragraphs outside R but beside it are main
             // text too when they add enough (Sim alone misses articles made of
             // differently shaped blocks).
-            let pv = clean::valid_chars(noise, src, toks, &g.tree, parent, params.paragraph_min_len, true);
+            let pv = clean::valid_chars(
+                noise,
+                src,
+                toks,
+                &g.tree,
+                parent,
+                params.paragraph_min_len,
+                true,
+            );
             // R is main text by construction: never judge it boilerplate.
-            let own = clean::valid_chars(noise, src, toks, &g.tree, r, params.paragraph_min_len, false);
+            let own = clean::valid_chars(
+                noise,
+                src,
+                toks,
+                &g.tree,
+                r,
+                params.paragraph_min_len,
+                false,
+            );
             let in_r = f64::from(own[r as usize]);
             // Beside R only prose counts (teaser lists are headline + dek).
             let in_p = f64::from(pv[parent as usize]) - f64::from(pv[r as usize]) + in_r;
             if params.debug {
-                eprintln!("climb k {k} in_r {in_r} in_p {in_p} built {}", g.nodes_built());
+                eprintln!(
+                    "climb k {k} in_r {in_r} in_p {in_p} built {}",
+                    g.nodes_built()
+                );
             }
             let ptag = g.tree.node(parent).tag;
             if matches!(ptag, tag::BODY | tag::HTML) {
