@@ -115,7 +115,7 @@ fn candidates(
                         t.tag,
                         tag::HTML | tag::BODY | tag::MAIN | tag::ARTICLE | tag::FORM
                     )
-                    && noise.is(src, toks, i, false)
+                    && noise.is(src, toks, i, true)
                     && inner.get(i).is_some_and(|&n| u64::from(n) * 2 < page_text));
                 excluded += usize::from(ex);
                 in_a += usize::from(t.tag == tag::A);
