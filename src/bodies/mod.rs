@@ -189,6 +189,9 @@ pub fn extract(
         skip_fn = &|_| false;
         ex.text = output::text(html, &toks, &located.tree, located.root, skip_fn);
     }
+    if !paper {
+        ex.text = output::dedup_paragraphs(&ex.text);
+    }
     if ex.text.is_empty() {
         ex.empty_reason = Some("the main-text subtree holds no text after cleaning".into());
         return Ok(ex);
