@@ -37,6 +37,7 @@ fn main() {
             "absorb_share" => params.absorb_share = x,
             "paragraph_min_len" => params.paragraph_min_len = x as u32,
             "max_wrappers" => params.max_wrappers = x as usize,
+            "max_lookahead" => params.max_lookahead = x as usize,
             "want_html" => params.want_html = x != 0.0,
             _ => eprintln!("unknown param {k}"),
         }

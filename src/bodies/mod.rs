@@ -89,6 +89,9 @@ pub struct BodyParams {
     /// `reverse` only: how many single-content wrapper levels the climb looks
     /// through for paragraphs beside R before giving up. Default 20.
     pub max_wrappers: usize,
+    /// `reverse` only: how many levels that add some prose, but too little,
+    /// the climb looks through before giving up. Default 1.
+    pub max_lookahead: usize,
     /// Produce `Extraction::html` (sanitizing costs time; off for pure text use). Default true.
     pub want_html: bool,
     /// Print the located subtree and cleaning decisions to stderr (diagnostics).
@@ -107,6 +110,7 @@ impl Default for BodyParams {
             absorb_share: 0.2,
             paragraph_min_len: 60,
             max_wrappers: 20,
+            max_lookahead: 1,
             want_html: true,
             debug: false,
         }

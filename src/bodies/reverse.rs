@@ -370,25 +370,29 @@ pub fn locate(
     if !paper {
         k = descend_dominant(noise, src, toks, &g, k, params);
     }
-    // Climb while R has a similar sibling.
+    // Climb while R has a similar sibling (the paper); method `reverse` also
+    // climbs when the prose beside the best subtree so far adds enough, and
+    // looks through wrapper levels (nothing beside R) and up to
+    // `max_lookahead` levels that add too little, keeping the best level.
     let mut best_k = k;
     let mut wrappers = 0usize;
+    let mut looked = 0usize;
     loop {
         let r = g.chain[k];
         if g.tree.node(r).tag == ROOT || !g.ensure_complete(k + 1) || g.chain.len() <= k + 1 {
             break;
         }
         let parent = g.chain[k + 1];
-        if g.tree.node(parent).tag == ROOT && !paper {
+        let ptag = g.tree.node(parent).tag;
+        if !paper && matches!(ptag, ROOT | tag::BODY | tag::HTML) {
             break;
         }
-        let mut sim: Option<Similarity<'_>> = None;
-        let rtag = g.tree.node(r).tag;
+        let mut absorb = false;
+        let mut wrapper = false;
+        let mut adds_prose = false;
         let vc = (!paper).then(|| clean::valid_chars(noise, src, toks, &g.tree, parent, 0, false));
         if let Some(v) = &vc {
-            // Method `reverse`: paragraphs outside R but beside it are main
-            // text too when they add enough (Sim alone misses articles made of
-            // differently shaped blocks).
+            let best = g.chain[best_k];
             let pv = clean::valid_chars(
                 noise,
                 src,
@@ -398,65 +402,62 @@ pub fn locate(
                 params.paragraph_min_len,
                 true,
             );
-            // R is main text by construction: never judge it boilerplate.
+            // The best subtree is main text by construction: never judge it
+            // boilerplate, count all its paragraphs; beside it only prose
+            // counts (teaser lists are headline + dek).
             let own = clean::valid_chars(
                 noise,
                 src,
                 toks,
                 &g.tree,
-                r,
+                best,
                 params.paragraph_min_len,
                 false,
             );
-            let in_r = f64::from(own[r as usize]);
-            // Beside R only prose counts (teaser lists are headline + dek).
-            let in_p = f64::from(pv[parent as usize]) - f64::from(pv[r as usize]) + in_r;
+            let in_best = f64::from(own[best as usize]);
+            let beside = f64::from(pv[parent as usize]) - f64::from(pv[best as usize]);
             if params.debug {
                 eprintln!(
-                    "climb k {k} in_r {in_r} in_p {in_p} built {}",
+                    "climb k {k} best {best_k} in_best {in_best} beside {beside} built {}",
                     g.nodes_built()
                 );
             }
-            let ptag = g.tree.node(parent).tag;
-            if matches!(ptag, tag::BODY | tag::HTML) {
-                break;
-            }
-            if in_p - in_r >= params.absorb_share * in_r.max(1.0) && v[parent as usize] > 0 {
-                k += 1;
-                best_k = k;
-                wrappers = 0;
-                continue;
-            }
-            if in_p <= in_r
-                && v[parent as usize].saturating_sub(v[r as usize]) < params.paragraph_min_len
-                && wrappers < params.max_wrappers
-            {
-                // A wrapper adding no paragraphs: look one level further,
-                // keeping R unless something above absorbs.
-                k += 1;
-                wrappers += 1;
-                continue;
-            }
+            absorb = beside >= params.absorb_share * in_best.max(1.0) && v[parent as usize] > 0;
+            wrapper = v[parent as usize].saturating_sub(v[r as usize]) < params.paragraph_min_len;
+            adds_prose = beside > 0.0;
         }
-        let kids = &g.tree.node(parent).children;
-        let similar = kids.iter().any(|&c| {
-            c != r
-                && g.tree.node(c).tag == rtag
-                && rtag != TEXT
-                && vc.as_ref().is_none_or(|v| {
-                    f64::from(v[c as usize]) >= params.sibling_min_share * f64::from(v[r as usize])
-                })
-                && sim
-                    .get_or_insert_with(|| Similarity::new(&g.tree, params.sim_budget))
-                    .sim(r, c, None)
-                    >= params.similarity_threshold
-        });
-        if !similar {
+        let rtag = g.tree.node(r).tag;
+        let similar = !absorb && {
+            let mut sim: Option<Similarity<'_>> = None;
+            g.tree.node(parent).children.iter().any(|&c| {
+                c != r
+                    && g.tree.node(c).tag == rtag
+                    && rtag != TEXT
+                    && vc.as_ref().is_none_or(|v| {
+                        f64::from(v[c as usize])
+                            >= params.sibling_min_share * f64::from(v[r as usize])
+                    })
+                    && sim
+                        .get_or_insert_with(|| Similarity::new(&g.tree, params.sim_budget))
+                        .sim(r, c, None)
+                        >= params.similarity_threshold
+            })
+        };
+        k += 1;
+        if absorb || similar {
+            best_k = k;
+            wrappers = 0;
+            looked = 0;
+        } else if paper {
+            k -= 1;
+            break;
+        } else if wrapper && wrappers < params.max_wrappers {
+            wrappers += 1;
+        } else if adds_prose && looked < params.max_lookahead {
+            looked += 1;
+        } else {
             break;
         }
-        k += 1;
-        best_k = k;
-        wrappers = 0;
     }
     if !paper {
         k = best_k;
