@@ -3,6 +3,22 @@
 //! reached, their lowest common ancestor R, then climbing to R's parent while
 //! R has a sibling subtree with Sim ≥ threshold.
 //!
+//! `paper = true` is that and nothing else (method `reverse-paper`; the only
+//! addition is `min_block_len`, so a page without an article yields nothing
+//! rather than its longest scrap). Method `reverse` adds what measurement on
+//! the article sets showed it needs, each step named by a `BodyParams` field:
+//! - seeds are blocks (text runs across inline tags, link text not counted)
+//!   outside boilerplate containers, taken from the container group with the
+//!   most block text (readability-like: full weight for the paragraph's
+//!   container, a quarter for the one around it) — one long teaser, cookie
+//!   notice or footer no longer wins;
+//! - from the LCA, descend while one child holds `dominant_share` of the
+//!   valid characters (the second block was an outlier);
+//! - climb also when the prose beside the best subtree adds `absorb_share`
+//!   of its paragraph text, through wrapper levels and `max_lookahead` thin
+//!   levels; a similar sibling only counts if it holds `sibling_min_share`
+//!   of R's text; never into `<body>`.
+//!
 //! Invariants: only the part of the tree the steps need is built (the
 //! `Grower` reports how much); no recursion; a page without text gives
 //! `Err(reason)`.
