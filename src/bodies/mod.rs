@@ -68,7 +68,7 @@ pub struct BodyParams {
     pub min_block_len: usize,
     /// `reverse` only: link density (link text / all text) above which a
     /// block inside the main subtree is boilerplate (paper 004's valid-character
-    /// idea: text inside `<a>` is not content). Default 0.5.
+    /// idea: text inside `<a>` is not content). Default 0.65.
     pub max_link_density: f64,
     /// `reverse` only: descend from the LCA to the child on the seed's
     /// ancestor chain while it holds at least this share of the LCA's valid
@@ -104,7 +104,7 @@ impl Default for BodyParams {
             similarity_threshold: 0.8,
             sim_budget: 200_000,
             min_block_len: 25,
-            max_link_density: 0.5,
+            max_link_density: 0.65,
             dominant_share: 0.75,
             sibling_min_share: 0.2,
             absorb_share: 0.2,
