@@ -1,4 +1,4 @@
-//! Debug one page: `cargo run --release --example debug_body -- FILE.html.gz [reverse|reverse-paper]`
+//! Debug one page: `cargo run --release --example debug_body -- FILE.html.gz [reverse|reverse-paper] [BASE-URL: also print the HTML]`
 use std::io::Read;
 
 use feedmine::bodies::{BodyParams, Method, extract};
@@ -25,7 +25,8 @@ fn main() {
         debug: true,
         ..BodyParams::default()
     };
-    match extract(&html, None, method, &p) {
+    let base = args.get(2).and_then(|u| url::Url::parse(u).ok());
+    match extract(&html, base.as_ref(), method, &p) {
         Ok(ex) => {
             println!(
                 "title {:?} byline {:?} date {:?} img {:?}",
@@ -35,6 +36,9 @@ fn main() {
                 "nodes {}/{} reason {:?}\n-----\n{}",
                 ex.nodes_built, ex.nodes_total, ex.empty_reason, ex.text
             );
+            if base.is_some() {
+                println!("-----\n{}", ex.html);
+            }
         }
         Err(e) => println!("error {e}"),
     }

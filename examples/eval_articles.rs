@@ -36,6 +36,8 @@ fn main() {
             "min_block_len" => params.min_block_len = x as usize,
             "absorb_share" => params.absorb_share = x,
             "paragraph_min_len" => params.paragraph_min_len = x as u32,
+            "max_wrappers" => params.max_wrappers = x as usize,
+            "max_lookahead" => params.max_lookahead = x as usize,
             "want_html" => params.want_html = x != 0.0,
             _ => eprintln!("unknown param {k}"),
         }

@@ -24,6 +24,7 @@ pub fn fill(src: &str, toks: &Tokens, base: Option<&url::Url>, ex: &mut Extracti
     }
     let mut in_title = false;
     let mut h1_open = false;
+    let mut h1_text = String::new();
     for (i, t) in toks.tokens.iter().enumerate() {
         match t.kind {
             TokenKind::Start => match t.tag {
@@ -67,15 +68,22 @@ pub fn fill(src: &str, toks: &Tokens, base: Option<&url::Url>, ex: &mut Extracti
             },
             TokenKind::End => match t.tag {
                 tag::TITLE => in_title = false,
-                tag::H1 => h1_open = false,
+                tag::H1 => {
+                    if h1_open {
+                        set_once(&mut m.h1, &h1_text);
+                    }
+                    h1_open = false;
+                }
                 _ => {}
             },
             TokenKind::Text => {
                 if in_title && m.doc_title.is_none() {
                     set_once(&mut m.doc_title, &token_text(src, toks, i as u32));
                 } else if h1_open {
-                    set_once(&mut m.h1, &token_text(src, toks, i as u32));
-                    h1_open = false;
+                    if t.space_before {
+                        h1_text.push(' ');
+                    }
+                    h1_text.push_str(&token_text(src, toks, i as u32));
                 }
             }
         }
@@ -268,7 +276,7 @@ mod tests {
         let toks = tokenize(src);
         let mut ex = Extraction::default();
         fill(src, &toks, None, &mut ex);
-        assert_eq!(ex.title.as_deref(), Some("Real"));
+        assert_eq!(ex.title.as_deref(), Some("Real title"));
         assert_eq!(
             ex.published.unwrap().to_rfc3339(),
             "2021-06-07T00:00:00+00:00"

@@ -68,7 +68,7 @@ pub struct BodyParams {
     pub min_block_len: usize,
     /// `reverse` only: link density (link text / all text) above which a
     /// block inside the main subtree is boilerplate (paper 004's valid-character
-    /// idea: text inside `<a>` is not content). Default 0.5.
+    /// idea: text inside `<a>` is not content). Default 0.65.
     pub max_link_density: f64,
     /// `reverse` only: descend from the LCA to the child on the seed's
     /// ancestor chain while it holds at least this share of the LCA's valid
@@ -78,13 +78,20 @@ pub struct BodyParams {
     /// at least this share of R's valid characters (teaser lists are similar
     /// in shape but thin in text). Default 0.2.
     pub sibling_min_share: f64,
-    /// `reverse` only: R also climbs to its parent when the paragraphs
-    /// beside R (text tokens of at least `paragraph_min_len` bytes outside
-    /// links and boilerplate) add at least this share of R's own. Default 0.3.
+    /// `reverse` only: R also climbs to its parent when the prose beside R
+    /// (text tokens of at least `paragraph_min_len` bytes, outside links and
+    /// boilerplate, holding a sentence end) adds at least this share of R's
+    /// own paragraph text. Default 0.2.
     pub absorb_share: f64,
     /// `reverse` only: shortest text token that counts as a paragraph for
     /// `absorb_share`. Default 60.
     pub paragraph_min_len: u32,
+    /// `reverse` only: how many single-content wrapper levels the climb looks
+    /// through for paragraphs beside R before giving up. Default 20.
+    pub max_wrappers: usize,
+    /// `reverse` only: how many levels that add some prose, but too little,
+    /// the climb looks through before giving up. Default 1.
+    pub max_lookahead: usize,
     /// Produce `Extraction::html` (sanitizing costs time; off for pure text use). Default true.
     pub want_html: bool,
     /// Print the located subtree and cleaning decisions to stderr (diagnostics).
@@ -97,11 +104,13 @@ impl Default for BodyParams {
             similarity_threshold: 0.8,
             sim_budget: 200_000,
             min_block_len: 25,
-            max_link_density: 0.5,
+            max_link_density: 0.65,
             dominant_share: 0.75,
             sibling_min_share: 0.2,
-            absorb_share: 0.3,
+            absorb_share: 0.2,
             paragraph_min_len: 60,
+            max_wrappers: 20,
+            max_lookahead: 1,
             want_html: true,
             debug: false,
         }
@@ -155,11 +164,12 @@ pub fn extract(
         ..Extraction::default()
     };
     meta::fill(html, &toks, base_url, &mut ex);
+    let noise = clean::Noise::new(&toks);
     let paper = match method {
         Method::Reverse => false,
         Method::ReversePaper => true,
     };
-    let located = match reverse::locate(html, &toks, params, paper) {
+    let located = match reverse::locate(&noise, html, &toks, params, paper) {
         Ok(l) => l,
         Err(reason) => {
             ex.empty_reason = Some(reason);
@@ -170,7 +180,7 @@ pub fn extract(
     let skip = if paper {
         vec![false; located.tree.nodes.len()]
     } else {
-        clean::boilerplate(html, &toks, &located.tree, located.root, params)
+        clean::boilerplate(&noise, html, &toks, &located.tree, located.root, params)
     };
     if params.debug {
         debug_dump(html, &toks, &located, &skip);
@@ -182,6 +192,9 @@ pub fn extract(
         // Cleaning removed everything: the subtree itself is what we have.
         skip_fn = &|_| false;
         ex.text = output::text(html, &toks, &located.tree, located.root, skip_fn);
+    }
+    if !paper {
+        ex.text = output::dedup_paragraphs(&ex.text);
     }
     if ex.text.is_empty() {
         ex.empty_reason = Some("the main-text subtree holds no text after cleaning".into());

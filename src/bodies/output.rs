@@ -201,6 +201,24 @@ impl TextWriter {
     }
 }
 
+/// Drop repeats of a paragraph of 80 bytes or more (responsive builders
+/// such as Framer render the same article once per breakpoint, pull quotes
+/// repeat a sentence). Blank-line paragraph separation is kept.
+pub fn dedup_paragraphs(text: &str) -> String {
+    let mut seen = std::collections::HashSet::new();
+    let mut out = String::with_capacity(text.len());
+    for para in text.split("\n\n") {
+        if para.len() >= 80 && !seen.insert(para) {
+            continue;
+        }
+        if !out.is_empty() {
+            out.push_str("\n\n");
+        }
+        out.push_str(para);
+    }
+    out
+}
+
 /// Tags kept in HTML output; everything else is unwrapped (or turned into
 /// `<p>` when it is a block holding text directly).
 const KEEP: &[&str] = &[
@@ -342,4 +360,28 @@ fn sanitize(raw: &str, base: Option<&url::Url>) -> String {
         }
     }
     b.clean(raw).to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tokenize::tokenize;
+    use super::super::tree::build_forward;
+    use super::*;
+
+    #[test]
+    fn text_has_blank_line_paragraphs_and_no_link_targets() {
+        let src = "<div><p>One <a href='/x'>link</a> here.</p><p>Two<br>lines</p><ul><li>a</li><li>b</li></ul><pre>  x\n  y</pre></div>";
+        let toks = tokenize(src);
+        let tree = build_forward(&toks.tokens);
+        let t = text(src, &toks, &tree, tree.root, &|_| false);
+        assert_eq!(t, "One link here.\n\nTwo\nlines\n\na\n\nb\n\n  x\n  y");
+    }
+
+    #[test]
+    fn repeated_long_paragraphs_are_dropped_once_seen() {
+        let p =
+            "This paragraph is long enough to count as a real paragraph of the article body text.";
+        let t = format!("{p}\n\nshort\n\nshort\n\n{p}");
+        assert_eq!(dedup_paragraphs(&t), format!("{p}\n\nshort\n\nshort"));
+    }
 }

@@ -576,6 +576,44 @@ mod tests {
     }
 
     #[test]
+    fn run_scores_a_tiny_set_and_saves_predictions() {
+        use std::io::Write as _;
+        let dir = tempfile::tempdir().unwrap();
+        let html = "<html><body><nav><a href=/>Home</a> <a href=/n>News</a></nav><article>\
+            <p>The council approved the new library budget on Monday after a long debate.</p>\
+            <p>Construction starts in spring and the building opens to readers next year.</p>\
+            </article><footer>Copyright 2025</footer></body></html>";
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        gz.write_all(html.as_bytes()).unwrap();
+        std::fs::write(dir.path().join("a1.html.gz"), gz.finish().unwrap()).unwrap();
+        let truth = "The council approved the new library budget on Monday after a long debate.\n\n\
+                     Construction starts in spring and the building opens to readers next year.";
+        let json = serde_json::json!({"url": "https://city.example/a1", "text": truth,
+            "with": ["library budget"], "without": ["Copyright 2025"]});
+        std::fs::write(dir.path().join("a1.json"), json.to_string()).unwrap();
+        let save = dir.path().join("out");
+        let mut out = Vec::new();
+        let s = run(
+            dir.path(),
+            Method::Reverse,
+            &BodyParams::default(),
+            Some(&save),
+            &mut out,
+        )
+        .unwrap();
+        assert_eq!(s.pages, 1);
+        assert_eq!(s.empty_predictions, 0);
+        assert!((s.shingle_f1 - 1.0).abs() < 1e-12, "{s:?}");
+        assert!((s.word_f1 - 1.0).abs() < 1e-12);
+        assert_eq!(s.with_found, Some(1.0));
+        assert_eq!(s.without_found, Some(0.0));
+        let saved = std::fs::read_to_string(save.join("a1.txt")).unwrap();
+        assert_eq!(saved, truth);
+        let report = String::from_utf8(out).unwrap();
+        assert!(report.contains("shingle F1 1.0000"), "{report}");
+    }
+
+    #[test]
     fn missing_dir_is_a_clear_error() {
         let mut out = Vec::new();
         let e = run(
