@@ -172,28 +172,14 @@ fn load_cases(dir: &Path) -> Result<Vec<Case>, EvalError> {
     Ok(cases)
 }
 
-/// Decode page bytes: BOM, then a `charset` in the first 4 KB, else UTF-8
-/// (lossy). One function so the crate's `decode` module can replace it.
+/// Decode page bytes the way feeds decode them ([`crate::decode`]: BOM,
+/// declared charset, detector); a page that cannot be decoded (binary,
+/// empty) is read as lossy UTF-8 so it still counts as a prediction.
 pub fn decode_page(bytes: &[u8]) -> String {
-    static CHARSET: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r#"(?i)charset\s*=\s*["']?([a-z0-9_:.-]+)"#).expect("literal regex")
-    });
-    if let Some((enc, bom)) = encoding_rs::Encoding::for_bom(bytes) {
-        return enc
-            .decode_without_bom_handling(&bytes[bom..])
-            .0
-            .into_owned();
+    match crate::decode::decode(bytes, None, None) {
+        Ok(d) => d.text,
+        Err(_) => String::from_utf8_lossy(bytes).into_owned(),
     }
-    let head = String::from_utf8_lossy(&bytes[..bytes.len().min(4096)]);
-    if let Some(enc) = CHARSET
-        .captures(&head)
-        .and_then(|c| c.get(1))
-        .and_then(|m| encoding_rs::Encoding::for_label(m.as_str().as_bytes()))
-        && enc != encoding_rs::UTF_8
-    {
-        return enc.decode_without_bom_handling(bytes).0.into_owned();
-    }
-    String::from_utf8_lossy(bytes).into_owned()
 }
 
 fn read_page(path: &Path) -> Result<String, EvalError> {
