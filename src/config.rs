@@ -315,38 +315,27 @@ fn validate(raw: RawConfig, text: &str, path: &Path) -> Result<Config, Vec<Confi
         });
 
     let mut global_fetch = FetchOptions::default();
-    if let Some(ua) = &raw.user_agent {
-        global_fetch.user_agent = ua.clone();
-    }
-    if let Some(t) = &raw.timeout {
-        match parse_duration(t.get_ref()) {
-            Ok(d) => global_fetch.total_timeout = d,
-            Err(m) => issue(None, "timeout", line(t.span()), m),
-        }
-    }
-    if let Some(m) = raw.max_body_bytes {
-        global_fetch.max_body_bytes = m;
-    }
+    apply_fetch(
+        &mut global_fetch,
+        FetchOverrides {
+            user_agent: raw.user_agent.as_ref(),
+            timeout: raw.timeout.as_ref(),
+            max_body_bytes: raw.max_body_bytes,
+        },
+        None,
+        text,
+        &mut issue,
+    );
     let global_schedule = raw
         .schedule
         .as_ref()
         .map(|s| (s.get_ref().clone(), line(s.span())))
         .unwrap_or((DEFAULT_SCHEDULE.to_string(), None));
-    let global_tz = match &raw.timezone {
-        Some(tz) => match tz.get_ref().parse::<chrono_tz::Tz>() {
-            Ok(z) => z,
-            Err(_) => {
-                issue(
-                    None,
-                    "timezone",
-                    line(tz.span()),
-                    format!("unknown time zone {:?}", tz.get_ref()),
-                );
-                chrono_tz::UTC
-            }
-        },
-        None => chrono_tz::UTC,
-    };
+    let global_tz = raw
+        .timezone
+        .as_ref()
+        .and_then(|tz| parse_tz(tz, None, text, &mut issue))
+        .unwrap_or(chrono_tz::UTC);
     let mut global_mining = MiningParams::default();
     if let Some(m) = &raw.mining {
         let m_line = line(m.span());
@@ -446,34 +435,23 @@ fn validate(raw: RawConfig, text: &str, path: &Path) -> Result<Config, Vec<Confi
                 None
             }
         };
-        let timezone = match &f.timezone {
-            Some(tz) => match tz.get_ref().parse::<chrono_tz::Tz>() {
-                Ok(z) => z,
-                Err(_) => {
-                    issue(
-                        fid,
-                        "timezone",
-                        line(tz.span()),
-                        format!("unknown time zone {:?}", tz.get_ref()),
-                    );
-                    global_tz
-                }
-            },
-            None => global_tz,
-        };
+        let timezone = f
+            .timezone
+            .as_ref()
+            .and_then(|tz| parse_tz(tz, fid, text, &mut issue))
+            .unwrap_or(global_tz);
         let mut fetch = global_fetch.clone();
-        if let Some(ua) = &f.user_agent {
-            fetch.user_agent = ua.clone();
-        }
-        if let Some(t) = &f.timeout {
-            match parse_duration(t.get_ref()) {
-                Ok(d) => fetch.total_timeout = d,
-                Err(m) => issue(fid, "timeout", line(t.span()), m),
-            }
-        }
-        if let Some(m) = f.max_body_bytes {
-            fetch.max_body_bytes = m;
-        }
+        apply_fetch(
+            &mut fetch,
+            FetchOverrides {
+                user_agent: f.user_agent.as_ref(),
+                timeout: f.timeout.as_ref(),
+                max_body_bytes: f.max_body_bytes,
+            },
+            fid,
+            text,
+            &mut issue,
+        );
         let mut mining = global_mining.clone();
         let overrides = RawMining {
             mode: f.mode.clone(),
@@ -561,6 +539,52 @@ fn validate(raw: RawConfig, text: &str, path: &Path) -> Result<Config, Vec<Confi
 }
 
 type IssueSink<'a> = dyn FnMut(Option<&str>, &str, Option<usize>, String) + 'a;
+
+/// Fetch settings that both the file and a feed may set.
+struct FetchOverrides<'a> {
+    user_agent: Option<&'a String>,
+    timeout: Option<&'a Spanned<String>>,
+    max_body_bytes: Option<u64>,
+}
+
+fn apply_fetch(
+    fetch: &mut FetchOptions,
+    o: FetchOverrides<'_>,
+    feed: Option<&str>,
+    text: &str,
+    issue: &mut IssueSink<'_>,
+) {
+    if let Some(ua) = o.user_agent {
+        fetch.user_agent = ua.clone();
+    }
+    if let Some(t) = o.timeout {
+        match parse_duration(t.get_ref()) {
+            Ok(d) => fetch.total_timeout = d,
+            Err(m) => issue(feed, "timeout", Some(line_of(text, t.span().start)), m),
+        }
+    }
+    if let Some(m) = o.max_body_bytes {
+        fetch.max_body_bytes = m;
+    }
+}
+
+fn parse_tz(
+    tz: &Spanned<String>,
+    feed: Option<&str>,
+    text: &str,
+    issue: &mut IssueSink<'_>,
+) -> Option<chrono_tz::Tz> {
+    let parsed = tz.get_ref().trim().parse::<chrono_tz::Tz>().ok();
+    if parsed.is_none() {
+        issue(
+            feed,
+            "timezone",
+            Some(line_of(text, tz.span().start)),
+            format!("unknown time zone {:?}", tz.get_ref()),
+        );
+    }
+    parsed
+}
 
 /// Merge mining overrides into `params`, reporting out-of-range values.
 fn apply_mining(
