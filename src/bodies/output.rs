@@ -1,0 +1,269 @@
+//! Turning the chosen subtree into output: plain text (paragraphs one blank
+//! line apart, no link annotations) and clean HTML (ammonia-sanitized,
+//! absolute URLs, only content tags).
+//!
+//! Invariants: walks use explicit stacks; nodes for which `skip` says true
+//! are left out with their whole subtree; the text never contains link
+//! targets or markup, and whitespace inside a paragraph is collapsed (kept
+//! as-is inside `<pre>`).
+
+use std::borrow::Cow;
+use std::collections::HashSet;
+
+use super::tokenize::{TEXT, TagId, Tokens, attr, tag};
+use super::tree::{NodeId, Tree};
+
+/// Elements that start a new paragraph in text output.
+pub fn is_block(t: TagId) -> bool {
+    use tag::*;
+    matches!(
+        t,
+        P | DIV | LI | UL | OL | DL | DT | DD | H1 | H2 | H3 | H4 | H5 | H6 | TR | TABLE | TBODY
+            | THEAD | TFOOT | BLOCKQUOTE | PRE | SECTION | ARTICLE | HEADER | FOOTER | MAIN | NAV
+            | ASIDE | FIGURE | FIGCAPTION | FORM | FIELDSET | ADDRESS | DETAILS | SUMMARY | HR
+            | CENTER | HGROUP | CAPTION | BODY | HTML | OPTION | TEXTAREA
+    )
+}
+
+/// Text of one text token, entities decoded.
+pub fn token_text<'a>(src: &'a str, toks: &Tokens, tok: u32) -> Cow<'a, str> {
+    let Some(t) = toks.tokens.get(tok as usize) else {
+        return Cow::Borrowed("");
+    };
+    let raw = src.get(t.span.start as usize..t.span.end as usize).unwrap_or("");
+    if raw.contains('&') {
+        Cow::Owned(html_escape::decode_html_entities(raw).into_owned())
+    } else {
+        Cow::Borrowed(raw)
+    }
+}
+
+/// Plain text of the subtree at `root`; `skip` removes nodes (and their subtrees).
+pub fn text(
+    src: &str,
+    toks: &Tokens,
+    tree: &Tree,
+    root: NodeId,
+    skip: &dyn Fn(NodeId) -> bool,
+) -> String {
+    let mut w = TextWriter::default();
+    // (node, leaving?, pre depth marker)
+    let mut stack = vec![(root, false)];
+    let mut pre = 0usize;
+    while let Some((id, leaving)) = stack.pop() {
+        let node = tree.node(id);
+        if leaving {
+            if node.tag == tag::PRE {
+                pre = pre.saturating_sub(1);
+            }
+            if is_block(node.tag) {
+                w.para();
+            } else if matches!(node.tag, tag::TD | tag::TH) {
+                w.space = true;
+            }
+            continue;
+        }
+        if skip(id) && id != root {
+            continue;
+        }
+        match node.tag {
+            TEXT => {
+                if let Some(t) = toks.tokens.get(node.start_tok as usize) {
+                    if t.space_before {
+                        w.space = true;
+                    }
+                }
+                let s = token_text(src, toks, node.start_tok);
+                w.push(&s, pre > 0);
+            }
+            tag::BR => w.line(),
+            tag::IMG | tag::INPUT | tag::HR => {
+                if node.tag == tag::HR {
+                    w.para();
+                }
+            }
+            _ => {
+                if let Some(t) = toks.tokens.get(node.start_tok as usize) {
+                    if t.space_before {
+                        w.space = true;
+                    }
+                }
+                if is_block(node.tag) {
+                    w.para();
+                }
+                if node.tag == tag::PRE {
+                    pre += 1;
+                }
+                stack.push((id, true));
+                for &c in node.children.iter().rev() {
+                    stack.push((c, false));
+                }
+            }
+        }
+    }
+    w.finish()
+}
+
+#[derive(Default)]
+struct TextWriter {
+    out: String,
+    /// A paragraph break is due before the next text.
+    para: bool,
+    line: bool,
+    space: bool,
+}
+
+impl TextWriter {
+    fn para(&mut self) {
+        self.para = true;
+    }
+    fn line(&mut self) {
+        self.line = true;
+    }
+    fn push(&mut self, s: &str, pre: bool) {
+        if !self.out.is_empty() {
+            if self.para {
+                self.out.push_str("\n\n");
+            } else if self.line {
+                self.out.push('\n');
+            } else if (self.space || s.starts_with(char::is_whitespace))
+                && !self.out.ends_with([' ', '\n'])
+            {
+                self.out.push(' ');
+            }
+        }
+        self.para = false;
+        self.line = false;
+        self.space = false;
+        if pre {
+            let t = if self.out.is_empty() || self.out.ends_with('\n') {
+                s.trim_start_matches(['\n', '\r'])
+            } else {
+                s
+            };
+            self.out.push_str(t);
+            return;
+        }
+        let mut first = true;
+        for word in s.split_whitespace() {
+            if !first {
+                self.out.push(' ');
+            }
+            self.out.push_str(word);
+            first = false;
+        }
+        if s.ends_with(char::is_whitespace) {
+            self.space = true;
+        }
+    }
+    fn finish(self) -> String {
+        self.out.trim().to_string()
+    }
+}
+
+/// Tags kept in HTML output; everything else is unwrapped (or turned into
+/// `<p>` when it is a block holding text directly).
+const KEEP: &[&str] = &[
+    "p", "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "li", "blockquote", "pre", "code",
+    "table", "thead", "tbody", "tfoot", "tr", "td", "th", "caption", "img", "a", "em",
+    "strong", "b", "i", "br", "dl", "dt", "dd", "sub", "sup", "figure", "figcaption", "hr",
+];
+
+/// Clean HTML of the subtree at `root` (sanitized by ammonia; relative URLs
+/// resolved against `base` when given, dropped otherwise).
+pub fn html(
+    src: &str,
+    toks: &Tokens,
+    tree: &Tree,
+    root: NodeId,
+    skip: &dyn Fn(NodeId) -> bool,
+    base: Option<&url::Url>,
+) -> String {
+    let mut raw = String::new();
+    let mut stack = vec![(root, false, false)];
+    while let Some((id, leaving, as_p)) = stack.pop() {
+        let node = tree.node(id);
+        let name = toks.name(node.tag);
+        let kept = node.tag != TEXT && KEEP.contains(&name);
+        if leaving {
+            if kept {
+                raw.push_str("</");
+                raw.push_str(name);
+                raw.push('>');
+            } else if as_p {
+                raw.push_str("</p>");
+            }
+            continue;
+        }
+        if skip(id) && id != root {
+            continue;
+        }
+        if node.tag == TEXT {
+            if let Some(t) = toks.tokens.get(node.start_tok as usize) {
+                if t.space_before {
+                    raw.push(' ');
+                }
+                raw.push_str(src.get(t.span.start as usize..t.span.end as usize).unwrap_or(""));
+            }
+            continue;
+        }
+        let Some(tok) = toks.tokens.get(node.start_tok as usize) else {
+            continue;
+        };
+        if tok.space_before {
+            raw.push(' ');
+        }
+        let mut as_p = false;
+        if kept {
+            raw.push('<');
+            raw.push_str(name);
+            for a in ["href", "src", "alt", "title", "colspan", "rowspan"] {
+                let mut v = attr(src, tok, a);
+                if a == "src" && node.tag == tag::IMG {
+                    // Lazy-loading pages keep the real image in data-src.
+                    if let Some(d) = attr(src, tok, "data-src") {
+                        v = Some(d);
+                    }
+                }
+                if let Some(v) = v {
+                    raw.push(' ');
+                    raw.push_str(a);
+                    raw.push_str("=\"");
+                    raw.push_str(&html_escape::encode_double_quoted_attribute(&v));
+                    raw.push('"');
+                }
+            }
+            raw.push('>');
+        } else if is_block(node.tag)
+            && node.children.iter().any(|&c| tree.node(c).tag == TEXT)
+            && !node.children.iter().any(|&c| is_block(tree.node(c).tag))
+        {
+            as_p = true;
+            raw.push_str("<p>");
+        }
+        if crate::bodies::tokenize::is_void(node.tag) {
+            continue;
+        }
+        stack.push((id, true, as_p));
+        for &c in node.children.iter().rev() {
+            stack.push((c, false, false));
+        }
+    }
+    sanitize(&raw, base)
+}
+
+fn sanitize(raw: &str, base: Option<&url::Url>) -> String {
+    let tags: HashSet<&str> = KEEP.iter().copied().collect();
+    let mut b = ammonia::Builder::default();
+    b.tags(tags);
+    b.link_rel(Some("noopener noreferrer"));
+    match base {
+        Some(u) => {
+            b.url_relative(ammonia::UrlRelative::RewriteWithBase(u.clone()));
+        }
+        None => {
+            b.url_relative(ammonia::UrlRelative::Deny);
+        }
+    }
+    b.clean(raw).to_string()
+}

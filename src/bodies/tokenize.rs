@@ -1,0 +1,458 @@
+//! Tag recognition (paper 000 §2.1): a flat token list over the raw HTML with
+//! byte spans, after cleaning (§2 step 1: comments, scripts, styles dropped).
+//!
+//! Invariants: tokens are in document order; every span lies on UTF-8 char
+//! boundaries of the source; a `Text` token never is whitespace-only (blank
+//! runs are folded into the next token's `space_before`); tag names are
+//! ASCII-lowercased and interned per document (`TagId`). Entities are left
+//! undecoded (decoding happens only for the text that is output).
+//!
+//! Why a hand-written scanner rather than html5gum: the extractor's budget is
+//! under a millisecond per page and it only needs tag names, attribute spans
+//! and text spans; a `memchr`-driven scan over bytes does that in one pass
+//! without allocating per token. Raw-text elements (script, style, iframe,
+//! noembed, noframes, xmp) are skipped as the HTML tokenizer would; JSON-LD
+//! script bodies are kept aside for `meta`.
+
+use std::collections::HashMap;
+use std::ops::Range;
+
+/// Interned lowercase tag name (per document; known tags have fixed ids).
+pub type TagId = u16;
+
+/// What a token is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TokenKind {
+    /// `<name ...>`; `self_closing` tells `<name .../>`.
+    Start,
+    /// `</name>`.
+    End,
+    /// Non-blank character data between tags.
+    Text,
+}
+
+/// One token with its byte spans in the source.
+#[derive(Clone, Debug)]
+pub struct Token {
+    pub kind: TokenKind,
+    /// Tag id for `Start`/`End`; `TEXT` for text.
+    pub tag: TagId,
+    /// Written as `<x/>`.
+    pub self_closing: bool,
+    /// Blank text (or a comment/script) separated this token from the previous one.
+    pub space_before: bool,
+    /// The whole token (`<...>` or the text).
+    pub span: Range<u32>,
+    /// Attribute source (between name and `>`), empty for non-start tokens.
+    pub attrs: Range<u32>,
+    /// For text: number of non-whitespace bytes (the paper's text length).
+    pub text_len: u32,
+}
+
+macro_rules! known_tags {
+    ($($id:ident = $name:literal),* $(,)?) => {
+        /// Ids of the tags the algorithms name.
+        #[allow(dead_code)]
+        pub mod tag {
+            use super::TagId;
+            known_tags!(@consts 1u16, $($id),*);
+        }
+        const KNOWN_NAMES: &[&str] = &["#text", $($name),*];
+        fn known_tag(name: &[u8]) -> Option<TagId> {
+            match name {
+                $( x if x == $name.as_bytes() => Some(tag::$id), )*
+                _ => None,
+            }
+        }
+    };
+    (@consts $n:expr, $id:ident $(, $rest:ident)*) => {
+        pub const $id: TagId = $n;
+        known_tags!(@consts $n + 1u16 $(, $rest)*);
+    };
+    (@consts $n:expr) => {
+        pub const FIRST_UNKNOWN: TagId = $n;
+    };
+}
+
+/// Tag id of text tokens/nodes.
+pub const TEXT: TagId = 0;
+
+known_tags! {
+    P = "p", A = "a", DIV = "div", SPAN = "span", LI = "li", BR = "br", IMG = "img",
+    TD = "td", TR = "tr", TH = "th", UL = "ul", OL = "ol", TABLE = "table",
+    TBODY = "tbody", THEAD = "thead", TFOOT = "tfoot", OPTION = "option", OPTGROUP = "optgroup",
+    SELECT = "select", DT = "dt", DD = "dd", DL = "dl", H1 = "h1", H2 = "h2", H3 = "h3",
+    H4 = "h4", H5 = "h5", H6 = "h6", HR = "hr", INPUT = "input", META = "meta", LINK = "link",
+    AREA = "area", BASE = "base", COL = "col", EMBED = "embed", PARAM = "param",
+    SOURCE = "source", TRACK = "track", WBR = "wbr", HTML = "html", HEAD = "head",
+    BODY = "body", TITLE = "title", SCRIPT = "script", STYLE = "style", NOSCRIPT = "noscript",
+    TEXTAREA = "textarea", IFRAME = "iframe", NOEMBED = "noembed", NOFRAMES = "noframes",
+    XMP = "xmp", ADDRESS = "address", ARTICLE = "article", ASIDE = "aside",
+    BLOCKQUOTE = "blockquote", DETAILS = "details", DIALOG = "dialog", FIELDSET = "fieldset",
+    FIGCAPTION = "figcaption", FIGURE = "figure", FOOTER = "footer", FORM = "form",
+    HEADER = "header", HGROUP = "hgroup", MAIN = "main", MENU = "menu", NAV = "nav",
+    PRE = "pre", SECTION = "section", SUMMARY = "summary", CODE = "code", B = "b",
+    I = "i", EM = "em", STRONG = "strong", SMALL = "small", SUB = "sub", SUP = "sup",
+    TIME = "time", BUTTON = "button", LABEL = "label", SVG = "svg", MATH = "math",
+    CAPTION = "caption", COLGROUP = "colgroup", TEMPLATE = "template", PICTURE = "picture",
+    VIDEO = "video", AUDIO = "audio", CANVAS = "canvas", OBJECT = "object", U = "u",
+    S = "s", Q = "q", CITE = "cite", ABBR = "abbr", KBD = "kbd", SAMP = "samp", VAR = "var",
+    MARK = "mark", DEL = "del", INS = "ins", FONT = "font", CENTER = "center", BIG = "big",
+    TT = "tt", STRIKE = "strike", RUBY = "ruby", RT = "rt", RP = "rp", DFN = "dfn",
+    BDI = "bdi", BDO = "bdo", DATA = "data",
+}
+
+/// The token list of one document plus what `meta` needs.
+#[derive(Debug, Default)]
+pub struct Tokens {
+    pub tokens: Vec<Token>,
+    /// Names of interned tags beyond the known ones, by `id - FIRST_UNKNOWN`.
+    extra_names: Vec<Box<str>>,
+    extra_ids: HashMap<Box<[u8]>, TagId>,
+    /// Byte spans of `<script type="application/ld+json">` bodies.
+    pub json_ld: Vec<Range<u32>>,
+    /// Number of element (start-tag) tokens plus text tokens: the node count
+    /// of the full DOM this token list describes.
+    pub node_count: usize,
+}
+
+impl Tokens {
+    /// Lowercase name of a tag id.
+    pub fn name(&self, id: TagId) -> &str {
+        if let Some(n) = KNOWN_NAMES.get(id as usize) {
+            return n;
+        }
+        let i = (id - tag::FIRST_UNKNOWN) as usize;
+        self.extra_names.get(i).map_or("unknown", |b| b)
+    }
+
+    fn intern(&mut self, lower: &[u8]) -> TagId {
+        if let Some(id) = known_tag(lower) {
+            return id;
+        }
+        if let Some(&id) = self.extra_ids.get(lower) {
+            return id;
+        }
+        let next = tag::FIRST_UNKNOWN as usize + self.extra_names.len();
+        // Beyond u16 (MAX is the virtual root) every further unknown name shares the last id; such
+        // documents are absurd and names only matter for similarity there.
+        let id = TagId::try_from(next).unwrap_or(TagId::MAX - 1).min(TagId::MAX - 1);
+        if id != TagId::MAX - 1 {
+            self.extra_names
+                .push(String::from_utf8_lossy(lower).into_owned().into_boxed_str());
+            self.extra_ids.insert(lower.into(), id);
+        }
+        id
+    }
+}
+
+/// Elements that never have content (HTML's void elements).
+pub fn is_void(t: TagId) -> bool {
+    use tag::*;
+    matches!(
+        t,
+        AREA | BASE | BR | COL | EMBED | HR | IMG | INPUT | LINK | META | PARAM | SOURCE | TRACK
+            | WBR
+    )
+}
+
+/// Tokenize `src`: see the module header.
+pub fn tokenize(src: &str) -> Tokens {
+    let b = src.as_bytes();
+    let mut out = Tokens {
+        tokens: Vec::with_capacity(b.len() / 40),
+        ..Tokens::default()
+    };
+    let mut pos = 0usize;
+    let mut space = false;
+    let mut name_buf = [0u8; 32];
+    while pos < b.len() {
+        let lt = match memchr::memchr(b'<', &b[pos..]) {
+            Some(i) => pos + i,
+            None => b.len(),
+        };
+        if lt > pos {
+            push_text(&mut out, b, pos, lt, &mut space);
+        }
+        if lt >= b.len() {
+            break;
+        }
+        let next = b.get(lt + 1).copied().unwrap_or(0);
+        if next == b'!' {
+            if b[lt..].starts_with(b"<!--") {
+                pos = match memchr::memmem::find(&b[lt + 4..], b"-->") {
+                    Some(i) => lt + 4 + i + 3,
+                    None => b.len(),
+                };
+            } else {
+                pos = skip_to_gt(b, lt + 2);
+            }
+            space = true;
+            continue;
+        }
+        if next == b'?' {
+            pos = skip_to_gt(b, lt + 2);
+            space = true;
+            continue;
+        }
+        let is_end = next == b'/';
+        let name_start = if is_end { lt + 2 } else { lt + 1 };
+        if !b.get(name_start).is_some_and(|c| c.is_ascii_alphabetic()) {
+            if is_end {
+                // `</>` or `</ junk>`: a bogus comment to the next `>`.
+                pos = skip_to_gt(b, name_start);
+                continue;
+            }
+            // A lone `<` is text.
+            let stop = memchr::memchr(b'<', &b[lt + 1..]).map_or(b.len(), |i| lt + 1 + i);
+            push_text(&mut out, b, lt, stop, &mut space);
+            pos = stop;
+            continue;
+        }
+        let mut name_end = name_start;
+        while name_end < b.len()
+            && !matches!(b[name_end], b' ' | b'\t' | b'\n' | b'\r' | b'\x0c' | b'/' | b'>')
+        {
+            name_end += 1;
+        }
+        let raw_name = &b[name_start..name_end];
+        let tag = if raw_name.len() <= name_buf.len() {
+            let buf = &mut name_buf[..raw_name.len()];
+            buf.copy_from_slice(raw_name);
+            buf.make_ascii_lowercase();
+            out.intern(buf)
+        } else {
+            let lower = raw_name.to_ascii_lowercase();
+            out.intern(&lower)
+        };
+        if is_end {
+            let gt = skip_to_gt(b, name_end);
+            out.tokens.push(Token {
+                kind: TokenKind::End,
+                tag,
+                self_closing: false,
+                space_before: std::mem::take(&mut space),
+                span: lt as u32..gt as u32,
+                attrs: 0..0,
+                text_len: 0,
+            });
+            pos = gt;
+            continue;
+        }
+        let (gt, self_closing) = scan_attrs(b, name_end);
+        let attrs_end = if self_closing { gt - 2 } else { gt - 1 }.max(name_end);
+        let attrs = name_end as u32..attrs_end as u32;
+        pos = gt;
+        use tag::*;
+        if matches!(tag, SCRIPT | STYLE | IFRAME | NOEMBED | NOFRAMES | XMP) && !self_closing {
+            // Raw text: skip to the matching end tag, keep JSON-LD aside.
+            let close = find_close(b, gt, KNOWN_NAMES[tag as usize].as_bytes());
+            if tag == SCRIPT {
+                let a = &src[attrs.start as usize..attrs.end as usize];
+                if a.to_ascii_lowercase().contains("ld+json") {
+                    out.json_ld.push(gt as u32..close as u32);
+                }
+            }
+            pos = skip_to_gt(b, close);
+            space = true;
+            continue;
+        }
+        out.node_count += 1;
+        out.tokens.push(Token {
+            kind: TokenKind::Start,
+            tag,
+            self_closing,
+            space_before: std::mem::take(&mut space),
+            span: lt as u32..gt as u32,
+            attrs,
+            text_len: 0,
+        });
+        if matches!(tag, TITLE | TEXTAREA) && !self_closing {
+            // RCDATA: the content is text up to the end tag.
+            let close = find_close(b, gt, KNOWN_NAMES[tag as usize].as_bytes());
+            if close > gt {
+                push_text(&mut out, b, gt, close, &mut space);
+            }
+            pos = close;
+        }
+    }
+    out
+}
+
+fn push_text(out: &mut Tokens, b: &[u8], start: usize, end: usize, space: &mut bool) {
+    let slice = &b[start..end];
+    let non_ws = slice.iter().filter(|c| !c.is_ascii_whitespace()).count();
+    if non_ws == 0 {
+        *space = true;
+        return;
+    }
+    out.node_count += 1;
+    out.tokens.push(Token {
+        kind: TokenKind::Text,
+        tag: TEXT,
+        self_closing: false,
+        space_before: std::mem::take(space),
+        span: start as u32..end as u32,
+        attrs: 0..0,
+        text_len: non_ws as u32,
+    });
+}
+
+/// Index just past the next `>` at or after `from` (or the end).
+fn skip_to_gt(b: &[u8], from: usize) -> usize {
+    if from >= b.len() {
+        return b.len();
+    }
+    memchr::memchr(b'>', &b[from..]).map_or(b.len(), |i| from + i + 1)
+}
+
+/// Scan a start tag's attributes from `from`; returns (index past `>`, self-closing).
+fn scan_attrs(b: &[u8], from: usize) -> (usize, bool) {
+    let mut i = from;
+    let mut prev_slash = false;
+    while i < b.len() {
+        match b[i] {
+            b'>' => return (i + 1, prev_slash),
+            qc @ (b'"' | b'\'') if prev_is_eq_ws(b, from, i) => {
+                i = memchr::memchr(qc, &b[i + 1..]).map_or(b.len(), |j| i + 1 + j + 1);
+                prev_slash = false;
+                continue;
+            }
+            b'/' => prev_slash = true,
+            c if c.is_ascii_whitespace() => {}
+            _ => prev_slash = false,
+        }
+        i += 1;
+    }
+    (b.len(), false)
+}
+
+/// A quote opens an attribute value only after `=` (possibly with blanks between).
+fn prev_is_eq_ws(b: &[u8], from: usize, i: usize) -> bool {
+    let mut j = i;
+    while j > from {
+        j -= 1;
+        match b[j] {
+            b'=' => return true,
+            c if c.is_ascii_whitespace() => continue,
+            _ => return false,
+        }
+    }
+    false
+}
+
+/// Start index of `</name` (case-insensitive) at or after `from`, or the end.
+fn find_close(b: &[u8], from: usize, name: &[u8]) -> usize {
+    let mut i = from;
+    while let Some(off) = memchr::memmem::find(b.get(i..).unwrap_or(&[]), b"</") {
+        let at = i + off;
+        let n = at + 2;
+        if b.len() >= n + name.len() && b[n..n + name.len()].eq_ignore_ascii_case(name) {
+            let after = b.get(n + name.len()).copied().unwrap_or(b'>');
+            if matches!(after, b'>' | b'/' | b' ' | b'\t' | b'\n' | b'\r' | b'\x0c') {
+                return at;
+            }
+        }
+        i = at + 2;
+    }
+    b.len()
+}
+
+/// Value of attribute `name` (lowercase) in a start tag's attribute source,
+/// entities decoded.
+pub fn attr<'a>(src: &'a str, tok: &Token, name: &str) -> Option<std::borrow::Cow<'a, str>> {
+    let a = src.get(tok.attrs.start as usize..tok.attrs.end as usize)?;
+    let b = a.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        while i < b.len() && (b[i].is_ascii_whitespace() || b[i] == b'/') {
+            i += 1;
+        }
+        let ns = i;
+        while i < b.len() && !matches!(b[i], b'=' | b'>' | b'/') && !b[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        let key = &a[ns..i];
+        while i < b.len() && b[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        let mut value: &str = "";
+        if i < b.len() && b[i] == b'=' {
+            i += 1;
+            while i < b.len() && b[i].is_ascii_whitespace() {
+                i += 1;
+            }
+            if i < b.len() && (b[i] == b'"' || b[i] == b'\'') {
+                let q = b[i];
+                let vs = i + 1;
+                let ve = memchr::memchr(q, &b[vs..]).map_or(b.len(), |j| vs + j);
+                value = &a[vs..ve];
+                i = (ve + 1).min(b.len());
+            } else {
+                let vs = i;
+                while i < b.len() && !b[i].is_ascii_whitespace() && b[i] != b'>' {
+                    i += 1;
+                }
+                value = &a[vs..i];
+            }
+        }
+        if key.eq_ignore_ascii_case(name) {
+            return Some(html_escape::decode_html_entities(value));
+        }
+        if i == ns {
+            i += 1;
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kinds(src: &str) -> Vec<String> {
+        let t = tokenize(src);
+        t.tokens
+            .iter()
+            .map(|k| match k.kind {
+                TokenKind::Start => format!("<{}>", t.name(k.tag)),
+                TokenKind::End => format!("</{}>", t.name(k.tag)),
+                TokenKind::Text => src[k.span.start as usize..k.span.end as usize].to_string(),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn drops_comments_scripts_styles_and_keeps_text() {
+        let src = "<P class=x>Hi <!-- no --> there<script>if (a<b) x()</script><style>p{}</style></p>";
+        assert_eq!(kinds(src), vec!["<p>", "Hi ", " there", "</p>"]);
+    }
+
+    #[test]
+    fn quoted_gt_in_attribute_and_self_closing() {
+        let src = r#"<a title="a>b" href='x'>t</a><br/><img src="y" />"#;
+        let t = tokenize(src);
+        assert_eq!(kinds(src), vec!["<a>", "t", "</a>", "<br>", "<img>"]);
+        assert!(t.tokens[3].self_closing && t.tokens[4].self_closing);
+        assert_eq!(attr(src, &t.tokens[0], "title").as_deref(), Some("a>b"));
+        assert_eq!(attr(src, &t.tokens[0], "href").as_deref(), Some("x"));
+        assert_eq!(attr(src, &t.tokens[4], "src").as_deref(), Some("y"));
+    }
+
+    #[test]
+    fn json_ld_kept_aside_and_lone_lt_is_text() {
+        let src = r#"<script type="application/ld+json">{"a":1}</script><p>1 < 2</p>"#;
+        let t = tokenize(src);
+        assert_eq!(t.json_ld.len(), 1);
+        let r = &t.json_ld[0];
+        assert_eq!(&src[r.start as usize..r.end as usize], r#"{"a":1}"#);
+        assert_eq!(kinds(src), vec!["<p>", "1 ", "< 2", "</p>"]);
+    }
+
+    #[test]
+    fn unterminated_input_does_not_panic() {
+        for src in ["<", "<a", "<a href=\"x", "</", "<!--", "<script>x", "<p>é<"] {
+            let _ = tokenize(src);
+        }
+    }
+}
