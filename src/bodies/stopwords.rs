@@ -177,7 +177,7 @@ fn words(text: &str) -> impl Iterator<Item = String> + '_ {
 }
 
 /// Letters needed before the text alone decides the language.
-const MIN_LETTERS_FOR_TEXT: usize = 40;
+const MIN_LETTERS_FOR_TEXT: usize = 20;
 
 /// Decide which stop words a page uses.
 ///
