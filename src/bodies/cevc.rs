@@ -30,8 +30,13 @@ pub enum CevcOutput {
     /// Every text node of a paragraph (block element) that holds at least
     /// one valid text node: inline link text and short fragments inside a
     /// sentence are kept, link lists and stop-word-free chrome are not.
-    #[default]
     ValidParagraphs,
+    /// All text of the located block except paragraphs that hold no valid
+    /// text node and are mostly (over half) link text: headings, captions
+    /// and datelines stay, "related" link lists and tag clouds go. Default:
+    /// best of the four on both article sets.
+    #[default]
+    NoLinkParagraphs,
     /// All text of the located block.
     All,
 }
@@ -42,9 +47,10 @@ impl std::str::FromStr for CevcOutput {
         match s {
             "valid" => Ok(CevcOutput::Valid),
             "valid-paragraphs" => Ok(CevcOutput::ValidParagraphs),
+            "no-link-paragraphs" => Ok(CevcOutput::NoLinkParagraphs),
             "all" => Ok(CevcOutput::All),
             other => Err(format!(
-                "unknown CEVC output {other:?} (expected valid, valid-paragraphs or all)"
+                "unknown CEVC output {other:?} (expected valid, valid-paragraphs, no-link-paragraphs or all)"
             )),
         }
     }
@@ -92,11 +98,18 @@ pub struct ValidChars {
 /// Mark valid text nodes and count valid characters bottom-up.
 pub fn count_vc(doc: &Document, facts: &NodeFacts) -> ValidChars {
     let n = doc.nodes.len();
-    let texts = doc.nodes.iter().enumerate().filter_map(|(i, node)| match &node.data {
-        NodeData::Text { text, blank: false } if facts.anchor[i].is_none() => Some(text.as_str()),
-        _ => None,
-    });
-    let stop_words = stopwords::detect(doc.lang.as_deref(), texts);
+    let texts: Vec<&str> = doc
+        .nodes
+        .iter()
+        .enumerate()
+        .filter_map(|(i, node)| match &node.data {
+            NodeData::Text { text, blank: false } if facts.anchor[i].is_none() => {
+                Some(text.as_str())
+            }
+            _ => None,
+        })
+        .collect();
+    let stop_words = stopwords::detect(doc.lang.as_deref(), &texts);
     let mut valid = vec![false; n];
     let mut vc = vec![0usize; n];
     for (i, node) in doc.nodes.iter().enumerate() {
@@ -155,7 +168,7 @@ pub fn extract(doc: &Document, params: &CevcParams) -> CevcResult {
     let total_vc = counted.vc.first().copied().unwrap_or(0);
     let mut result = CevcResult {
         total_vc,
-        stop_words: Some(counted.stop_words),
+        stop_words: Some(counted.stop_words.clone()),
         ..CevcResult::default()
     };
     if total_vc == 0 {
@@ -171,21 +184,36 @@ pub fn extract(doc: &Document, params: &CevcParams) -> CevcResult {
     result.text = match params.output {
         CevcOutput::Valid => render_text(doc, block, |id| counted.valid[id as usize]),
         CevcOutput::All => render_text(doc, block, |_| true),
-        CevcOutput::ValidParagraphs => {
+        CevcOutput::ValidParagraphs | CevcOutput::NoLinkParagraphs => {
             // Paragraph of a text node = its nearest block element, but never
             // above the located block.
             let para_of = |id: NodeId| {
                 let b = facts.block[id as usize];
                 if doc.contains(block, b) { b } else { block }
             };
-            let mut para_valid = vec![false; doc.nodes.len()];
+            let n = doc.nodes.len();
+            let mut para_valid = vec![false; n];
+            // (link chars, all chars) per paragraph.
+            let mut para_chars = vec![(0usize, 0usize); n];
             let end = doc.nodes[block as usize].end;
             for id in block..end {
+                let p = para_of(id) as usize;
                 if counted.valid[id as usize] {
-                    para_valid[para_of(id) as usize] = true;
+                    para_valid[p] = true;
+                }
+                if let NodeData::Text { text, blank: false } = &doc.nodes[id as usize].data {
+                    let len = non_space_len(text);
+                    para_chars[p].1 += len;
+                    if facts.anchor[id as usize].is_some() {
+                        para_chars[p].0 += len;
+                    }
                 }
             }
-            render_text(doc, block, |id| para_valid[para_of(id) as usize])
+            let keep_unvalidated = params.output == CevcOutput::NoLinkParagraphs;
+            render_text(doc, block, |id| {
+                let p = para_of(id) as usize;
+                para_valid[p] || (keep_unvalidated && para_chars[p].0 * 2 <= para_chars[p].1)
+            })
         }
     };
     result
