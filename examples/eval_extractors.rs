@@ -1,8 +1,8 @@
 //! Measure the paper 002/003/004 extractors (and any other method) on an
 //! articles set, with their parameters:
 //! `cargo run --release --example eval_extractors -- DIR METHOD [--cevc-output valid|valid-paragraphs|all]
-//!  [--alpha A] [--thresholds FILE] [--no-fallback] [--beta B] [--min-text-size N] [--save OUT] [--per-page]`
-//! `cargo run --release --example eval_extractors -- train DIR OUT.toml`
+//!  [--alpha A] [--thresholds FILE] [--no-fallback] [--first] [--frequency F] [--beta B] [--min-text-size N] [--save OUT] [--per-page]`
+//! `cargo run --release --example eval_extractors -- train DIR OUT.toml [--raw]`
 use std::path::Path;
 
 use feedmine::bodies::{BodyParams, Method, tagpath};
@@ -19,7 +19,12 @@ fn main() {
             eprintln!("usage: train DIR OUT.toml");
             std::process::exit(2);
         };
-        match tagpath::train_tagpath(Path::new(dir)) {
+        let scale = if args.iter().any(|a| a == "--raw") {
+            tagpath::KmeansScale::Raw
+        } else {
+            tagpath::KmeansScale::Log
+        };
+        match tagpath::train_tagpath_with(Path::new(dir), &tagpath::TagpathParams::default(), scale) {
             Ok(t) => {
                 println!("{t:?}");
                 if let Err(e) = tagpath::save_thresholds(&t, Path::new(out)) {
@@ -63,6 +68,12 @@ fn main() {
     }
     if args.iter().any(|a| a == "--no-fallback") {
         params.tagpath.fallback = false;
+    }
+    if args.iter().any(|a| a == "--first") {
+        params.tagpath.selection = tagpath::Selection::First;
+    }
+    if let Some(f) = value(&args, "--frequency").and_then(|a| a.parse().ok()) {
+        params.tagpath.thresholds.frequency = f;
     }
     if let Some(b) = value(&args, "--beta").and_then(|a| a.parse().ok()) {
         params.similarity.beta = b;

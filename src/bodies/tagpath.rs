@@ -13,9 +13,10 @@
 //!    [`TagpathParams::max_variance`] is cut where θ = span(j+1,j+2) /
 //!    span(j,j+1) leaves [θ_min, θ_max] = [0.85, 2]: θ > 2 cuts before leaf
 //!    j+2 (the gap grows), θ < 0.85 before leaf j+1 (the gap shrank).
-//! 4. Selection: pieces in document order; the first one with size >
-//!    MAXSIZE, length > Length_Threshold, Cn > Cn_Threshold and ΔT > PreSpan
-//!    is the main block. Choice: when none qualifies, the piece with the most
+//! 4. Selection: among the pieces with size > MAXSIZE, length >
+//!    Length_Threshold, Cn > Cn_Threshold and ΔT > PreSpan the paper takes
+//!    the first in document order ([`Selection::First`]); choice: the default
+//!    takes the one with the most non-link text ([`Selection::Longest`]). Choice: when none qualifies, the piece with the most
 //!    non-link text is taken ([`TagpathParams::fallback`]), so that a page
 //!    with a short article still yields text.
 //! 5. Gathering: inside the region spanned by the main piece (its leaves'
@@ -88,6 +89,20 @@ pub struct TagpathParams {
     /// Take the piece with the most non-link text when none qualifies (not
     /// in the paper). Default true.
     pub fallback: bool,
+    /// Which qualifying piece is the main block.
+    pub selection: Selection,
+}
+
+/// Which of the pieces passing the thresholds is the main block.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Selection {
+    /// The first in document order (paper 003's WebPageSeg loop).
+    First,
+    /// The one with the most non-link text. Default: measured better on
+    /// both article sets (the first qualifying piece is often a teaser or
+    /// a header blurb above the article).
+    #[default]
+    Longest,
 }
 
 impl Default for TagpathParams {
@@ -100,6 +115,7 @@ impl Default for TagpathParams {
             pre_span: 0.0,
             thresholds: TagpathThresholds::default(),
             fallback: true,
+            selection: Selection::default(),
         }
     }
 }
@@ -250,12 +266,15 @@ fn qualifies(p: &Piece, params: &TagpathParams, t: &TagpathThresholds) -> bool {
         && p.mean_period > params.pre_span
 }
 
-/// The main piece: the first qualifying one, else (with `fallback`) the one
-/// with the most non-link text.
+/// The main piece: the first (or longest, per [`Selection`]) qualifying
+/// one, else (with `fallback`) the one with the most non-link text.
 pub fn select<'a>(ps: &'a [Piece], params: &TagpathParams) -> Option<&'a Piece> {
-    ps.iter()
-        .find(|p| qualifies(p, params, &params.thresholds))
-        .or_else(|| {
+    let mut passing = ps.iter().filter(|p| qualifies(p, params, &params.thresholds));
+    let chosen = match params.selection {
+        Selection::First => passing.next(),
+        Selection::Longest => passing.max_by_key(|p| p.text_len),
+    };
+    chosen.or_else(|| {
             if params.fallback {
                 ps.iter()
                     .filter(|p| p.text_len > 0)
@@ -366,50 +385,72 @@ pub fn extract(doc: &Document, params: &TagpathParams) -> (String, Option<String
 /// Two-means on one feature: the boundary between the low and the high
 /// group (midpoint between the low group's largest and the high group's
 /// smallest value). None when the values do not form two groups.
+///
+/// In one dimension the k-means partition is a split of the sorted values,
+/// so the optimum (least within-group sum of squares) is found exactly by
+/// trying every split with prefix sums, instead of Lloyd's iterations,
+/// which stop at a poor split when one group is far away.
 pub fn kmeans_threshold(values: &[f64]) -> Option<f64> {
     let mut v: Vec<f64> = values.iter().copied().filter(|x| x.is_finite()).collect();
     if v.len() < 2 {
         return None;
     }
     v.sort_by(f64::total_cmp);
-    let (lo, hi) = (v[0], v[v.len() - 1]);
-    if lo == hi {
+    if v[0] == v[v.len() - 1] {
         return None;
     }
-    let (mut c0, mut c1) = (lo, hi);
-    // Lloyd's iterations; in one dimension the partition is a split point.
-    let mut split = 0;
-    for _ in 0..100 {
-        let mid = (c0 + c1) / 2.0;
-        let new_split = v.partition_point(|&x| x <= mid);
-        if new_split == 0 || new_split == v.len() {
-            break;
-        }
-        let m0 = v[..new_split].iter().sum::<f64>() / new_split as f64;
-        let m1 = v[new_split..].iter().sum::<f64>() / (v.len() - new_split) as f64;
-        let done = new_split == split;
-        split = new_split;
-        c0 = m0;
-        c1 = m1;
-        if done {
-            break;
-        }
+    let n = v.len();
+    let mut sum = vec![0.0; n + 1];
+    let mut sq = vec![0.0; n + 1];
+    for (i, x) in v.iter().enumerate() {
+        sum[i + 1] = sum[i] + x;
+        sq[i + 1] = sq[i] + x * x;
     }
-    if split == 0 || split >= v.len() {
-        return None;
-    }
-    Some((v[split - 1] + v[split]) / 2.0)
+    // Within-group sum of squares of v[a..b].
+    let sse = |a: usize, b: usize| {
+        let m = (b - a) as f64;
+        let s = sum[b] - sum[a];
+        sq[b] - sq[a] - s * s / m
+    };
+    let best = (1..n)
+        .filter(|&k| v[k - 1] < v[k])
+        .min_by(|&a, &b| (sse(0, a) + sse(a, n)).total_cmp(&(sse(0, b) + sse(b, n))))?;
+    Some((v[best - 1] + v[best]) / 2.0)
+}
+
+/// Two-means boundary computed on ln(1 + x) and mapped back. Length and
+/// Cn are heavy-tailed (a few huge article clusters, Cn up to 10⁴ %); on the
+/// raw values the upper group is a handful of outliers and the boundary
+/// lands above most real articles.
+pub fn kmeans_threshold_log(values: &[f64]) -> Option<f64> {
+    let logs: Vec<f64> = values.iter().map(|v| v.max(0.0).ln_1p()).collect();
+    kmeans_threshold(&logs).map(f64::exp_m1)
+}
+
+/// How [`train_from_docs`] runs two-means on Length and Cn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum KmeansScale {
+    /// On the raw values, as the paper describes.
+    Raw,
+    /// On ln(1 + x) (default: see [`kmeans_threshold_log`]).
+    #[default]
+    Log,
 }
 
 /// Learn thresholds from parsed sample pages (paper 003 §2.5).
 ///
 /// Choices: the Length and Cn samples are the pieces with more than
 /// MAXSIZE leaves of every page (single leaves would drown the samples);
-/// each threshold is the two-means boundary of its feature. The frequency
+/// each threshold is the two-means boundary of its feature, on the scale
+/// `scale` says. The frequency
 /// samples are the container-path frequencies inside each page's main
 /// region, selected with the newly learned Length and Cn; the threshold is
 /// their arithmetic mean.
-pub fn train_from_docs(docs: &[Document], params: &TagpathParams) -> Result<TagpathThresholds, TagpathError> {
+pub fn train_from_docs(
+    docs: &[Document],
+    params: &TagpathParams,
+    scale: KmeansScale,
+) -> Result<TagpathThresholds, TagpathError> {
     let mut lens = Vec::new();
     let mut cns = Vec::new();
     let mut per_doc = Vec::with_capacity(docs.len());
@@ -427,8 +468,12 @@ pub fn train_from_docs(docs: &[Document], params: &TagpathParams) -> Result<Tagp
         return Err(TagpathError::TooFewClusters(lens.len()));
     }
     let defaults = TagpathThresholds::default();
-    let length = kmeans_threshold(&lens).unwrap_or(defaults.length);
-    let cn = kmeans_threshold(&cns).unwrap_or(defaults.cn);
+    let two_means = match scale {
+        KmeansScale::Raw => kmeans_threshold,
+        KmeansScale::Log => kmeans_threshold_log,
+    };
+    let length = two_means(&lens).unwrap_or(defaults.length);
+    let cn = two_means(&cns).unwrap_or(defaults.cn);
     let learned = TagpathParams {
         thresholds: TagpathThresholds {
             length,
@@ -456,8 +501,18 @@ pub fn train_from_docs(docs: &[Document], params: &TagpathParams) -> Result<Tagp
 }
 
 /// Learn thresholds from the sample pages in `dir` (`*.html`, `*.htm`,
-/// `*.html.gz`; encodings detected as for fetched pages).
+/// `*.html.gz`; encodings detected as for fetched pages), with the default
+/// parameters and log-scale two-means.
 pub fn train_tagpath(dir: &Path) -> Result<TagpathThresholds, TagpathError> {
+    train_tagpath_with(dir, &TagpathParams::default(), KmeansScale::default())
+}
+
+/// [`train_tagpath`] with explicit parameters and scale.
+pub fn train_tagpath_with(
+    dir: &Path,
+    params: &TagpathParams,
+    scale: KmeansScale,
+) -> Result<TagpathThresholds, TagpathError> {
     let io = |path: &Path| {
         let path = path.to_path_buf();
         move |source| TagpathError::Io { path, source }
@@ -491,7 +546,7 @@ pub fn train_tagpath(dir: &Path) -> Result<TagpathThresholds, TagpathError> {
             docs.push(crate::dom::parse(&decoded.text));
         }
     }
-    train_from_docs(&docs, &TagpathParams::default())
+    train_from_docs(&docs, params, scale)
 }
 
 /// Write thresholds as TOML.
@@ -556,6 +611,11 @@ mod tests {
         assert_eq!(t, (30.0 + 900.0) / 2.0);
         assert_eq!(kmeans_threshold(&[5.0, 5.0]), None);
         assert_eq!(kmeans_threshold(&[1.0]), None);
+        // On a log scale one huge value does not pull the boundary up.
+        let skewed = [10.0, 20.0, 30.0, 300.0, 400.0, 500.0, 5_000.0];
+        assert!(kmeans_threshold(&skewed).unwrap() > 500.0);
+        let log_t = kmeans_threshold_log(&skewed).unwrap();
+        assert!(log_t > 30.0 && log_t < 300.0, "{log_t}");
     }
 
     fn article(i: usize) -> String {
@@ -572,7 +632,9 @@ mod tests {
     #[test]
     fn training_on_synthetic_pages_separates_stories_from_menus() {
         let docs: Vec<Document> = (0..6).map(|i| parse(&article(i))).collect();
-        let t = train_from_docs(&docs, &TagpathParams::default()).unwrap();
+        let t = train_from_docs(&docs, &TagpathParams::default(), KmeansScale::Log).unwrap();
+        let raw = train_from_docs(&docs, &TagpathParams::default(), KmeansScale::Raw).unwrap();
+        assert!(raw.length > 30.0, "{raw:?}");
         // Menus are a few dozen chars, stories several hundred.
         assert!(t.length > 30.0 && t.length < 400.0, "{t:?}");
         assert!(t.cn > 0.0, "{t:?}");
