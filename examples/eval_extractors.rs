@@ -1,7 +1,7 @@
 //! Measure the paper 002/003/004 extractors (and any other method) on an
 //! articles set, with their parameters:
 //! `cargo run --release --example eval_extractors -- DIR METHOD [--cevc-output valid|valid-paragraphs|all]
-//!  [--alpha A] [--thresholds FILE] [--no-fallback] [--first] [--frequency F] [--beta B] [--min-text-size N] [--save OUT] [--per-page]`
+//!  [--alpha A] [--thresholds FILE] [--no-fallback] [--first] [--frequency F] [--max-variance V] [--beta B] [--min-text-size N] [--save OUT] [--per-page]`
 //! `cargo run --release --example eval_extractors -- train DIR OUT.toml [--raw]`
 use std::path::Path;
 
@@ -74,6 +74,9 @@ fn main() {
     }
     if let Some(f) = value(&args, "--frequency").and_then(|a| a.parse().ok()) {
         params.tagpath.thresholds.frequency = f;
+    }
+    if let Some(v) = value(&args, "--max-variance").and_then(|a| a.parse().ok()) {
+        params.tagpath.max_variance = v;
     }
     if let Some(b) = value(&args, "--beta").and_then(|a| a.parse().ok()) {
         params.similarity.beta = b;
