@@ -9,7 +9,9 @@ use feedmine::bodies::{BodyParams, Method, tagpath};
 use feedmine::eval::articles::{RunOptions, run_with};
 
 fn value<'a>(args: &'a [String], flag: &str) -> Option<&'a String> {
-    args.iter().position(|a| a == flag).and_then(|i| args.get(i + 1))
+    args.iter()
+        .position(|a| a == flag)
+        .and_then(|i| args.get(i + 1))
 }
 
 fn main() {
@@ -24,7 +26,8 @@ fn main() {
         } else {
             tagpath::KmeansScale::Log
         };
-        match tagpath::train_tagpath_with(Path::new(dir), &tagpath::TagpathParams::default(), scale) {
+        match tagpath::train_tagpath_with(Path::new(dir), &tagpath::TagpathParams::default(), scale)
+        {
             Ok(t) => {
                 println!("{t:?}");
                 if let Err(e) = tagpath::save_thresholds(&t, Path::new(out)) {
@@ -88,7 +91,13 @@ fn main() {
         save: value(&args, "--save").map(Path::new),
         per_page: args.iter().any(|a| a == "--per-page"),
     };
-    if let Err(e) = run_with(Path::new(dir), method, &params, &opts, &mut std::io::stdout()) {
+    if let Err(e) = run_with(
+        Path::new(dir),
+        method,
+        &params,
+        &opts,
+        &mut std::io::stdout(),
+    ) {
         eprintln!("error: {e}");
         std::process::exit(1);
     }

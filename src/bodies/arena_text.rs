@@ -268,9 +268,6 @@ mod tests {
         let facts = NodeFacts::new(&doc);
         let text = render_text(&doc, 0, |id| facts.anchor[id as usize].is_none());
         assert_eq!(text, "Hello world\n\nNext");
-        assert_eq!(
-            text_to_html("a < b\n\nc"),
-            "<p>a &lt; b</p>\n<p>c</p>\n"
-        );
+        assert_eq!(text_to_html("a < b\n\nc"), "<p>a &lt; b</p>\n<p>c</p>\n");
     }
 }

@@ -257,8 +257,17 @@ mod tests {
         assert!(r.text.contains("The city council voted on Tuesday"));
         assert!(r.text.contains("bridge should open in 2029"));
         // Inline link text of a valid paragraph is kept.
-        assert!(r.text.contains("according to the transport report published"));
-        for noise in ["Most read", "Mayor opens", "Great news", "Copyright", "Weather"] {
+        assert!(
+            r.text
+                .contains("according to the transport report published")
+        );
+        for noise in [
+            "Most read",
+            "Mayor opens",
+            "Great news",
+            "Copyright",
+            "Weather",
+        ] {
             assert!(!r.text.contains(noise), "{noise} leaked:\n{}", r.text);
         }
     }
@@ -284,7 +293,10 @@ mod tests {
             },
         );
         assert!(all.text.contains("Jane Smith"));
-        assert!(all.text.contains("Council approves new bridge over the river"));
+        assert!(
+            all.text
+                .contains("Council approves new bridge over the river")
+        );
     }
 
     #[test]

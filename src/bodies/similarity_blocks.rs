@@ -186,7 +186,10 @@ pub fn extract(doc: &Document, params: &SimilarityParams) -> (String, Option<Str
         }
     }
     if block_order.is_empty() {
-        return (String::new(), Some("the page has no text outside links".into()));
+        return (
+            String::new(),
+            Some("the page has no text outside links".into()),
+        );
     }
     // Headings: (vector source text, block it lies in).
     let mut headings: Vec<(String, Option<NodeId>)> = Vec::new();
@@ -289,7 +292,8 @@ mod tests {
 
     #[test]
     fn chinese_page_with_short_blocks_matched_by_heading() {
-        let long: String = "市议会周二投票批准在河上修建一座新桥，结束了长达近十年的争论。".repeat(9);
+        let long: String =
+            "市议会周二投票批准在河上修建一座新桥，结束了长达近十年的争论。".repeat(9);
         let html = format!(
             "<html><head><title>市议会批准修建新桥</title></head><body>\
              <div><a href=/>首页</a></div><div><h1>市议会批准修建新桥</h1></div>\

@@ -51,15 +51,15 @@ const EN: &[&str] = &[
 const DE: &[&str] = &[
     "aber", "als", "an", "auch", "auf", "aus", "bei", "bis", "das", "dass", "dem", "den", "der",
     "des", "die", "durch", "ein", "eine", "einem", "einen", "einer", "eines", "er", "es", "für",
-    "haben", "hat", "ich", "im", "in", "ist", "kann", "man", "mehr", "mit", "nach", "nicht", "noch",
-    "nur", "oder", "schon", "sich", "sie", "sind", "so", "um", "und", "von", "vor", "war", "wenn",
-    "werden", "wie", "wir", "wird", "wurde", "zu", "zum", "zur", "über",
+    "haben", "hat", "ich", "im", "in", "ist", "kann", "man", "mehr", "mit", "nach", "nicht",
+    "noch", "nur", "oder", "schon", "sich", "sie", "sind", "so", "um", "und", "von", "vor", "war",
+    "wenn", "werden", "wie", "wir", "wird", "wurde", "zu", "zum", "zur", "über",
 ];
 const FR: &[&str] = &[
     "a", "au", "aussi", "aux", "avec", "c", "ce", "cette", "comme", "d", "dans", "de", "des", "du",
-    "elle", "en", "est", "et", "il", "ils", "je", "l", "la", "le", "les", "leur", "mais", "n", "ne",
-    "nous", "ou", "par", "pas", "plus", "pour", "qu", "que", "qui", "s", "sa", "se", "ses", "son",
-    "sont", "sur", "très", "un", "une", "vous", "y", "été", "être",
+    "elle", "en", "est", "et", "il", "ils", "je", "l", "la", "le", "les", "leur", "mais", "n",
+    "ne", "nous", "ou", "par", "pas", "plus", "pour", "qu", "que", "qui", "s", "sa", "se", "ses",
+    "son", "sont", "sur", "très", "un", "une", "vous", "y", "été", "être",
 ];
 const ES: &[&str] = &[
     "al", "como", "con", "cuando", "de", "del", "desde", "el", "en", "entre", "es", "esta", "este",
@@ -68,10 +68,59 @@ const ES: &[&str] = &[
     "un", "una", "y", "ya",
 ];
 const RU: &[&str] = &[
-    "бы", "был", "была", "были", "было", "в", "вы", "где", "да", "для", "до", "его", "ее", "если",
-    "еще", "её", "ещё", "же", "за", "и", "из", "или", "к", "как", "когда", "который", "которые",
-    "мы", "на", "не", "нет", "но", "о", "она", "они", "он", "от", "по", "при", "с", "так", "также",
-    "там", "тем", "то", "только", "у", "уже", "что", "чтобы", "это", "этот", "я",
+    "бы",
+    "был",
+    "была",
+    "были",
+    "было",
+    "в",
+    "вы",
+    "где",
+    "да",
+    "для",
+    "до",
+    "его",
+    "ее",
+    "если",
+    "еще",
+    "её",
+    "ещё",
+    "же",
+    "за",
+    "и",
+    "из",
+    "или",
+    "к",
+    "как",
+    "когда",
+    "который",
+    "которые",
+    "мы",
+    "на",
+    "не",
+    "нет",
+    "но",
+    "о",
+    "она",
+    "они",
+    "он",
+    "от",
+    "по",
+    "при",
+    "с",
+    "так",
+    "также",
+    "там",
+    "тем",
+    "то",
+    "только",
+    "у",
+    "уже",
+    "что",
+    "чтобы",
+    "это",
+    "этот",
+    "я",
 ];
 /// Chinese function words; tested as substrings (no word boundaries in Chinese).
 const ZH: &[&str] = &[
@@ -87,8 +136,8 @@ const JA: &[&str] = &[
 /// (particles are written attached to their word, so a trailing space marks
 /// the end of the word).
 const KO: &[&str] = &[
-    "니다", "했다", "이다", "있다", "없다", "한다", "은 ", "는 ", "을 ", "를 ", "의 ", "에 ", "에서 ",
-    "으로 ", "와 ", "과 ", "도 ",
+    "니다", "했다", "이다", "있다", "없다", "한다", "은 ", "는 ", "을 ", "를 ", "의 ", "에 ",
+    "에서 ", "으로 ", "와 ", "과 ", "도 ",
 ];
 
 fn list(lang: Lang) -> &'static [&'static str] {
@@ -219,7 +268,11 @@ pub fn page_stop_words(texts: &[&str]) -> HashSet<String> {
     }
     let mut ranked: Vec<(String, usize)> = counts.into_iter().filter(|(_, c)| *c >= 3).collect();
     ranked.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-    ranked.into_iter().take(PAGE_STOP_WORDS).map(|(w, _)| w).collect()
+    ranked
+        .into_iter()
+        .take(PAGE_STOP_WORDS)
+        .map(|(w, _)| w)
+        .collect()
 }
 
 /// Decide which stop words a page uses; `texts` are its text nodes outside links.
@@ -324,15 +377,22 @@ mod tests {
 
     #[test]
     fn detection_prefers_text_over_a_wrong_lang_attribute() {
-        let zh = ["据新华社报道，这是今年以来我国在科技领域取得的又一项重要成果，专家认为其意义重大，将推动相关产业的发展。"];
+        let zh = [
+            "据新华社报道，这是今年以来我国在科技领域取得的又一项重要成果，专家认为其意义重大，将推动相关产业的发展。",
+        ];
         assert_eq!(detect(Some("en"), &zh), StopWords::One(Lang::Zh));
         let ja = ["東京都は新しい計画を発表しました。これは市民の生活を改善するためのものです。"];
         assert_eq!(detect(None, &ja), StopWords::One(Lang::Ja));
-        let de = ["Die Regierung hat am Montag ein neues Gesetz beschlossen, das die Mieten begrenzen soll."];
+        let de = [
+            "Die Regierung hat am Montag ein neues Gesetz beschlossen, das die Mieten begrenzen soll.",
+        ];
         assert_eq!(detect(None, &de), StopWords::One(Lang::De));
-        let ru = ["Правительство объявило о новых мерах, которые должны помочь малому бизнесу в регионах."];
+        let ru = [
+            "Правительство объявило о новых мерах, которые должны помочь малому бизнесу в регионах.",
+        ];
         assert_eq!(detect(None, &ru), StopWords::One(Lang::Ru));
-        let ko = ["서울시는 새로운 계획을 발표했다. 이 계획은 시민의 생활을 개선하기 위한 것입니다."];
+        let ko =
+            ["서울시는 새로운 계획을 발표했다. 이 계획은 시민의 생활을 개선하기 위한 것입니다."];
         assert_eq!(detect(None, &ko), StopWords::One(Lang::Ko));
         // Too little text: the attribute decides.
         assert_eq!(detect(Some("fr-FR"), &["Oui"]), StopWords::One(Lang::Fr));
@@ -349,7 +409,10 @@ mod tests {
         let StopWords::Page(set) = &sw else {
             panic!("{sw:?}")
         };
-        assert!(set.contains("di") && set.contains("yang") && set.contains("akan"), "{set:?}");
+        assert!(
+            set.contains("di") && set.contains("yang") && set.contains("akan"),
+            "{set:?}"
+        );
         assert!(sw.has_stop_word("Harga beras naik di pasar"));
         assert!(!sw.has_stop_word("Beranda Berita Olahraga"));
     }

@@ -274,20 +274,22 @@ fn qualifies(p: &Piece, params: &TagpathParams, t: &TagpathThresholds) -> bool {
 /// The main piece: the first (or longest, per [`Selection`]) qualifying
 /// one, else (with `fallback`) the one with the most non-link text.
 pub fn select<'a>(ps: &'a [Piece], params: &TagpathParams) -> Option<&'a Piece> {
-    let mut passing = ps.iter().filter(|p| qualifies(p, params, &params.thresholds));
+    let mut passing = ps
+        .iter()
+        .filter(|p| qualifies(p, params, &params.thresholds));
     let chosen = match params.selection {
         Selection::First => passing.next(),
         Selection::Longest => passing.max_by_key(|p| p.text_len),
     };
     chosen.or_else(|| {
-            if params.fallback {
-                ps.iter()
-                    .filter(|p| p.text_len > 0)
-                    .max_by_key(|p| p.text_len)
-            } else {
-                None
-            }
-        })
+        if params.fallback {
+            ps.iter()
+                .filter(|p| p.text_len > 0)
+                .max_by_key(|p| p.text_len)
+        } else {
+            None
+        }
+    })
 }
 
 /// Lowest common ancestor of a non-empty set of nodes (ids increasing).
@@ -310,7 +312,13 @@ fn is_container(name: &str) -> bool {
 }
 
 /// Main region and the leaves to output (indices into `ls`).
-fn gather(doc: &Document, facts: &NodeFacts, ls: &[Leaf], main: &Piece, freq_threshold: f64) -> (NodeId, Vec<usize>) {
+fn gather(
+    doc: &Document,
+    facts: &NodeFacts,
+    ls: &[Leaf],
+    main: &Piece,
+    freq_threshold: f64,
+) -> (NodeId, Vec<usize>) {
     let blocks: Vec<NodeId> = main.leaves.iter().map(|&i| ls[i].block).collect();
     let mut sorted = blocks.clone();
     sorted.sort_unstable();
@@ -681,13 +689,19 @@ mod tests {
             },
         );
         assert!(text.contains("Paragraph 0 of story 0"), "{text}");
-        assert!(!text.contains("Home") && !text.contains("Related"), "{text}");
+        assert!(
+            !text.contains("Home") && !text.contains("Related"),
+            "{text}"
+        );
     }
 
     #[test]
     fn train_dir_without_samples_is_a_clear_error() {
         let dir = tempfile::tempdir().unwrap();
-        assert!(matches!(train_tagpath(dir.path()), Err(TagpathError::NoSamples(_))));
+        assert!(matches!(
+            train_tagpath(dir.path()),
+            Err(TagpathError::NoSamples(_))
+        ));
     }
 
     #[test]
