@@ -224,7 +224,12 @@ fn arena_methods(html: &str, method: Method, params: &BodyParams, ex: &mut Extra
             (r.text, reason)
         }
     };
-    ex.nodes_built = doc.nodes.len();
+    // Every element and non-blank text of the arena (as `nodes_total` counts).
+    ex.nodes_built = doc
+        .nodes
+        .iter()
+        .filter(|n| !matches!(n.data, crate::dom::NodeData::Text { blank: true, .. }))
+        .count();
     arena_text::finish(ex, text, reason, params.want_html);
 }
 
