@@ -86,6 +86,9 @@ fn main() {
         "reverse|tagpath-if-short",
     ];
     let mut accs: Vec<Acc> = names.iter().map(|_| Acc::default()).collect();
+    // Milliseconds of `dom::parse` alone and of each arena extractor after it.
+    let mut parse_ms: Vec<f64> = Vec::new();
+    let mut algo_ms: [Vec<f64>; 3] = Default::default();
     for path in entries {
         let json_path =
             Path::new(&path.to_string_lossy().replace(".html.gz", ".json")).to_path_buf();
@@ -112,6 +115,18 @@ fn main() {
                 .map(|e| e.text)
                 .unwrap_or_default()
         };
+        let t0 = std::time::Instant::now();
+        let doc = feedmine::dom::parse(&html);
+        parse_ms.push(t0.elapsed().as_secs_f64() * 1000.0);
+        let t = std::time::Instant::now();
+        let _ = feedmine::bodies::cevc::extract(&doc, &params.cevc);
+        algo_ms[0].push(t.elapsed().as_secs_f64() * 1000.0);
+        let t = std::time::Instant::now();
+        let _ = feedmine::bodies::tagpath::extract(&doc, &params.tagpath);
+        algo_ms[1].push(t.elapsed().as_secs_f64() * 1000.0);
+        let t = std::time::Instant::now();
+        let _ = feedmine::bodies::similarity_blocks::extract(&doc, &params.similarity);
+        algo_ms[2].push(t.elapsed().as_secs_f64() * 1000.0);
         let rev = run(Method::Reverse);
         let cevc = run(Method::Cevc);
         let tp = run(Method::Tagpath);
@@ -138,4 +153,15 @@ fn main() {
     for (acc, name) in accs.iter().zip(names) {
         println!("{}", acc.line(name));
     }
+    let median = |v: &mut Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        v.get(v.len() / 2).copied().unwrap_or(0.0)
+    };
+    println!(
+        "median ms/page: dom::parse {:.3}; after parsing: cevc {:.3}, tagpath {:.3}, similarity {:.3}",
+        median(&mut parse_ms),
+        median(&mut algo_ms[0]),
+        median(&mut algo_ms[1]),
+        median(&mut algo_ms[2])
+    );
 }

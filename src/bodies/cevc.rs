@@ -9,6 +9,14 @@
 //! at least α of its parent's; the node where the valid characters spread
 //! out is the content block.
 //!
+//! Measured (release build, `examples/eval_extractors`; shingle F1 on
+//! scrapinghub / word F1 on wcxb-dev): output `no-link-paragraphs` (default)
+//! 0.885 / 0.928, `all` 0.878 / 0.925, `valid-paragraphs` 0.880 / 0.915,
+//! `valid` (the paper literally) 0.847 / 0.902. Most remaining misses are
+//! pages whose comment thread or "next article" holds more valid characters
+//! than the article (the paper's 2010-era news pages had neither), and the
+//! remaining ~2 ms/page is mostly `dom::parse` (the two passes take ~0.4 ms).
+//!
 //! Invariants: pure function of the arena; both passes are linear loops over
 //! the preorder arena (the bottom-up sum runs in reverse preorder, since a
 //! parent always precedes its children), so no recursion and no panic on

@@ -21,6 +21,11 @@
 //!   content); the title is compared with every block.
 //! - `multi` = 25 is named by the paper without a meaning; not used.
 //!
+//! Measured (shingle F1 scrapinghub / wcxb-dev): paper defaults 0.886 /
+//! 0.896 (precision 0.82 / 0.87: any block of 250 non-link characters is
+//! content, comment threads and long footers included); mintextsize 500 →
+//! 0.868 / 0.872, β = 0.5 → 0.875 / 0.893.
+//!
 //! Invariants: pure function of the arena; linear passes and no recursion;
 //! output keeps document order.
 

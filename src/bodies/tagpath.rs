@@ -29,6 +29,11 @@
 //!    identical tag paths put a sidebar's `<p><a>…</a></p>` in the same
 //!    cluster as the article's paragraphs.
 //!
+//! Measured (shingle F1 scrapinghub / wcxb-dev): defaults 0.891 / 0.921;
+//! thresholds trained on scrapinghub 0.902 / 0.921; the paper's reading
+//! (θ split with variance gate 1, first qualifying piece, no fallback)
+//! 0.829 / 0.771.
+//!
 //! Invariants: pure functions over the arena; all walks are loops; lengths
 //! count a character above code 255 as 2 (paper 003 §2.2).
 
