@@ -16,14 +16,15 @@ use super::tokenize::{TokenKind, Tokens, attr, tag};
 pub fn fill(src: &str, toks: &Tokens, base: Option<&url::Url>, ex: &mut Extraction) {
     let mut m = Found::default();
     for r in &toks.json_ld {
-        if let Some(body) = src.get(r.start as usize..r.end as usize) {
-            if let Ok(v) = serde_json::from_str::<serde_json::Value>(body.trim()) {
-                json_ld(&v, &mut m, 0);
-            }
+        if let Some(body) = src.get(r.start as usize..r.end as usize)
+            && let Ok(v) = serde_json::from_str::<serde_json::Value>(body.trim())
+        {
+            json_ld(&v, &mut m, 0);
         }
     }
     let mut in_title = false;
     let mut h1_open = false;
+    let mut h1_text = String::new();
     for (i, t) in toks.tokens.iter().enumerate() {
         match t.kind {
             TokenKind::Start => match t.tag {
@@ -39,9 +40,16 @@ pub fn fill(src: &str, toks: &Tokens, base: Option<&url::Url>, ex: &mut Extracti
                         "og:title" | "twitter:title" => &mut m.meta_title,
                         "author" | "article:author" | "dc.creator" | "byl" | "sailthru.author"
                         | "parsely-author" => &mut m.meta_byline,
-                        "article:published_time" | "datepublished" | "pubdate" | "dc.date"
-                        | "dc.date.issued" | "date" | "publish-date" | "sailthru.date"
-                        | "parsely-pub-date" | "og:published_time" => &mut m.meta_date,
+                        "article:published_time"
+                        | "datepublished"
+                        | "pubdate"
+                        | "dc.date"
+                        | "dc.date.issued"
+                        | "date"
+                        | "publish-date"
+                        | "sailthru.date"
+                        | "parsely-pub-date"
+                        | "og:published_time" => &mut m.meta_date,
                         "og:image" | "og:image:url" | "twitter:image" | "twitter:image:src" => {
                             &mut m.meta_image
                         }
@@ -60,15 +68,22 @@ pub fn fill(src: &str, toks: &Tokens, base: Option<&url::Url>, ex: &mut Extracti
             },
             TokenKind::End => match t.tag {
                 tag::TITLE => in_title = false,
-                tag::H1 => h1_open = false,
+                tag::H1 => {
+                    if h1_open {
+                        set_once(&mut m.h1, &h1_text);
+                    }
+                    h1_open = false;
+                }
                 _ => {}
             },
             TokenKind::Text => {
                 if in_title && m.doc_title.is_none() {
                     set_once(&mut m.doc_title, &token_text(src, toks, i as u32));
                 } else if h1_open {
-                    set_once(&mut m.h1, &token_text(src, toks, i as u32));
-                    h1_open = false;
+                    if t.space_before {
+                        h1_text.push(' ');
+                    }
+                    h1_text.push_str(&token_text(src, toks, i as u32));
                 }
             }
         }
@@ -140,15 +155,15 @@ fn json_ld(v: &serde_json::Value, m: &mut Found, depth: usize) {
             if let Some(d) = o.get("datePublished").and_then(|d| d.as_str()) {
                 set_once(&mut m.ld_date, d);
             }
-            if let Some(a) = o.get("author") {
-                if let Some(name) = person_names(a) {
-                    set_once(&mut m.ld_byline, &name);
-                }
+            if let Some(a) = o.get("author")
+                && let Some(name) = person_names(a)
+            {
+                set_once(&mut m.ld_byline, &name);
             }
-            if let Some(img) = o.get("image") {
-                if let Some(u) = image_url(img) {
-                    set_once(&mut m.ld_image, &u);
-                }
+            if let Some(img) = o.get("image")
+                && let Some(u) = image_url(img)
+            {
+                set_once(&mut m.ld_image, &u);
             }
         }
         _ => {}
@@ -197,13 +212,22 @@ pub fn parse_date(s: &str) -> Option<chrono::DateTime<chrono::FixedOffset>> {
     if let Ok(d) = DateTime::parse_from_rfc2822(s) {
         return Some(d);
     }
-    for f in ["%Y-%m-%dT%H:%M:%S%.f%z", "%Y-%m-%dT%H:%M%z", "%Y-%m-%d %H:%M:%S%z"] {
+    for f in [
+        "%Y-%m-%dT%H:%M:%S%.f%z",
+        "%Y-%m-%dT%H:%M%z",
+        "%Y-%m-%d %H:%M:%S%z",
+    ] {
         if let Ok(d) = DateTime::parse_from_str(s, f) {
             return Some(d);
         }
     }
     let utc = chrono::FixedOffset::east_opt(0)?;
-    for f in ["%Y-%m-%dT%H:%M:%S%.f", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M:%S", "%Y-%m-%dT%H:%M"] {
+    for f in [
+        "%Y-%m-%dT%H:%M:%S%.f",
+        "%Y-%m-%dT%H:%M:%S",
+        "%Y-%m-%d %H:%M:%S",
+        "%Y-%m-%dT%H:%M",
+    ] {
         if let Ok(d) = NaiveDateTime::parse_from_str(s, f) {
             return Some(Utc.from_utc_datetime(&d).with_timezone(&utc));
         }
@@ -236,8 +260,14 @@ mod tests {
         fill(src, &toks, Some(&base), &mut ex);
         assert_eq!(ex.title.as_deref(), Some("LD headline"));
         assert_eq!(ex.byline.as_deref(), Some("Ann Lee, Bo Chan"));
-        assert_eq!(ex.published.unwrap().to_rfc3339(), "2024-03-05T10:00:00+01:00");
-        assert_eq!(ex.lead_image.unwrap().as_str(), "https://news.example/img/lead.jpg");
+        assert_eq!(
+            ex.published.unwrap().to_rfc3339(),
+            "2024-03-05T10:00:00+01:00"
+        );
+        assert_eq!(
+            ex.lead_image.unwrap().as_str(),
+            "https://news.example/img/lead.jpg"
+        );
     }
 
     #[test]
@@ -246,8 +276,11 @@ mod tests {
         let toks = tokenize(src);
         let mut ex = Extraction::default();
         fill(src, &toks, None, &mut ex);
-        assert_eq!(ex.title.as_deref(), Some("Real"));
-        assert_eq!(ex.published.unwrap().to_rfc3339(), "2021-06-07T00:00:00+00:00");
+        assert_eq!(ex.title.as_deref(), Some("Real title"));
+        assert_eq!(
+            ex.published.unwrap().to_rfc3339(),
+            "2021-06-07T00:00:00+00:00"
+        );
         assert!(ex.byline.is_none() && ex.lead_image.is_none());
     }
 }

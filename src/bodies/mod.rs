@@ -29,9 +29,10 @@ pub mod tree;
 use std::str::FromStr;
 
 /// Which extractor to run. New variants get one arm in `extract`'s `match`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Method {
     /// Paper 000 plus the boilerplate removal measurement showed it needs (default).
+    #[default]
     Reverse,
     /// Paper 000 as written: two longest text tokens, LCA, climb by Sim, all text.
     ReversePaper,
@@ -41,12 +42,6 @@ pub enum Method {
     Tagpath,
     /// Paper 002: content similarity to title and headings (`similarity`).
     Similarity,
-}
-
-impl Default for Method {
-    fn default() -> Self {
-        Method::Reverse
-    }
 }
 
 impl FromStr for Method {
@@ -84,12 +79,13 @@ pub struct BodyParams {
     /// Most node pairs one Sim evaluation may compare (bounds the cost on
     /// huge subtrees; beyond it the pair counts as not similar). Default 200,000.
     pub sim_budget: usize,
-    /// `reverse` only: a page whose longest text block (non-blank bytes,
+    /// Both methods (the paper has no such rule; without it a page with no
+    /// article yields its longest scrap): a page whose longest text block (non-blank bytes,
     /// joined across inline tags) is shorter than this has no main text. Default 25.
     pub min_block_len: usize,
     /// `reverse` only: link density (link text / all text) above which a
     /// block inside the main subtree is boilerplate (paper 004's valid-character
-    /// idea: text inside `<a>` is not content). Default 0.5.
+    /// idea: text inside `<a>` is not content). Default 0.65.
     pub max_link_density: f64,
     /// `reverse` only: descend from the LCA to the child on the seed's
     /// ancestor chain while it holds at least this share of the LCA's valid
@@ -99,6 +95,20 @@ pub struct BodyParams {
     /// at least this share of R's valid characters (teaser lists are similar
     /// in shape but thin in text). Default 0.2.
     pub sibling_min_share: f64,
+    /// `reverse` only: R also climbs to its parent when the prose beside R
+    /// (text tokens of at least `paragraph_min_len` bytes, outside links and
+    /// boilerplate, holding a sentence end) adds at least this share of R's
+    /// own paragraph text. Default 0.2.
+    pub absorb_share: f64,
+    /// `reverse` only: shortest text token that counts as a paragraph for
+    /// `absorb_share`. Default 60.
+    pub paragraph_min_len: u32,
+    /// `reverse` only: how many single-content wrapper levels the climb looks
+    /// through for paragraphs beside R before giving up. Default 20.
+    pub max_wrappers: usize,
+    /// `reverse` only: how many levels that add some prose, but too little,
+    /// the climb looks through before giving up. Default 1.
+    pub max_lookahead: usize,
     /// Produce `Extraction::html` (sanitizing costs time; off for pure text use). Default true.
     pub want_html: bool,
     /// Print the located subtree and cleaning decisions to stderr (diagnostics).
@@ -117,9 +127,13 @@ impl Default for BodyParams {
             similarity_threshold: 0.8,
             sim_budget: 200_000,
             min_block_len: 25,
-            max_link_density: 0.5,
+            max_link_density: 0.65,
             dominant_share: 0.75,
             sibling_min_share: 0.2,
+            absorb_share: 0.2,
+            paragraph_min_len: 60,
+            max_wrappers: 20,
+            max_lookahead: 1,
             want_html: true,
             debug: false,
             cevc: cevc::CevcParams::default(),
@@ -176,6 +190,7 @@ pub fn extract(
         ..Extraction::default()
     };
     meta::fill(html, &toks, base_url, &mut ex);
+    let noise = clean::Noise::new(&toks);
     let paper = match method {
         Method::Reverse => false,
         Method::ReversePaper => true,
@@ -184,7 +199,7 @@ pub fn extract(
             return Ok(ex);
         }
     };
-    let located = match reverse::locate(html, &toks, params, paper) {
+    let located = match reverse::locate(&noise, html, &toks, params, paper) {
         Ok(l) => l,
         Err(reason) => {
             ex.empty_reason = Some(reason);
@@ -195,19 +210,28 @@ pub fn extract(
     let skip = if paper {
         vec![false; located.tree.nodes.len()]
     } else {
-        clean::boilerplate(html, &toks, &located.tree, located.root, params)
+        clean::boilerplate(&noise, html, &toks, &located.tree, located.root, params)
     };
     if params.debug {
         debug_dump(html, &toks, &located, &skip);
     }
     let skip_fn = |id: tree::NodeId| skip.get(id as usize).copied().unwrap_or(false);
     ex.text = output::text(html, &toks, &located.tree, located.root, &skip_fn);
+    let mut skip_fn: &dyn Fn(tree::NodeId) -> bool = &skip_fn;
+    if ex.text.is_empty() && !paper {
+        // Cleaning removed everything: the subtree itself is what we have.
+        skip_fn = &|_| false;
+        ex.text = output::text(html, &toks, &located.tree, located.root, skip_fn);
+    }
+    if !paper {
+        ex.text = output::dedup_paragraphs(&ex.text);
+    }
     if ex.text.is_empty() {
         ex.empty_reason = Some("the main-text subtree holds no text after cleaning".into());
         return Ok(ex);
     }
     if params.want_html {
-        ex.html = output::html(html, &toks, &located.tree, located.root, &skip_fn, base_url);
+        ex.html = output::html(html, &toks, &located.tree, located.root, skip_fn, base_url);
     }
     Ok(ex)
 }
@@ -239,14 +263,22 @@ fn debug_dump(src: &str, toks: &tokenize::Tokens, loc: &reverse::Located, skip: 
     let mut lines = 0;
     while let Some((id, depth)) = stack.pop() {
         let node = loc.tree.node(id);
-        let flag = if skip.get(id as usize).copied().unwrap_or(false) { "SKIP " } else { "" };
+        let flag = if skip.get(id as usize).copied().unwrap_or(false) {
+            "SKIP "
+        } else {
+            ""
+        };
         let desc = if node.tag == tokenize::TEXT {
             let t = output::token_text(src, toks, node.start_tok);
             format!("#{:.60}", t.trim())
         } else {
             let tok = toks.tokens.get(node.start_tok as usize);
-            let cls = tok.and_then(|t| tokenize::attr(src, t, "class")).unwrap_or_default();
-            let idv = tok.and_then(|t| tokenize::attr(src, t, "id")).unwrap_or_default();
+            let cls = tok
+                .and_then(|t| tokenize::attr(src, t, "class"))
+                .unwrap_or_default();
+            let idv = tok
+                .and_then(|t| tokenize::attr(src, t, "id"))
+                .unwrap_or_default();
             format!("<{} class={cls:.50} id={idv:.30}>", toks.name(node.tag))
         };
         eprintln!("{}{flag}{desc}", "  ".repeat(depth));

@@ -18,10 +18,48 @@ pub fn is_block(t: TagId) -> bool {
     use tag::*;
     matches!(
         t,
-        P | DIV | LI | UL | OL | DL | DT | DD | H1 | H2 | H3 | H4 | H5 | H6 | TR | TABLE | TBODY
-            | THEAD | TFOOT | BLOCKQUOTE | PRE | SECTION | ARTICLE | HEADER | FOOTER | MAIN | NAV
-            | ASIDE | FIGURE | FIGCAPTION | FORM | FIELDSET | ADDRESS | DETAILS | SUMMARY | HR
-            | CENTER | HGROUP | CAPTION | BODY | HTML | OPTION | TEXTAREA
+        P | DIV
+            | LI
+            | UL
+            | OL
+            | DL
+            | DT
+            | DD
+            | H1
+            | H2
+            | H3
+            | H4
+            | H5
+            | H6
+            | TR
+            | TABLE
+            | TBODY
+            | THEAD
+            | TFOOT
+            | BLOCKQUOTE
+            | PRE
+            | SECTION
+            | ARTICLE
+            | HEADER
+            | FOOTER
+            | MAIN
+            | NAV
+            | ASIDE
+            | FIGURE
+            | FIGCAPTION
+            | FORM
+            | FIELDSET
+            | ADDRESS
+            | DETAILS
+            | SUMMARY
+            | HR
+            | CENTER
+            | HGROUP
+            | CAPTION
+            | BODY
+            | HTML
+            | OPTION
+            | TEXTAREA
     )
 }
 
@@ -30,7 +68,9 @@ pub fn token_text<'a>(src: &'a str, toks: &Tokens, tok: u32) -> Cow<'a, str> {
     let Some(t) = toks.tokens.get(tok as usize) else {
         return Cow::Borrowed("");
     };
-    let raw = src.get(t.span.start as usize..t.span.end as usize).unwrap_or("");
+    let raw = src
+        .get(t.span.start as usize..t.span.end as usize)
+        .unwrap_or("");
     if raw.contains('&') {
         Cow::Owned(html_escape::decode_html_entities(raw).into_owned())
     } else {
@@ -68,10 +108,10 @@ pub fn text(
         }
         match node.tag {
             TEXT => {
-                if let Some(t) = toks.tokens.get(node.start_tok as usize) {
-                    if t.space_before {
-                        w.space = true;
-                    }
+                if let Some(t) = toks.tokens.get(node.start_tok as usize)
+                    && t.space_before
+                {
+                    w.space = true;
                 }
                 let s = token_text(src, toks, node.start_tok);
                 w.push(&s, pre > 0);
@@ -83,10 +123,10 @@ pub fn text(
                 }
             }
             _ => {
-                if let Some(t) = toks.tokens.get(node.start_tok as usize) {
-                    if t.space_before {
-                        w.space = true;
-                    }
+                if let Some(t) = toks.tokens.get(node.start_tok as usize)
+                    && t.space_before
+                {
+                    w.space = true;
                 }
                 if is_block(node.tag) {
                     w.para();
@@ -161,12 +201,63 @@ impl TextWriter {
     }
 }
 
+/// Drop repeats of a paragraph of 80 bytes or more (responsive builders
+/// such as Framer render the same article once per breakpoint, pull quotes
+/// repeat a sentence). Blank-line paragraph separation is kept.
+pub fn dedup_paragraphs(text: &str) -> String {
+    let mut seen = std::collections::HashSet::new();
+    let mut out = String::with_capacity(text.len());
+    for para in text.split("\n\n") {
+        if para.len() >= 80 && !seen.insert(para) {
+            continue;
+        }
+        if !out.is_empty() {
+            out.push_str("\n\n");
+        }
+        out.push_str(para);
+    }
+    out
+}
+
 /// Tags kept in HTML output; everything else is unwrapped (or turned into
 /// `<p>` when it is a block holding text directly).
 const KEEP: &[&str] = &[
-    "p", "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "li", "blockquote", "pre", "code",
-    "table", "thead", "tbody", "tfoot", "tr", "td", "th", "caption", "img", "a", "em",
-    "strong", "b", "i", "br", "dl", "dt", "dd", "sub", "sup", "figure", "figcaption", "hr",
+    "p",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "ul",
+    "ol",
+    "li",
+    "blockquote",
+    "pre",
+    "code",
+    "table",
+    "thead",
+    "tbody",
+    "tfoot",
+    "tr",
+    "td",
+    "th",
+    "caption",
+    "img",
+    "a",
+    "em",
+    "strong",
+    "b",
+    "i",
+    "br",
+    "dl",
+    "dt",
+    "dd",
+    "sub",
+    "sup",
+    "figure",
+    "figcaption",
+    "hr",
 ];
 
 /// Clean HTML of the subtree at `root` (sanitized by ammonia; relative URLs
@@ -203,7 +294,10 @@ pub fn html(
                 if t.space_before {
                     raw.push(' ');
                 }
-                raw.push_str(src.get(t.span.start as usize..t.span.end as usize).unwrap_or(""));
+                raw.push_str(
+                    src.get(t.span.start as usize..t.span.end as usize)
+                        .unwrap_or(""),
+                );
             }
             continue;
         }
@@ -266,4 +360,28 @@ fn sanitize(raw: &str, base: Option<&url::Url>) -> String {
         }
     }
     b.clean(raw).to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tokenize::tokenize;
+    use super::super::tree::build_forward;
+    use super::*;
+
+    #[test]
+    fn text_has_blank_line_paragraphs_and_no_link_targets() {
+        let src = "<div><p>One <a href='/x'>link</a> here.</p><p>Two<br>lines</p><ul><li>a</li><li>b</li></ul><pre>  x\n  y</pre></div>";
+        let toks = tokenize(src);
+        let tree = build_forward(&toks.tokens);
+        let t = text(src, &toks, &tree, tree.root, &|_| false);
+        assert_eq!(t, "One link here.\n\nTwo\nlines\n\na\n\nb\n\n  x\n  y");
+    }
+
+    #[test]
+    fn repeated_long_paragraphs_are_dropped_once_seen() {
+        let p =
+            "This paragraph is long enough to count as a real paragraph of the article body text.";
+        let t = format!("{p}\n\nshort\n\nshort\n\n{p}");
+        assert_eq!(dedup_paragraphs(&t), format!("{p}\n\nshort\n\nshort"));
+    }
 }

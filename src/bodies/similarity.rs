@@ -15,7 +15,7 @@
 //! `MAX_DEPTH` nor evaluates more than the pair budget (both give 0 for what
 //! they cut off, i.e. "not shown similar").
 
-use super::tree::{NodeId, NONE, Tree};
+use super::tree::{NONE, NodeId, Tree};
 
 const MAX_DEPTH: usize = 200;
 

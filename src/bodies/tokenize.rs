@@ -136,7 +136,9 @@ impl Tokens {
         let next = tag::FIRST_UNKNOWN as usize + self.extra_names.len();
         // Beyond u16 (MAX is the virtual root) every further unknown name shares the last id; such
         // documents are absurd and names only matter for similarity there.
-        let id = TagId::try_from(next).unwrap_or(TagId::MAX - 1).min(TagId::MAX - 1);
+        let id = TagId::try_from(next)
+            .unwrap_or(TagId::MAX - 1)
+            .min(TagId::MAX - 1);
         if id != TagId::MAX - 1 {
             self.extra_names
                 .push(String::from_utf8_lossy(lower).into_owned().into_boxed_str());
@@ -151,7 +153,18 @@ pub fn is_void(t: TagId) -> bool {
     use tag::*;
     matches!(
         t,
-        AREA | BASE | BR | COL | EMBED | HR | IMG | INPUT | LINK | META | PARAM | SOURCE | TRACK
+        AREA | BASE
+            | BR
+            | COL
+            | EMBED
+            | HR
+            | IMG
+            | INPUT
+            | LINK
+            | META
+            | PARAM
+            | SOURCE
+            | TRACK
             | WBR
     )
 }
@@ -211,7 +224,10 @@ pub fn tokenize(src: &str) -> Tokens {
         }
         let mut name_end = name_start;
         while name_end < b.len()
-            && !matches!(b[name_end], b' ' | b'\t' | b'\n' | b'\r' | b'\x0c' | b'/' | b'>')
+            && !matches!(
+                b[name_end],
+                b' ' | b'\t' | b'\n' | b'\r' | b'\x0c' | b'/' | b'>'
+            )
         {
             name_end += 1;
         }
@@ -361,49 +377,78 @@ fn find_close(b: &[u8], from: usize, name: &[u8]) -> usize {
 /// Value of attribute `name` (lowercase) in a start tag's attribute source,
 /// entities decoded.
 pub fn attr<'a>(src: &'a str, tok: &Token, name: &str) -> Option<std::borrow::Cow<'a, str>> {
-    let a = src.get(tok.attrs.start as usize..tok.attrs.end as usize)?;
-    let b = a.as_bytes();
-    let mut i = 0;
-    while i < b.len() {
-        while i < b.len() && (b[i].is_ascii_whitespace() || b[i] == b'/') {
-            i += 1;
-        }
-        let ns = i;
-        while i < b.len() && !matches!(b[i], b'=' | b'>' | b'/') && !b[i].is_ascii_whitespace() {
-            i += 1;
-        }
-        let key = &a[ns..i];
-        while i < b.len() && b[i].is_ascii_whitespace() {
-            i += 1;
-        }
-        let mut value: &str = "";
-        if i < b.len() && b[i] == b'=' {
-            i += 1;
+    attrs(src, tok)
+        .find(|(k, _)| k.eq_ignore_ascii_case(name))
+        .map(|(_, v)| html_escape::decode_html_entities(v))
+}
+
+/// The attributes of a start tag as (name, raw value) pairs, in source order.
+pub fn attrs<'a>(src: &'a str, tok: &Token) -> Attrs<'a> {
+    Attrs {
+        a: src
+            .get(tok.attrs.start as usize..tok.attrs.end as usize)
+            .unwrap_or(""),
+        i: 0,
+    }
+}
+
+/// Iterator of `attrs`.
+pub struct Attrs<'a> {
+    a: &'a str,
+    i: usize,
+}
+
+impl<'a> Iterator for Attrs<'a> {
+    type Item = (&'a str, &'a str);
+    fn next(&mut self) -> Option<Self::Item> {
+        let (a, b) = (self.a, self.a.as_bytes());
+        let mut i = self.i;
+        loop {
+            while i < b.len() && (b[i].is_ascii_whitespace() || b[i] == b'/') {
+                i += 1;
+            }
+            if i >= b.len() {
+                self.i = i;
+                return None;
+            }
+            let ns = i;
+            while i < b.len() && !matches!(b[i], b'=' | b'>' | b'/') && !b[i].is_ascii_whitespace()
+            {
+                i += 1;
+            }
+            let key = &a[ns..i];
             while i < b.len() && b[i].is_ascii_whitespace() {
                 i += 1;
             }
-            if i < b.len() && (b[i] == b'"' || b[i] == b'\'') {
-                let q = b[i];
-                let vs = i + 1;
-                let ve = memchr::memchr(q, &b[vs..]).map_or(b.len(), |j| vs + j);
-                value = &a[vs..ve];
-                i = (ve + 1).min(b.len());
-            } else {
-                let vs = i;
-                while i < b.len() && !b[i].is_ascii_whitespace() && b[i] != b'>' {
+            let mut value: &str = "";
+            if i < b.len() && b[i] == b'=' {
+                i += 1;
+                while i < b.len() && b[i].is_ascii_whitespace() {
                     i += 1;
                 }
-                value = &a[vs..i];
+                if i < b.len() && (b[i] == b'"' || b[i] == b'\'') {
+                    let q = b[i];
+                    let vs = i + 1;
+                    let ve = memchr::memchr(q, &b[vs..]).map_or(b.len(), |j| vs + j);
+                    value = &a[vs..ve];
+                    i = (ve + 1).min(b.len());
+                } else {
+                    let vs = i;
+                    while i < b.len() && !b[i].is_ascii_whitespace() && b[i] != b'>' {
+                        i += 1;
+                    }
+                    value = &a[vs..i];
+                }
             }
-        }
-        if key.eq_ignore_ascii_case(name) {
-            return Some(html_escape::decode_html_entities(value));
-        }
-        if i == ns {
-            i += 1;
+            if i == ns {
+                // A lone `=` or `>`: step over it (ASCII, so a char boundary).
+                i += 1;
+                continue;
+            }
+            self.i = i;
+            return Some((key, value));
         }
     }
-    None
 }
 
 #[cfg(test)]
@@ -424,7 +469,8 @@ mod tests {
 
     #[test]
     fn drops_comments_scripts_styles_and_keeps_text() {
-        let src = "<P class=x>Hi <!-- no --> there<script>if (a<b) x()</script><style>p{}</style></p>";
+        let src =
+            "<P class=x>Hi <!-- no --> there<script>if (a<b) x()</script><style>p{}</style></p>";
         assert_eq!(kinds(src), vec!["<p>", "Hi ", " there", "</p>"]);
     }
 

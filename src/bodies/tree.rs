@@ -17,7 +17,7 @@
 //!   saved.
 //! - No recursion: every walk uses explicit stacks.
 
-use super::tokenize::{Token, TokenKind, TagId, TEXT, is_void, tag};
+use super::tokenize::{TEXT, TagId, Token, TokenKind, is_void, tag};
 
 /// Index of a node in `Tree::nodes`.
 pub type NodeId = u32;
@@ -110,7 +110,19 @@ pub fn end_omissible(t: TagId) -> bool {
     use tag::*;
     matches!(
         t,
-        P | LI | DT | DD | TD | TH | TR | TBODY | THEAD | TFOOT | OPTION | OPTGROUP | HEAD | RT
+        P | LI
+            | DT
+            | DD
+            | TD
+            | TH
+            | TR
+            | TBODY
+            | THEAD
+            | TFOOT
+            | OPTION
+            | OPTGROUP
+            | HEAD
+            | RT
             | RP
     )
 }
@@ -120,9 +132,41 @@ fn closes_p(c: TagId) -> bool {
     use tag::*;
     matches!(
         c,
-        ADDRESS | ARTICLE | ASIDE | BLOCKQUOTE | CENTER | DETAILS | DIALOG | DIV | DL | FIELDSET
-            | FIGCAPTION | FIGURE | FOOTER | FORM | H1 | H2 | H3 | H4 | H5 | H6 | HEADER | HGROUP
-            | HR | MAIN | MENU | NAV | OL | P | PRE | SECTION | SUMMARY | TABLE | UL | LI | DD
+        ADDRESS
+            | ARTICLE
+            | ASIDE
+            | BLOCKQUOTE
+            | CENTER
+            | DETAILS
+            | DIALOG
+            | DIV
+            | DL
+            | FIELDSET
+            | FIGCAPTION
+            | FIGURE
+            | FOOTER
+            | FORM
+            | H1
+            | H2
+            | H3
+            | H4
+            | H5
+            | H6
+            | HEADER
+            | HGROUP
+            | HR
+            | MAIN
+            | MENU
+            | NAV
+            | OL
+            | P
+            | PRE
+            | SECTION
+            | SUMMARY
+            | TABLE
+            | UL
+            | LI
+            | DD
             | DT
     )
 }
@@ -151,7 +195,18 @@ fn scope_boundary(x: TagId) -> bool {
     use tag::*;
     matches!(
         x,
-        TABLE | UL | OL | DL | SELECT | BUTTON | OBJECT | TEMPLATE | CAPTION | HTML | BODY | MENU
+        TABLE
+            | UL
+            | OL
+            | DL
+            | SELECT
+            | BUTTON
+            | OBJECT
+            | TEMPLATE
+            | CAPTION
+            | HTML
+            | BODY
+            | MENU
             | RUBY
     )
 }
@@ -307,7 +362,8 @@ impl<'t> Grower<'t> {
                     it == TEXT || !end_omissible(tagid) || !closes_omitted(tagid, it)
                 };
                 let node = self.tree.add(tagid, i as u32, NONE);
-                let mut taken: Vec<NodeId> = self.tree.nodes[active as usize].children
+                let mut taken: Vec<NodeId> = self.tree.nodes[active as usize]
+                    .children
                     .drain(start..)
                     .collect();
                 taken.reverse();
@@ -437,7 +493,9 @@ impl<'t> Grower<'t> {
                     return false;
                 }
                 let leafish = t.self_closing || is_void(tagid);
-                let node = self.tree.add(tagid, i as u32, if leafish { i as u32 + 1 } else { NONE });
+                let node =
+                    self.tree
+                        .add(tagid, i as u32, if leafish { i as u32 + 1 } else { NONE });
                 self.append(node);
                 if !leafish {
                     self.fstack.push(node);
@@ -582,7 +640,10 @@ mod tests {
     #[test]
     fn omitted_p_end_tags() {
         let o = both("<div><p>a<p>b <i>c</i><div>d</div></div>");
-        assert_eq!(o, "#\n  div\n    p\n      #\n    p\n      #\n      i\n        #\n    div\n      #\n");
+        assert_eq!(
+            o,
+            "#\n  div\n    p\n      #\n    p\n      #\n      i\n        #\n    div\n      #\n"
+        );
     }
 
     #[test]
@@ -624,7 +685,9 @@ mod tests {
         for i in 0..50 {
             src.push_str(&format!("<a href=/{i}>link {i}</a>"));
         }
-        src.push_str("</nav><article><p>first paragraph text here</p><p>second long paragraph</p></article>");
+        src.push_str(
+            "</nav><article><p>first paragraph text here</p><p>second long paragraph</p></article>",
+        );
         src.push_str("<footer>foot</footer></body></html>");
         let toks = tokenize(&src);
         let seed = toks
@@ -637,12 +700,23 @@ mod tests {
         let article = g.chain[1];
         assert_eq!(g.tree.node(article).tag, tag::ARTICLE);
         assert_eq!(g.tree.node(article).children.len(), 2);
-        assert!(g.nodes_built() < toks.node_count / 3, "{} of {}", g.nodes_built(), toks.node_count);
+        assert!(
+            g.nodes_built() < toks.node_count / 3,
+            "{} of {}",
+            g.nodes_built(),
+            toks.node_count
+        );
         // Growing on reaches the body, whose children are nav, article, footer.
         assert!(g.ensure_complete(2));
         let body = g.chain[2];
         assert_eq!(g.tree.node(body).tag, tag::BODY);
-        let kids: Vec<_> = g.tree.node(body).children.iter().map(|&c| g.tree.node(c).tag).collect();
+        let kids: Vec<_> = g
+            .tree
+            .node(body)
+            .children
+            .iter()
+            .map(|&c| g.tree.node(c).tag)
+            .collect();
         assert_eq!(kids, vec![tag::NAV, tag::ARTICLE, tag::FOOTER]);
     }
 

@@ -138,19 +138,28 @@ fn load_cases(dir: &Path) -> Result<Vec<Case>, EvalError> {
             continue;
         }
         let raw = std::fs::read_to_string(&json_path).map_err(io(&json_path))?;
-        let v: serde_json::Value = serde_json::from_str(&raw).map_err(|source| EvalError::Json {
-            path: json_path.clone(),
-            source,
-        })?;
+        let v: serde_json::Value =
+            serde_json::from_str(&raw).map_err(|source| EvalError::Json {
+                path: json_path.clone(),
+                source,
+            })?;
         let strings = |k: &str| -> Vec<String> {
             v.get(k)
                 .and_then(|x| x.as_array())
-                .map(|a| a.iter().filter_map(|s| s.as_str().map(str::to_string)).collect())
+                .map(|a| {
+                    a.iter()
+                        .filter_map(|s| s.as_str().map(str::to_string))
+                        .collect()
+                })
                 .unwrap_or_default()
         };
         cases.push(Case {
             html_path: dir.join(format!("{id}.html.gz")),
-            truth: v.get("text").and_then(|t| t.as_str()).unwrap_or("").to_string(),
+            truth: v
+                .get("text")
+                .and_then(|t| t.as_str())
+                .unwrap_or("")
+                .to_string(),
             url: v.get("url").and_then(|t| t.as_str()).map(str::to_string),
             with: strings("with"),
             without: strings("without"),
@@ -170,17 +179,19 @@ pub fn decode_page(bytes: &[u8]) -> String {
         Regex::new(r#"(?i)charset\s*=\s*["']?([a-z0-9_:.-]+)"#).expect("literal regex")
     });
     if let Some((enc, bom)) = encoding_rs::Encoding::for_bom(bytes) {
-        return enc.decode_without_bom_handling(&bytes[bom..]).0.into_owned();
+        return enc
+            .decode_without_bom_handling(&bytes[bom..])
+            .0
+            .into_owned();
     }
     let head = String::from_utf8_lossy(&bytes[..bytes.len().min(4096)]);
     if let Some(enc) = CHARSET
         .captures(&head)
         .and_then(|c| c.get(1))
         .and_then(|m| encoding_rs::Encoding::for_label(m.as_str().as_bytes()))
+        && enc != encoding_rs::UTF_8
     {
-        if enc != encoding_rs::UTF_8 {
-            return enc.decode_without_bom_handling(bytes).0.into_owned();
-        }
+        return enc.decode_without_bom_handling(bytes).0.into_owned();
     }
     String::from_utf8_lossy(bytes).into_owned()
 }
@@ -221,7 +232,8 @@ pub fn run_with(
     };
     let (mut p_sum, mut p_n, mut r_sum, mut r_n) = (0.0, 0usize, 0.0, 0usize);
     let mut times = Vec::with_capacity(cases.len());
-    let (mut with_hit, mut with_n, mut without_hit, mut without_n) = (0usize, 0usize, 0usize, 0usize);
+    let (mut with_hit, mut with_n, mut without_hit, mut without_n) =
+        (0usize, 0usize, 0usize, 0usize);
     let mut share_sum = 0.0;
     for case in &cases {
         let html = read_page(&case.html_path)?;
@@ -274,7 +286,10 @@ pub fn run_with(
                 sh.1,
                 wf,
                 times.last().copied().unwrap_or(0.0),
-                ex.empty_reason.as_deref().map(|r| format!("\tempty: {r}")).unwrap_or_default()
+                ex.empty_reason
+                    .as_deref()
+                    .map(|r| format!("\tempty: {r}"))
+                    .unwrap_or_default()
             )
             .map_err(EvalError::Report)?;
         }
@@ -336,7 +351,11 @@ fn percentile(sorted: &[f64], q: f64) -> f64 {
 }
 
 fn f1(p: f64, r: f64) -> f64 {
-    if p + r > 0.0 { 2.0 * p * r / (p + r) } else { 0.0 }
+    if p + r > 0.0 {
+        2.0 * p * r / (p + r)
+    } else {
+        0.0
+    }
 }
 
 fn collapse_ws(s: &str) -> String {
@@ -372,7 +391,13 @@ pub fn shingle_scores(pred: &str, truth: &str) -> (f64, f64) {
     if fp == 0 && fn_ == 0 {
         return (1.0, 1.0);
     }
-    let ratio = |a: i64, b: i64| if a + b > 0 { a as f64 / (a + b) as f64 } else { 0.0 };
+    let ratio = |a: i64, b: i64| {
+        if a + b > 0 {
+            a as f64 / (a + b) as f64
+        } else {
+            0.0
+        }
+    };
     (ratio(tp, fp), ratio(tp, fn_))
 }
 
@@ -455,8 +480,16 @@ pub fn lcs_len<T: Eq + std::hash::Hash>(a: &[T], b: &[T]) -> usize {
     }
     let mut zeros = 0usize;
     for (w, &vw) in v.iter().enumerate() {
-        let bits = if w + 1 == words && a.len() % 64 != 0 { a.len() % 64 } else { 64 };
-        let mask = if bits == 64 { u64::MAX } else { (1u64 << bits) - 1 };
+        let bits = if w + 1 == words && !a.len().is_multiple_of(64) {
+            a.len() % 64
+        } else {
+            64
+        };
+        let mask = if bits == 64 {
+            u64::MAX
+        } else {
+            (1u64 << bits) - 1
+        };
         zeros += (!vw & mask).count_ones() as usize;
     }
     zeros
@@ -509,7 +542,11 @@ mod tests {
                 let mut prev = 0;
                 for j in 0..b.len() {
                     let tmp = row[j + 1];
-                    row[j + 1] = if x == b[j] { prev + 1 } else { row[j + 1].max(row[j]) };
+                    row[j + 1] = if x == b[j] {
+                        prev + 1
+                    } else {
+                        row[j + 1].max(row[j])
+                    };
                     prev = tmp;
                 }
             }
@@ -529,10 +566,51 @@ mod tests {
 
     #[test]
     fn lcs_tokens_split_cjk_characters() {
-        assert_eq!(lcs_tokens("新闻ABC 正文"), vec!["新", "闻", "abc", "正", "文"]);
+        assert_eq!(
+            lcs_tokens("新闻ABC 正文"),
+            vec!["新", "闻", "abc", "正", "文"]
+        );
         let (p, r, f) = lcs_scores("新闻正文", "新闻的正文");
         assert_eq!(p, 1.0);
         assert!((r - 0.8).abs() < 1e-12 && f > 0.88);
+    }
+
+    #[test]
+    fn run_scores_a_tiny_set_and_saves_predictions() {
+        use std::io::Write as _;
+        let dir = tempfile::tempdir().unwrap();
+        let html = "<html><body><nav><a href=/>Home</a> <a href=/n>News</a></nav><article>\
+            <p>The council approved the new library budget on Monday after a long debate.</p>\
+            <p>Construction starts in spring and the building opens to readers next year.</p>\
+            </article><footer>Copyright 2025</footer></body></html>";
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        gz.write_all(html.as_bytes()).unwrap();
+        std::fs::write(dir.path().join("a1.html.gz"), gz.finish().unwrap()).unwrap();
+        let truth = "The council approved the new library budget on Monday after a long debate.\n\n\
+                     Construction starts in spring and the building opens to readers next year.";
+        let json = serde_json::json!({"url": "https://city.example/a1", "text": truth,
+            "with": ["library budget"], "without": ["Copyright 2025"]});
+        std::fs::write(dir.path().join("a1.json"), json.to_string()).unwrap();
+        let save = dir.path().join("out");
+        let mut out = Vec::new();
+        let s = run(
+            dir.path(),
+            Method::Reverse,
+            &BodyParams::default(),
+            Some(&save),
+            &mut out,
+        )
+        .unwrap();
+        assert_eq!(s.pages, 1);
+        assert_eq!(s.empty_predictions, 0);
+        assert!((s.shingle_f1 - 1.0).abs() < 1e-12, "{s:?}");
+        assert!((s.word_f1 - 1.0).abs() < 1e-12);
+        assert_eq!(s.with_found, Some(1.0));
+        assert_eq!(s.without_found, Some(0.0));
+        let saved = std::fs::read_to_string(save.join("a1.txt")).unwrap();
+        assert_eq!(saved, truth);
+        let report = String::from_utf8(out).unwrap();
+        assert!(report.contains("shingle F1 1.0000"), "{report}");
     }
 
     #[test]
