@@ -277,6 +277,8 @@ mod tests {
 <div class="caption">New bridge over the river</div>
 <div class="side"><h3>Most read</h3><a href="/a1">Mayor opens the new library in the old town</a></div>
 <div class="promo">Subscribe today and save</div>
+<div class="comments"><h3>Comments</h3><div class="comment"><a href="/u/bob">bob</a> Great news, about time.</div>
+<div class="comment"><a href="/u/ann">ann</a> The old bridge was falling apart anyway.</div></div>
 <div class="foot">Copyright 2026 Daily Courier</div>
 </body></html>"#;
 
@@ -290,7 +292,15 @@ mod tests {
         assert!(paras[1].starts_with("The city council voted"));
         assert_eq!(paras[2], "Opponents said the cost was too high.");
         assert!(text.contains("New bridge over the river"));
-        for noise in ["Home", "Most read", "Mayor", "Subscribe", "Copyright"] {
+        for noise in [
+            "Home",
+            "Most read",
+            "Mayor",
+            "Subscribe",
+            "Copyright",
+            "Great news",
+            "falling apart",
+        ] {
             assert!(!text.contains(noise), "{noise} in {text}");
         }
     }
@@ -310,6 +320,14 @@ mod tests {
         assert!(text.contains("结束了长达近十年的争论"));
         assert!(text.contains("专题"));
         assert!(!text.contains("首页") && !text.contains("广告"));
+    }
+
+    #[test]
+    fn hostile_pages_do_not_panic() {
+        let deep = format!("{}words{}", "<div>".repeat(2000), "</span>".repeat(100));
+        for page in ["", "plain", "<h1></h1><h2> </h2>", deep.as_str()] {
+            let _ = extract(&parse(page), &SimilarityParams::default());
+        }
     }
 
     #[test]

@@ -722,6 +722,10 @@ mod tests {
 </div>
 <div class="sidebar"><p><a href="/a1">Mayor opens library</a></p><p><a href="/a2">Ten things to do</a></p><p><a href="/a3">Police appeal</a></p></div>
 </div>
+<div class="comments"><h3>Comments</h3>
+<div class="comment"><span><a href="/u/bob">bob</a></span><div class="body">Great news for the town</div></div>
+<div class="comment"><span><a href="/u/ann">ann</a></span><div class="body">Finally, after all these years</div></div>
+</div>
 <div class="foot"><p>Copyright 2026 Daily Courier. All rights reserved.</p></div>
 </body></html>"#;
         let doc = parse(html);
@@ -730,9 +734,34 @@ mod tests {
         assert!(text.contains("The city council voted on Tuesday"), "{text}");
         assert!(text.contains("according to the transport report"));
         assert!(text.contains("open in 2029"));
-        for noise in ["Home", "Mayor", "Copyright"] {
+        for noise in ["Home", "Mayor", "Copyright", "Great news", "bob"] {
             assert!(!text.contains(noise), "{noise} in {text}");
         }
+    }
+
+    #[test]
+    fn hostile_pages_do_not_panic() {
+        let deep = format!("{}words{}", "<div>".repeat(2000), "</span>".repeat(100));
+        let pages = [
+            "",
+            "plain text only",
+            "<a href=x>only a link</a>",
+            "<table><tr><td><p>x</td></p></table></table>",
+            deep.as_str(),
+        ];
+        let gated = TagpathParams {
+            max_variance: 0.0,
+            ..TagpathParams::default()
+        };
+        for page in pages {
+            let doc = parse(page);
+            let _ = extract(&doc, &TagpathParams::default());
+            let _ = extract(&doc, &gated);
+        }
+        assert!(matches!(
+            train_from_docs(&[parse("")], &TagpathParams::default(), KmeansScale::Log),
+            Err(TagpathError::TooFewClusters(0))
+        ));
     }
 
     #[test]
