@@ -2,7 +2,8 @@
 //! extractors (which parts of those could help the default):
 //! `cargo run --release --example eval_combined -- DIR`
 //! Strategies: `reverse` alone; `reverse|cevc-if-empty`; `reverse|cevc-if-short`
-//! (CEVC's text when reverse's has fewer than half its words); the same with tagpath.
+//! (CEVC's text when reverse's has fewer than 1/SHORT_FACTOR of its words, default 2);
+//! the same with tagpath.
 use std::io::Read;
 use std::path::Path;
 
@@ -60,9 +61,22 @@ fn words(s: &str) -> usize {
     s.split_whitespace().count()
 }
 
+/// Reverse's text without its short paragraphs (≤ 3 words) that hold no
+/// stop word of the text's language (CEVC's validity test as a post-filter).
+fn stopword_filter(text: &str) -> String {
+    let paras: Vec<&str> = text.split("\n\n").collect();
+    let sw = feedmine::bodies::stopwords::detect(None, &paras);
+    paras
+        .iter()
+        .filter(|p| words(p) > 3 || sw.has_stop_word(p))
+        .copied()
+        .collect::<Vec<_>>()
+        .join("\n\n")
+}
+
 fn main() {
     let Some(dir) = std::env::args().nth(1) else {
-        eprintln!("usage: eval_combined DIR");
+        eprintln!("usage: eval_combined DIR [SHORT_FACTOR]");
         std::process::exit(2);
     };
     let mut entries: Vec<_> = match std::fs::read_dir(&dir) {
@@ -74,6 +88,11 @@ fn main() {
     };
     entries.retain(|p| p.to_string_lossy().ends_with(".html.gz"));
     entries.sort();
+    // "Short": reverse's text has fewer than 1/SHORT_FACTOR of the other's words.
+    let factor: usize = std::env::args()
+        .nth(2)
+        .and_then(|f| f.parse().ok())
+        .unwrap_or(2);
     let params = BodyParams {
         want_html: false,
         ..BodyParams::default()
@@ -84,6 +103,7 @@ fn main() {
         "reverse|cevc-if-short",
         "reverse|tagpath-if-empty",
         "reverse|tagpath-if-short",
+        "reverse-stopword-filter",
     ];
     let mut accs: Vec<Acc> = names.iter().map(|_| Acc::default()).collect();
     // Milliseconds of `dom::parse` alone and of each arena extractor after it.
@@ -131,7 +151,7 @@ fn main() {
         let cevc = run(Method::Cevc);
         let tp = run(Method::Tagpath);
         let pick = |other: &str, short: bool| -> String {
-            let use_other = rev.trim().is_empty() || (short && words(&rev) * 2 < words(other));
+            let use_other = rev.trim().is_empty() || (short && words(&rev) * factor < words(other));
             if use_other {
                 other.to_string()
             } else {
@@ -144,6 +164,7 @@ fn main() {
             pick(&cevc, true),
             pick(&tp, false),
             pick(&tp, true),
+            stopword_filter(&rev),
         ];
         for (acc, pred) in accs.iter_mut().zip(&preds) {
             acc.add(pred, &truth);

@@ -30,7 +30,8 @@ use super::stopwords::{self, StopWords};
 /// What text of the located block is output. The paper outputs "the valid
 /// characters of the block except the noise"; the figures in the module
 /// report compare the three readings.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum CevcOutput {
     /// Only valid text nodes (paper 004 literally: link text and
     /// stop-word-free text such as short captions are dropped).
@@ -64,8 +65,9 @@ impl std::str::FromStr for CevcOutput {
     }
 }
 
-/// Parameters of CEVC.
-#[derive(Clone, Debug)]
+/// Parameters of CEVC (a config table; missing fields take the defaults).
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+#[serde(default, deny_unknown_fields)]
 pub struct CevcParams {
     /// α of `locateCB` (paper 004 §2.2, Algorithm 2; §3.3 sets 0.5 and finds
     /// 0.3–0.6 insensitive): stop descending when maxVC / totalVC < α.

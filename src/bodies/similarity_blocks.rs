@@ -35,8 +35,10 @@ use crate::dom::{Document, NodeData, NodeId};
 
 use super::arena_text::{NodeFacts, non_space_len, render_text};
 
-/// Parameters of the content-similarity extractor.
-#[derive(Clone, Debug)]
+/// Parameters of the content-similarity extractor (a config table; missing
+/// fields take the defaults).
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+#[serde(default, deny_unknown_fields)]
 pub struct SimilarityParams {
     /// mintextsize (paper 002 §4, 250): blocks with at least this many
     /// non-link characters are content without a similarity test.

@@ -49,6 +49,7 @@ use super::arena_text::{Leaf, NodeFacts, leaves, render_text};
 
 /// The three thresholds paper 003 §2.5 learns from sample pages.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
 pub struct TagpathThresholds {
     /// Length_Threshold (§2.4.1): least weighted text length of the main
     /// block. Default 200 (≈ two sentences; the paper gives no number).
@@ -73,8 +74,10 @@ impl Default for TagpathThresholds {
     }
 }
 
-/// Parameters of tag-path clustering.
-#[derive(Clone, Debug)]
+/// Parameters of tag-path clustering (a config table; missing fields take
+/// the defaults).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
 pub struct TagpathParams {
     /// Lower end of the θ range (§2.3 rule (1)): cut where θ < 0.85.
     pub theta_min: f64,
@@ -104,7 +107,8 @@ pub struct TagpathParams {
 }
 
 /// Which of the pieces passing the thresholds is the main block.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum Selection {
     /// The first in document order (paper 003's WebPageSeg loop).
     First,
@@ -698,6 +702,17 @@ mod tests {
             !text.contains("Home") && !text.contains("Related"),
             "{text}"
         );
+    }
+
+    #[test]
+    fn params_read_from_a_partial_config_table() {
+        let p: TagpathParams =
+            toml::from_str("selection = \"first\"\n[thresholds]\nlength = 500.0\n").unwrap();
+        assert_eq!(p.selection, Selection::First);
+        assert_eq!(p.thresholds.length, 500.0);
+        assert_eq!(p.thresholds.cn, TagpathThresholds::default().cn);
+        assert!(p.max_variance.is_infinite());
+        assert!(toml::from_str::<TagpathParams>("lenght = 1.0").is_err());
     }
 
     #[test]
