@@ -165,7 +165,9 @@ pub struct Extraction {
 /// Errors of `extract` and of parsing a method name.
 #[derive(Debug, thiserror::Error)]
 pub enum ExtractError {
-    #[error("unknown extraction method {0:?} (expected reverse, reverse-paper, cevc, tagpath or similarity)")]
+    #[error(
+        "unknown extraction method {0:?} (expected reverse, reverse-paper, cevc, tagpath or similarity)"
+    )]
     UnknownMethod(String),
     #[error("invalid parameter: {0}")]
     InvalidParams(String),
