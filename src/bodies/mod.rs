@@ -13,11 +13,16 @@
 //! where nothing qualifies yields empty text and html with `empty_reason`
 //! set, never an error.
 
+pub mod arena_text;
+pub mod cevc;
 pub mod clean;
 pub mod meta;
 pub mod output;
 pub mod reverse;
 pub mod similarity;
+pub mod similarity_blocks;
+pub mod stopwords;
+pub mod tagpath;
 pub mod tokenize;
 pub mod tree;
 
@@ -31,6 +36,12 @@ pub enum Method {
     Reverse,
     /// Paper 000 as written: two longest text tokens, LCA, climb by Sim, all text.
     ReversePaper,
+    /// Paper 004: valid characters (`cevc`).
+    Cevc,
+    /// Paper 003: tag-path clustering (`tagpath`).
+    Tagpath,
+    /// Paper 002: content similarity to title and headings (`similarity`).
+    Similarity,
 }
 
 impl FromStr for Method {
@@ -39,6 +50,9 @@ impl FromStr for Method {
         match s {
             "reverse" => Ok(Method::Reverse),
             "reverse-paper" => Ok(Method::ReversePaper),
+            "cevc" => Ok(Method::Cevc),
+            "tagpath" => Ok(Method::Tagpath),
+            "similarity" => Ok(Method::Similarity),
             other => Err(ExtractError::UnknownMethod(other.to_string())),
         }
     }
@@ -49,6 +63,9 @@ impl std::fmt::Display for Method {
         f.write_str(match self {
             Method::Reverse => "reverse",
             Method::ReversePaper => "reverse-paper",
+            Method::Cevc => "cevc",
+            Method::Tagpath => "tagpath",
+            Method::Similarity => "similarity",
         })
     }
 }
@@ -96,6 +113,12 @@ pub struct BodyParams {
     pub want_html: bool,
     /// Print the located subtree and cleaning decisions to stderr (diagnostics).
     pub debug: bool,
+    /// `cevc` only (paper 004).
+    pub cevc: cevc::CevcParams,
+    /// `tagpath` only (paper 003); trained thresholds replace the defaults.
+    pub tagpath: tagpath::TagpathParams,
+    /// `similarity` only (paper 002).
+    pub similarity: similarity_blocks::SimilarityParams,
 }
 
 impl Default for BodyParams {
@@ -113,6 +136,9 @@ impl Default for BodyParams {
             max_lookahead: 1,
             want_html: true,
             debug: false,
+            cevc: cevc::CevcParams::default(),
+            tagpath: tagpath::TagpathParams::default(),
+            similarity: similarity_blocks::SimilarityParams::default(),
         }
     }
 }
@@ -139,7 +165,9 @@ pub struct Extraction {
 /// Errors of `extract` and of parsing a method name.
 #[derive(Debug, thiserror::Error)]
 pub enum ExtractError {
-    #[error("unknown extraction method {0:?} (expected reverse or reverse-paper)")]
+    #[error(
+        "unknown extraction method {0:?} (expected reverse, reverse-paper, cevc, tagpath or similarity)"
+    )]
     UnknownMethod(String),
     #[error("invalid parameter: {0}")]
     InvalidParams(String),
@@ -168,6 +196,10 @@ pub fn extract(
     let paper = match method {
         Method::Reverse => false,
         Method::ReversePaper => true,
+        Method::Cevc | Method::Tagpath | Method::Similarity => {
+            arena_methods(html, method, params, &mut ex);
+            return Ok(ex);
+        }
     };
     let located = match reverse::locate(&noise, html, &toks, params, paper) {
         Ok(l) => l,
@@ -204,6 +236,27 @@ pub fn extract(
         ex.html = output::html(html, &toks, &located.tree, located.root, skip_fn, base_url);
     }
     Ok(ex)
+}
+
+/// The extractors over the `dom` arena (papers 004, 003, 002).
+fn arena_methods(html: &str, method: Method, params: &BodyParams, ex: &mut Extraction) {
+    let doc = crate::dom::parse(html);
+    let (text, reason) = match method {
+        Method::Tagpath => tagpath::extract(&doc, &params.tagpath),
+        Method::Similarity => similarity_blocks::extract(&doc, &params.similarity),
+        _ => {
+            let r = cevc::extract(&doc, &params.cevc);
+            let reason = (r.block.is_none()).then(|| "the page has no valid characters".into());
+            (r.text, reason)
+        }
+    };
+    // Every element and non-blank text of the arena (as `nodes_total` counts).
+    ex.nodes_built = doc
+        .nodes
+        .iter()
+        .filter(|n| !matches!(n.data, crate::dom::NodeData::Text { blank: true, .. }))
+        .count();
+    arena_text::finish(ex, text, reason, params.want_html);
 }
 
 /// Outline of the located subtree with the cleaning flags (for `debug`).
