@@ -126,10 +126,17 @@ pub struct RawFeed {
     pub bodies_timeout: Option<Spanned<String>>,
     pub bodies_max_bytes: Option<u64>,
     pub bodies_delay: Option<Spanned<String>>,
+    /// Parameters of the alternative body extractors (paper defaults when
+    /// unset): `cevc = { alpha = 0.5 }`, `similarity = { beta = 0.7 }`, ...
+    pub cevc: Option<crate::bodies::cevc::CevcParams>,
+    pub tagpath: Option<crate::bodies::tagpath::TagpathParams>,
+    pub similarity: Option<crate::bodies::similarity_blocks::SimilarityParams>,
+    /// Thresholds learnt by `feedmine train tagpath` (path beside this file).
+    pub tagpath_thresholds: Option<Spanned<String>>,
 }
 
 /// Item-body settings of one feed.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub struct BodySettings {
     pub enabled: bool,
     pub method: String,
@@ -141,6 +148,8 @@ pub struct BodySettings {
     pub max_bytes: u64,
     /// Pause between two requests to the same host (politeness).
     pub delay: Duration,
+    /// Parameters of every extraction method.
+    pub params: crate::bodies::BodyParams,
 }
 
 impl Default for BodySettings {
@@ -153,6 +162,7 @@ impl Default for BodySettings {
             timeout: Duration::from_secs(20),
             max_bytes: 5 * 1024 * 1024,
             delay: Duration::from_millis(250),
+            params: crate::bodies::BodyParams::default(),
         }
     }
 }
@@ -511,6 +521,22 @@ fn validate(raw: RawConfig, text: &str, path: &Path) -> Result<Config, Vec<Confi
         if let Some(m) = f.bodies_max_bytes {
             bodies.max_bytes = m;
         }
+        if let Some(p) = &f.cevc {
+            bodies.params.cevc = p.clone();
+        }
+        if let Some(p) = &f.tagpath {
+            bodies.params.tagpath = p.clone();
+        }
+        if let Some(p) = &f.similarity {
+            bodies.params.similarity = p.clone();
+        }
+        if let Some(t) = &f.tagpath_thresholds {
+            let path = base_dir.join(t.get_ref());
+            match crate::bodies::tagpath::load_thresholds(&path) {
+                Ok(th) => bodies.params.tagpath.thresholds = th,
+                Err(e) => issue(fid, "tagpath_thresholds", line(t.span()), e.to_string()),
+            }
+        }
         if let (Some(url), Some(schedule)) = (url, schedule) {
             feeds.push(Feed {
                 id,
@@ -770,6 +796,41 @@ timezone = "Asia/Shanghai"
                 &cfg
             )
             .is_err()
+        );
+    }
+
+    #[test]
+    fn body_method_parameters_are_per_feed_config_fields() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("tp.toml"),
+            "length = 120.0\ncn = 30.0\nfrequency = 3.0\n",
+        )
+        .unwrap();
+        let cfg = dir.path().join("feeds.toml");
+        let c = parse(
+            "[[feed]]\nid = \"a\"\nurl = \"https://x.example/\"\nbodies_method = \"cevc\"\ncevc = { alpha = 0.4 }\nsimilarity = { beta = 0.6 }\ntagpath_thresholds = \"tp.toml\"\n",
+            &cfg,
+        )
+        .unwrap();
+        let b = &c.feeds[0].bodies;
+        assert_eq!(b.method, "cevc");
+        assert_eq!(b.params.cevc.alpha, 0.4);
+        assert_eq!(b.params.similarity.beta, 0.6);
+        assert_eq!(b.params.tagpath.thresholds.length, 120.0);
+        // Paper defaults where unset.
+        let d = parse("[[feed]]\nid = \"a\"\nurl = \"https://x.example/\"\n", &cfg).unwrap();
+        assert_eq!(d.feeds[0].bodies.params.cevc.alpha, 0.5);
+        assert_eq!(d.feeds[0].bodies.params.similarity.beta, 0.7);
+        // A typo inside a parameter table is an error with its line.
+        let e = parse(
+            "[[feed]]\nid = \"a\"\nurl = \"https://x.example/\"\ncevc = { alpah = 0.4 }\n",
+            &cfg,
+        )
+        .unwrap_err();
+        assert!(
+            e.to_string().contains("line 4") && e.to_string().contains("alpah"),
+            "{e}"
         );
     }
 

@@ -66,11 +66,30 @@ enum Command {
         method: String,
         #[arg(long, value_enum, default_value = "text")]
         format: ExtractFormat,
+        /// Thresholds from `feedmine train tagpath` (for --method tagpath).
+        #[arg(long)]
+        thresholds: Option<PathBuf>,
     },
     /// Measure the extractors on labelled data.
     Eval {
         #[command(subcommand)]
         what: EvalWhat,
+    },
+    /// Learn parameters from sample pages.
+    Train {
+        #[command(subcommand)]
+        what: TrainWhat,
+    },
+}
+
+#[derive(Subcommand)]
+enum TrainWhat {
+    /// Paper 003's thresholds (k-means over text length and Cn, mean
+    /// frequency) from sample article pages (DIR/*.html or *.html.gz).
+    Tagpath {
+        dir: PathBuf,
+        #[arg(long, default_value = "tagpath-thresholds.toml")]
+        out: PathBuf,
     },
 }
 
@@ -97,6 +116,9 @@ enum EvalWhat {
         /// Write each prediction to OUT/<id>.txt.
         #[arg(long)]
         save: Option<PathBuf>,
+        /// Thresholds from `feedmine train tagpath` (for --method tagpath).
+        #[arg(long)]
+        thresholds: Option<PathBuf>,
     },
 }
 
@@ -105,7 +127,9 @@ fn main() -> ExitCode {
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn")),
+                // html5ever logs parser internals ("foster parenting not
+                // implemented") at warn; they say nothing about the feed.
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn,html5ever=error")),
         )
         .with_writer(std::io::stderr)
         .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
@@ -124,7 +148,9 @@ fn main() -> ExitCode {
             base_url,
             method,
             format,
-        } => extract(&target, base_url, &method, format).map(|()| ExitCode::SUCCESS),
+            thresholds,
+        } => extract(&target, base_url, &method, format, thresholds.as_deref())
+            .map(|()| ExitCode::SUCCESS),
         Command::Eval {
             what: EvalWhat::Lists { dir, mode },
         } => {
@@ -137,8 +163,18 @@ fn main() -> ExitCode {
                 .map_err(Into::into)
         }
         Command::Eval {
-            what: EvalWhat::Articles { dir, method, save },
-        } => eval_articles(&dir, &method, save.as_deref()).map(|()| ExitCode::SUCCESS),
+            what:
+                EvalWhat::Articles {
+                    dir,
+                    method,
+                    save,
+                    thresholds,
+                },
+        } => eval_articles(&dir, &method, save.as_deref(), thresholds.as_deref())
+            .map(|()| ExitCode::SUCCESS),
+        Command::Train {
+            what: TrainWhat::Tagpath { dir, out },
+        } => train_tagpath(&dir, &out).map(|()| ExitCode::SUCCESS),
     };
     match outcome {
         Ok(code) => code,
@@ -266,16 +302,28 @@ fn preview(target: &str, base_url: Option<url::Url>, json: bool, mode: Mode) -> 
     Ok(())
 }
 
+/// Extraction parameters: defaults, plus trained tag-path thresholds.
+fn body_params(thresholds: Option<&Path>) -> anyhow::Result<BodyParams> {
+    let mut params = BodyParams::default();
+    if let Some(path) = thresholds {
+        params.tagpath.thresholds = bodies::tagpath::load_thresholds(path)
+            .with_context(|| format!("loading thresholds {}", path.display()))?;
+    }
+    Ok(params)
+}
+
 fn extract(
     target: &str,
     base_url: Option<url::Url>,
     method: &str,
     format: ExtractFormat,
+    thresholds: Option<&Path>,
 ) -> anyhow::Result<()> {
     let method: Method = method.parse()?;
+    let params = body_params(thresholds)?;
     let page = fetch_target(target)?;
     let base = base_url.unwrap_or(page.final_url);
-    let x = bodies::extract(&page.text, Some(&base), method, &BodyParams::default())
+    let x = bodies::extract(&page.text, Some(&base), method, &params)
         .with_context(|| format!("extracting {target}"))?;
     let mut out = std::io::stdout().lock();
     if let Some(reason) = &x.empty_reason {
@@ -304,14 +352,28 @@ fn extract(
     Ok(())
 }
 
-fn eval_articles(dir: &Path, method: &str, save: Option<&Path>) -> anyhow::Result<()> {
+fn eval_articles(
+    dir: &Path,
+    method: &str,
+    save: Option<&Path>,
+    thresholds: Option<&Path>,
+) -> anyhow::Result<()> {
     let method: Method = method.parse()?;
-    feedmine::eval::articles::run(
-        dir,
-        method,
-        &BodyParams::default(),
-        save,
-        &mut std::io::stdout().lock(),
-    )?;
+    let params = body_params(thresholds)?;
+    feedmine::eval::articles::run(dir, method, &params, save, &mut std::io::stdout().lock())?;
+    Ok(())
+}
+
+fn train_tagpath(dir: &Path, out: &Path) -> anyhow::Result<()> {
+    let t = bodies::tagpath::train_tagpath(dir)
+        .with_context(|| format!("training tag-path thresholds on {}", dir.display()))?;
+    bodies::tagpath::save_thresholds(&t, out)?;
+    println!(
+        "length > {:.1}, Cn > {:.1}, frequency >= {:.2} -> {} (use with --thresholds, or tagpath_thresholds in feeds.toml)",
+        t.length,
+        t.cn,
+        t.frequency,
+        out.display()
+    );
     Ok(())
 }

@@ -19,7 +19,7 @@ use futures_util::StreamExt;
 use tokio::sync::Mutex;
 use url::Url;
 
-use crate::bodies::{self, BodyParams, Method};
+use crate::bodies::{self, Method};
 use crate::config::{BodySettings, Config, Feed};
 use crate::dates::DateContext;
 use crate::feed::{ChannelInfo, FeedError, render_rss};
@@ -211,6 +211,7 @@ pub async fn fill_bodies(
             let fetcher = fetcher.clone();
             let clock = clock.clone();
             let delay = settings.delay;
+            let params = settings.params.clone();
             async move {
                 // Politeness is for servers; local files need none.
                 if link.scheme() != "file" {
@@ -222,7 +223,7 @@ pub async fn fill_bodies(
                 };
                 let base = page.final_url.clone();
                 let extracted = tokio::task::spawn_blocking(move || {
-                    bodies::extract(&page.text, Some(&base), method, &BodyParams::default())
+                    bodies::extract(&page.text, Some(&base), method, &params)
                 })
                 .await;
                 let r = match extracted {
