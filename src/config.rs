@@ -76,6 +76,9 @@ pub struct RawConfig {
     pub max_body_bytes: Option<u64>,
     pub schedule: Option<Spanned<String>>,
     pub timezone: Option<Spanned<String>>,
+    /// A file replacing `templates/item.html` (how image, summary and
+    /// extracted body make an item's HTML).
+    pub item_template: Option<Spanned<String>>,
     /// Record-mining thresholds for every feed.
     pub mining: Option<Spanned<RawMining>>,
     #[serde(default)]
@@ -189,6 +192,7 @@ pub struct Config {
     pub path: PathBuf,
     pub output_dir: PathBuf,
     pub public_url: Option<Url>,
+    pub item_template: crate::templates::ItemTemplate,
     pub feeds: Vec<Feed>,
 }
 
@@ -323,6 +327,25 @@ fn validate(raw: RawConfig, text: &str, path: &Path) -> Result<Config, Vec<Confi
                 None
             }
         });
+
+    let item_template = match &raw.item_template {
+        None => crate::templates::ItemTemplate::default(),
+        Some(t) => {
+            let path = base_dir.join(t.get_ref());
+            let compiled = std::fs::read_to_string(&path)
+                .map_err(|e| format!("cannot read {}: {e}", path.display()))
+                .and_then(|src| {
+                    crate::templates::ItemTemplate::new(src).map_err(|e| e.to_string())
+                });
+            match compiled {
+                Ok(c) => c,
+                Err(m) => {
+                    issue(None, "item_template", line(t.span()), m);
+                    crate::templates::ItemTemplate::default()
+                }
+            }
+        }
+    };
 
     let mut global_fetch = FetchOptions::default();
     apply_fetch(
@@ -557,6 +580,7 @@ fn validate(raw: RawConfig, text: &str, path: &Path) -> Result<Config, Vec<Confi
             path: path.to_path_buf(),
             output_dir,
             public_url,
+            item_template,
             feeds,
         })
     } else {
@@ -832,6 +856,23 @@ timezone = "Asia/Shanghai"
             e.to_string().contains("line 4") && e.to_string().contains("alpah"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn item_template_is_loaded_and_checked() {
+        let dir = tempfile::tempdir().unwrap();
+        let cfg = dir.path().join("feeds.toml");
+        std::fs::write(dir.path().join("good.html"), "<div>{{ body | safe }}</div>").unwrap();
+        std::fs::write(dir.path().join("bad.html"), "{% if %}").unwrap();
+        let feed = "[[feed]]\nid = \"a\"\nurl = \"https://x.example/\"\n";
+        assert!(parse(&format!("item_template = \"good.html\"\n{feed}"), &cfg).is_ok());
+        let e = parse(&format!("item_template = \"bad.html\"\n{feed}"), &cfg).unwrap_err();
+        assert!(
+            e.to_string().contains("line 1") && e.to_string().contains("item_template"),
+            "{e}"
+        );
+        let e = parse(&format!("item_template = \"missing.html\"\n{feed}"), &cfg).unwrap_err();
+        assert!(e.to_string().contains("cannot read"), "{e}");
     }
 
     #[test]

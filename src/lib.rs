@@ -25,3 +25,4 @@ pub mod records;
 pub mod refresh;
 pub mod schedule;
 pub mod sequence;
+pub mod templates;

@@ -117,6 +117,15 @@ pub async fn refresh(config: &Config, feed: &Feed) -> Result<Refreshed, RefreshE
     } else {
         (0, 0)
     };
+    for item in &mut items {
+        // A broken template was rejected at load; a render error here
+        // (e.g. a filter failing on odd data) keeps the plain body.
+        match config.item_template.render(item) {
+            Ok(Some(html)) => item.body_html = Some(html),
+            Ok(None) => {}
+            Err(e) => tracing::warn!(feed = %feed.id, "{e}"),
+        }
+    }
     let channel = ChannelInfo {
         title: feed
             .title
