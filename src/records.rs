@@ -30,7 +30,7 @@ use rustc_hash::FxHashMap as HashMap;
 
 use crate::dom::{Document, NodeData, NodeId};
 use crate::patterns::{DropReason, Mining, MiningParams, Mode, PatternCandidate};
-use crate::sequence::{TEXT, TagSequence};
+use crate::sequence::TagSequence;
 
 /// One data record: the arena nodes `start..end` (whole subtrees in
 /// structural mode; exactly an instance's tokens in paper mode).
@@ -671,21 +671,6 @@ pub fn selector(doc: &Document, id: NodeId) -> String {
         parts.extend(tail);
     }
     parts.join(" > ")
-}
-
-/// Token text of a record, for display: the tag sequence it spans.
-pub fn record_tokens(seq: &TagSequence, r: &Record) -> Vec<u16> {
-    (r.start..r.end)
-        .filter_map(|n| {
-            let t = seq.token_of_node.get(n as usize).copied()?;
-            (t != u32::MAX).then(|| seq.tokens[t as usize])
-        })
-        .collect()
-}
-
-/// True when `token` is the `<text>` token (re-exported for callers).
-pub fn is_text(token: u16) -> bool {
-    token == TEXT
 }
 
 #[cfg(test)]
