@@ -6,7 +6,7 @@
 use std::io::Write;
 use std::path::Path;
 
-use chrono::{FixedOffset, Utc};
+use chrono::{Offset, Utc};
 use url::Url;
 
 use crate::dates::DateContext;
@@ -19,11 +19,9 @@ use crate::pipeline::analyze_list;
 pub fn default_date_context() -> DateContext {
     DateContext {
         now: Utc::now(),
-        offset: FixedOffset::east_opt(0).unwrap_or_else(|| Utc.fix()),
+        offset: Utc.fix(),
     }
 }
-
-use chrono::Offset;
 
 /// `feedmine eval lists DIR`: the record extractor over labelled list pages.
 pub fn eval_lists(

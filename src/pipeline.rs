@@ -1,6 +1,6 @@
 //! One list page through every pure stage: parse → tag sequence → mine →
 //! records → items. The async, I/O-bearing run of a whole feed (fetch,
-//! bodies, publish) lives in [`crate::run`]; this module has no I/O so it
+//! bodies, publish) lives in [`crate::refresh`]; this module has no I/O so it
 //! can be measured and tested on plain strings.
 //!
 //! Invariant: the items are in page order, one per record of the winning

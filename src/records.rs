@@ -293,7 +293,7 @@ fn detect_structural(
                 dropped: None,
                 records,
             };
-            score_group(doc, seq, &mut g, params, total_text);
+            score_group(doc, &mut g, params, total_text);
             g
         })
         .collect();
@@ -598,13 +598,7 @@ fn median(mut v: Vec<usize>) -> usize {
 }
 
 /// Apply Rules 1, 2, 3, 5 to a group's records and compute its score.
-fn score_group(
-    doc: &Document,
-    _seq: &TagSequence,
-    g: &mut RecordGroup,
-    params: &MiningParams,
-    total_text: f64,
-) {
+fn score_group(doc: &Document, g: &mut RecordGroup, params: &MiningParams, total_text: f64) {
     let stats: Vec<RecordStats> = g.records.iter().map(|r| record_stats(doc, r)).collect();
     let k = stats.len();
     let text: usize = stats.iter().map(|s| s.text).sum();

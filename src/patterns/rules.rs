@@ -34,9 +34,6 @@ pub enum DropReason {
     Rule4Overlap,
     /// Rule 5: coverage below `min_coverage`.
     Rule5Coverage,
-    /// Structural mode: its instances did not line up as whole sibling
-    /// subtrees, or its record group lost the ranking.
-    NotRecords,
 }
 
 impl DropReason {
@@ -47,7 +44,6 @@ impl DropReason {
             DropReason::Rule3KeyTags => "rule 3: lacks key tags or structure",
             DropReason::Rule4Overlap => "rule 4: overlaps a better pattern",
             DropReason::Rule5Coverage => "rule 5: coverage too low",
-            DropReason::NotRecords => "not aligned to whole records",
         }
     }
 }
