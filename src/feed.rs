@@ -30,6 +30,60 @@ use url::Url;
 
 use crate::items::Item;
 
+/// A published feed format. Each is written to `<output_dir>/<id>.<ext>`
+/// and served at `/feeds/<id>.<ext>`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Format {
+    /// RSS 2.0 (`<id>.xml`).
+    Rss,
+    /// Atom 1.0 (`<id>.atom`).
+    Atom,
+    /// JSON Feed 1.1 (`<id>.json`).
+    Json,
+}
+
+impl Format {
+    /// Every format, in the default order.
+    pub const ALL: [Format; 3] = [Format::Rss, Format::Atom, Format::Json];
+
+    /// File extension (without the dot).
+    pub fn ext(self) -> &'static str {
+        match self {
+            Format::Rss => "xml",
+            Format::Atom => "atom",
+            Format::Json => "json",
+        }
+    }
+
+    /// The name used in `formats = [...]` in the config.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Rss => "rss",
+            Format::Atom => "atom",
+            Format::Json => "json",
+        }
+    }
+
+    /// The format with config name `name` (`rss`, `atom`, `json`).
+    pub fn from_name(name: &str) -> Option<Format> {
+        Format::ALL.into_iter().find(|f| f.name() == name)
+    }
+
+    /// The format served under file extension `ext`.
+    pub fn from_ext(ext: &str) -> Option<Format> {
+        Format::ALL.into_iter().find(|f| f.ext() == ext)
+    }
+
+    /// HTTP `Content-Type` of a document in this format.
+    pub fn content_type(self) -> &'static str {
+        match self {
+            Format::Rss => "application/rss+xml; charset=utf-8",
+            Format::Atom => "application/atom+xml; charset=utf-8",
+            Format::Json => "application/feed+json; charset=utf-8",
+        }
+    }
+}
+
 /// Channel-level facts of one feed.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ChannelInfo {
