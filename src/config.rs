@@ -220,6 +220,22 @@ pub fn parse_duration(s: &str) -> Result<Duration, String> {
     Ok(Duration::from_secs_f64(secs))
 }
 
+/// Format a duration the way [`parse_duration`] reads it (`90s` → `1m30s`
+/// is not produced: the largest exact unit is used, e.g. `30m`, `90s`).
+pub fn format_duration(d: Duration) -> String {
+    let ms = d.as_millis();
+    if ms % 1000 != 0 {
+        return format!("{ms}ms");
+    }
+    let s = d.as_secs();
+    for (unit, n) in [("d", 86_400), ("h", 3_600), ("m", 60)] {
+        if s >= n && s % n == 0 {
+            return format!("{}{unit}", s / n);
+        }
+    }
+    format!("{s}s")
+}
+
 /// 1-based line of a byte offset.
 fn line_of(text: &str, offset: usize) -> usize {
     text.as_bytes()[..offset.min(text.len())]

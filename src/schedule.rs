@@ -11,11 +11,26 @@
 //! 6/7-field lines are the `cron` crate's own syntax and pass through;
 //! `@hourly`, `@daily`, `@weekly`, `@monthly`, `@yearly` are expanded.
 //!
-//! Invariant: a [`Schedule`] holds at least one parsed `cron::Schedule`.
+//! `every = "30m"` is an interval schedule: each run starts one interval
+//! after the previous run started, whatever the clock says.
+//!
+//! Daylight-saving days follow crontab (Vixie cron) rules, so a job neither
+//! skips nor doubles: schedules are evaluated on *local wall-clock* times; a
+//! wall time that does not exist (spring forward, 02:30 in a 02:00→03:00
+//! gap) fires once at the first instant after the gap; a wall time that
+//! exists twice (fall back, 01:30) fires once, at its first occurrence —
+//! unless the schedule fires every hour (hour field `*`), in which case
+//! each real hour gets its runs, as crontab does for wildcard jobs.
+//! [`Schedule::next_after_in`] implements this; prefer it to
+//! [`Schedule::next_after`], which is the `cron` crate's raw answer.
+//!
+//! Invariant: a cron [`Schedule`] holds at least one parsed
+//! `cron::Schedule`; an interval is at least one second.
 
 use std::str::FromStr;
+use std::time::Duration;
 
-use chrono::{DateTime, TimeZone};
+use chrono::{DateTime, LocalResult, NaiveDateTime, TimeZone, Utc};
 
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 #[error("invalid schedule {line:?}: {reason}")]
@@ -24,12 +39,18 @@ pub struct ScheduleError {
     pub reason: String,
 }
 
-/// A parsed schedule: the union of one or two `cron` schedules.
+/// A parsed schedule: the union of one or two `cron` schedules, or a fixed
+/// interval.
 #[derive(Debug, Clone)]
 pub struct Schedule {
-    /// The line as configured.
+    /// The line as configured (`every 30m` for intervals).
     pub source: String,
     crons: Vec<cron::Schedule>,
+    /// `Some` for `every = "…"` schedules (then `crons` is empty).
+    interval: Option<Duration>,
+    /// The hour field is `*`: the job fires every hour, so both copies of a
+    /// repeated fall-back hour get their runs.
+    every_hour: bool,
 }
 
 const DAY_NAMES: [&str; 8] = ["SUN", "MON", "TUE", "WED", "THU", "FRI", "SAT", "SUN"];
@@ -126,14 +147,86 @@ impl FromStr for Schedule {
             .iter()
             .map(|l| cron::Schedule::from_str(l).map_err(|e| err(format!("{e}"))))
             .collect::<Result<Vec<_>, _>>()?;
+        let hour_field = if fields.len() == 5 {
+            fields[1]
+        } else {
+            fields[2]
+        };
         Ok(Schedule {
             source: trimmed.to_string(),
             crons,
+            interval: None,
+            every_hour: hour_field == "*",
         })
     }
 }
 
 impl Schedule {
+    /// An interval schedule (`every = "30m"`).
+    pub fn every(interval: Duration) -> Result<Schedule, ScheduleError> {
+        if interval < Duration::from_secs(1) {
+            return Err(ScheduleError {
+                line: format!("every {interval:?}"),
+                reason: "an interval must be at least one second".into(),
+            });
+        }
+        Ok(Schedule {
+            source: format!("every {}", crate::config::format_duration(interval)),
+            crons: Vec::new(),
+            interval: Some(interval),
+            every_hour: false,
+        })
+    }
+
+    /// The interval of an `every` schedule.
+    pub fn interval(&self) -> Option<Duration> {
+        self.interval
+    }
+
+    /// The next run strictly after `after`, evaluated on wall-clock time in
+    /// `tz` with crontab's daylight-saving rules (see the module header).
+    /// For an interval schedule it is `after + interval`.
+    pub fn next_after_in<Tz: TimeZone>(
+        &self,
+        tz: &Tz,
+        after: DateTime<Utc>,
+    ) -> Option<DateTime<Utc>> {
+        if let Some(i) = self.interval {
+            return Some(after + chrono::Duration::from_std(i).ok()?);
+        }
+        // Wall times are walked as if they were UTC (no gaps, no repeats)
+        // and mapped back to the zone one by one. The walk starts two hours
+        // back so that the second copy of a repeated hour is seen again;
+        // anything not after `after` is skipped below.
+        let mut naive = after.with_timezone(tz).naive_local() - chrono::Duration::hours(2);
+        for _ in 0..10_000 {
+            let cursor = Utc.from_utc_datetime(&naive);
+            let next = self.next_after(&cursor)?.naive_utc();
+            naive = next;
+            let instant = match tz.from_local_datetime(&next) {
+                LocalResult::Single(t) => t.with_timezone(&Utc),
+                LocalResult::Ambiguous(first, second) => {
+                    let (first, second) = (first.with_timezone(&Utc), second.with_timezone(&Utc));
+                    if first > after {
+                        first
+                    } else if self.every_hour && second > after {
+                        second
+                    } else {
+                        continue;
+                    }
+                }
+                LocalResult::None => match first_instant_after_gap(tz, next) {
+                    Some(t) => t,
+                    None => continue,
+                },
+            };
+            if instant > after {
+                return Some(instant);
+            }
+        }
+        None
+    }
+
     /// The first firing time strictly after `after`, in `tz`.
     pub fn next_after<Tz: TimeZone>(&self, after: &DateTime<Tz>) -> Option<DateTime<Tz>> {
         self.crons
@@ -141,6 +234,21 @@ impl Schedule {
             .filter_map(|c| c.after(after).next())
             .min()
     }
+}
+
+/// The first real instant after the wall-clock gap that `naive` falls in.
+fn first_instant_after_gap<Tz: TimeZone>(tz: &Tz, naive: NaiveDateTime) -> Option<DateTime<Utc>> {
+    use chrono::Timelike;
+    // Gaps are at most a few hours and start on a whole minute: walk whole
+    // minutes to the first wall time that exists.
+    let mut probe = naive.with_second(0)?.with_nanosecond(0)?;
+    for _ in 0..(24 * 60) {
+        probe += chrono::Duration::minutes(1);
+        if let Some(t) = tz.from_local_datetime(&probe).earliest() {
+            return Some(t.with_timezone(&Utc));
+        }
+    }
+    None
 }
 
 #[cfg(test)]
@@ -190,6 +298,122 @@ mod tests {
         assert_eq!(t.day(), 8);
         let t = next("0 0 13 * 5", "2024-03-09T00:00:00Z");
         assert_eq!(t.day(), 13);
+    }
+
+    fn local_runs(line: &str, tz: chrono_tz::Tz, from: &str, n: usize) -> Vec<String> {
+        let s: Schedule = line.parse().unwrap();
+        let mut t = DateTime::parse_from_rfc3339(from)
+            .unwrap()
+            .with_timezone(&Utc);
+        (0..n)
+            .map(|_| {
+                t = s.next_after_in(&tz, t).unwrap();
+                t.with_timezone(&tz).to_rfc3339()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn spring_forward_runs_a_skipped_time_once_right_after_the_gap() {
+        // New York, 2024-03-10: 02:00 EST jumps to 03:00 EDT.
+        let runs = local_runs(
+            "30 2 * * *",
+            chrono_tz::America::New_York,
+            "2024-03-09T12:00:00Z",
+            3,
+        );
+        assert_eq!(
+            runs,
+            [
+                "2024-03-10T03:00:00-04:00",
+                "2024-03-11T02:30:00-04:00",
+                "2024-03-12T02:30:00-04:00"
+            ]
+        );
+        // A 15-minute job does not fire four times at 03:00.
+        let runs = local_runs(
+            "*/15 * * * *",
+            chrono_tz::America::New_York,
+            "2024-03-10T06:40:00Z", // 01:40 EST
+            3,
+        );
+        assert_eq!(
+            runs,
+            [
+                "2024-03-10T01:45:00-05:00",
+                "2024-03-10T03:00:00-04:00",
+                "2024-03-10T03:15:00-04:00"
+            ]
+        );
+    }
+
+    #[test]
+    fn fall_back_runs_a_repeated_time_once_but_hourly_jobs_every_hour() {
+        // New York, 2024-11-03: 02:00 EDT falls back to 01:00 EST.
+        let runs = local_runs(
+            "30 1 * * *",
+            chrono_tz::America::New_York,
+            "2024-11-02T12:00:00Z",
+            2,
+        );
+        assert_eq!(
+            runs,
+            ["2024-11-03T01:30:00-04:00", "2024-11-04T01:30:00-05:00"]
+        );
+        let runs = local_runs(
+            "30 * * * *",
+            chrono_tz::America::New_York,
+            "2024-11-03T05:00:00Z", // 01:00 EDT
+            3,
+        );
+        assert_eq!(
+            runs,
+            [
+                "2024-11-03T01:30:00-04:00",
+                "2024-11-03T01:30:00-05:00",
+                "2024-11-03T02:30:00-05:00"
+            ]
+        );
+    }
+
+    #[test]
+    fn daily_runs_keep_local_time_across_dst_in_europe() {
+        // Berlin 2024-03-31 (02:00→03:00) and 2024-10-27 (03:00→02:00).
+        let runs = local_runs(
+            "0 9 * * *",
+            chrono_tz::Europe::Berlin,
+            "2024-03-30T12:00:00Z",
+            2,
+        );
+        assert_eq!(
+            runs,
+            ["2024-03-31T09:00:00+02:00", "2024-04-01T09:00:00+02:00"]
+        );
+        let runs = local_runs(
+            "@daily",
+            chrono_tz::Europe::Berlin,
+            "2024-10-26T12:00:00Z",
+            2,
+        );
+        assert_eq!(
+            runs,
+            ["2024-10-27T00:00:00+02:00", "2024-10-28T00:00:00+01:00"]
+        );
+    }
+
+    #[test]
+    fn interval_schedule_adds_the_interval() {
+        let s = Schedule::every(Duration::from_secs(1800)).unwrap();
+        let t = DateTime::parse_from_rfc3339("2024-03-10T06:40:00Z")
+            .unwrap()
+            .with_timezone(&Utc);
+        assert_eq!(
+            s.next_after_in(&chrono_tz::America::New_York, t)
+                .unwrap()
+                .to_rfc3339(),
+            "2024-03-10T07:10:00+00:00"
+        );
+        assert!(Schedule::every(Duration::from_millis(10)).is_err());
     }
 
     #[test]
