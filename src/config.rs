@@ -24,6 +24,22 @@ use crate::schedule::Schedule;
 pub const DEFAULT_SCHEDULE: &str = "0 * * * *";
 /// Output directory when the file names none (relative to the file).
 pub const DEFAULT_OUTPUT_DIR: &str = "public";
+/// State file name, beside the output directory, when the file names none.
+pub const DEFAULT_STATE_FILE: &str = "feedmine.db";
+/// Items a published feed holds at most.
+pub const DEFAULT_MAX_ITEMS: usize = 50;
+/// How long an item that left the list page stays in the feed: 30 days.
+pub const DEFAULT_MAX_AGE: Duration = Duration::from_secs(30 * 86_400);
+/// Pages the daemon fetches at once, over all feeds.
+pub const DEFAULT_CONCURRENCY: usize = 16;
+/// Pages fetched at once from one host.
+pub const DEFAULT_HOST_CONCURRENCY: usize = 2;
+/// Minimum time between two request starts to one host.
+pub const DEFAULT_HOST_DELAY: Duration = Duration::from_secs(1);
+/// First retry delay after a failed run; doubles per consecutive failure.
+pub const DEFAULT_BACKOFF_BASE: Duration = Duration::from_secs(60);
+/// Longest retry delay: a feed failing for days is still tried daily.
+pub const DEFAULT_BACKOFF_MAX: Duration = Duration::from_secs(86_400);
 
 /// One problem in a config file.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -81,6 +97,41 @@ pub struct RawConfig {
     pub item_template: Option<Spanned<String>>,
     /// Record-mining thresholds for every feed.
     pub mining: Option<Spanned<RawMining>>,
+    /// The SQLite state file (items, fetch cache, run history); relative
+    /// to this file. Default: `feedmine.db` beside the output directory.
+    pub state: Option<Spanned<String>>,
+    /// Address `feedmine run` serves the feeds on, e.g. `127.0.0.1:8080`
+    /// (`--listen` overrides it).
+    pub listen: Option<Spanned<String>>,
+    /// Require `Authorization: Bearer <token>` for everything the server
+    /// serves but `/health` (the `FEEDMINE_TOKEN` environment variable
+    /// overrides it, so the token need not live in the file).
+    pub bearer_token: Option<String>,
+    /// A file replacing `templates/index.html` (the server's index page).
+    pub index_template: Option<Spanned<String>>,
+    /// A file replacing `templates/feed.xsl` (how a browser shows a feed).
+    pub stylesheet: Option<Spanned<String>>,
+    /// Pages fetched at once by the whole daemon.
+    pub concurrency: Option<Spanned<usize>>,
+    /// Pages fetched at once from one host.
+    pub host_concurrency: Option<Spanned<usize>>,
+    /// Minimum time between two request starts to one host, e.g. `"1s"`.
+    pub host_delay: Option<Spanned<String>>,
+    /// First retry delay after a failed run (doubles per failure).
+    pub backoff_base: Option<Spanned<String>>,
+    /// Longest retry delay after failures.
+    pub backoff_max: Option<Spanned<String>>,
+    /// Defaults of the per-feed settings of the same names.
+    pub every: Option<Spanned<String>>,
+    pub jitter: Option<Spanned<String>>,
+    pub formats: Option<Spanned<Vec<String>>>,
+    pub max_items: Option<Spanned<usize>>,
+    pub max_age: Option<Spanned<String>>,
+    pub headers: Option<Spanned<std::collections::BTreeMap<String, String>>>,
+    pub cookies: Option<String>,
+    pub proxy: Option<Spanned<String>>,
+    pub robots: Option<Spanned<String>>,
+    pub allow_private_addresses: Option<bool>,
     #[serde(default)]
     pub feed: Vec<Spanned<RawFeed>>,
 }
@@ -136,6 +187,37 @@ pub struct RawFeed {
     pub similarity: Option<crate::bodies::similarity_blocks::SimilarityParams>,
     /// Thresholds learnt by `feedmine train tagpath` (path beside this file).
     pub tagpath_thresholds: Option<Spanned<String>>,
+    /// Run every so long instead of on a crontab `schedule`, e.g. `"30m"`.
+    pub every: Option<Spanned<String>>,
+    /// Random delay up to this long added to each scheduled run.
+    pub jitter: Option<Spanned<String>>,
+    /// Published formats: any of `"rss"`, `"atom"`, `"json"`.
+    pub formats: Option<Spanned<Vec<String>>>,
+    /// Items a published feed holds at most.
+    pub max_items: Option<Spanned<usize>>,
+    /// How long an item that left the page stays in the feed, e.g. `"30d"`.
+    pub max_age: Option<Spanned<String>>,
+    /// Extra request headers.
+    pub headers: Option<Spanned<std::collections::BTreeMap<String, String>>>,
+    /// `Cookie` header value sent with every request, e.g. `"a=1; b=2"`.
+    pub cookies: Option<String>,
+    /// Proxy URL for every request (`http://`, `https://`).
+    pub proxy: Option<Spanned<String>>,
+    /// robots.txt: `"articles"` (default: article pages only), `"all"`
+    /// (also the list page) or `"off"`.
+    pub robots: Option<Spanned<String>>,
+    /// Follow article links that resolve to loopback/private addresses
+    /// (off by default: server-side request forgery guard).
+    pub allow_private_addresses: Option<bool>,
+    /// Keep only items matching one of these rules, e.g.
+    /// `include = [{ title = "rust|tokio" }]` (regex per field).
+    #[serde(default)]
+    pub include: Vec<crate::filters::RawFilterRule>,
+    /// Drop items matching any of these rules.
+    #[serde(default)]
+    pub exclude: Vec<crate::filters::RawFilterRule>,
+    /// Match filter regexes ignoring case (default true).
+    pub filter_case_insensitive: Option<bool>,
 }
 
 /// Item-body settings of one feed.
@@ -182,8 +264,70 @@ pub struct Feed {
     pub fetch: FetchOptions,
     pub mining: MiningParams,
     pub bodies: BodySettings,
+    /// Random delay up to this long added to each scheduled run.
+    pub jitter: Duration,
+    /// Published formats, in config order, without duplicates.
+    pub formats: Vec<crate::feed::Format>,
+    /// Items a published feed holds at most.
+    pub max_items: usize,
+    /// How long an item that left the list page stays in the feed.
+    pub max_age: Duration,
+    /// Which pages robots.txt is checked for.
+    pub robots: RobotsPolicy,
+    /// Proxy for every request of this feed.
+    pub proxy: Option<Url>,
+    /// `Cookie` header of every request of this feed.
+    pub cookies: Option<String>,
+    /// Follow article links to loopback/private addresses (SSRF opt-in).
+    pub allow_private_addresses: bool,
+    /// Include rules (see [`RawFeed::include`]); checked at load.
+    pub include: Vec<crate::filters::RawFilterRule>,
+    /// Exclude rules (see [`RawFeed::exclude`]); checked at load.
+    pub exclude: Vec<crate::filters::RawFilterRule>,
+    pub filter_case_insensitive: bool,
+    /// Hash of everything in the file that shapes this feed's output: a
+    /// change invalidates the feed's conditional-GET cache.
+    pub config_hash: String,
     /// Line of the `[[feed]]` table.
     pub line: usize,
+}
+
+/// Which pages robots.txt is respected for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RobotsPolicy {
+    /// Never fetch robots.txt.
+    Off,
+    /// Article pages only (the list page was chosen by the user).
+    Articles,
+    /// Article pages and the list page.
+    All,
+}
+
+/// Daemon-wide fetching and retry limits.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DaemonLimits {
+    /// See [`DEFAULT_CONCURRENCY`].
+    pub concurrency: usize,
+    /// See [`DEFAULT_HOST_CONCURRENCY`].
+    pub host_concurrency: usize,
+    /// See [`DEFAULT_HOST_DELAY`].
+    pub host_delay: Duration,
+    /// See [`DEFAULT_BACKOFF_BASE`].
+    pub backoff_base: Duration,
+    /// See [`DEFAULT_BACKOFF_MAX`].
+    pub backoff_max: Duration,
+}
+
+impl Default for DaemonLimits {
+    fn default() -> Self {
+        DaemonLimits {
+            concurrency: DEFAULT_CONCURRENCY,
+            host_concurrency: DEFAULT_HOST_CONCURRENCY,
+            host_delay: DEFAULT_HOST_DELAY,
+            backoff_base: DEFAULT_BACKOFF_BASE,
+            backoff_max: DEFAULT_BACKOFF_MAX,
+        }
+    }
 }
 
 /// A validated config file.
@@ -193,6 +337,17 @@ pub struct Config {
     pub output_dir: PathBuf,
     pub public_url: Option<Url>,
     pub item_template: crate::templates::ItemTemplate,
+    /// Override of `templates/index.html`, checked at load.
+    pub index_template: Option<PathBuf>,
+    /// Override of `templates/feed.xsl`, checked at load.
+    pub stylesheet: Option<PathBuf>,
+    /// The SQLite state file.
+    pub state_path: PathBuf,
+    /// Where `feedmine run` serves (unless `--listen` says otherwise).
+    pub listen: Option<std::net::SocketAddr>,
+    /// Token the server requires (see [`RawConfig::bearer_token`]).
+    pub bearer_token: Option<String>,
+    pub limits: DaemonLimits,
     pub feeds: Vec<Feed>,
 }
 
@@ -344,6 +499,7 @@ fn validate(raw: RawConfig, text: &str, path: &Path) -> Result<Config, Vec<Confi
             }
         });
 
+    let mut item_template_source = String::new();
     let item_template = match &raw.item_template {
         None => crate::templates::ItemTemplate::default(),
         Some(t) => {
@@ -351,6 +507,7 @@ fn validate(raw: RawConfig, text: &str, path: &Path) -> Result<Config, Vec<Confi
             let compiled = std::fs::read_to_string(&path)
                 .map_err(|e| format!("cannot read {}: {e}", path.display()))
                 .and_then(|src| {
+                    item_template_source = src.clone();
                     crate::templates::ItemTemplate::new(src).map_err(|e| e.to_string())
                 });
             match compiled {
@@ -397,6 +554,110 @@ fn validate(raw: RawConfig, text: &str, path: &Path) -> Result<Config, Vec<Confi
             text,
         );
     }
+    let mut template_path = |field: &str, value: &Option<Spanned<String>>| {
+        let v = value.as_ref()?;
+        let p = base_dir.join(v.get_ref());
+        if !p.is_file() {
+            issue(
+                None,
+                field,
+                line(v.span()),
+                format!("{} is not a readable file", p.display()),
+            );
+            return None;
+        }
+        Some(p)
+    };
+    let index_template = template_path("index_template", &raw.index_template);
+    let stylesheet = template_path("stylesheet", &raw.stylesheet);
+    if issues.is_empty() {
+        if let Err(e) = crate::templates::Templates::load(
+            None,
+            index_template.as_deref(),
+            stylesheet.as_deref(),
+        ) {
+            issue(None, "index_template", None, e.to_string());
+        }
+    }
+    let state_path = match &raw.state {
+        Some(p) => base_dir.join(p.get_ref()),
+        None => output_dir
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or_default()
+            .join(DEFAULT_STATE_FILE),
+    };
+    let listen = raw.listen.as_ref().and_then(|l| {
+        match l.get_ref().trim().parse::<std::net::SocketAddr>() {
+            Ok(a) => Some(a),
+            Err(e) => {
+                issue(
+                    None,
+                    "listen",
+                    line(l.span()),
+                    format!(
+                        "{:?} is not an address like 127.0.0.1:8080: {e}",
+                        l.get_ref()
+                    ),
+                );
+                None
+            }
+        }
+    });
+    let bearer_token = std::env::var("FEEDMINE_TOKEN")
+        .ok()
+        .or_else(|| raw.bearer_token.clone())
+        .filter(|t| !t.trim().is_empty());
+    let mut limits = DaemonLimits::default();
+    for (name, value, slot) in [
+        ("concurrency", &raw.concurrency, &mut limits.concurrency),
+        (
+            "host_concurrency",
+            &raw.host_concurrency,
+            &mut limits.host_concurrency,
+        ),
+    ] {
+        if let Some(v) = value {
+            if *v.get_ref() == 0 {
+                issue(None, name, line(v.span()), "must be at least 1".into());
+            } else {
+                *slot = *v.get_ref();
+            }
+        }
+    }
+    for (name, value, slot) in [
+        ("host_delay", &raw.host_delay, &mut limits.host_delay),
+        ("backoff_base", &raw.backoff_base, &mut limits.backoff_base),
+        ("backoff_max", &raw.backoff_max, &mut limits.backoff_max),
+    ] {
+        if let Some(v) = value {
+            match parse_duration(v.get_ref()) {
+                Ok(d) => *slot = d,
+                Err(m) => issue(None, name, line(v.span()), m),
+            }
+        }
+    }
+    if limits.backoff_max < limits.backoff_base {
+        issue(
+            None,
+            "backoff_max",
+            raw.backoff_max.as_ref().and_then(|v| line(v.span())),
+            "must not be shorter than backoff_base".into(),
+        );
+    }
+    // Hash input shared by every feed: the file without its [[feed]]
+    // tables, plus the item template's source.
+    let mut shared_hash_input = String::new();
+    {
+        let mut cursor = 0;
+        for f in &raw.feed {
+            let sp = f.span();
+            shared_hash_input.push_str(text.get(cursor..sp.start).unwrap_or(""));
+            cursor = sp.end.max(cursor);
+        }
+        shared_hash_input.push_str(text.get(cursor..).unwrap_or(""));
+        shared_hash_input.push_str(&item_template_source);
+    }
     if raw.feed.is_empty() {
         issue(
             None,
@@ -410,6 +671,7 @@ fn validate(raw: RawConfig, text: &str, path: &Path) -> Result<Config, Vec<Confi
     let mut feeds = Vec::new();
     for f in &raw.feed {
         let feed_line = line_of(text, f.span().start);
+        let table_span = f.span();
         let f = f.get_ref();
         let id = f.id.get_ref().trim().to_string();
         let fid = Some(id.as_str());
@@ -472,18 +734,156 @@ fn validate(raw: RawConfig, text: &str, path: &Path) -> Result<Config, Vec<Confi
                 None
             }
         };
-        let (sched_src, sched_line) = f
-            .schedule
-            .as_ref()
-            .map(|s| (s.get_ref().clone(), line(s.span())))
-            .unwrap_or_else(|| global_schedule.clone());
-        let schedule = match sched_src.parse::<Schedule>() {
-            Ok(s) => Some(s),
-            Err(e) => {
-                issue(fid, "schedule", sched_line, e.reason);
-                None
+        if let (Some(_), Some(e)) = (&f.schedule, &f.every) {
+            issue(
+                fid,
+                "every",
+                line(e.span()),
+                "give either `schedule` (crontab) or `every` (interval), not both".into(),
+            );
+        }
+        // The feed's own schedule or interval wins over the file's; of the
+        // file's, `every` wins over `schedule` when both are given.
+        let every = f.every.as_ref().or(if f.schedule.is_some() {
+            None
+        } else {
+            raw.every.as_ref()
+        });
+        let schedule = if let Some(e) = every {
+            match parse_duration(e.get_ref()).and_then(|d| Schedule::every(d).map_err(|e| e.reason))
+            {
+                Ok(s) => Some(s),
+                Err(m) => {
+                    issue(fid, "every", line(e.span()), m);
+                    None
+                }
+            }
+        } else {
+            let (sched_src, sched_line) = f
+                .schedule
+                .as_ref()
+                .map(|s| (s.get_ref().clone(), line(s.span())))
+                .unwrap_or_else(|| global_schedule.clone());
+            match sched_src.parse::<Schedule>() {
+                Ok(s) => Some(s),
+                Err(e) => {
+                    issue(fid, "schedule", sched_line, e.reason);
+                    None
+                }
             }
         };
+        let jitter = match f.jitter.as_ref().or(raw.jitter.as_ref()) {
+            Some(j) => parse_duration(j.get_ref()).unwrap_or_else(|m| {
+                issue(fid, "jitter", line(j.span()), m);
+                Duration::ZERO
+            }),
+            None => Duration::ZERO,
+        };
+        let formats = match f.formats.as_ref().or(raw.formats.as_ref()) {
+            None => vec![crate::feed::Format::Rss],
+            Some(list) => {
+                let mut out = Vec::new();
+                for name in list.get_ref() {
+                    match crate::feed::Format::from_name(name.trim()) {
+                        Some(fmt) if !out.contains(&fmt) => out.push(fmt),
+                        Some(_) => {}
+                        None => issue(
+                            fid,
+                            "formats",
+                            line(list.span()),
+                            format!("unknown format {name:?} (expected rss, atom or json)"),
+                        ),
+                    }
+                }
+                if out.is_empty() && !list.get_ref().is_empty() {
+                    out.push(crate::feed::Format::Rss);
+                } else if list.get_ref().is_empty() {
+                    issue(
+                        fid,
+                        "formats",
+                        line(list.span()),
+                        "needs at least one format".into(),
+                    );
+                }
+                out
+            }
+        };
+        let max_items = match f.max_items.as_ref().or(raw.max_items.as_ref()) {
+            Some(m) if *m.get_ref() == 0 => {
+                issue(
+                    fid,
+                    "max_items",
+                    line(m.span()),
+                    "must be at least 1".into(),
+                );
+                DEFAULT_MAX_ITEMS
+            }
+            Some(m) => *m.get_ref(),
+            None => DEFAULT_MAX_ITEMS,
+        };
+        let max_age = match f.max_age.as_ref().or(raw.max_age.as_ref()) {
+            Some(a) => parse_duration(a.get_ref()).unwrap_or_else(|m| {
+                issue(fid, "max_age", line(a.span()), m);
+                DEFAULT_MAX_AGE
+            }),
+            None => DEFAULT_MAX_AGE,
+        };
+        let robots = match f.robots.as_ref().or(raw.robots.as_ref()) {
+            None => RobotsPolicy::Articles,
+            Some(r) => match r.get_ref().trim() {
+                "articles" => RobotsPolicy::Articles,
+                "all" => RobotsPolicy::All,
+                "off" => RobotsPolicy::Off,
+                other => {
+                    issue(
+                        fid,
+                        "robots",
+                        line(r.span()),
+                        format!("{other:?} is not one of \"articles\", \"all\", \"off\""),
+                    );
+                    RobotsPolicy::Articles
+                }
+            },
+        };
+        let proxy = f.proxy.as_ref().or(raw.proxy.as_ref()).and_then(|p| {
+            match Url::parse(p.get_ref().trim()) {
+                Ok(u) if matches!(u.scheme(), "http" | "https") => Some(u),
+                Ok(u) => {
+                    issue(
+                        fid,
+                        "proxy",
+                        line(p.span()),
+                        format!("proxy scheme {:?} is not http or https", u.scheme()),
+                    );
+                    None
+                }
+                Err(e) => {
+                    issue(fid, "proxy", line(p.span()), format!("not a URL: {e}"));
+                    None
+                }
+            }
+        });
+        let cookies = f.cookies.clone().or_else(|| raw.cookies.clone());
+        if let Some(c) = &cookies {
+            if c.chars().any(|ch| ch.is_control()) {
+                issue(
+                    fid,
+                    "cookies",
+                    Some(feed_line),
+                    "must not contain control characters or newlines".into(),
+                );
+            }
+        }
+        let allow_private_addresses = f
+            .allow_private_addresses
+            .or(raw.allow_private_addresses)
+            .unwrap_or(false);
+        let filter_case_insensitive = f.filter_case_insensitive.unwrap_or(true);
+        if let Err(e) =
+            crate::filters::Filters::new(&f.include, &f.exclude, filter_case_insensitive)
+        {
+            issue(fid, "include/exclude", Some(feed_line), e.to_string());
+        }
         let timezone = f
             .timezone
             .as_ref()
@@ -501,6 +901,23 @@ fn validate(raw: RawConfig, text: &str, path: &Path) -> Result<Config, Vec<Confi
             text,
             &mut issue,
         );
+        for headers in [&raw.headers, &f.headers].into_iter().flatten() {
+            for (name, value) in headers.get_ref() {
+                let valid_name = reqwest::header::HeaderName::from_bytes(name.as_bytes()).is_ok();
+                let valid_value = reqwest::header::HeaderValue::from_str(value).is_ok();
+                if !valid_name || !valid_value {
+                    issue(
+                        fid,
+                        "headers",
+                        line(headers.span()),
+                        format!("invalid header {name:?}: {value:?}"),
+                    );
+                    continue;
+                }
+                fetch.headers.retain(|(n, _)| !n.eq_ignore_ascii_case(name));
+                fetch.headers.push((name.clone(), value.clone()));
+            }
+        }
         let mut mining = global_mining.clone();
         let overrides = RawMining {
             mode: f.mode.clone(),
@@ -587,6 +1004,18 @@ fn validate(raw: RawConfig, text: &str, path: &Path) -> Result<Config, Vec<Confi
                 fetch,
                 mining,
                 bodies,
+                jitter,
+                formats,
+                max_items,
+                max_age,
+                robots,
+                proxy,
+                cookies,
+                allow_private_addresses,
+                include: f.include.clone(),
+                exclude: f.exclude.clone(),
+                filter_case_insensitive,
+                config_hash: config_hash(&shared_hash_input, text.get(table_span).unwrap_or("")),
                 line: feed_line,
             });
         }
@@ -597,11 +1026,27 @@ fn validate(raw: RawConfig, text: &str, path: &Path) -> Result<Config, Vec<Confi
             output_dir,
             public_url,
             item_template,
+            index_template,
+            stylesheet,
+            state_path,
+            listen,
+            bearer_token,
+            limits,
             feeds,
         })
     } else {
         Err(issues)
     }
+}
+
+/// sha256 hex of the shared part of the file and one feed's table.
+fn config_hash(shared: &str, table: &str) -> String {
+    use sha2::{Digest, Sha256};
+    let mut h = Sha256::new();
+    h.update(shared.as_bytes());
+    h.update([0]);
+    h.update(table.as_bytes());
+    h.finalize().iter().map(|b| format!("{b:02x}")).collect()
 }
 
 type IssueSink<'a> = dyn FnMut(Option<&str>, &str, Option<usize>, String) + 'a;
@@ -897,5 +1342,111 @@ timezone = "Asia/Shanghai"
         assert_eq!(parse_duration("2m").unwrap(), Duration::from_secs(120));
         assert_eq!(parse_duration("15").unwrap(), Duration::from_secs(15));
         assert!(parse_duration("soon").is_err());
+    }
+
+    #[test]
+    fn daemon_settings_merge_globals_and_feed_overrides() {
+        let c = parse_str(
+            r#"
+every = "30m"
+jitter = "1m"
+formats = ["rss", "atom"]
+max_items = 20
+max_age = "7d"
+headers = { "Accept-Language" = "en", "X-Trace" = "global" }
+cookies = "consent=yes"
+concurrency = 8
+host_delay = "2s"
+backoff_base = "30s"
+backoff_max = "6h"
+listen = "127.0.0.1:8080"
+state = "var/state.db"
+
+[[feed]]
+id = "a"
+url = "https://example.com/news/"
+schedule = "0 9 * * 1-5"
+formats = ["json", "rss", "json"]
+headers = { "X-Trace" = "feed-a" }
+proxy = "http://proxy.internal:3128"
+robots = "all"
+allow_private_addresses = true
+exclude = [{ title = "sponsored" }]
+
+[[feed]]
+id = "b"
+url = "https://example.org/blog/"
+"#,
+        )
+        .unwrap();
+        let (a, b) = (&c.feeds[0], &c.feeds[1]);
+        // A feed's crontab schedule wins over the file's interval.
+        assert!(a.schedule.interval().is_none());
+        assert_eq!(b.schedule.interval(), Some(Duration::from_secs(1800)));
+        assert_eq!(a.formats, [crate::feed::Format::Json, crate::feed::Format::Rss]);
+        assert_eq!(b.formats, [crate::feed::Format::Rss, crate::feed::Format::Atom]);
+        assert_eq!((a.max_items, b.max_age), (20, Duration::from_secs(7 * 86_400)));
+        assert_eq!(b.jitter, Duration::from_secs(60));
+        let header = |f: &Feed, n: &str| {
+            f.fetch
+                .headers
+                .iter()
+                .find(|(k, _)| k == n)
+                .map(|(_, v)| v.clone())
+        };
+        assert_eq!(header(a, "X-Trace").as_deref(), Some("feed-a"));
+        assert_eq!(header(b, "X-Trace").as_deref(), Some("global"));
+        assert_eq!(header(a, "Accept-Language").as_deref(), Some("en"));
+        assert_eq!(a.cookies.as_deref(), Some("consent=yes"));
+        assert_eq!(a.proxy.as_ref().map(Url::as_str), Some("http://proxy.internal:3128/"));
+        assert_eq!((a.robots, b.robots), (RobotsPolicy::All, RobotsPolicy::Articles));
+        assert!(a.allow_private_addresses && !b.allow_private_addresses);
+        assert_eq!(a.exclude.len(), 1);
+        assert_eq!(c.limits.concurrency, 8);
+        assert_eq!(c.limits.host_delay, Duration::from_secs(2));
+        assert_eq!(c.limits.backoff_max, Duration::from_secs(6 * 3600));
+        assert_eq!(c.listen, Some("127.0.0.1:8080".parse().unwrap()));
+        assert_eq!(c.state_path, Path::new("/etc/feedmine/var/state.db"));
+        assert_ne!(a.config_hash, b.config_hash);
+    }
+
+    #[test]
+    fn config_hash_changes_with_the_feed_or_the_globals_only() {
+        let base = "timeout = \"30s\"\n[[feed]]\nid = \"a\"\nurl = \"https://a.example/\"\n[[feed]]\nid = \"b\"\nurl = \"https://b.example/\"\n";
+        let hash = |text: &str, i: usize| parse_str(text).unwrap().feeds[i].config_hash.clone();
+        let other_feed_changed = base.replace("https://b.example/", "https://b.example/x");
+        assert_eq!(hash(base, 0), hash(&other_feed_changed, 0));
+        assert_ne!(hash(base, 1), hash(&other_feed_changed, 1));
+        let global_changed = base.replace("30s", "20s");
+        assert_ne!(hash(base, 0), hash(&global_changed, 0));
+        // Defaults: state beside the output directory, rss only.
+        let c = parse_str(base).unwrap();
+        assert_eq!(c.state_path, Path::new("/etc/feedmine/feedmine.db"));
+        assert_eq!(c.feeds[0].formats, [crate::feed::Format::Rss]);
+    }
+
+    #[test]
+    fn bad_daemon_settings_name_feed_field_and_line() {
+        let found = issues(
+            r#"listen = "localhost"
+[[feed]]
+id = "a"
+url = "https://example.com/"
+schedule = "@hourly"
+every = "10m"
+formats = ["rss", "mobi"]
+max_items = 0
+proxy = "socks5://x:1"
+headers = { "Bad Header" = "x" }
+robots = "sometimes"
+include = [{ title = "(unclosed" }]
+"#,
+        );
+        let fields: Vec<&str> = found.iter().map(|i| i.field.as_str()).collect();
+        for f in ["listen", "every", "formats", "max_items", "proxy", "headers", "robots", "include/exclude"] {
+            assert!(fields.contains(&f), "{f} missing from {found:?}");
+        }
+        let every = found.iter().find(|i| i.field == "every").unwrap();
+        assert_eq!((every.feed.as_deref(), every.line), (Some("a"), Some(6)));
     }
 }

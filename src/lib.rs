@@ -8,11 +8,14 @@
 //! (tokens, arenas, byte ranges); network and file I/O stay in `fetch`,
 //! `publish` and `pipeline`.
 
+pub mod bench;
 pub mod bodies;
 pub mod commands;
 pub mod config;
+pub mod daemon;
 pub mod dates;
 pub mod decode;
+pub mod demo;
 pub mod dom;
 pub mod eval;
 pub mod feed;

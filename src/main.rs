@@ -11,7 +11,8 @@ use anyhow::Context;
 use clap::{Parser, Subcommand};
 use feedmine::bodies::{self, BodyParams, Method};
 use feedmine::patterns::{MiningParams, Mode};
-use feedmine::{commands, config, fetch, pipeline, refresh};
+use feedmine::status::RunOutcome;
+use feedmine::{commands, config, fetch, pipeline};
 
 /// Exit code when some feed failed but the others were published.
 const EXIT_FEED_FAILED: u8 = 1;
@@ -25,12 +26,54 @@ const EXIT_USAGE: u8 = 2;
     about = "Turns websites that have no feed into RSS feeds, automatically"
 )]
 struct Cli {
+    /// Log lines as human-readable text or as JSON objects (one per line).
+    #[arg(long, global = true, value_enum, default_value = "human")]
+    log_format: LogFormat,
     #[command(subcommand)]
     command: Command,
 }
 
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum LogFormat {
+    Human,
+    Json,
+}
+
 #[derive(Subcommand)]
 enum Command {
+    /// Run the daemon: every feed on its schedule, optionally serving them.
+    Run {
+        #[arg(long, default_value = "feeds.toml")]
+        config: PathBuf,
+        /// Serve the feeds, index page, /health and /metrics here
+        /// (e.g. 127.0.0.1:8080; overrides `listen` in the config).
+        #[arg(long)]
+        listen: Option<std::net::SocketAddr>,
+        /// Run every feed at start-up, then follow the schedules.
+        #[arg(long)]
+        once_now: bool,
+        /// Reload the config when the file changes (SIGHUP always does).
+        #[arg(long)]
+        watch_config: bool,
+        /// Time runs in flight get to finish at shutdown, e.g. "10s".
+        #[arg(long, default_value = "10s", value_parser = parse_duration_arg)]
+        shutdown_grace: std::time::Duration,
+    },
+    /// Serve the bundled example site on 127.0.0.1 and run the daemon over
+    /// it: the whole thing working offline, in one command.
+    Demo {
+        /// Where the feeds are served.
+        #[arg(long, default_value = "127.0.0.1:8080")]
+        listen: std::net::SocketAddr,
+        /// Keep the demo's files here instead of a temporary directory.
+        #[arg(long)]
+        dir: Option<PathBuf>,
+    },
+    /// Benchmarks that need no labelled data.
+    Bench {
+        #[command(subcommand)]
+        what: BenchWhat,
+    },
     /// Refresh every feed (or the named ones) once and exit: for crontab.
     Once {
         #[arg(long, default_value = "feeds.toml")]
@@ -83,6 +126,38 @@ enum Command {
 }
 
 #[derive(Subcommand)]
+enum BenchWhat {
+    /// N synthetic list pages from a local server, run end to end: list
+    /// pages per second, peak RSS, idle CPU.
+    Daemon {
+        #[arg(long, default_value_t = 2000)]
+        feeds: usize,
+        /// Records per synthetic list page.
+        #[arg(long, default_value_t = 20)]
+        records: usize,
+        /// Also fetch article bodies for new items.
+        #[arg(long)]
+        bodies: bool,
+    },
+    /// The daemon over N feeds for a while, with a share of requests failing
+    /// in assorted ways: memory over time, feeds updated, recoveries.
+    Soak {
+        #[arg(long, default_value_t = 2000)]
+        feeds: usize,
+        /// How long, e.g. "10m".
+        #[arg(long, default_value = "10m", value_parser = parse_duration_arg)]
+        duration: std::time::Duration,
+        /// Share of requests that fail (0..1).
+        #[arg(long, default_value_t = 0.1)]
+        fail_rate: f64,
+    },
+}
+
+fn parse_duration_arg(s: &str) -> Result<std::time::Duration, String> {
+    config::parse_duration(s)
+}
+
+#[derive(Subcommand)]
 enum TrainWhat {
     /// Paper 003's thresholds (k-means over text length and Cn, mean
     /// frequency) from sample article pages (DIR/*.html or *.html.gz).
@@ -124,17 +199,56 @@ enum EvalWhat {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                // html5ever logs parser internals ("foster parenting not
-                // implemented") at warn; they say nothing about the feed.
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn,html5ever=error")),
-        )
-        .with_writer(std::io::stderr)
-        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
-        .init();
+    // The daemon reports each run at info; one-shot commands only warn.
+    let default_level = match cli.command {
+        Command::Run { .. } | Command::Demo { .. } | Command::Bench { .. } => "info",
+        _ => "warn",
+    };
+    // html5ever logs parser internals ("foster parenting not implemented")
+    // at warn; they say nothing about the feed.
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| {
+        tracing_subscriber::EnvFilter::new(format!("{default_level},html5ever=error"))
+    });
+    let builder = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr);
+    match cli.log_format {
+        LogFormat::Json => builder.json().init(),
+        LogFormat::Human => builder
+            .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+            .init(),
+    }
     let outcome = match cli.command {
+        Command::Run {
+            config,
+            listen,
+            once_now,
+            watch_config,
+            shutdown_grace,
+        } => run_daemon(feedmine::daemon::DaemonOptions {
+            config_path: config,
+            listen,
+            once_now,
+            watch_config,
+            shutdown_grace,
+        }),
+        Command::Demo { listen, dir } => demo(listen, dir),
+        Command::Bench {
+            what:
+                BenchWhat::Daemon {
+                    feeds,
+                    records,
+                    bodies,
+                },
+        } => bench_daemon(feeds, records, bodies),
+        Command::Bench {
+            what:
+                BenchWhat::Soak {
+                    feeds,
+                    duration,
+                    fail_rate,
+                },
+        } => bench_soak(feeds, duration, fail_rate),
         Command::Once { config, feeds } => once(&config, &feeds),
         Command::Preview {
             target,
@@ -224,26 +338,46 @@ fn once(config_path: &Path, only: &[String]) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::from(EXIT_USAGE));
     }
     let rt = runtime()?;
-    let mut failed = 0;
-    for feed in cfg
+    let selected: Vec<&config::Feed> = cfg
         .feeds
         .iter()
         .filter(|f| only.is_empty() || only.contains(&f.id))
-    {
-        match rt.block_on(refresh::refresh(&cfg, feed)) {
-            Ok(r) => println!(
-                "feed {}: {} items ({} bodies, {} failed) -> {} in {:.1}s",
-                feed.id,
-                r.items,
-                r.bodies_filled,
-                r.bodies_failed,
-                r.path.display(),
-                r.elapsed.as_secs_f64()
+        .collect();
+    let results = match rt.block_on(feedmine::daemon::run_once(&cfg, &selected)) {
+        Ok(r) => r,
+        Err(err) => {
+            eprintln!("feedmine: {:#}", anyhow::Error::new(err));
+            return Ok(ExitCode::from(EXIT_FEED_FAILED));
+        }
+    };
+    let mut failed = 0;
+    for r in results {
+        match r.result {
+            Ok(rep) => println!(
+                "feed {}: {} ({} records, {} new, {} items, {} bodies, {} failed) in {:.1}s{}",
+                r.feed,
+                match rep.outcome {
+                    RunOutcome::Published => "published",
+                    RunOutcome::NotModified => "not modified",
+                    RunOutcome::Degraded => "DEGRADED, previous items kept",
+                    RunOutcome::Failed => "failed",
+                },
+                rep.records,
+                rep.new_items,
+                rep.published,
+                rep.bodies_filled,
+                rep.bodies_failed,
+                rep.elapsed.as_secs_f64(),
+                if rep.drift.is_empty() {
+                    String::new()
+                } else {
+                    format!(": {}", rep.drift.join("; "))
+                }
             ),
             Err(err) => {
                 failed += 1;
                 let err = anyhow::Error::new(err);
-                eprintln!("feedmine: feed {}: {err:#}", feed.id);
+                eprintln!("feedmine: feed {}: {err:#}", r.feed);
             }
         }
     }
@@ -252,6 +386,50 @@ fn once(config_path: &Path, only: &[String]) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::from(EXIT_FEED_FAILED)
     })
+}
+
+fn run_daemon(opts: feedmine::daemon::DaemonOptions) -> anyhow::Result<ExitCode> {
+    // Validate first so config errors print one per line with exit 2.
+    if let Err(code) = load_config(&opts.config_path) {
+        return Ok(code);
+    }
+    let rt = runtime()?;
+    rt.block_on(async {
+        let shutdown = tokio_util::sync::CancellationToken::new();
+        let reload = feedmine::daemon::install_signal_handlers(shutdown.clone())
+            .context("installing signal handlers")?;
+        feedmine::daemon::run(opts, shutdown, reload).await?;
+        Ok(ExitCode::SUCCESS)
+    })
+}
+
+fn demo(listen: std::net::SocketAddr, dir: Option<PathBuf>) -> anyhow::Result<ExitCode> {
+    let rt = runtime()?;
+    rt.block_on(async {
+        let shutdown = tokio_util::sync::CancellationToken::new();
+        let reload = feedmine::daemon::install_signal_handlers(shutdown.clone())
+            .context("installing signal handlers")?;
+        feedmine::demo::run(listen, dir, shutdown, reload).await?;
+        Ok(ExitCode::SUCCESS)
+    })
+}
+
+fn bench_daemon(feeds: usize, records: usize, bodies: bool) -> anyhow::Result<ExitCode> {
+    let rt = runtime()?;
+    let report = rt.block_on(feedmine::bench::daemon(feeds, records, bodies))?;
+    println!("{report}");
+    Ok(ExitCode::SUCCESS)
+}
+
+fn bench_soak(
+    feeds: usize,
+    duration: std::time::Duration,
+    fail_rate: f64,
+) -> anyhow::Result<ExitCode> {
+    let rt = runtime()?;
+    let report = rt.block_on(feedmine::bench::soak(feeds, duration, fail_rate))?;
+    println!("{report}");
+    Ok(ExitCode::SUCCESS)
 }
 
 fn check(config_path: &Path) -> anyhow::Result<ExitCode> {

@@ -1,68 +1,202 @@
-//! Refreshing one feed end to end: fetch the list page, find its records
-//! (`pipeline`), fill item bodies from the linked pages (`bodies`), render
-//! RSS (`feed`) and publish it atomically (`publish`). This is the I/O edge
-//! of a run; `feedmine once` calls it for each feed, the daemon will too.
+//! One run of one feed, end to end and stateful: conditional GET of the list
+//! page, record finding (`pipeline`), drift check (`drift`), merge into the
+//! state (`state`), bodies for new items only (`bodies`), rendering every
+//! configured format (`feed`) and atomic publishing (`publish`). Both
+//! `feedmine once` and the daemon (`daemon`) call [`run_feed`].
 //!
-//! Invariants: a feed's published file is only ever replaced by a complete
-//! new one: any error before publishing leaves the previous file as it was;
-//! a failed article page costs that item its body (logged), never the feed;
-//! parsing and extraction run on blocking threads (kuchikikiki trees are not
-//! `Send` and never cross an `.await`).
+//! Invariants:
+//! - A feed's published files are only ever replaced by complete new ones;
+//!   any error before publishing leaves the previous files as they were.
+//! - Order of effects, so that a crash (kill -9) at any point loses nothing
+//!   and duplicates nothing: items are merged into the state in one
+//!   transaction *before* bodies are fetched and files written; bodies are
+//!   stored item by item; files are rendered from the state; the fetch-cache
+//!   validators are saved only *after* every file is written (a crash in
+//!   between makes the next run fetch the page again instead of trusting a
+//!   304 for files that were never written).
+//! - 304 Not Modified means nothing is parsed and nothing is written.
+//! - Drift (far fewer records, or a new winning pattern) publishes nothing:
+//!   the previous items stay, the run is recorded as degraded.
+//! - A failed article page costs that item its body (logged, retried on the
+//!   next runs up to [`MAX_BODY_ATTEMPTS`]), never the feed.
+//! - Parsing and extraction run on blocking threads (kuchikikiki trees are
+//!   not `Send` and never cross an `.await`).
 
 use std::collections::HashMap;
 use std::path::PathBuf;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use chrono::{Offset, TimeZone, Utc};
+use chrono::{DateTime, Offset, TimeZone, Utc};
 use futures_util::StreamExt;
-use tokio::sync::Mutex;
 use url::Url;
 
 use crate::bodies::{self, Method};
-use crate::config::{BodySettings, Config, Feed};
+use crate::config::{Config, Feed, RobotsPolicy};
 use crate::dates::DateContext;
-use crate::feed::{ChannelInfo, FeedError, render_rss};
-use crate::fetch::{FetchError, FetchOptions, Fetcher};
+use crate::drift::{self, DriftParams, Observation, Verdict};
+use crate::feed::{ChannelInfo, FeedError, Format, OpmlEntry};
+use crate::fetch::{AddressPolicy, FetchError, FetchOptions, Fetched, Fetcher};
+use crate::filters::Filters;
 use crate::items::Item;
+use crate::metrics::{FetchKind, Metrics};
 use crate::pipeline::analyze_list;
+use crate::politeness::Politeness;
 use crate::publish::{PublishError, write_atomically};
+use crate::robots::RobotsCache;
+use crate::state::{CachedValidators, Retention, RunRow, StateError, Store};
+use crate::status::RunOutcome;
+use crate::templates::Templates;
 
-/// Items whose bodies one run fetches at most (the rest keep their summary).
+/// Items whose bodies one run fetches at most (the rest get theirs on the
+/// next runs; until then they keep their summary).
 pub const MAX_BODIES_PER_RUN: usize = 50;
+/// Body fetches tried per item before it keeps its summary for good.
+pub const MAX_BODY_ATTEMPTS: u32 = 3;
+/// Good runs looked at for the drift baseline.
+const DRIFT_HISTORY: usize = 10;
 
-/// Why one feed could not be refreshed. The previous file stays published.
+/// Why one feed could not be refreshed. The previous files stay published.
 #[derive(Debug, thiserror::Error)]
 pub enum RefreshError {
     #[error("cannot set up the HTTP client")]
     Client(#[source] FetchError),
     #[error("cannot fetch the list page")]
     Fetch(#[source] FetchError),
+    #[error("{url} answered 304 Not Modified to a request without validators")]
+    UnexpectedNotModified { url: Url },
+    #[error("robots.txt of {url} disallows fetching it (set robots = \"articles\" or \"off\")")]
+    Robots { url: Url },
     #[error(
         "no repeated records found on {url} ({reason}); run `feedmine preview {url}` to see the candidates"
     )]
     NoRecords { url: Url, reason: String },
-    #[error("cannot render the feed")]
-    Render(#[source] FeedError),
+    #[error("invalid filter")]
+    Filter(#[source] crate::filters::FilterError),
+    #[error("cannot render the {format} feed")]
+    Render {
+        format: &'static str,
+        #[source]
+        source: FeedError,
+    },
     #[error("cannot publish the feed")]
     Publish(#[source] PublishError),
+    #[error("state database")]
+    State(#[source] StateError),
     #[error("internal task failed: {0}")]
     Task(String),
 }
 
-/// What a successful refresh did.
+impl RefreshError {
+    /// How long the server asked us to wait (429/503 `Retry-After`).
+    pub fn retry_after(&self) -> Option<Duration> {
+        match self {
+            RefreshError::Fetch(e) => e.retry_after(),
+            _ => None,
+        }
+    }
+}
+
+/// What one successful run did.
 #[derive(Debug, Clone)]
-pub struct Refreshed {
-    pub items: usize,
+pub struct RunReport {
+    pub outcome: RunOutcome,
+    /// Records found on the list page (0 when it was not modified).
+    pub records: usize,
+    /// Items seen for the first time.
+    pub new_items: usize,
+    /// Items in the published feed.
+    pub published: usize,
     pub bodies_filled: usize,
     pub bodies_failed: usize,
-    pub path: PathBuf,
+    /// The winning record pattern (for drift detection).
+    pub pattern: Option<String>,
+    /// Why the run counts as degraded (empty otherwise).
+    pub drift: Vec<String>,
+    /// Files written.
+    pub paths: Vec<PathBuf>,
     pub elapsed: Duration,
 }
 
+/// Long-lived things every run shares: the state, the politeness and
+/// robots bookkeeping, metrics, templates and a pool of HTTP clients.
+#[derive(Clone)]
+pub struct Services {
+    pub store: Arc<Store>,
+    pub politeness: Arc<Politeness>,
+    pub robots: Arc<RobotsCache>,
+    pub metrics: Metrics,
+    templates: Arc<std::sync::RwLock<Arc<Templates>>>,
+    pub drift: DriftParams,
+    fetchers: Arc<Mutex<HashMap<String, Fetcher>>>,
+}
+
+impl Services {
+    /// Services for `config`: opens (or creates) its state file.
+    pub fn open(config: &Config, templates: Templates) -> Result<Services, StateError> {
+        let store = Store::open(&config.state_path)?;
+        Ok(Services::with_store(config, Arc::new(store), templates))
+    }
+
+    /// Services over an already open store.
+    pub fn with_store(config: &Config, store: Arc<Store>, templates: Templates) -> Services {
+        let politeness = Politeness::new(crate::politeness::Limits {
+            global: config.limits.concurrency,
+            per_host: config.limits.host_concurrency,
+            min_delay: config.limits.host_delay,
+        });
+        Services {
+            store,
+            politeness,
+            robots: Arc::new(RobotsCache::new(crate::fetch::DEFAULT_USER_AGENT)),
+            metrics: Metrics::new(),
+            templates: Arc::new(std::sync::RwLock::new(Arc::new(templates))),
+            drift: DriftParams::default(),
+            fetchers: Arc::default(),
+        }
+    }
+
+    /// The current templates.
+    pub fn templates(&self) -> Arc<Templates> {
+        match self.templates.read() {
+            Ok(t) => t.clone(),
+            Err(poisoned) => poisoned.get_ref().clone(),
+        }
+    }
+
+    /// Replace the templates (config reload).
+    pub fn set_templates(&self, templates: Templates) {
+        let mut t = match self.templates.write() {
+            Ok(t) => t,
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        *t = Arc::new(templates);
+    }
+
+    /// A fetcher for `opts`, shared by every feed with the same options so
+    /// connections are reused and clients are not rebuilt every run.
+    pub fn fetcher(&self, opts: FetchOptions) -> Result<Fetcher, FetchError> {
+        let key = format!("{opts:?}");
+        let mut pool = match self.fetchers.lock() {
+            Ok(p) => p,
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        if let Some(f) = pool.get(&key) {
+            return Ok(f.clone());
+        }
+        let fetcher = Fetcher::new(opts)?.with_politeness(self.politeness.clone());
+        // Bounded: a config reload with many changed feeds must not grow
+        // the pool for ever.
+        if pool.len() > 1024 {
+            pool.clear();
+        }
+        pool.insert(key, fetcher.clone());
+        Ok(fetcher)
+    }
+}
+
 /// Date context for a feed: now, in the feed's time zone's current offset.
-pub fn date_context(feed: &Feed) -> DateContext {
-    let now = Utc::now();
+pub fn date_context(feed: &Feed, now: DateTime<Utc>) -> DateContext {
     DateContext {
         now,
         offset: feed
@@ -72,35 +206,227 @@ pub fn date_context(feed: &Feed) -> DateContext {
     }
 }
 
-/// Output path of a feed's RSS file.
-pub fn output_path(config: &Config, feed: &Feed) -> PathBuf {
-    config.output_dir.join(format!("{}.xml", feed.id))
+/// Output path of one format of a feed.
+pub fn output_path(config: &Config, feed: &Feed, format: Format) -> PathBuf {
+    config
+        .output_dir
+        .join(format!("{}.{}", feed.id, format.ext()))
 }
 
-/// Refresh one feed.
-pub async fn refresh(config: &Config, feed: &Feed) -> Result<Refreshed, RefreshError> {
+/// The fetch options of a feed's list page.
+pub fn list_fetch_options(feed: &Feed) -> FetchOptions {
+    FetchOptions {
+        proxy: feed.proxy.clone(),
+        cookies: feed.cookies.clone(),
+        address_policy: AddressPolicy::AllowAll,
+        ..feed.fetch.clone()
+    }
+}
+
+/// The fetch options of a feed's article pages: links come from a page a
+/// stranger wrote, so they must resolve to public addresses unless the
+/// feed opts in.
+pub fn article_fetch_options(feed: &Feed) -> FetchOptions {
+    FetchOptions {
+        total_timeout: feed.bodies.timeout,
+        max_body_bytes: feed.bodies.max_bytes,
+        address_policy: if feed.allow_private_addresses {
+            AddressPolicy::AllowAll
+        } else {
+            AddressPolicy::PublicOnly
+        },
+        ..list_fetch_options(feed)
+    }
+}
+
+/// Run one feed once and record the run (state, metrics). `now` is the
+/// run's start time.
+pub async fn run_feed(
+    services: &Services,
+    config: &Config,
+    feed: &Feed,
+    now: DateTime<Utc>,
+) -> Result<RunReport, RefreshError> {
     let started = Instant::now();
-    let fetcher = Fetcher::new(feed.fetch.clone()).map_err(RefreshError::Client)?;
-    let page = fetcher
-        .fetch(&feed.url)
-        .await
-        .map_err(RefreshError::Fetch)?;
+    let result = run_inner(services, config, feed, now, started).await;
+    let elapsed = started.elapsed();
+    let (status, records, new_items, pattern, error) = match &result {
+        Ok(r) => (
+            match r.outcome {
+                RunOutcome::Published => "published",
+                RunOutcome::NotModified => "not_modified",
+                RunOutcome::Degraded => "degraded",
+                RunOutcome::Failed => "failed",
+            },
+            r.records,
+            r.new_items,
+            r.pattern.clone(),
+            (!r.drift.is_empty()).then(|| r.drift.join("; ")),
+        ),
+        Err(e) => ("failed", 0, 0, None, Some(format!("{:#}", anyhow_like(e)))),
+    };
+    let row = RunRow {
+        started: now,
+        duration_ms: u64::try_from(elapsed.as_millis()).unwrap_or(u64::MAX),
+        status: status.to_string(),
+        records,
+        new_items,
+        pattern,
+        error,
+    };
+    if let Err(e) = services.store.record_run(&feed.id, &row) {
+        tracing::warn!(feed = %feed.id, "cannot record the run: {}", anyhow_like(&e));
+    }
+    let (outcome, published) = match &result {
+        Ok(r) => (r.outcome.clone(), r.published),
+        Err(_) => (RunOutcome::Failed, 0),
+    };
+    services
+        .metrics
+        .record_run(&feed.id, &outcome, elapsed, records, published);
+    result.map(|mut r| {
+        r.elapsed = elapsed;
+        r
+    })
+}
+
+/// `{err:#}`-style text of an error and its sources, without anyhow.
+pub fn anyhow_like(e: &(dyn std::error::Error + 'static)) -> String {
+    let mut out = e.to_string();
+    let mut source = e.source();
+    while let Some(s) = source {
+        out.push_str(": ");
+        out.push_str(&s.to_string());
+        source = s.source();
+    }
+    out
+}
+
+async fn run_inner(
+    services: &Services,
+    config: &Config,
+    feed: &Feed,
+    now: DateTime<Utc>,
+    started: Instant,
+) -> Result<RunReport, RefreshError> {
+    let store = &services.store;
+    let fetcher = services
+        .fetcher(list_fetch_options(feed))
+        .map_err(RefreshError::Client)?;
+    if feed.robots == RobotsPolicy::All
+        && matches!(feed.url.scheme(), "http" | "https")
+        && !services.robots.allowed(&fetcher, &feed.url).await
+    {
+        return Err(RefreshError::Robots {
+            url: feed.url.clone(),
+        });
+    }
+
+    // Conditional GET, but only if every file this config publishes exists:
+    // a 304 must never stand in for a file that was deleted or never made.
+    let files_exist = feed
+        .formats
+        .iter()
+        .all(|f| output_path(config, feed, *f).is_file());
+    let cached = if files_exist {
+        store
+            .validators(&feed.id, feed.url.as_str(), &feed.config_hash)
+            .map_err(RefreshError::State)?
+    } else {
+        None
+    };
+    let fetch_started = Instant::now();
+    let fetched = fetcher
+        .fetch_conditional(
+            &feed.url,
+            cached.as_ref().and_then(|c| c.etag.as_deref()),
+            cached.as_ref().and_then(|c| c.last_modified.as_deref()),
+        )
+        .await;
+    services
+        .metrics
+        .record_fetch(FetchKind::List, fetch_started.elapsed(), fetched.is_ok());
+    let page = match fetched.map_err(RefreshError::Fetch)? {
+        Fetched::NotModified { .. } if cached.is_none() => {
+            return Err(RefreshError::UnexpectedNotModified {
+                url: feed.url.clone(),
+            });
+        }
+        Fetched::NotModified { .. } => {
+            let published = store.item_count(&feed.id).map_err(RefreshError::State)?;
+            return Ok(RunReport {
+                outcome: RunOutcome::NotModified,
+                records: 0,
+                new_items: 0,
+                published: published.min(feed.max_items),
+                bodies_filled: 0,
+                bodies_failed: 0,
+                pattern: None,
+                drift: Vec::new(),
+                paths: Vec::new(),
+                elapsed: started.elapsed(),
+            });
+        }
+        Fetched::Page(p) => p,
+    };
+    let validators = CachedValidators {
+        etag: page.etag.clone(),
+        last_modified: page.last_modified.clone(),
+    };
     let final_url = page.final_url.clone();
     let mining = feed.mining.clone();
-    let dates = date_context(feed);
+    let dates = date_context(feed, now);
     let url_for_task = final_url.clone();
-    let list = tokio::task::spawn_blocking(move || {
+    let (items, page_title, lang, groups, pattern) = tokio::task::spawn_blocking(move || {
         let list = analyze_list(&page.text, &url_for_task, &mining, &dates);
+        let pattern = drift::pattern_signature(&list);
         (
             list.items,
             list.doc.title,
             list.doc.lang,
             list.detection.groups.len(),
+            pattern,
         )
     })
     .await
     .map_err(|e| RefreshError::Task(e.to_string()))?;
-    let (mut items, page_title, lang, groups) = list;
+
+    // Drift: judged against the recent good runs.
+    let history: Vec<Observation> = store
+        .recent_runs(&feed.id, DRIFT_HISTORY * 2)
+        .map_err(RefreshError::State)?
+        .into_iter()
+        .filter(|r| r.status == "published")
+        .take(DRIFT_HISTORY)
+        .map(|r| Observation {
+            records: r.records,
+            pattern: r.pattern,
+        })
+        .collect();
+    let observed = Observation {
+        records: items.len(),
+        pattern: pattern.clone(),
+    };
+    if let Verdict::Drifted { reasons } = drift::judge(&history, &observed, &services.drift) {
+        tracing::warn!(
+            feed = %feed.id,
+            "extraction drift, keeping the previous items: {}",
+            reasons.join("; ")
+        );
+        let published = store.item_count(&feed.id).map_err(RefreshError::State)?;
+        return Ok(RunReport {
+            outcome: RunOutcome::Degraded,
+            records: items.len(),
+            new_items: 0,
+            published: published.min(feed.max_items),
+            bodies_filled: 0,
+            bodies_failed: 0,
+            pattern,
+            drift: reasons,
+            paths: Vec::new(),
+            elapsed: started.elapsed(),
+        });
+    }
     if items.is_empty() {
         let reason = if groups == 0 {
             "no repeated pattern passed the rules".to_string()
@@ -112,123 +438,221 @@ pub async fn refresh(config: &Config, feed: &Feed) -> Result<Refreshed, RefreshE
             reason,
         });
     }
+
+    // Merge first (one transaction), then bodies, then files: see the
+    // module header for why this order is crash-safe.
+    let merge = store
+        .merge_items(&feed.id, &items, now)
+        .map_err(RefreshError::State)?;
+    let keys = Store::identity_keys(&feed.id, &items);
     let (filled, failed) = if feed.bodies.enabled {
-        fill_bodies(&feed.id, &feed.fetch, &feed.bodies, &final_url, &mut items).await
+        let wanted = store
+            .items_needing_body(&feed.id, &keys, MAX_BODY_ATTEMPTS)
+            .map_err(RefreshError::State)?;
+        let jobs: Vec<(String, Url)> = wanted
+            .into_iter()
+            .filter_map(|key| {
+                let i = keys.iter().position(|k| *k == key)?;
+                let link = items[i].link.clone()?;
+                may_follow(&link, &final_url, feed.bodies.allow_other_hosts).then_some((key, link))
+            })
+            .take(MAX_BODIES_PER_RUN)
+            .collect();
+        fill_bodies(services, feed, jobs).await?
     } else {
         (0, 0)
     };
+
+    let paths = publish_from_state(services, config, feed, now, page_title, lang).await?;
+    let published = paths.1;
+    if let Err(e) =
+        store.save_validators(&feed.id, feed.url.as_str(), &feed.config_hash, &validators)
+    {
+        tracing::warn!(feed = %feed.id, "cannot save the fetch cache: {}", anyhow_like(&e));
+    }
+    Ok(RunReport {
+        outcome: RunOutcome::Published,
+        records: items.len(),
+        new_items: merge.new_keys.len(),
+        published,
+        bodies_filled: filled,
+        bodies_failed: failed,
+        pattern,
+        drift: Vec::new(),
+        paths: paths.0,
+        elapsed: started.elapsed(),
+    })
+}
+
+/// Render every format of a feed from its stored items and write them.
+/// Returns the paths written and the number of items published.
+async fn publish_from_state(
+    services: &Services,
+    config: &Config,
+    feed: &Feed,
+    now: DateTime<Utc>,
+    page_title: Option<String>,
+    lang: Option<String>,
+) -> Result<(Vec<PathBuf>, usize), RefreshError> {
+    let retention = Retention {
+        // Filters drop items after the cut, so read a margin more.
+        max_items: feed.max_items.saturating_mul(4).max(feed.max_items),
+        max_age: chrono::Duration::from_std(feed.max_age).ok(),
+    };
+    let stored = services
+        .store
+        .published_items(&feed.id, now, &retention)
+        .map_err(RefreshError::State)?;
+    let filters = Filters::new(&feed.include, &feed.exclude, feed.filter_case_insensitive)
+        .map_err(RefreshError::Filter)?;
+    let mut items: Vec<Item> = stored
+        .iter()
+        .map(|s| s.to_item())
+        .filter(|item| filters.keep(item))
+        .take(feed.max_items)
+        .collect();
+    let templates = services.templates();
     for item in &mut items {
         // A broken template was rejected at load; a render error here
         // (e.g. a filter failing on odd data) keeps the plain body.
-        match config.item_template.render(item) {
+        match templates.item.render(item) {
             Ok(Some(html)) => item.body_html = Some(html),
             Ok(None) => {}
             Err(e) => tracing::warn!(feed = %feed.id, "{e}"),
         }
     }
-    let channel = ChannelInfo {
+    let channel = channel_info(config, feed, now, page_title, lang);
+    let mut paths = Vec::new();
+    for format in &feed.formats {
+        let text = crate::feed::render(*format, &channel, &items).map_err(|source| {
+            RefreshError::Render {
+                format: format.name(),
+                source,
+            }
+        })?;
+        let path = output_path(config, feed, *format);
+        write_atomically(&path, text.as_bytes()).map_err(RefreshError::Publish)?;
+        paths.push(path);
+    }
+    Ok((paths, items.len()))
+}
+
+/// Channel facts of a feed.
+fn channel_info(
+    config: &Config,
+    feed: &Feed,
+    now: DateTime<Utc>,
+    page_title: Option<String>,
+    lang: Option<String>,
+) -> ChannelInfo {
+    ChannelInfo {
         title: feed
             .title
             .clone()
             .or(page_title)
+            .filter(|t| !t.trim().is_empty())
             .unwrap_or_else(|| feed.id.clone()),
-        link: final_url.clone(),
+        link: feed.url.clone(),
         description: feed
             .description
             .clone()
-            .unwrap_or_else(|| format!("Records of {final_url}, found by feedmine")),
+            .unwrap_or_else(|| format!("Records of {}, found by feedmine", feed.url)),
         self_url: config
             .public_url
             .as_ref()
             .and_then(|u| u.join(&format!("{}.xml", feed.id)).ok()),
-        last_build: Utc::now(),
+        last_build: now,
         language: lang,
-    };
-    let xml = render_rss(&channel, &items).map_err(RefreshError::Render)?;
-    let path = output_path(config, feed);
-    write_atomically(&path, xml.as_bytes()).map_err(RefreshError::Publish)?;
-    Ok(Refreshed {
-        items: items.len(),
-        bodies_filled: filled,
-        bodies_failed: failed,
-        path,
-        elapsed: started.elapsed(),
-    })
+        stylesheet: Some(STYLESHEET_FILE.to_string()),
+    }
 }
 
-/// True when an item's link may be followed for its body.
+/// File name of the XSL stylesheet written beside the feeds.
+pub const STYLESHEET_FILE: &str = "feed.xsl";
+/// File name of the OPML list of every feed.
+pub const OPML_FILE: &str = "feeds.opml";
+
+/// Write `feed.xsl` and `feeds.opml` into the output directory (at start-up
+/// and after a reload).
+pub fn publish_shared_files(config: &Config, templates: &Templates) -> Result<(), PublishError> {
+    write_atomically(
+        &config.output_dir.join(STYLESHEET_FILE),
+        templates.stylesheet.as_bytes(),
+    )?;
+    let entries: Vec<OpmlEntry> = config
+        .feeds
+        .iter()
+        .map(|f| {
+            let first = f.formats.first().copied().unwrap_or(Format::Rss);
+            let file = format!("{}.{}", f.id, first.ext());
+            OpmlEntry {
+                title: f.title.clone().unwrap_or_else(|| f.id.clone()),
+                xml_url: config
+                    .public_url
+                    .as_ref()
+                    .and_then(|u| u.join(&file).ok())
+                    .map(|u| u.to_string())
+                    .unwrap_or(file),
+                html_url: f.url.to_string(),
+            }
+        })
+        .collect();
+    write_atomically(
+        &config.output_dir.join(OPML_FILE),
+        crate::feed::render_opml(&entries).as_bytes(),
+    )
+}
+
+/// True when an item's link may be followed for its body: http(s) on the
+/// list page's host (any host with `allow_other_hosts`), or a local file
+/// when the list page itself is one. Address checks (SSRF) happen in
+/// `fetch` at connect time, for every redirect hop.
 pub fn may_follow(link: &Url, list_url: &Url, allow_other_hosts: bool) -> bool {
     matches!(link.scheme(), "http" | "https" | "file")
         && link.scheme() == list_url.scheme()
         && (allow_other_hosts || link.host_str() == list_url.host_str())
 }
 
-/// Per-host pacing: the earliest time the next request to a host may start.
-type HostClock = Arc<Mutex<HashMap<String, Instant>>>;
-
-async fn wait_turn(clock: &HostClock, host: &str, delay: Duration) {
-    let wait = {
-        let mut c = clock.lock().await;
-        let now = Instant::now();
-        let next = c.get(host).copied().unwrap_or(now).max(now);
-        c.insert(host.to_string(), next + delay);
-        next - now
-    };
-    if !wait.is_zero() {
-        tokio::time::sleep(wait).await;
+/// Fetch each job's page, extract its main content and store it. Returns
+/// (filled, failed).
+async fn fill_bodies(
+    services: &Services,
+    feed: &Feed,
+    jobs: Vec<(String, Url)>,
+) -> Result<(usize, usize), RefreshError> {
+    if jobs.is_empty() {
+        return Ok((0, 0));
     }
-}
-
-/// Fetch each item's page and put its extracted main content in
-/// `body_html`. Returns (filled, failed).
-pub async fn fill_bodies(
-    feed_id: &str,
-    fetch: &FetchOptions,
-    settings: &BodySettings,
-    list_url: &Url,
-    items: &mut [Item],
-) -> (usize, usize) {
-    let method: Method = match settings.method.parse() {
+    let method: Method = match feed.bodies.method.parse() {
         Ok(m) => m,
         Err(e) => {
-            tracing::warn!(feed = feed_id, "bodies skipped: {e}");
-            return (0, 0);
+            tracing::warn!(feed = %feed.id, "bodies skipped: {e}");
+            return Ok((0, 0));
         }
     };
-    let opts = FetchOptions {
-        total_timeout: settings.timeout,
-        max_body_bytes: settings.max_bytes,
-        ..fetch.clone()
-    };
-    let fetcher = match Fetcher::new(opts) {
-        Ok(f) => f,
-        Err(e) => {
-            tracing::warn!(feed = feed_id, "bodies skipped: {e:#}");
-            return (0, 0);
-        }
-    };
-    let clock: HostClock = Arc::default();
-    let jobs: Vec<(usize, Url)> = items
-        .iter()
-        .enumerate()
-        .filter_map(|(i, it)| Some((i, it.link.clone()?)))
-        .filter(|(_, l)| may_follow(l, list_url, settings.allow_other_hosts))
-        .take(MAX_BODIES_PER_RUN)
-        .collect();
-    let results: Vec<(usize, Result<String, String>)> = futures_util::stream::iter(jobs)
-        .map(|(i, link)| {
+    let fetcher = services
+        .fetcher(article_fetch_options(feed))
+        .map_err(RefreshError::Client)?;
+    let check_robots = feed.robots != RobotsPolicy::Off;
+    let results: Vec<(String, Url, Result<String, String>)> = futures_util::stream::iter(jobs)
+        .map(|(key, link)| {
             let fetcher = fetcher.clone();
-            let clock = clock.clone();
-            let delay = settings.delay;
-            let params = settings.params.clone();
+            let params = feed.bodies.params.clone();
+            let metrics = services.metrics.clone();
+            let robots = services.robots.clone();
             async move {
-                // Politeness is for servers; local files need none.
-                if link.scheme() != "file" {
-                    wait_turn(&clock, link.host_str().unwrap_or(""), delay).await;
+                if check_robots
+                    && link.scheme() != "file"
+                    && !robots.allowed(&fetcher, &link).await
+                {
+                    return (key, link, Err("disallowed by robots.txt".to_string()));
                 }
-                let page = match fetcher.fetch(&link).await {
+                let t = Instant::now();
+                let fetched = fetcher.fetch(&link).await;
+                metrics.record_fetch(FetchKind::Article, t.elapsed(), fetched.is_ok());
+                let page = match fetched {
                     Ok(p) => p,
-                    Err(e) => return (i, Err(format!("{e:#}"))),
+                    Err(e) => return (key, link, Err(anyhow_like(&e))),
                 };
                 let base = page.final_url.clone();
                 let extracted = tokio::task::spawn_blocking(move || {
@@ -243,27 +667,31 @@ pub async fn fill_bodies(
                     Ok(Err(e)) => Err(e.to_string()),
                     Err(e) => Err(format!("extraction task failed: {e}")),
                 };
-                (i, r)
+                (key, link, r)
             }
         })
-        .buffer_unordered(settings.concurrency.max(1))
+        .buffer_unordered(feed.bodies.concurrency.max(1))
         .collect()
         .await;
     let (mut filled, mut failed) = (0, 0);
-    for (i, r) in results {
-        match r {
+    for (key, link, r) in results {
+        let body = match &r {
             Ok(html) => {
-                items[i].body_html = Some(html);
                 filled += 1;
+                Some(html.as_str())
             }
             Err(reason) => {
                 failed += 1;
-                let link = items[i].link.as_ref().map(Url::as_str).unwrap_or("");
-                tracing::warn!(feed = feed_id, link, "body not extracted: {reason}");
+                tracing::warn!(feed = %feed.id, link = %link, "body not extracted: {reason}");
+                None
             }
-        }
+        };
+        services
+            .store
+            .record_body_attempt(&feed.id, &key, body)
+            .map_err(RefreshError::State)?;
     }
-    (filled, failed)
+    Ok((filled, failed))
 }
 
 #[cfg(test)]

@@ -1,0 +1,734 @@
+//! The scheduler: runs every feed on its own schedule, for years.
+//!
+//! One tokio task per feed (a *worker*) sleeps until the feed is due, runs
+//! it ([`crate::refresh::run_feed`]) and computes the next due time. So:
+//! - a feed never runs twice at once (its worker is sequential), and a run
+//!   that outlives its interval delays the next one instead of piling up
+//!   (the next due time is computed after the run ends);
+//! - the next due time is the schedule's next firing after the last run's
+//!   start (from the state, so it survives restarts: a run missed while the
+//!   daemon was down happens once at start-up, not once per missed slot),
+//!   pushed back by exponential backoff with jitter after failures and by
+//!   any `Retry-After`, plus the feed's configured jitter;
+//! - a feed that never ran runs at once;
+//! - sleeps are capped at [`MAX_SLEEP`] and the due time recomputed, so a
+//!   clock jump (suspend, NTP step) costs at most that much lateness; an
+//!   idle daemon wakes once a minute per feed and does nothing else.
+//!
+//! Reloading (SIGHUP or `--watch-config`) loads the file again; a broken
+//! file is rejected with its errors and the old config keeps running.
+//! Changed feeds get their new config at their next wake-up; removed feeds
+//! stop after their current run; new feeds start.
+//!
+//! Shutdown (SIGTERM/SIGINT): no new runs start; runs in flight get
+//! [`DaemonOptions::shutdown_grace`] to finish and are abandoned after that.
+//! Abandoning is safe at any point: files are replaced atomically and the
+//! state changes in transactions (see `refresh`).
+
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, RwLock};
+use std::time::{Duration, SystemTime};
+
+use chrono::{DateTime, Utc};
+use tokio::sync::watch;
+use tokio::task::JoinSet;
+use tokio_util::sync::CancellationToken;
+
+use crate::config::{self, Config, ConfigError, Feed};
+use crate::politeness::Backoff;
+use crate::refresh::{self, RefreshError, RunReport, Services};
+use crate::state::{RunRow, StateError};
+use crate::status::{FeedStatus, Health, LastRun, RunOutcome, StatusBoard};
+use crate::templates::{IndexContext, Templates};
+
+/// Longest single sleep of a worker before it looks at the clock again.
+pub const MAX_SLEEP: Duration = Duration::from_secs(60);
+/// How often `--watch-config` looks at the config file.
+pub const WATCH_INTERVAL: Duration = Duration::from_secs(2);
+/// Default time in-flight runs get to finish at shutdown.
+pub const DEFAULT_SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
+
+/// How `feedmine run` was asked to behave.
+#[derive(Debug, Clone)]
+pub struct DaemonOptions {
+    pub config_path: PathBuf,
+    /// Serve the feeds here (overrides the config's `listen`).
+    pub listen: Option<SocketAddr>,
+    /// Run every feed at start-up, then follow the schedules.
+    pub once_now: bool,
+    /// Reload the config when the file changes.
+    pub watch_config: bool,
+    /// See [`DEFAULT_SHUTDOWN_GRACE`].
+    pub shutdown_grace: Duration,
+}
+
+/// Why the daemon could not start (once started, it does not stop on
+/// errors: they are logged and shown on `/health`).
+#[derive(Debug, thiserror::Error)]
+pub enum DaemonError {
+    #[error("invalid config")]
+    Config(#[source] ConfigError),
+    #[error("cannot open the state file")]
+    State(#[source] StateError),
+    #[error("cannot load the templates")]
+    Templates(#[source] crate::templates::TemplateError),
+    #[error("cannot write {what} into the output directory")]
+    Publish {
+        what: &'static str,
+        #[source]
+        source: crate::publish::PublishError,
+    },
+    #[error("cannot listen on {addr}")]
+    Bind {
+        addr: SocketAddr,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("the HTTP server failed")]
+    Server(#[source] crate::server::ServerError),
+}
+
+/// Load the templates a config names (bundled ones where it names none).
+pub fn load_templates(config: &Config) -> Result<Templates, crate::templates::TemplateError> {
+    let mut t = Templates::load(
+        None,
+        config.index_template.as_deref(),
+        config.stylesheet.as_deref(),
+    )?;
+    t.item = config.item_template.clone();
+    Ok(t)
+}
+
+/// A status entry for a feed that has not run in this process yet.
+fn initial_status(feed: &Feed, last: Option<&RunRow>, items: usize) -> FeedStatus {
+    FeedStatus {
+        id: feed.id.clone(),
+        title: feed.title.clone().unwrap_or_else(|| feed.id.clone()),
+        source: feed.url.to_string(),
+        formats: feed.formats.clone(),
+        health: match last {
+            None => Health::Pending,
+            Some(r) if r.status == "failed" => Health::Failing {
+                error: r.error.clone().unwrap_or_default(),
+                consecutive_failures: 1,
+            },
+            Some(r) if r.status == "degraded" => Health::Degraded {
+                reasons: r.error.iter().cloned().collect(),
+            },
+            Some(_) => Health::Ok,
+        },
+        last_run: last.map(last_run_of),
+        items,
+        next_run: None,
+    }
+}
+
+fn last_run_of(r: &RunRow) -> LastRun {
+    LastRun {
+        started: r.started,
+        duration_ms: r.duration_ms,
+        outcome: match r.status.as_str() {
+            "published" => RunOutcome::Published,
+            "not_modified" => RunOutcome::NotModified,
+            "degraded" => RunOutcome::Degraded,
+            _ => RunOutcome::Failed,
+        },
+        records: r.records,
+        new_items: r.new_items,
+    }
+}
+
+/// What a worker remembers between runs.
+#[derive(Debug, Clone, Default)]
+struct WorkerMemory {
+    last_start: Option<DateTime<Utc>>,
+    last_end: Option<DateTime<Utc>>,
+    consecutive_failures: u32,
+    retry_after: Option<Duration>,
+}
+
+/// When a feed is next due (pure; see the module header for the rules).
+pub fn next_due(
+    feed: &Feed,
+    last_start: Option<DateTime<Utc>>,
+    last_end: Option<DateTime<Utc>>,
+    consecutive_failures: u32,
+    retry_after: Option<Duration>,
+    backoff: &Backoff,
+    rng: &mut fastrand::Rng,
+    now: DateTime<Utc>,
+) -> DateTime<Utc> {
+    let Some(last_start) = last_start else {
+        return now;
+    };
+    let scheduled = feed
+        .schedule
+        .next_after_in(&feed.timezone, last_start)
+        .unwrap_or(now + chrono::Duration::days(365));
+    let mut due = scheduled;
+    let end = last_end.unwrap_or(last_start);
+    if consecutive_failures > 0 {
+        let wait = backoff.delay(consecutive_failures, rng);
+        due = due.max(end + chrono::Duration::from_std(wait).unwrap_or_default());
+    }
+    if let Some(ra) = retry_after {
+        due = due.max(end + chrono::Duration::from_std(ra).unwrap_or_default());
+    }
+    if !feed.jitter.is_zero() {
+        let ms = u64::try_from(feed.jitter.as_millis()).unwrap_or(u64::MAX);
+        due += chrono::Duration::milliseconds(i64::try_from(rng.u64(0..ms)).unwrap_or(0));
+    }
+    due
+}
+
+/// Everything workers share.
+struct Shared {
+    services: Services,
+    board: StatusBoard,
+    backoff: Backoff,
+    /// Runs in flight are abandoned when this is cancelled.
+    abort: CancellationToken,
+}
+
+type FeedConfig = (Arc<Config>, Feed);
+
+struct WorkerHandle {
+    tx: watch::Sender<FeedConfig>,
+    stop: CancellationToken,
+}
+
+/// Run the daemon until `shutdown` is cancelled. `reload` receives a
+/// message for each SIGHUP.
+pub async fn run(
+    opts: DaemonOptions,
+    shutdown: CancellationToken,
+    reload: tokio::sync::mpsc::Receiver<()>,
+) -> Result<(), DaemonError> {
+    run_with_board(opts, shutdown, reload, StatusBoard::new(), None).await
+}
+
+/// [`run`] with a status board the caller can watch (benchmarks, tests),
+/// and optionally a pre-bound listener for the server.
+pub async fn run_with_board(
+    opts: DaemonOptions,
+    shutdown: CancellationToken,
+    mut reload: tokio::sync::mpsc::Receiver<()>,
+    board: StatusBoard,
+    listener: Option<tokio::net::TcpListener>,
+) -> Result<(), DaemonError> {
+    let config = Arc::new(config::load(&opts.config_path).map_err(DaemonError::Config)?);
+    let templates = load_templates(&config).map_err(DaemonError::Templates)?;
+    refresh::publish_shared_files(&config, &templates).map_err(|source| {
+        DaemonError::Publish {
+            what: "feed.xsl and feeds.opml",
+            source,
+        }
+    })?;
+    let services = Services::open(&config, templates).map_err(DaemonError::State)?;
+    let shared = Arc::new(Shared {
+        services: services.clone(),
+        board: board.clone(),
+        backoff: Backoff {
+            base: config.limits.backoff_base,
+            max: config.limits.backoff_max,
+        },
+        abort: CancellationToken::new(),
+    });
+
+    let mut tasks = JoinSet::new();
+    let listener = match (listener, opts.listen.or(config.listen)) {
+        (Some(l), _) => Some(l),
+        (None, Some(addr)) => Some(
+            tokio::net::TcpListener::bind(addr)
+                .await
+                .map_err(|source| DaemonError::Bind { addr, source })?,
+        ),
+        (None, None) => None,
+    };
+    if let Some(listener) = listener {
+        let local = listener
+            .local_addr()
+            .map_err(|source| DaemonError::Bind {
+                addr: SocketAddr::from(([0, 0, 0, 0], 0)),
+                source,
+            })?;
+        tracing::info!("serving the feeds on http://{local}/");
+        let state = crate::server::AppState {
+            board: board.clone(),
+            metrics: services.metrics.clone(),
+            render_index: index_renderer(services.clone(), config.public_url.clone()),
+            options: Arc::new(crate::server::ServerOptions {
+                output_dir: config.output_dir.clone(),
+                bearer_token: config.bearer_token.clone(),
+                ..crate::server::ServerOptions::default()
+            }),
+        };
+        let token = shutdown.clone();
+        tasks.spawn(async move {
+            if let Err(e) = crate::server::serve(listener, state, token).await {
+                tracing::error!("the HTTP server stopped: {}", refresh::anyhow_like(&e));
+            }
+        });
+    }
+
+    let mut workers: HashMap<String, WorkerHandle> = HashMap::new();
+    let mut current = config.clone();
+    for feed in &config.feeds {
+        let h = spawn_worker(&mut tasks, &shared, &config, feed, opts.once_now, &shutdown);
+        workers.insert(feed.id.clone(), h);
+    }
+    services.metrics.set_feeds_total(workers.len());
+    tracing::info!(
+        feeds = workers.len(),
+        "feedmine daemon started with {}",
+        opts.config_path.display()
+    );
+
+    let mut watched = file_stamp(&opts.config_path);
+    let mut watch_tick = tokio::time::interval(WATCH_INTERVAL);
+    loop {
+        let reload_now = tokio::select! {
+            _ = shutdown.cancelled() => break,
+            msg = reload.recv() => msg.is_some(),
+            _ = watch_tick.tick(), if opts.watch_config => {
+                let stamp = file_stamp(&opts.config_path);
+                let changed = stamp != watched;
+                watched = stamp;
+                changed
+            }
+        };
+        if !reload_now {
+            continue;
+        }
+        match reload_config(&opts.config_path) {
+            Err(e) => tracing::error!(
+                "config reload rejected, the previous config keeps running: {}",
+                refresh::anyhow_like(&e)
+            ),
+            Ok((new, templates)) => {
+                let new = Arc::new(new);
+                if let Err(e) = refresh::publish_shared_files(&new, &templates) {
+                    tracing::warn!("cannot write feed.xsl/feeds.opml: {}", refresh::anyhow_like(&e));
+                }
+                services.set_templates(templates);
+                let ids: Vec<String> = new.feeds.iter().map(|f| f.id.clone()).collect();
+                workers.retain(|id, h| {
+                    let keep = ids.contains(id);
+                    if !keep {
+                        tracing::info!(feed = %id, "feed removed from the config");
+                        h.stop.cancel();
+                    }
+                    keep
+                });
+                board.retain(&ids);
+                for feed in &new.feeds {
+                    match workers.get(&feed.id) {
+                        Some(h) => {
+                            let _ = h.tx.send((new.clone(), feed.clone()));
+                            board.update(&feed.id, |s| {
+                                s.title = feed.title.clone().unwrap_or_else(|| feed.id.clone());
+                                s.source = feed.url.to_string();
+                                s.formats = feed.formats.clone();
+                            });
+                        }
+                        None => {
+                            tracing::info!(feed = %feed.id, "feed added to the config");
+                            let h = spawn_worker(&mut tasks, &shared, &new, feed, false, &shutdown);
+                            workers.insert(feed.id.clone(), h);
+                        }
+                    }
+                }
+                services.metrics.set_feeds_total(workers.len());
+                tracing::info!(feeds = workers.len(), "config reloaded");
+                current = new;
+            }
+        }
+    }
+
+    tracing::info!("shutting down: waiting up to {:?} for runs in flight", opts.shutdown_grace);
+    for h in workers.values() {
+        h.stop.cancel();
+    }
+    let grace = tokio::time::sleep(opts.shutdown_grace);
+    tokio::pin!(grace);
+    loop {
+        tokio::select! {
+            next = tasks.join_next() => if next.is_none() { break },
+            _ = &mut grace, if !shared.abort.is_cancelled() => {
+                tracing::warn!("abandoning runs still in flight");
+                shared.abort.cancel();
+            }
+        }
+    }
+    drop(current);
+    tracing::info!("stopped");
+    Ok(())
+}
+
+/// The server's index page renderer over the current templates.
+fn index_renderer(
+    services: Services,
+    public_url: Option<url::Url>,
+) -> crate::server::IndexRenderer {
+    Arc::new(move |feeds: &[FeedStatus]| {
+        let ctx = IndexContext {
+            generated: Utc::now(),
+            public_url: public_url.clone(),
+            version: env!("CARGO_PKG_VERSION"),
+        };
+        services
+            .templates()
+            .index
+            .render(feeds, &ctx)
+            .map_err(|e| e.to_string())
+    })
+}
+
+#[derive(Debug, thiserror::Error)]
+enum ReloadError {
+    #[error(transparent)]
+    Config(ConfigError),
+    #[error("cannot load the templates")]
+    Templates(#[source] crate::templates::TemplateError),
+}
+
+fn reload_config(path: &Path) -> Result<(Config, Templates), ReloadError> {
+    let config = config::load(path).map_err(ReloadError::Config)?;
+    let templates = load_templates(&config).map_err(ReloadError::Templates)?;
+    Ok((config, templates))
+}
+
+/// Modification time and length of a file (None when unreadable).
+fn file_stamp(path: &Path) -> Option<(SystemTime, u64)> {
+    let m = std::fs::metadata(path).ok()?;
+    Some((m.modified().ok()?, m.len()))
+}
+
+fn spawn_worker(
+    tasks: &mut JoinSet<()>,
+    shared: &Arc<Shared>,
+    config: &Arc<Config>,
+    feed: &Feed,
+    run_now: bool,
+    shutdown: &CancellationToken,
+) -> WorkerHandle {
+    let (tx, rx) = watch::channel((config.clone(), feed.clone()));
+    let stop = shutdown.child_token();
+    let shared = shared.clone();
+    let worker_stop = stop.clone();
+    tasks.spawn(async move { worker(shared, rx, worker_stop, run_now).await });
+    WorkerHandle { tx, stop }
+}
+
+async fn worker(
+    shared: Arc<Shared>,
+    mut rx: watch::Receiver<FeedConfig>,
+    stop: CancellationToken,
+    mut run_now: bool,
+) {
+    let store = shared.services.store.clone();
+    let (_, feed) = rx.borrow().clone();
+    let history = store.recent_runs(&feed.id, 50).unwrap_or_default();
+    let items = store.item_count(&feed.id).unwrap_or(0);
+    shared
+        .board
+        .put(initial_status(&feed, history.first(), items.min(feed.max_items)));
+    let mut memory = WorkerMemory {
+        last_start: history.first().map(|r| r.started),
+        last_end: history
+            .first()
+            .map(|r| r.started + chrono::Duration::milliseconds(r.duration_ms as i64)),
+        consecutive_failures: history
+            .iter()
+            .take_while(|r| r.status == "failed")
+            .count() as u32,
+        retry_after: None,
+    };
+    let mut rng = fastrand::Rng::new();
+    loop {
+        let (config, feed) = rx.borrow_and_update().clone();
+        let now = Utc::now();
+        let due = if run_now {
+            now
+        } else {
+            next_due(
+                &feed,
+                memory.last_start,
+                memory.last_end,
+                memory.consecutive_failures,
+                memory.retry_after,
+                &shared.backoff,
+                &mut rng,
+                now,
+            )
+        };
+        shared.board.update(&feed.id, |s| s.next_run = Some(due));
+        if due > now {
+            let wait = (due - now).to_std().unwrap_or_default().min(MAX_SLEEP);
+            tokio::select! {
+                _ = stop.cancelled() => return,
+                _ = rx.changed() => continue,
+                _ = tokio::time::sleep(wait) => {}
+            }
+            if Utc::now() < due {
+                continue;
+            }
+        }
+        if stop.is_cancelled() {
+            return;
+        }
+        run_now = false;
+        let started = Utc::now();
+        let result = tokio::select! {
+            r = refresh::run_feed(&shared.services, &config, &feed, started) => r,
+            _ = shared.abort.cancelled() => {
+                tracing::warn!(feed = %feed.id, "run abandoned at shutdown");
+                return;
+            }
+        };
+        let ended = Utc::now();
+        memory.last_start = Some(started);
+        memory.last_end = Some(ended);
+        memory.retry_after = None;
+        report(&shared, &feed, started, ended, &result, &mut memory);
+        if stop.is_cancelled() {
+            return;
+        }
+    }
+}
+
+/// Log a finished run and put it on the status board.
+fn report(
+    shared: &Shared,
+    feed: &Feed,
+    started: DateTime<Utc>,
+    ended: DateTime<Utc>,
+    result: &Result<RunReport, RefreshError>,
+    memory: &mut WorkerMemory,
+) {
+    let duration_ms = u64::try_from((ended - started).num_milliseconds()).unwrap_or(0);
+    match result {
+        Ok(r) => {
+            memory.consecutive_failures = 0;
+            let health = if r.drift.is_empty() {
+                Health::Ok
+            } else {
+                Health::Degraded {
+                    reasons: r.drift.clone(),
+                }
+            };
+            match r.outcome {
+                RunOutcome::Published => tracing::info!(
+                    feed = %feed.id,
+                    records = r.records,
+                    new = r.new_items,
+                    items = r.published,
+                    bodies = r.bodies_filled,
+                    ms = duration_ms,
+                    "published"
+                ),
+                RunOutcome::NotModified => {
+                    tracing::debug!(feed = %feed.id, ms = duration_ms, "not modified")
+                }
+                _ => {}
+            }
+            shared.board.update(&feed.id, |s| {
+                s.health = health;
+                s.items = r.published;
+                s.last_run = Some(LastRun {
+                    started,
+                    duration_ms,
+                    outcome: r.outcome.clone(),
+                    records: r.records,
+                    new_items: r.new_items,
+                });
+            });
+        }
+        Err(e) => {
+            memory.consecutive_failures = memory.consecutive_failures.saturating_add(1);
+            memory.retry_after = e.retry_after();
+            let error = refresh::anyhow_like(e);
+            tracing::warn!(
+                feed = %feed.id,
+                failures = memory.consecutive_failures,
+                "run failed, the previous feed stays published: {error}"
+            );
+            let failures = memory.consecutive_failures;
+            shared.board.update(&feed.id, |s| {
+                s.health = Health::Failing {
+                    error,
+                    consecutive_failures: failures,
+                };
+                s.last_run = Some(LastRun {
+                    started,
+                    duration_ms,
+                    outcome: RunOutcome::Failed,
+                    records: 0,
+                    new_items: 0,
+                });
+            });
+        }
+    }
+}
+
+/// The outcome of `feedmine once` for one feed.
+pub struct OnceResult {
+    pub feed: String,
+    pub result: Result<RunReport, RefreshError>,
+}
+
+/// Run the given feeds once each (concurrently, politely) and return their
+/// outcomes in config order.
+pub async fn run_once(
+    config: &Config,
+    feeds: &[&Feed],
+) -> Result<Vec<OnceResult>, DaemonError> {
+    use futures_util::StreamExt;
+    let templates = load_templates(config).map_err(DaemonError::Templates)?;
+    refresh::publish_shared_files(config, &templates).map_err(|source| DaemonError::Publish {
+        what: "feed.xsl and feeds.opml",
+        source,
+    })?;
+    let services = Services::open(config, templates).map_err(DaemonError::State)?;
+    let mut results: Vec<(usize, OnceResult)> = futures_util::stream::iter(feeds.iter().enumerate())
+        .map(|(i, feed)| {
+            let services = services.clone();
+            async move {
+                let result = refresh::run_feed(&services, config, feed, Utc::now()).await;
+                (
+                    i,
+                    OnceResult {
+                        feed: feed.id.clone(),
+                        result,
+                    },
+                )
+            }
+        })
+        .buffer_unordered(config.limits.concurrency.max(1))
+        .collect()
+        .await;
+    results.sort_by_key(|(i, _)| *i);
+    Ok(results.into_iter().map(|(_, r)| r).collect())
+}
+
+/// Turn SIGTERM/SIGINT into `shutdown` and SIGHUP into a reload message.
+pub fn install_signal_handlers(
+    shutdown: CancellationToken,
+) -> std::io::Result<tokio::sync::mpsc::Receiver<()>> {
+    let (tx, rx) = tokio::sync::mpsc::channel(4);
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        let mut term = signal(SignalKind::terminate())?;
+        let mut int = signal(SignalKind::interrupt())?;
+        let mut hup = signal(SignalKind::hangup())?;
+        tokio::spawn(async move {
+            loop {
+                tokio::select! {
+                    _ = term.recv() => { tracing::info!("SIGTERM received"); shutdown.cancel(); }
+                    _ = int.recv() => { tracing::info!("SIGINT received"); shutdown.cancel(); }
+                    _ = hup.recv() => {
+                        tracing::info!("SIGHUP received: reloading the config");
+                        let _ = tx.try_send(());
+                    }
+                }
+            }
+        });
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tx;
+        tokio::spawn(async move {
+            let _ = tokio::signal::ctrl_c().await;
+            shutdown.cancel();
+        });
+    }
+    Ok(rx)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn feed(toml_feed: &str) -> Feed {
+        let text = format!("[[feed]]\nid = \"a\"\nurl = \"https://example.com/news/\"\n{toml_feed}\n");
+        let c = crate::config::parse(&text, Path::new("/tmp/feeds.toml")).unwrap();
+        c.feeds.into_iter().next().unwrap()
+    }
+
+    fn t(s: &str) -> DateTime<Utc> {
+        DateTime::parse_from_rfc3339(s).unwrap().with_timezone(&Utc)
+    }
+
+    const BACKOFF: Backoff = Backoff {
+        base: Duration::from_secs(60),
+        max: Duration::from_secs(86_400),
+    };
+
+    #[test]
+    fn a_feed_that_never_ran_runs_at_once() {
+        let f = feed("schedule = \"0 9 * * *\"");
+        let now = t("2024-03-05T10:00:00Z");
+        let mut rng = fastrand::Rng::with_seed(1);
+        assert_eq!(next_due(&f, None, None, 0, None, &BACKOFF, &mut rng, now), now);
+    }
+
+    #[test]
+    fn next_run_follows_the_schedule_after_the_last_start() {
+        let f = feed("schedule = \"*/30 * * * *\"");
+        let mut rng = fastrand::Rng::with_seed(1);
+        let last = t("2024-03-05T10:00:00Z");
+        let due = next_due(&f, Some(last), Some(last), 0, None, &BACKOFF, &mut rng, last);
+        assert_eq!(due, t("2024-03-05T10:30:00Z"));
+        // A run that outlived its slot: the next is the first slot after the
+        // last start, which is already past, so it runs once, now.
+        let now = t("2024-03-05T11:47:00Z");
+        let due = next_due(&f, Some(last), Some(now), 0, None, &BACKOFF, &mut rng, now);
+        assert!(due <= now);
+    }
+
+    #[test]
+    fn failures_back_off_exponentially_and_retry_after_is_honoured() {
+        let f = feed("every = \"1m\"");
+        let mut rng = fastrand::Rng::with_seed(7);
+        let last = t("2024-03-05T10:00:00Z");
+        let mut previous = Duration::ZERO;
+        for failures in [1, 3, 6, 10, 20] {
+            let due = next_due(&f, Some(last), Some(last), failures, None, &BACKOFF, &mut rng, last);
+            let wait = (due - last).to_std().unwrap();
+            assert!(wait >= Duration::from_secs(60), "{failures}: {wait:?}");
+            assert!(wait <= Duration::from_secs(86_400), "{failures}: {wait:?}");
+            if failures >= 6 {
+                assert!(wait > previous / 2, "{failures}: {wait:?} after {previous:?}");
+            }
+            previous = wait;
+        }
+        // 20 failures in a row: capped at a day, never more.
+        assert!(previous >= Duration::from_secs(43_200));
+        let due = next_due(
+            &f,
+            Some(last),
+            Some(last),
+            0,
+            Some(Duration::from_secs(900)),
+            &BACKOFF,
+            &mut rng,
+            last,
+        );
+        assert_eq!(due, t("2024-03-05T10:15:00Z"));
+    }
+
+    #[test]
+    fn jitter_delays_within_its_bound() {
+        let f = feed("every = \"10m\"\njitter = \"2m\"");
+        let mut rng = fastrand::Rng::with_seed(3);
+        let last = t("2024-03-05T10:00:00Z");
+        let dues: Vec<_> = (0..50)
+            .map(|_| next_due(&f, Some(last), Some(last), 0, None, &BACKOFF, &mut rng, last))
+            .collect();
+        assert!(dues.iter().all(|d| *d >= t("2024-03-05T10:10:00Z") && *d < t("2024-03-05T10:12:00Z")));
+        assert!(dues.iter().any(|d| *d != dues[0]));
+    }
+}
