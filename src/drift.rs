@@ -48,6 +48,10 @@ pub struct DriftParams {
     /// Pattern rule: a changed pattern is drift only when the count moved by
     /// more than this share of the baseline (0.3 = 30 %).
     pub pattern_min_shift: f64,
+    /// New-normal rule ([`settled`]): this many drifted runs in a row that
+    /// agree with each other are accepted as the site's new shape (0: never,
+    /// a degraded feed then waits for a person).
+    pub accept_after: usize,
 }
 
 impl Default for DriftParams {
@@ -58,6 +62,7 @@ impl Default for DriftParams {
             min_baseline: 4,
             baseline_runs: 10,
             pattern_min_shift: 0.3,
+            accept_after: 6,
         }
     }
 }
@@ -129,6 +134,34 @@ pub fn judge(history: &[Observation], now: &Observation, p: &DriftParams) -> Ver
     } else {
         Verdict::Drifted { reasons }
     }
+}
+
+/// The new-normal rule: true when `streak` (the current run and the
+/// drifted runs right before it, newest first) holds at least
+/// `accept_after` runs that all found records with one and the same
+/// pattern, every count within `min_ratio` of the streak's median. The
+/// daemon then publishes the run as good, so it becomes the new baseline.
+///
+/// Why: drift is judged against good runs only, so without this a site that
+/// redesigned for good would stay degraded forever; requiring a consistent
+/// streak keeps a broken page (nothing found, or results that jump around)
+/// from ever being accepted.
+pub fn settled(streak: &[Observation], p: &DriftParams) -> bool {
+    if p.accept_after == 0 || streak.len() < p.accept_after {
+        return false;
+    }
+    let recent = &streak[..p.accept_after];
+    let Some(pattern) = recent[0].pattern.as_deref() else {
+        return false;
+    };
+    let mid = median(recent.iter().map(|o| o.records).collect());
+    recent.iter().all(|o| {
+        let n = o.records as f64;
+        o.records > 0
+            && o.pattern.as_deref() == Some(pattern)
+            && n >= p.min_ratio * mid
+            && n * p.min_ratio <= mid
+    })
 }
 
 /// The pattern the newest `min_history` good runs share, if they all have
@@ -398,6 +431,39 @@ mod tests {
             Verdict::Stable
         );
         assert!(judge(&history(&[20, 20, 20], NEWS), &nothing, &p).is_drifted());
+    }
+
+    #[test]
+    fn a_consistent_new_shape_is_accepted_after_a_streak() {
+        let p = DriftParams::default();
+        let grid = "main > div.grid > article";
+        // Six runs in a row of the redesigned site: 30ish cards.
+        let streak = history(&[31, 30, 30, 29, 30, 30], grid);
+        assert!(settled(&streak, &p));
+        assert!(!settled(&streak[..5], &p), "too short");
+        // A maintenance page finds nothing: never accepted.
+        let broken = vec![
+            Observation {
+                records: 0,
+                pattern: None
+            };
+            8
+        ];
+        assert!(!settled(&broken, &p));
+        // Results that jump around are not a new shape.
+        let jumpy = history(&[31, 4, 30, 29, 30, 30], grid);
+        assert!(!settled(&jumpy, &p));
+        let mixed = {
+            let mut h = history(&[30, 30, 30], grid);
+            h.extend(history(&[30, 30, 30], NEWS));
+            h
+        };
+        assert!(!settled(&mixed, &p));
+        let never = DriftParams {
+            accept_after: 0,
+            ..p
+        };
+        assert!(!settled(&streak, &never));
     }
 
     fn analyze(html: &str) -> ListPage {

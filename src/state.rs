@@ -255,8 +255,14 @@ pub struct RunRow {
     pub error: Option<String>,
 }
 
+/// Body fetches an item gets before it is left with its summary (a value
+/// for `items_needing_body`'s `max_attempts`).
+pub const DEFAULT_BODY_ATTEMPTS: u32 = 3;
+
 /// Run status of a run whose items were published (a "good" run for drift).
 pub const STATUS_PUBLISHED: &str = "published";
+/// Run status of a run whose extraction drifted (previous items kept).
+pub const STATUS_DEGRADED: &str = "degraded";
 
 /// The state database. `Send + Sync`: one connection behind a mutex (the
 /// daemon's writes are small and short; readers wait a few milliseconds).
@@ -635,7 +641,8 @@ impl Store {
                         }
                     }
                     None => {
-                        let first_seen = now - Duration::seconds(to_i64(merge.new_keys.len()));
+                        let rank = Duration::seconds(to_i64(merge.new_keys.len()));
+                        let first_seen = now.checked_sub_signed(rank).unwrap_or(now);
                         let guid = match link {
                             Some(l) => l.to_string(),
                             None => linkless_guid(feed, key),
@@ -705,7 +712,7 @@ impl Store {
             return Ok(0);
         };
         let age = keep.max_age.unwrap_or(MIN_PRUNE_AGE).max(MIN_PRUNE_AGE);
-        let cutoff = ms(now - age);
+        let cutoff = now.checked_sub_signed(age).map_or(i64::MIN, ms);
         let by_age = tx
             .execute(
                 "DELETE FROM items WHERE feed = ?1 AND last_seen_ms < ?2 AND last_seen_ms < ?3",
@@ -804,7 +811,11 @@ impl Store {
         keep: &Retention,
     ) -> Result<Vec<StoredItem>, StateError> {
         const OP: &str = "read published items";
-        let since = keep.max_age.map_or(i64::MIN, |a| ms(now - a));
+        // A max_age beyond chrono's range means "no limit", not a panic.
+        let since = keep
+            .max_age
+            .and_then(|a| now.checked_sub_signed(a))
+            .map_or(i64::MIN, ms);
         let raws: Vec<RawItem> = {
             let conn = self.lock();
             let mut stmt = conn
@@ -1013,6 +1024,23 @@ impl Store {
         .map_err(self.sql("read the good runs"))?
         .collect::<rusqlite::Result<_>>()
         .map_err(self.sql("read the good runs"))
+    }
+
+    /// The drifted runs since the last published one (newest first, at most
+    /// `n` runs looked at), for [`crate::drift::settled`]; `not_modified`
+    /// and `failed` runs in between are skipped, they say nothing about the
+    /// page's shape.
+    pub fn degraded_streak(&self, feed: &str, n: usize) -> Result<Vec<Observation>, StateError> {
+        Ok(self
+            .recent_runs(feed, n)?
+            .into_iter()
+            .take_while(|r| r.status != STATUS_PUBLISHED)
+            .filter(|r| r.status == STATUS_DEGRADED)
+            .map(|r| Observation {
+                records: r.records,
+                pattern: r.pattern,
+            })
+            .collect())
     }
 
     /// Delete everything stored for `feed` (items, validators, runs), in one
@@ -1250,6 +1278,18 @@ mod tests {
         assert_eq!(left[0].title, "Council approves 2027 budget");
         // Still stored (pruning waits 90 days), only not published.
         assert_eq!(store.item_count("city").unwrap(), 3);
+        // An absurd max_age means no limit, not a panic.
+        let forever = Retention {
+            max_items: 50,
+            max_age: Some(Duration::MAX),
+        };
+        assert_eq!(
+            store.published_items("city", day9, &forever).unwrap().len(),
+            3
+        );
+        store
+            .merge_items_keeping("city", &front_page()[..1], day9, &forever)
+            .unwrap();
     }
 
     #[test]
@@ -1537,6 +1577,20 @@ mod tests {
         store
             .record_run("other", &run(start, "not_modified", 0))
             .unwrap();
+        // A redesign: degraded runs, a 304 and a failure after the last good run.
+        let later = start + Duration::days(30);
+        for (i, status) in ["degraded", "not_modified", "degraded", "failed", "degraded"]
+            .into_iter()
+            .enumerate()
+        {
+            let mut r = run(later + Duration::hours(i as i64), status, 30 + i);
+            r.pattern = Some("main > div.grid > article".into());
+            store.record_run("other", &r).unwrap();
+        }
+        let streak = store.degraded_streak("other", 50).unwrap();
+        let counts: Vec<usize> = streak.iter().map(|o| o.records).collect();
+        assert_eq!(counts, [34, 32, 30]);
+        assert!(store.degraded_streak("city", 50).unwrap().is_empty());
         let all = store.recent_runs("city", 1000).unwrap();
         assert_eq!(all.len(), MAX_RUNS_PER_FEED);
         assert_eq!(all[0].new_items, MAX_RUNS_PER_FEED + 24);
@@ -1553,10 +1607,10 @@ mod tests {
         let good = store.good_runs("city", 5).unwrap();
         assert_eq!(good.len(), 5);
         assert_eq!(good[0].records, 10 + (MAX_RUNS_PER_FEED + 24) % 3);
-        assert_eq!(store.recent_runs("other", 3).unwrap().len(), 1);
+        assert_eq!(store.recent_runs("other", 10).unwrap().len(), 6);
         store.forget_feed("city").unwrap();
         assert!(store.recent_runs("city", 3).unwrap().is_empty());
-        assert_eq!(store.recent_runs("other", 3).unwrap().len(), 1);
+        assert_eq!(store.recent_runs("other", 10).unwrap().len(), 6);
     }
 
     #[test]
