@@ -287,42 +287,46 @@ fn to_i64(n: usize) -> i64 {
     i64::try_from(n).unwrap_or(i64::MAX)
 }
 
-/// Split `rows` fetched raw from SQL into a typed value or a `Corrupt` error.
-type RawItem = (
-    String,
-    String,
-    Option<String>,
-    String,
-    String,
-    Option<String>,
-    Option<String>,
-    i64,
-    i64,
-    String,
-    Option<String>,
-    i64,
-    i64,
-);
+/// One `items` row as SQLite holds it, before URLs and times are parsed
+/// (the parsing happens after the connection lock is released).
+struct ItemRow {
+    key: String,
+    guid: String,
+    link: Option<String>,
+    title: String,
+    summary: String,
+    image: Option<String>,
+    page_date: Option<String>,
+    first_seen_ms: i64,
+    last_seen_ms: i64,
+    content_hash: String,
+    body_html: Option<String>,
+    body_attempts: i64,
+    page_pos: i64,
+}
 
 const ITEM_COLUMNS: &str = "key, guid, link, title, summary, image, page_date, first_seen_ms, \
      last_seen_ms, content_hash, body_html, body_attempts, page_pos";
 
-fn raw_item(r: &Row<'_>) -> rusqlite::Result<RawItem> {
-    Ok((
-        r.get(0)?,
-        r.get(1)?,
-        r.get(2)?,
-        r.get(3)?,
-        r.get(4)?,
-        r.get(5)?,
-        r.get(6)?,
-        r.get(7)?,
-        r.get(8)?,
-        r.get(9)?,
-        r.get(10)?,
-        r.get(11)?,
-        r.get(12)?,
-    ))
+impl ItemRow {
+    /// Read a row selected with [`ITEM_COLUMNS`].
+    fn read(r: &Row<'_>) -> rusqlite::Result<ItemRow> {
+        Ok(ItemRow {
+            key: r.get("key")?,
+            guid: r.get("guid")?,
+            link: r.get("link")?,
+            title: r.get("title")?,
+            summary: r.get("summary")?,
+            image: r.get("image")?,
+            page_date: r.get("page_date")?,
+            first_seen_ms: r.get("first_seen_ms")?,
+            last_seen_ms: r.get("last_seen_ms")?,
+            content_hash: r.get("content_hash")?,
+            body_html: r.get("body_html")?,
+            body_attempts: r.get("body_attempts")?,
+            page_pos: r.get("page_pos")?,
+        })
+    }
 }
 
 impl Store {
@@ -816,7 +820,7 @@ impl Store {
             .max_age
             .and_then(|a| now.checked_sub_signed(a))
             .map_or(i64::MIN, ms);
-        let raws: Vec<RawItem> = {
+        let rows: Vec<ItemRow> = {
             let conn = self.lock();
             let mut stmt = conn
                 .prepare_cached(&format!(
@@ -824,14 +828,14 @@ impl Store {
                        OR last_seen_ms = (SELECT MAX(last_seen_ms) FROM items WHERE feed = ?1))"
                 ))
                 .map_err(self.sql(OP))?;
-            stmt.query_map(params![feed, since], raw_item)
+            stmt.query_map(params![feed, since], ItemRow::read)
                 .map_err(self.sql(OP))?
                 .collect::<rusqlite::Result<_>>()
                 .map_err(self.sql(OP))?
         };
-        let mut items: Vec<(StoredItem, i64)> = raws
+        let mut items: Vec<(StoredItem, i64)> = rows
             .into_iter()
-            .map(|raw| self.stored_item(raw, OP))
+            .map(|row| self.stored_item(row, OP))
             .collect::<Result<_, _>>()?;
         items.sort_by(|(a, apos), (b, bpos)| {
             let when = |i: &StoredItem| i.page_date.map_or(i.first_seen, |d| d.to_utc());
@@ -844,23 +848,8 @@ impl Store {
         Ok(items.into_iter().map(|(i, _)| i).collect())
     }
 
-    /// Typed item (and its last page position) from a raw row.
-    fn stored_item(&self, raw: RawItem, op: &'static str) -> Result<(StoredItem, i64), StateError> {
-        let (
-            key,
-            guid,
-            link,
-            title,
-            summary,
-            image,
-            page_date,
-            first_ms,
-            last_ms,
-            content_hash,
-            body_html,
-            attempts,
-            pos,
-        ) = raw;
+    /// Typed item (and its last page position) from a row.
+    fn stored_item(&self, row: ItemRow, op: &'static str) -> Result<(StoredItem, i64), StateError> {
         let url = |s: Option<String>| -> Result<Option<Url>, StateError> {
             s.map(|s| {
                 Url::parse(&s).map_err(|e| self.corrupt(op, format!("stored URL {s:?}: {e}")))
@@ -871,7 +860,8 @@ impl Store {
             DateTime::<Utc>::from_timestamp_millis(t)
                 .ok_or_else(|| self.corrupt(op, format!("stored time {t} out of range")))
         };
-        let page_date = page_date
+        let page_date = row
+            .page_date
             .map(|d| {
                 DateTime::parse_from_rfc3339(&d)
                     .map_err(|e| self.corrupt(op, format!("stored date {d:?}: {e}")))
@@ -879,37 +869,37 @@ impl Store {
             .transpose()?;
         Ok((
             StoredItem {
-                link: url(link)?,
-                image: url(image)?,
+                link: url(row.link)?,
+                image: url(row.image)?,
                 page_date,
-                first_seen: time(first_ms)?,
-                last_seen: time(last_ms)?,
-                key,
-                guid,
-                title,
-                summary,
-                content_hash,
-                body_html,
-                body_attempts: u32::try_from(attempts).unwrap_or(0),
+                first_seen: time(row.first_seen_ms)?,
+                last_seen: time(row.last_seen_ms)?,
+                key: row.key,
+                guid: row.guid,
+                title: row.title,
+                summary: row.summary,
+                content_hash: row.content_hash,
+                body_html: row.body_html,
+                body_attempts: u32::try_from(row.body_attempts).unwrap_or(0),
             },
-            pos,
+            row.page_pos,
         ))
     }
 
     /// One stored item by key.
     pub fn item(&self, feed: &str, key: &str) -> Result<Option<StoredItem>, StateError> {
         const OP: &str = "read an item";
-        let raw = {
+        let row = {
             let conn = self.lock();
             conn.query_row(
                 &format!("SELECT {ITEM_COLUMNS} FROM items WHERE feed = ?1 AND key = ?2"),
                 params![feed, key],
-                raw_item,
+                ItemRow::read,
             )
             .optional()
             .map_err(self.sql(OP))?
         };
-        raw.map(|r| self.stored_item(r, OP).map(|(i, _)| i))
+        row.map(|r| self.stored_item(r, OP).map(|(i, _)| i))
             .transpose()
     }
 
