@@ -1644,6 +1644,40 @@ mod tests {
     }
 
     #[test]
+    fn two_processes_worth_of_writers_share_the_file() {
+        // The daemon and a CLI command each open the file: every write must
+        // wait for the other's lock (busy_timeout), never fail with BUSY.
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("shared.db");
+        let writers: Vec<_> = ["north", "south"]
+            .into_iter()
+            .map(|feed| {
+                let store = std::sync::Arc::new(Store::open(&path).unwrap());
+                std::thread::spawn(move || {
+                    for round in 0..40 {
+                        let item = story(
+                            &format!("{feed}-{round}"),
+                            &format!("{feed} {round}"),
+                            "",
+                            None,
+                        );
+                        let now = t(0, 0) + Duration::minutes(round);
+                        store.merge_items(feed, &[item], now).unwrap();
+                        store.record_run(feed, &run(now, "published", 1)).unwrap();
+                    }
+                })
+            })
+            .collect();
+        for w in writers {
+            w.join().unwrap();
+        }
+        let store = Store::open(&path).unwrap();
+        assert_eq!(store.item_count("north").unwrap(), 40);
+        assert_eq!(store.item_count("south").unwrap(), 40);
+        assert_eq!(store.recent_runs("south", 100).unwrap().len(), 40);
+    }
+
+    #[test]
     fn store_is_send_and_sync() {
         fn assert_send_sync<T: Send + Sync>() {}
         assert_send_sync::<Store>();
