@@ -1644,7 +1644,7 @@ mod tests {
     }
 
     #[test]
-    fn two_processes_worth_of_writers_share_the_file() {
+    fn two_connections_share_the_file_without_busy_errors() {
         // The daemon and a CLI command each open the file: every write must
         // wait for the other's lock (busy_timeout), never fail with BUSY.
         let dir = tempfile::tempdir().unwrap();
