@@ -391,41 +391,47 @@ async fn run_inner(
     .await
     .map_err(|e| RefreshError::Task(e.to_string()))?;
 
-    // Drift: judged against the recent good runs.
-    let history: Vec<Observation> = store
-        .recent_runs(&feed.id, DRIFT_HISTORY * 2)
-        .map_err(RefreshError::State)?
-        .into_iter()
-        .filter(|r| r.status == "published")
-        .take(DRIFT_HISTORY)
-        .map(|r| Observation {
-            records: r.records,
-            pattern: r.pattern,
-        })
-        .collect();
+    // Drift: judged against the recent good runs, unless the degraded runs
+    // since then agree on a new normal (a redesign that stuck).
+    let history = store
+        .good_runs(&feed.id, DRIFT_HISTORY)
+        .map_err(RefreshError::State)?;
     let observed = Observation {
         records: items.len(),
         pattern: pattern.clone(),
     };
     if let Verdict::Drifted { reasons } = drift::judge(&history, &observed, &services.drift) {
-        tracing::warn!(
-            feed = %feed.id,
-            "extraction drift, keeping the previous items: {}",
-            reasons.join("; ")
-        );
-        let published = store.item_count(&feed.id).map_err(RefreshError::State)?;
-        return Ok(RunReport {
-            outcome: RunOutcome::Degraded,
-            records: items.len(),
-            new_items: 0,
-            published: published.min(feed.max_items),
-            bodies_filled: 0,
-            bodies_failed: 0,
-            pattern,
-            drift: reasons,
-            paths: Vec::new(),
-            elapsed: started.elapsed(),
-        });
+        let mut streak = store
+            .degraded_streak(&feed.id, services.drift.accept_after.max(1) * 2)
+            .map_err(RefreshError::State)?;
+        streak.insert(0, observed.clone());
+        if drift::settled(&streak, &services.drift) {
+            tracing::warn!(
+                feed = %feed.id,
+                "accepting the new page structure after {} consistent runs: {}",
+                streak.len(),
+                reasons.join("; ")
+            );
+        } else {
+            tracing::warn!(
+                feed = %feed.id,
+                "extraction drift, keeping the previous items: {}",
+                reasons.join("; ")
+            );
+            let published = store.item_count(&feed.id).map_err(RefreshError::State)?;
+            return Ok(RunReport {
+                outcome: RunOutcome::Degraded,
+                records: items.len(),
+                new_items: 0,
+                published: published.min(feed.max_items),
+                bodies_filled: 0,
+                bodies_failed: 0,
+                pattern,
+                drift: reasons,
+                paths: Vec::new(),
+                elapsed: started.elapsed(),
+            });
+        }
     }
     if items.is_empty() {
         let reason = if groups == 0 {
@@ -442,7 +448,7 @@ async fn run_inner(
     // Merge first (one transaction), then bodies, then files: see the
     // module header for why this order is crash-safe.
     let merge = store
-        .merge_items(&feed.id, &items, now)
+        .merge_items_keeping(&feed.id, &items, now, &retention(feed))
         .map_err(RefreshError::State)?;
     let keys = Store::identity_keys(&feed.id, &items);
     let (filled, failed) = if feed.bodies.enabled {
@@ -496,8 +502,8 @@ async fn publish_from_state(
 ) -> Result<(Vec<PathBuf>, usize), RefreshError> {
     let retention = Retention {
         // Filters drop items after the cut, so read a margin more.
-        max_items: feed.max_items.saturating_mul(4).max(feed.max_items),
-        max_age: chrono::Duration::from_std(feed.max_age).ok(),
+        max_items: feed.max_items.saturating_mul(4),
+        ..retention(feed)
     };
     let stored = services
         .store
@@ -535,6 +541,14 @@ async fn publish_from_state(
         paths.push(path);
     }
     Ok((paths, items.len()))
+}
+
+/// How long and how many items a feed keeps.
+fn retention(feed: &Feed) -> Retention {
+    Retention {
+        max_items: feed.max_items,
+        max_age: chrono::Duration::from_std(feed.max_age).ok(),
+    }
 }
 
 /// Channel facts of a feed.

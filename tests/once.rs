@@ -122,7 +122,9 @@ fn write_config(dir: &Path, server: &TestServer) -> std::path::PathBuf {
         )
     };
     let mut text = String::from(
-        "output_dir = \"out\"\npublic_url = \"https://feeds.example.org/\"\ntimeout = \"2s\"\n\n",
+        "output_dir = \"out\"\npublic_url = \"https://feeds.example.org/\"\ntimeout = \"2s\"\n\
+         # The test server is on 127.0.0.1: let article links reach it.\n\
+         allow_private_addresses = true\nhost_delay = \"0s\"\n\n",
     );
     text += &feed(
         "news",
