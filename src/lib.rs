@@ -26,5 +26,6 @@ pub mod records;
 pub mod refresh;
 pub mod schedule;
 pub mod sequence;
+pub mod server;
 pub mod status;
 pub mod templates;
