@@ -23,13 +23,16 @@
 //! - Each request must be answered within `request_timeout` (else 503);
 //!   a client must finish its request head within `header_read_timeout`
 //!   (else the connection is closed; this also bounds idle keep-alive
-//!   connections); at most `max_connections` connections are served at once
-//!   — beyond that, new connections wait in the listen backlog, unaccepted,
-//!   until one closes.
+//!   connections); a peer that stops reading its responses is disconnected
+//!   once a write has made no progress for `request_timeout`; at most
+//!   `max_connections` connections are served at once — beyond that, new
+//!   connections wait in the listen backlog, unaccepted, until one closes.
 
 use std::net::SocketAddr;
 use std::path::{Path as FsPath, PathBuf};
+use std::pin::Pin;
 use std::sync::Arc;
+use std::task::{Context, Poll};
 use std::time::{Duration, SystemTime};
 
 use axum::Router;
@@ -42,7 +45,7 @@ use axum::routing::get;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
 use sha2::{Digest, Sha256};
-use tokio::io::AsyncReadExt;
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, ReadBuf};
 use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
 use tokio_util::sync::CancellationToken;
@@ -67,7 +70,9 @@ pub struct ServerOptions {
     pub bearer_token: Option<String>,
     /// Connections served at once; more wait unaccepted (default 256).
     pub max_connections: usize,
-    /// Time to produce a response, else 503 (default 10 s).
+    /// Time to produce a response, else 503; also how long a response
+    /// write may make no progress before the connection is closed
+    /// (default 10 s).
     pub request_timeout: Duration,
     /// Time for a client to send a complete request head, else the
     /// connection is closed (default 5 s).
@@ -166,6 +171,7 @@ pub async fn serve(
                 }
             },
         };
+        let stream = WriteStallTimeout::new(stream, options.request_timeout);
         let conn =
             http.serve_connection(TokioIo::new(stream), TowerToHyperService::new(app.clone()));
         let shutdown = shutdown.clone();
@@ -189,6 +195,99 @@ pub async fn serve(
     connections.wait().await;
     tracing::info!(%addr, "HTTP server stopped");
     Ok(())
+}
+
+/// A connection whose peer stops reading: any write or flush that makes no
+/// progress for `limit` fails with `TimedOut`, which ends the connection
+/// (hyper has no write timeout, and a stuck write would hold a connection
+/// slot forever). Reads pass through untouched: the header read timeout
+/// bounds those.
+struct WriteStallTimeout<T> {
+    inner: T,
+    limit: Duration,
+    stalled: Option<Pin<Box<tokio::time::Sleep>>>,
+}
+
+impl<T> WriteStallTimeout<T> {
+    fn new(inner: T, limit: Duration) -> Self {
+        WriteStallTimeout {
+            inner,
+            limit,
+            stalled: None,
+        }
+    }
+
+    /// Starts the stall clock on `Pending`, stops it on progress.
+    fn watch<R>(
+        &mut self,
+        cx: &mut Context<'_>,
+        poll: Poll<std::io::Result<R>>,
+    ) -> Poll<std::io::Result<R>> {
+        if poll.is_ready() {
+            self.stalled = None;
+            return poll;
+        }
+        let limit = self.limit;
+        let stalled = self
+            .stalled
+            .get_or_insert_with(|| Box::pin(tokio::time::sleep(limit)));
+        if stalled.as_mut().poll(cx).is_ready() {
+            self.stalled = None;
+            return Poll::Ready(Err(std::io::Error::new(
+                std::io::ErrorKind::TimedOut,
+                "the client stopped reading the response",
+            )));
+        }
+        Poll::Pending
+    }
+}
+
+impl<T: AsyncRead + Unpin> AsyncRead for WriteStallTimeout<T> {
+    fn poll_read(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<std::io::Result<()>> {
+        Pin::new(&mut self.get_mut().inner).poll_read(cx, buf)
+    }
+}
+
+impl<T: AsyncWrite + Unpin> AsyncWrite for WriteStallTimeout<T> {
+    fn poll_write(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<std::io::Result<usize>> {
+        let this = self.get_mut();
+        let poll = Pin::new(&mut this.inner).poll_write(cx, buf);
+        this.watch(cx, poll)
+    }
+
+    fn poll_write_vectored(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[std::io::IoSlice<'_>],
+    ) -> Poll<std::io::Result<usize>> {
+        let this = self.get_mut();
+        let poll = Pin::new(&mut this.inner).poll_write_vectored(cx, bufs);
+        this.watch(cx, poll)
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.inner.is_write_vectored()
+    }
+
+    fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        let this = self.get_mut();
+        let poll = Pin::new(&mut this.inner).poll_flush(cx);
+        this.watch(cx, poll)
+    }
+
+    fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        let this = self.get_mut();
+        let poll = Pin::new(&mut this.inner).poll_shutdown(cx);
+        this.watch(cx, poll)
+    }
 }
 
 /// Errors of one incoming connection, not of the listening socket.

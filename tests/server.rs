@@ -839,3 +839,32 @@ async fn bind_errors_name_the_address() {
     let err = server::bind(addr).await.unwrap_err();
     assert!(err.to_string().contains(&addr.to_string()), "{err}");
 }
+
+#[tokio::test]
+async fn a_client_that_stops_reading_loses_its_connection() {
+    let f = fixture();
+    // Big enough that pipelined responses overflow both socket buffers.
+    let item = "<item><title>Council approves the new tram line</title></item>\n";
+    let big = format!("<rss><channel>{}</channel></rss>", item.repeat(200_000));
+    std::fs::write(f.out.join("news.xml"), &big).unwrap();
+    let mut options = f.options();
+    options.max_connections = 1;
+    options.request_timeout = Duration::from_millis(300);
+    let (addr, shutdown, task) = start(f.state(options)).await;
+
+    // Takes the only slot, asks for ~13 MB × 8 and reads none of it.
+    let mut hog = TcpStream::connect(addr).await.unwrap();
+    let request = "GET /feeds/news.xml HTTP/1.1\r\nHost: x\r\n\r\n".repeat(8);
+    hog.write_all(request.as_bytes()).await.unwrap();
+
+    // Once its writes stall past the limit, the slot frees up.
+    let ok = raw(
+        addr,
+        b"GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+    )
+    .await;
+    assert_eq!(status_of(&ok), 200);
+    drop(hog);
+    shutdown.cancel();
+    task.await.unwrap();
+}
