@@ -68,7 +68,8 @@ pub struct ServerOptions {
     pub output_dir: PathBuf,
     /// When set, every route but `/health` needs `Authorization: Bearer <token>`.
     pub bearer_token: Option<String>,
-    /// Connections served at once; more wait unaccepted (default 256).
+    /// Connections served at once; more wait unaccepted (default 256; 0
+    /// counts as 1).
     pub max_connections: usize,
     /// Time to produce a response, else 503; also how long a response
     /// write may make no progress before the connection is closed
