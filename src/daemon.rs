@@ -260,9 +260,8 @@ pub async fn run_with_board(
             metrics: services.metrics.clone(),
             render_index: index_renderer(services.clone(), config.public_url.clone()),
             options: Arc::new(crate::server::ServerOptions {
-                output_dir: config.output_dir.clone(),
                 bearer_token: config.bearer_token.clone(),
-                ..crate::server::ServerOptions::default()
+                ..crate::server::ServerOptions::new(config.output_dir.clone())
             }),
         };
         let token = shutdown.clone();
@@ -279,7 +278,7 @@ pub async fn run_with_board(
         let h = spawn_worker(&mut tasks, &shared, &config, feed, opts.once_now, &shutdown);
         workers.insert(feed.id.clone(), h);
     }
-    services.metrics.set_feeds_total(workers.len());
+    services.metrics.set_feeds(workers.len());
     tracing::info!(
         feeds = workers.len(),
         "feedmine daemon started with {}",
@@ -340,7 +339,7 @@ pub async fn run_with_board(
                         }
                     }
                 }
-                services.metrics.set_feeds_total(workers.len());
+                services.metrics.set_feeds(workers.len());
                 tracing::info!(feeds = workers.len(), "config reloaded");
                 current = new;
             }

@@ -30,6 +30,7 @@ pub mod records;
 pub mod refresh;
 pub mod schedule;
 pub mod sequence;
+pub mod server;
 pub mod state;
 pub mod status;
 pub mod templates;

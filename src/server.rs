@@ -1,0 +1,746 @@
+//! The daemon's read-only HTTP server: the index page, the published feed
+//! files, `/health` and `/metrics`.
+//!
+//! Routes (GET and HEAD only; every other method is 405 on every path):
+//! - `/` — index page rendered by the [`IndexRenderer`] from the board.
+//! - `/feeds/<id>.<ext>` — a published feed file; `/feeds.opml` and
+//!   `/feeds/feed.xsl` — the fixed-name files the daemon writes next to them.
+//! - `/health` — `ok` (200) or one line per feed that is not ok (503); JSON
+//!   when the client accepts `application/json`. Never needs the token.
+//! - `/metrics` — [`Metrics::render`].
+//!
+//! Invariants:
+//! - The server never writes anything: it only opens files for reading.
+//! - A file path is built from a validated feed id taken from the status
+//!   board and a [`Format`] extension (or is one of two fixed names), never
+//!   from request text, so no request can name a file outside that set.
+//! - File responses carry a strong `ETag` (quoted hex SHA-256 of the bytes,
+//!   so an unchanged re-publish keeps its tag) and `Last-Modified` (mtime),
+//!   both taken from the same open file handle as the bytes.
+//! - With a bearer token configured, every route but `/health` needs
+//!   `Authorization: Bearer <token>`, compared in constant time (SHA-256 of
+//!   both sides, then a branch-free byte compare, so length leaks nothing).
+//! - Each request must be answered within `request_timeout` (else 503);
+//!   a client must finish its request head within `header_read_timeout`
+//!   (else the connection is closed; this also bounds idle keep-alive
+//!   connections); a peer that stops reading its responses is disconnected
+//!   once a write has made no progress for `request_timeout`; at most
+//!   `max_connections` connections are served at once — beyond that, new
+//!   connections wait in the listen backlog, unaccepted, until one closes.
+
+use std::net::SocketAddr;
+use std::path::{Path as FsPath, PathBuf};
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::{Context, Poll};
+use std::time::{Duration, SystemTime};
+
+use axum::Router;
+use axum::body::Body;
+use axum::extract::{Path, Request, State};
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::service::TowerToHyperService;
+use sha2::{Digest, Sha256};
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, ReadBuf};
+use tokio::net::TcpListener;
+use tokio::sync::Semaphore;
+use tokio_util::sync::CancellationToken;
+use tokio_util::task::TaskTracker;
+use tower_http::timeout::TimeoutLayer;
+
+use crate::feed::Format;
+use crate::metrics::Metrics;
+use crate::status::{FeedStatus, StatusBoard};
+
+/// File name of the OPML list of all feeds, in the output directory.
+pub const OPML_FILE: &str = "feeds.opml";
+/// File name of the XSL stylesheet the feeds reference, in the output directory.
+pub const XSL_FILE: &str = "feed.xsl";
+
+/// How the server behaves; see [`ServerOptions::new`] for the defaults.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ServerOptions {
+    /// Where the daemon publishes `<id>.<ext>`, `feeds.opml` and `feed.xsl`.
+    pub output_dir: PathBuf,
+    /// When set, every route but `/health` needs `Authorization: Bearer <token>`.
+    pub bearer_token: Option<String>,
+    /// Connections served at once; more wait unaccepted (default 256; 0
+    /// counts as 1).
+    pub max_connections: usize,
+    /// Time to produce a response, else 503; also how long a response
+    /// write may make no progress before the connection is closed
+    /// (default 10 s).
+    pub request_timeout: Duration,
+    /// Time for a client to send a complete request head, else the
+    /// connection is closed (default 5 s).
+    pub header_read_timeout: Duration,
+}
+
+impl ServerOptions {
+    /// Options with the defaults: no token, 256 connections, 10 s request
+    /// timeout, 5 s header read timeout.
+    pub fn new(output_dir: impl Into<PathBuf>) -> Self {
+        ServerOptions {
+            output_dir: output_dir.into(),
+            bearer_token: None,
+            max_connections: 256,
+            request_timeout: Duration::from_secs(10),
+            header_read_timeout: Duration::from_secs(5),
+        }
+    }
+}
+
+/// Renders the index page from a snapshot of the board (the daemon passes a
+/// closure over the index template). Runs on a blocking thread.
+pub type IndexRenderer = Arc<dyn Fn(&[FeedStatus]) -> Result<String, String> + Send + Sync>;
+
+/// What every handler can see. Cheap to clone.
+#[derive(Clone)]
+pub struct AppState {
+    pub board: StatusBoard,
+    pub metrics: Metrics,
+    pub render_index: IndexRenderer,
+    pub options: Arc<ServerOptions>,
+}
+
+/// Why the server could not start or keep running.
+#[derive(thiserror::Error, Debug)]
+pub enum ServerError {
+    #[error("cannot listen on {addr}: {source}")]
+    Bind {
+        addr: SocketAddr,
+        source: std::io::Error,
+    },
+    #[error("the listening socket has no local address: {0}")]
+    LocalAddr(std::io::Error),
+}
+
+/// Binds a listener on `addr` (an error names the address).
+pub async fn bind(addr: SocketAddr) -> Result<TcpListener, ServerError> {
+    TcpListener::bind(addr)
+        .await
+        .map_err(|source| ServerError::Bind { addr, source })
+}
+
+/// Serves HTTP/1.1 on `listener` until `shutdown` is cancelled, then stops
+/// accepting, lets in-flight requests finish (each is bounded by the request
+/// timeout; idle connections close at once) and returns.
+///
+/// Accept errors (a peer that reset before accept, or the process out of file
+/// descriptors) are logged and retried: they never end the server.
+pub async fn serve(
+    listener: TcpListener,
+    state: AppState,
+    shutdown: CancellationToken,
+) -> Result<(), ServerError> {
+    let addr = listener.local_addr().map_err(ServerError::LocalAddr)?;
+    let options = Arc::clone(&state.options);
+    let app = router(state);
+    let permits = Arc::new(Semaphore::new(options.max_connections.max(1)));
+    let connections = TaskTracker::new();
+    let mut http = hyper::server::conn::http1::Builder::new();
+    http.timer(TokioTimer::new())
+        .header_read_timeout(options.header_read_timeout);
+    tracing::info!(%addr, "HTTP server listening");
+
+    loop {
+        // Take a permit before accepting: beyond the limit, connections stay
+        // in the kernel's backlog instead of being accepted and dropped.
+        let permit = tokio::select! {
+            () = shutdown.cancelled() => break,
+            permit = Arc::clone(&permits).acquire_owned() => match permit {
+                Ok(p) => p,
+                // The semaphore is never closed; stop rather than spin.
+                Err(_) => break,
+            },
+        };
+        let (stream, peer) = tokio::select! {
+            () = shutdown.cancelled() => break,
+            accepted = listener.accept() => match accepted {
+                Ok(a) => a,
+                Err(e) => {
+                    if !is_connection_error(&e) {
+                        // Out of descriptors or memory: back off instead of spinning.
+                        tracing::error!(%addr, "accept failed: {e}");
+                        tokio::time::sleep(Duration::from_millis(100)).await;
+                    }
+                    continue;
+                }
+            },
+        };
+        let stream = WriteStallTimeout::new(stream, options.request_timeout);
+        let conn =
+            http.serve_connection(TokioIo::new(stream), TowerToHyperService::new(app.clone()));
+        let shutdown = shutdown.clone();
+        connections.spawn(async move {
+            let _permit = permit;
+            let mut conn = std::pin::pin!(conn);
+            let result = tokio::select! {
+                r = conn.as_mut() => r,
+                () = shutdown.cancelled() => {
+                    conn.as_mut().graceful_shutdown();
+                    conn.await
+                }
+            };
+            if let Err(e) = result {
+                tracing::debug!(%peer, "connection ended: {e}");
+            }
+        });
+    }
+    drop(listener);
+    connections.close();
+    connections.wait().await;
+    tracing::info!(%addr, "HTTP server stopped");
+    Ok(())
+}
+
+/// A connection whose peer stops reading: any write or flush that makes no
+/// progress for `limit` fails with `TimedOut`, which ends the connection
+/// (hyper has no write timeout, and a stuck write would hold a connection
+/// slot forever). Reads pass through untouched: the header read timeout
+/// bounds those.
+struct WriteStallTimeout<T> {
+    inner: T,
+    limit: Duration,
+    stalled: Option<Pin<Box<tokio::time::Sleep>>>,
+}
+
+impl<T> WriteStallTimeout<T> {
+    fn new(inner: T, limit: Duration) -> Self {
+        WriteStallTimeout {
+            inner,
+            limit,
+            stalled: None,
+        }
+    }
+
+    /// Starts the stall clock on `Pending`, stops it on progress.
+    fn watch<R>(
+        &mut self,
+        cx: &mut Context<'_>,
+        poll: Poll<std::io::Result<R>>,
+    ) -> Poll<std::io::Result<R>> {
+        if poll.is_ready() {
+            self.stalled = None;
+            return poll;
+        }
+        let limit = self.limit;
+        let stalled = self
+            .stalled
+            .get_or_insert_with(|| Box::pin(tokio::time::sleep(limit)));
+        if stalled.as_mut().poll(cx).is_ready() {
+            self.stalled = None;
+            return Poll::Ready(Err(std::io::Error::new(
+                std::io::ErrorKind::TimedOut,
+                "the client stopped reading the response",
+            )));
+        }
+        Poll::Pending
+    }
+}
+
+impl<T: AsyncRead + Unpin> AsyncRead for WriteStallTimeout<T> {
+    fn poll_read(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<std::io::Result<()>> {
+        Pin::new(&mut self.get_mut().inner).poll_read(cx, buf)
+    }
+}
+
+impl<T: AsyncWrite + Unpin> AsyncWrite for WriteStallTimeout<T> {
+    fn poll_write(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<std::io::Result<usize>> {
+        let this = self.get_mut();
+        let poll = Pin::new(&mut this.inner).poll_write(cx, buf);
+        this.watch(cx, poll)
+    }
+
+    fn poll_write_vectored(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[std::io::IoSlice<'_>],
+    ) -> Poll<std::io::Result<usize>> {
+        let this = self.get_mut();
+        let poll = Pin::new(&mut this.inner).poll_write_vectored(cx, bufs);
+        this.watch(cx, poll)
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.inner.is_write_vectored()
+    }
+
+    fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        let this = self.get_mut();
+        let poll = Pin::new(&mut this.inner).poll_flush(cx);
+        this.watch(cx, poll)
+    }
+
+    fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        let this = self.get_mut();
+        let poll = Pin::new(&mut this.inner).poll_shutdown(cx);
+        this.watch(cx, poll)
+    }
+}
+
+/// Errors of one incoming connection, not of the listening socket.
+fn is_connection_error(e: &std::io::Error) -> bool {
+    use std::io::ErrorKind::*;
+    matches!(
+        e.kind(),
+        ConnectionRefused | ConnectionAborted | ConnectionReset | Interrupted | WouldBlock
+    )
+}
+
+/// The routes with their middleware (method filter, token, timeout).
+/// [`serve`] runs it; tests can drive it with `tower::ServiceExt::oneshot`.
+pub fn router(state: AppState) -> Router {
+    let timeout = state.options.request_timeout;
+    Router::new()
+        .route("/", get(index))
+        .route("/health", get(health))
+        .route("/metrics", get(metrics))
+        .route("/feeds.opml", get(opml))
+        .route("/feeds/feed.xsl", get(xsl))
+        .route("/feeds/{file}", get(feed_file))
+        .fallback(not_found)
+        .layer(middleware::from_fn_with_state(state.clone(), require_token))
+        .layer(middleware::from_fn(only_get_and_head))
+        .layer(TimeoutLayer::with_status_code(
+            StatusCode::SERVICE_UNAVAILABLE,
+            timeout,
+        ))
+        .with_state(state)
+}
+
+fn plain(status: StatusCode, text: impl Into<String>) -> Response {
+    let mut text = text.into();
+    if !text.ends_with('\n') {
+        text.push('\n');
+    }
+    (
+        status,
+        [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
+        text,
+    )
+        .into_response()
+}
+
+async fn not_found() -> Response {
+    plain(StatusCode::NOT_FOUND, "not found")
+}
+
+/// 405 for every method but GET and HEAD, whatever the path.
+async fn only_get_and_head(request: Request, next: Next) -> Response {
+    let method = request.method();
+    if method == Method::GET || method == Method::HEAD {
+        return next.run(request).await;
+    }
+    let mut response = plain(StatusCode::METHOD_NOT_ALLOWED, "method not allowed");
+    response
+        .headers_mut()
+        .insert(header::ALLOW, HeaderValue::from_static("GET, HEAD"));
+    response
+}
+
+/// The bearer-token check of every route but `/health`.
+async fn require_token(State(state): State<AppState>, request: Request, next: Next) -> Response {
+    let Some(expected) = state.options.bearer_token.as_deref() else {
+        return next.run(request).await;
+    };
+    if request.uri().path() == "/health" {
+        return next.run(request).await;
+    }
+    let presented = request
+        .headers()
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(bearer_token);
+    match presented {
+        Some(token) if tokens_equal(token, expected) => next.run(request).await,
+        Some(_) => unauthorized(r#"Bearer realm="feedmine", error="invalid_token""#),
+        None => unauthorized(r#"Bearer realm="feedmine""#),
+    }
+}
+
+fn unauthorized(challenge: &'static str) -> Response {
+    let mut response = plain(StatusCode::UNAUTHORIZED, "unauthorized");
+    response.headers_mut().insert(
+        header::WWW_AUTHENTICATE,
+        HeaderValue::from_static(challenge),
+    );
+    response
+}
+
+/// The token of an `Authorization: Bearer <token>` value (scheme is
+/// case-insensitive, RFC 6750 §2.1).
+fn bearer_token(value: &str) -> Option<&str> {
+    let (scheme, token) = value.trim().split_once(' ')?;
+    let token = token.trim();
+    (scheme.eq_ignore_ascii_case("bearer") && !token.is_empty()).then_some(token)
+}
+
+/// Constant-time equality: comparing fixed-size digests with a branch-free
+/// fold takes the same time whatever the inputs and their lengths.
+fn tokens_equal(presented: &str, expected: &str) -> bool {
+    let a = Sha256::digest(presented.as_bytes());
+    let b = Sha256::digest(expected.as_bytes());
+    a.iter()
+        .zip(b.iter())
+        .fold(0u8, |acc, (x, y)| acc | (x ^ y))
+        == 0
+}
+
+async fn index(State(state): State<AppState>) -> Response {
+    let render = Arc::clone(&state.render_index);
+    let board = state.board.clone();
+    // Off the async threads, so a slow template cannot stall other requests
+    // and the request timeout can fire.
+    let rendered = tokio::task::spawn_blocking(move || render(&board.snapshot())).await;
+    match rendered {
+        Ok(Ok(html)) => (
+            [
+                (header::CONTENT_TYPE, "text/html; charset=utf-8"),
+                (header::CACHE_CONTROL, "no-cache"),
+                (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+            ],
+            html,
+        )
+            .into_response(),
+        Ok(Err(e)) => {
+            tracing::error!("index page failed to render: {e}");
+            plain(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                format!("the index page could not be rendered: {e}"),
+            )
+        }
+        Err(e) => {
+            tracing::error!("index page renderer panicked: {e}");
+            plain(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "the index page could not be rendered",
+            )
+        }
+    }
+}
+
+async fn health(State(state): State<AppState>, headers: HeaderMap) -> Response {
+    let problems = state.board.overall().err().unwrap_or_default();
+    // `overall` gives (id, reason); the word (degraded/failing) comes from
+    // the entry itself.
+    let problems: Vec<(String, &'static str, String)> = problems
+        .into_iter()
+        .map(|(id, reason)| {
+            let word = state.board.get(&id).map_or("degraded", |s| s.health.word());
+            (id, word, reason)
+        })
+        .collect();
+    let status = if problems.is_empty() {
+        StatusCode::OK
+    } else {
+        StatusCode::SERVICE_UNAVAILABLE
+    };
+    let wants_json = headers
+        .get(header::ACCEPT)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.contains("application/json"));
+    let (content_type, body) = if wants_json {
+        let problems: Vec<serde_json::Value> = problems
+            .iter()
+            .map(|(id, word, reason)| {
+                serde_json::json!({ "feed": id, "health": word, "reason": reason })
+            })
+            .collect();
+        let body = serde_json::json!({
+            "status": if problems.is_empty() { "ok" } else { "unhealthy" },
+            "problems": problems,
+        });
+        ("application/json", format!("{body}\n"))
+    } else if problems.is_empty() {
+        ("text/plain; charset=utf-8", "ok\n".to_string())
+    } else {
+        let lines: String = problems
+            .iter()
+            .map(|(id, word, reason)| format!("{word} {id}: {}\n", one_line(reason)))
+            .collect();
+        ("text/plain; charset=utf-8", lines)
+    };
+    (
+        status,
+        [
+            (header::CONTENT_TYPE, content_type),
+            (header::CACHE_CONTROL, "no-store"),
+        ],
+        body,
+    )
+        .into_response()
+}
+
+/// A reason on one line, so each problem feed is exactly one line.
+fn one_line(reason: &str) -> String {
+    reason.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+async fn metrics(State(state): State<AppState>, headers: HeaderMap) -> Response {
+    state.metrics.set_feeds(state.board.snapshot().len());
+    let body = state.metrics.render();
+    // The text is OpenMetrics 1.0 and, by construction, also valid 0.0.4;
+    // label it as what the scraper asked for.
+    let openmetrics = headers
+        .get(header::ACCEPT)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.contains("application/openmetrics-text"));
+    let content_type = if openmetrics {
+        "application/openmetrics-text; version=1.0.0; charset=utf-8"
+    } else {
+        "text/plain; version=0.0.4; charset=utf-8"
+    };
+    (
+        [
+            (header::CONTENT_TYPE, content_type),
+            (header::CACHE_CONTROL, "no-store"),
+        ],
+        body,
+    )
+        .into_response()
+}
+
+async fn opml(State(state): State<AppState>, headers: HeaderMap) -> Response {
+    let path = state.options.output_dir.join(OPML_FILE);
+    serve_file(&path, "text/x-opml; charset=utf-8", &headers).await
+}
+
+async fn xsl(State(state): State<AppState>, headers: HeaderMap) -> Response {
+    let path = state.options.output_dir.join(XSL_FILE);
+    serve_file(&path, "text/xsl; charset=utf-8", &headers).await
+}
+
+/// `/feeds/<id>.<ext>`: only a feed on the board that publishes that format.
+async fn feed_file(
+    State(state): State<AppState>,
+    Path(file): Path<String>,
+    headers: HeaderMap,
+) -> Response {
+    let Some((id, format)) = published_file(&state.board, &file) else {
+        return not_found().await;
+    };
+    // Built from the board's id and the format, not from `file`.
+    let path = state
+        .options
+        .output_dir
+        .join(format!("{id}.{}", format.ext()));
+    serve_file(&path, format.content_type(), &headers).await
+}
+
+/// The feed id and format that the decoded path segment `file` names, if it
+/// is `<id>.<ext>` for a feed on the board that publishes that format and
+/// whose id is a safe file name stem.
+fn published_file(board: &StatusBoard, file: &str) -> Option<(String, Format)> {
+    let (id, ext) = file.rsplit_once('.')?;
+    let format = Format::from_ext(ext)?;
+    let status = board.get(id)?;
+    if !status.formats.contains(&format) || !is_safe_stem(&status.id) {
+        return None;
+    }
+    Some((status.id, format))
+}
+
+/// Belt and braces over config validation: an id that could leave the
+/// output directory is never turned into a path.
+fn is_safe_stem(id: &str) -> bool {
+    !id.is_empty()
+        && !id.starts_with('.')
+        && id
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+}
+
+/// Reads `path` (bytes, mtime and tag from one open handle) and answers
+/// 200, 304 or 404.
+async fn serve_file(path: &FsPath, content_type: &'static str, headers: &HeaderMap) -> Response {
+    let file = match read_file(path).await {
+        Ok(Some(f)) => f,
+        Ok(None) => return not_found().await,
+        Err(e) => {
+            tracing::error!(path = %path.display(), "cannot read a published file: {e}");
+            return plain(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "the file could not be read",
+            );
+        }
+    };
+    let etag = format!("\"{}\"", hex(&Sha256::digest(&file.bytes)));
+    let last_modified = file.modified.map(httpdate::fmt_http_date);
+    let mut common = vec![
+        (header::ETAG, etag.clone()),
+        (header::CACHE_CONTROL, "max-age=60".to_string()),
+    ];
+    if let Some(lm) = last_modified {
+        common.push((header::LAST_MODIFIED, lm));
+    }
+    let mut response = if is_not_modified(headers, &etag, file.modified) {
+        StatusCode::NOT_MODIFIED.into_response()
+    } else {
+        let mut r = Response::new(Body::from(file.bytes));
+        r.headers_mut()
+            .insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
+        r.headers_mut().insert(
+            header::X_CONTENT_TYPE_OPTIONS,
+            HeaderValue::from_static("nosniff"),
+        );
+        r
+    };
+    for (name, value) in common {
+        if let Ok(value) = HeaderValue::from_str(&value) {
+            response.headers_mut().insert(name, value);
+        }
+    }
+    response
+}
+
+struct FileContents {
+    bytes: Vec<u8>,
+    modified: Option<SystemTime>,
+}
+
+/// `Ok(None)` when there is no regular file at `path`.
+async fn read_file(path: &FsPath) -> std::io::Result<Option<FileContents>> {
+    let mut file = match tokio::fs::File::open(path).await {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(e),
+    };
+    let meta = file.metadata().await?;
+    if !meta.is_file() {
+        return Ok(None);
+    }
+    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
+    file.read_to_end(&mut bytes).await?;
+    Ok(Some(FileContents {
+        bytes,
+        modified: meta.modified().ok(),
+    }))
+}
+
+/// RFC 9110 §13.2.2: `If-None-Match` (weak comparison, lists, `*`) decides
+/// when present; otherwise `If-Modified-Since` against the mtime (whole
+/// seconds, as `Last-Modified` shows it).
+fn is_not_modified(headers: &HeaderMap, etag: &str, modified: Option<SystemTime>) -> bool {
+    if let Some(value) = headers.get(header::IF_NONE_MATCH) {
+        let Ok(value) = value.to_str() else {
+            return false;
+        };
+        let ours = strip_weak(etag);
+        return value
+            .split(',')
+            .map(str::trim)
+            .any(|tag| tag == "*" || strip_weak(tag) == ours);
+    }
+    let since = headers
+        .get(header::IF_MODIFIED_SINCE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| httpdate::parse_http_date(v).ok());
+    match (since, modified) {
+        (Some(since), Some(modified)) => unix_secs(modified) <= unix_secs(since),
+        _ => false,
+    }
+}
+
+fn strip_weak(tag: &str) -> &str {
+    tag.strip_prefix("W/").unwrap_or(tag)
+}
+
+fn unix_secs(t: SystemTime) -> i128 {
+    match t.duration_since(SystemTime::UNIX_EPOCH) {
+        Ok(d) => i128::from(d.as_secs()),
+        Err(e) => -i128::from(e.duration().as_secs()) - 1,
+    }
+}
+
+fn hex(bytes: &[u8]) -> String {
+    use std::fmt::Write as _;
+    let mut out = String::with_capacity(bytes.len() * 2);
+    for b in bytes {
+        let _ = write!(out, "{b:02x}");
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bearer_scheme_is_case_insensitive_and_needs_a_token() {
+        assert_eq!(bearer_token("Bearer abc"), Some("abc"));
+        assert_eq!(bearer_token("bearer  abc "), Some("abc"));
+        assert_eq!(bearer_token("Basic abc"), None);
+        assert_eq!(bearer_token("Bearer "), None);
+        assert_eq!(bearer_token("Bearer"), None);
+        assert!(tokens_equal("s3cret", "s3cret"));
+        assert!(!tokens_equal("s3cret", "s3cre"));
+        assert!(!tokens_equal("", "s3cret"));
+    }
+
+    #[test]
+    fn only_board_feeds_with_that_format_map_to_files() {
+        let board = StatusBoard::new();
+        board.put(FeedStatus {
+            id: "news.world".into(),
+            title: "World".into(),
+            source: "https://example.com/world/".into(),
+            formats: vec![Format::Rss, Format::Json],
+            health: crate::status::Health::Ok,
+            last_run: None,
+            items: 3,
+            next_run: None,
+        });
+        assert_eq!(
+            published_file(&board, "news.world.xml"),
+            Some(("news.world".into(), Format::Rss))
+        );
+        assert_eq!(
+            published_file(&board, "news.world.json"),
+            Some(("news.world".into(), Format::Json))
+        );
+        assert_eq!(published_file(&board, "news.world.atom"), None);
+        assert_eq!(published_file(&board, "news.world"), None);
+        assert_eq!(published_file(&board, "../news.world.xml"), None);
+        assert_eq!(published_file(&board, "other.xml"), None);
+        assert!(!is_safe_stem("../x") && !is_safe_stem(".hidden") && !is_safe_stem("a/b"));
+    }
+
+    #[test]
+    fn if_none_match_wins_over_if_modified_since() {
+        let etag = "\"abc\"";
+        let mtime = SystemTime::UNIX_EPOCH + Duration::from_secs(1_700_000_000);
+        let mut h = HeaderMap::new();
+        h.insert(
+            header::IF_MODIFIED_SINCE,
+            HeaderValue::from_str(&httpdate::fmt_http_date(mtime)).unwrap(),
+        );
+        assert!(is_not_modified(&h, etag, Some(mtime)));
+        assert!(!is_not_modified(
+            &h,
+            etag,
+            Some(mtime + Duration::from_secs(1))
+        ));
+        h.insert(header::IF_NONE_MATCH, HeaderValue::from_static("\"other\""));
+        assert!(!is_not_modified(&h, etag, Some(mtime)));
+        h.insert(
+            header::IF_NONE_MATCH,
+            HeaderValue::from_static("\"x\", W/\"abc\""),
+        );
+        assert!(is_not_modified(&h, etag, None));
+        h.insert(header::IF_NONE_MATCH, HeaderValue::from_static("*"));
+        assert!(is_not_modified(&h, etag, None));
+    }
+}
