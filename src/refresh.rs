@@ -143,6 +143,7 @@ pub async fn refresh(config: &Config, feed: &Feed) -> Result<Refreshed, RefreshE
             .and_then(|u| u.join(&format!("{}.xml", feed.id)).ok()),
         last_build: Utc::now(),
         language: lang,
+        stylesheet: None,
     };
     let xml = render_rss(&channel, &items).map_err(RefreshError::Render)?;
     let path = output_path(config, feed);
