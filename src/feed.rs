@@ -449,10 +449,9 @@ pub fn render_atom(channel: &ChannelInfo, items: &[Item]) -> Result<String, Feed
             indent_size: Some(2),
         },
     )?;
-    Ok(with_stylesheet(
-        String::from_utf8(bytes)?,
-        prepared.stylesheet.as_deref(),
-    ))
+    let mut xml = String::from_utf8(bytes)?;
+    xml.push('\n');
+    Ok(with_stylesheet(xml, prepared.stylesheet.as_deref()))
 }
 
 fn atom_link(url: &Url, rel: &str, mime: &str) -> atom_syndication::Link {

@@ -334,4 +334,18 @@ mod tests {
         );
         assert_eq!(clean_srcset("javascript:alert(1)", Some(&base())), None);
     }
+
+    #[test]
+    fn sanitizing_twice_changes_nothing() {
+        // Bodies are cleaned by `bodies` and again by `feed`: the second
+        // pass must not alter (or double-escape) the first one's output.
+        let html = r#"<h1>T&amp;C</h1><p>a &lt; b &gt; c "q" <a href="/x?a=1&amp;b=2">l</a></p>
+<figure><img src="i.png" srcset="i.png 1x, i@2x.png 2x" alt="A &quot;pic&quot;"><figcaption>c</figcaption></figure>
+<pre>  keep
+    spacing</pre><p>&#xD800; and �</p>"#;
+        let once = item_html(html, Some(&base()));
+        assert_eq!(item_html(&once, Some(&base())), once);
+        assert!(once.contains("\u{fffd} and \u{fffd}"), "{once}");
+        assert!(once.contains("<pre>  keep\n    spacing</pre>"), "{once}");
+    }
 }

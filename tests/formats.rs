@@ -663,3 +663,29 @@ fn hostile_characters_stay_well_formed_in_every_format() {
     let names = assert_well_formed(&opml, "opml");
     assert_eq!(names.iter().filter(|n| *n == "outline").count(), 2);
 }
+
+#[test]
+fn the_bundled_stylesheet_is_well_formed_xslt_for_rss_and_atom() {
+    let xsl = feedmine::templates::stylesheet();
+    let names = assert_well_formed(xsl, "feed.xsl");
+    assert_eq!(names.first().map(String::as_str), Some("xsl:stylesheet"));
+    assert!(names.iter().any(|n| n == "xsl:output"));
+    // One template per root kind: RSS's channel and Atom's feed.
+    let mut reader = quick_xml::Reader::from_str(xsl);
+    let mut matches = Vec::new();
+    loop {
+        match reader.read_event().unwrap() {
+            quick_xml::events::Event::Start(e) if e.name().as_ref() == b"xsl:template" => {
+                for a in e.attributes() {
+                    let a = a.unwrap();
+                    if a.key.as_ref() == b"match" {
+                        matches.push(String::from_utf8_lossy(&a.value).into_owned());
+                    }
+                }
+            }
+            quick_xml::events::Event::Eof => break,
+            _ => {}
+        }
+    }
+    assert_eq!(matches, ["/", "channel", "atom:feed"]);
+}
