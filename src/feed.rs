@@ -302,8 +302,9 @@ fn shorten(s: &str, max: usize) -> String {
         return s.to_owned();
     }
     let cut: String = s.chars().take(max).collect();
+    // Cut at the last space when that keeps at least half the text.
     let cut = match cut.rfind(char::is_whitespace) {
-        Some(space) if space > max / 2 => &cut[..space],
+        Some(space) if space > cut.len() / 2 => &cut[..space],
         _ => cut.as_str(),
     };
     format!("{}…", cut.trim_end())
@@ -1163,5 +1164,16 @@ mod tests {
         assert!(opml.contains(r#"text="Blog&#9;tabs""#), "{opml}");
         assert!(!opml.contains('\u{1}'));
         assert_eq!(opml.matches("<outline ").count(), 2);
+    }
+
+    #[test]
+    fn long_summaries_become_short_titles() {
+        assert_eq!(shorten("short", 10), "short");
+        assert_eq!(shorten("one two three four", 12), "one two…");
+        // No space in reach (CJK): cut at the character limit.
+        assert_eq!(
+            shorten("市议会周五投票通过了新的预算方案", 6),
+            "市议会周五投…"
+        );
     }
 }

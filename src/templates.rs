@@ -240,7 +240,7 @@ impl IndexTemplate {
                     total => feeds.len(),
                 },
                 generated => human_time(ctx.generated),
-                generated_iso => ctx.generated.to_rfc3339(),
+                generated_iso => ctx.generated.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
                 public_url => ctx.public_url.as_ref().map(|u| u.as_str()),
                 version => ctx.version,
                 opml_href => OPML_HREF,
@@ -254,7 +254,7 @@ impl IndexTemplate {
 /// `status` (ok/pending/degraded/failing), `reasons` (list), `error`,
 /// `consecutive_failures`, `last_run` (none or `started`, `started_iso`,
 /// `duration_ms`, `outcome`, `records`, `new_items`), `items`, `next_run`
-/// and `next_run_iso` (or none), `formats` (list of `name`, `ext`, `href`).
+/// and `next_run_iso` (or none), `formats` (list of `name`, `label`, `content_type`, `ext`, `href`).
 pub fn feed_value(f: &FeedStatus) -> Value {
     let (reasons, error, failures) = match &f.health {
         Health::Degraded { reasons } => (reasons.clone(), None, 0),
@@ -267,7 +267,7 @@ pub fn feed_value(f: &FeedStatus) -> Value {
     let last_run = f.last_run.as_ref().map(|r| {
         context! {
             started => human_time(r.started),
-            started_iso => r.started.to_rfc3339(),
+            started_iso => r.started.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
             duration_ms => r.duration_ms,
             outcome => outcome_word(&r.outcome),
             records => r.records,
@@ -284,6 +284,8 @@ pub fn feed_value(f: &FeedStatus) -> Value {
         .map(|&format| {
             context! {
                 name => format.name(),
+                label => format_label(format),
+                content_type => format.content_type().split(';').next().unwrap_or(""),
                 ext => format.ext(),
                 href => format_href(&f.id, format),
             }
@@ -301,7 +303,7 @@ pub fn feed_value(f: &FeedStatus) -> Value {
         last_run => last_run,
         items => f.items,
         next_run => f.next_run.map(human_time),
-        next_run_iso => f.next_run.map(|t| t.to_rfc3339()),
+        next_run_iso => f.next_run.map(|t| t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)),
         formats => formats,
     }
 }
@@ -320,6 +322,15 @@ pub fn format_href(id: &str, format: Format) -> String {
     href.push('.');
     href.push_str(format.ext());
     href
+}
+
+/// How the index page names a format.
+fn format_label(format: Format) -> &'static str {
+    match format {
+        Format::Rss => "RSS",
+        Format::Atom => "Atom",
+        Format::Json => "JSON Feed",
+    }
 }
 
 fn outcome_word(outcome: &RunOutcome) -> &'static str {
