@@ -96,6 +96,17 @@ impl Format {
             Format::Json => "application/feed+json; charset=utf-8",
         }
     }
+
+    /// `Content-Type` for a browser (a request whose `Accept` prefers
+    /// `text/html`): browsers apply the `xml-stylesheet` only to documents
+    /// served as XML and offer `application/rss+xml` as a download, so RSS
+    /// and Atom go out as `application/xml` there. JSON is unchanged.
+    pub fn browser_content_type(self) -> &'static str {
+        match self {
+            Format::Rss | Format::Atom => "application/xml; charset=utf-8",
+            Format::Json => self.content_type(),
+        }
+    }
 }
 
 /// Channel-level facts of one feed.
