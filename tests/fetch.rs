@@ -128,7 +128,9 @@ async fn error_statuses_name_the_url() {
         let url = server.url(path);
         let err = fetcher().fetch(&url).await.unwrap_err();
         match &err {
-            FetchError::Status { status, url: at } => {
+            FetchError::Status {
+                status, url: at, ..
+            } => {
                 assert_eq!(*status, expected);
                 assert_eq!(*at, url);
             }
