@@ -30,7 +30,7 @@ use url::Url;
 
 use crate::decode::{self, DecodeError};
 pub use crate::netguard::AddressPolicy;
-use crate::netguard::{self, BlockReason, PublicResolver, ResolveError};
+use crate::netguard::{self, BlockReason, Hop, PublicResolver, ResolveError};
 use crate::politeness::{Permit, Politeness};
 
 /// Sent as `User-Agent` unless [`FetchOptions::user_agent`] says otherwise.
@@ -73,7 +73,8 @@ pub struct FetchOptions {
     /// Send every request through this http(s) proxy (`None`: reqwest's
     /// default, which honours the `HTTP(S)_PROXY` environment variables).
     /// Behind a proxy, names are resolved by the proxy, so
-    /// [`AddressPolicy::PublicOnly`] can check schemes and IP literals only.
+    /// [`AddressPolicy::PublicOnly`] can check only schemes, IP literals and
+    /// `localhost` names.
     pub proxy: Option<Url>,
     /// A `Cookie` header value (`name=value; name2=value2`), sent to the
     /// requested host and to redirects that stay on it.
@@ -251,8 +252,9 @@ pub enum FetchError {
     /// connection was made to it.
     #[error("refused to fetch {url}: {reason}")]
     Blocked {
-        /// The refused URL (the redirect target, for a redirect).
-        url: Url,
+        /// The refused URL (the redirect target, for a redirect); boxed to
+        /// keep `FetchError` small.
+        url: Box<Url>,
         /// Which rule refused it (names the address class).
         reason: BlockReason,
     },
@@ -499,9 +501,9 @@ impl Fetcher {
             "file" => {
                 if self.opts.address_policy == AddressPolicy::PublicOnly {
                     return Err(FetchError::Blocked {
-                        url: url.clone(),
+                        url: Box::new(url.clone()),
                         reason: BlockReason::Scheme {
-                            context: "request",
+                            hop: Hop::Request,
                             scheme: "file".into(),
                         },
                     });
@@ -635,19 +637,27 @@ impl Fetcher {
     /// Refuses a hop before any connection: non-http(s) redirect targets
     /// always, IP literals outside public space under `PublicOnly`.
     fn check_hop(&self, url: &Url, is_redirect: bool) -> Result<(), FetchError> {
-        let context = if is_redirect { "redirect" } else { "request" };
+        let hop = if is_redirect {
+            Hop::Redirect
+        } else {
+            Hop::Request
+        };
         let verdict = match self.opts.address_policy {
-            AddressPolicy::PublicOnly => netguard::check_url(url, context),
+            // Behind a proxy our resolver never sees the name: judge it here.
+            AddressPolicy::PublicOnly if self.opts.proxy.is_some() => {
+                netguard::check_url(url, hop).and_then(|()| netguard::check_name(url))
+            }
+            AddressPolicy::PublicOnly => netguard::check_url(url, hop),
             AddressPolicy::AllowAll if is_redirect && !matches!(url.scheme(), "http" | "https") => {
                 Err(BlockReason::Scheme {
-                    context,
+                    hop,
                     scheme: url.scheme().to_owned(),
                 })
             }
             AddressPolicy::AllowAll => Ok(()),
         };
         verdict.map_err(|reason| FetchError::Blocked {
-            url: url.clone(),
+            url: Box::new(url.clone()),
             reason,
         })
     }
@@ -768,7 +778,7 @@ impl Fetcher {
         // Looked up in the whole chain: hyper wraps the resolver's error.
         if let Some(ResolveError::Blocked(reason)) = find_in_chain::<ResolveError>(&error) {
             return FetchError::Blocked {
-                url,
+                url: Box::new(url),
                 reason: reason.clone(),
             };
         }
@@ -1049,6 +1059,137 @@ mod tests {
         let err = resolve_target("./missing-page.html").unwrap_err();
         assert!(err.to_string().contains("no such file"), "{err}");
         assert!(!err.to_string().contains("did you mean"), "{err}");
+    }
+
+    #[test]
+    fn retry_after_parses_seconds_and_http_dates() {
+        let now = chrono::DateTime::parse_from_rfc3339("2026-11-22T08:00:00Z")
+            .unwrap()
+            .with_timezone(&chrono::Utc);
+        let parse = |v: &str| parse_retry_after(v, now);
+        assert_eq!(parse("120"), Some(Duration::from_secs(120)));
+        assert_eq!(parse(" 0 "), Some(Duration::ZERO));
+        // IMF-fixdate, RFC 850 and asctime forms of the same instant.
+        let in_90_s = Some(Duration::from_secs(90));
+        assert_eq!(parse("Sun, 22 Nov 2026 08:01:30 GMT"), in_90_s);
+        assert_eq!(parse("Sunday, 22-Nov-26 08:01:30 GMT"), in_90_s);
+        assert_eq!(parse("Sun Nov 22 08:01:30 2026"), in_90_s);
+        // Past dates mean now; huge values are capped at 6 h.
+        assert_eq!(parse("Sat, 21 Nov 2026 08:00:00 GMT"), Some(Duration::ZERO));
+        assert_eq!(parse("86400"), Some(MAX_RETRY_AFTER));
+        assert_eq!(parse("99999999999999999999999"), Some(MAX_RETRY_AFTER));
+        assert_eq!(
+            parse("Fri, 01 Jan 2100 00:00:00 GMT"),
+            Some(MAX_RETRY_AFTER)
+        );
+        assert_eq!(MAX_RETRY_AFTER, Duration::from_secs(6 * 3600));
+        for garbage in ["", "soon", "-5", "1.5", "tomorrow at noon"] {
+            assert_eq!(parse(garbage), None, "{garbage:?}");
+        }
+    }
+
+    #[test]
+    fn transient_errors_and_retry_after() {
+        let url = Url::parse("https://example.org/").unwrap();
+        let status = |status, retry_after| FetchError::Status {
+            status,
+            url: url.clone(),
+            retry_after,
+        };
+        let wait = Some(Duration::from_secs(30));
+        assert!(status(429, wait).is_transient());
+        assert_eq!(status(429, wait).retry_after(), wait);
+        assert!(status(503, None).is_transient());
+        assert!(status(500, None).is_transient());
+        assert!(!status(404, None).is_transient());
+        assert!(!status(403, None).is_transient());
+        let timeout = FetchError::Timeout {
+            url: url.clone(),
+            phase: TimeoutPhase::Total,
+            limit: Duration::from_secs(1),
+        };
+        assert!(timeout.is_transient());
+        assert_eq!(timeout.retry_after(), None);
+        let blocked = FetchError::Blocked {
+            url: Box::new(url.clone()),
+            reason: BlockReason::NoHost,
+        };
+        assert!(!blocked.is_transient());
+        let too_large = FetchError::TooLarge {
+            url: url.clone(),
+            limit: 1,
+        };
+        assert!(!too_large.is_transient());
+        assert!(
+            status(429, wait)
+                .to_string()
+                .contains("429 Too Many Requests from https://example.org/ (retry after 30 s)")
+        );
+    }
+
+    #[test]
+    fn cookie_strings_are_checked_and_normalised() {
+        assert_eq!(
+            validate_cookies(" session=abc123 ;theme=dark;; ").unwrap(),
+            "session=abc123; theme=dark"
+        );
+        assert_eq!(
+            validate_cookies("consent=\"yes\"").unwrap(),
+            "consent=\"yes\""
+        );
+        assert_eq!(validate_cookies("empty=").unwrap(), "empty=");
+        for bad in [
+            "", " ; ", "novalue", "=x", "a b=1", "a=x y", "a=1,b=2", "a=\u{e9}",
+        ] {
+            assert!(validate_cookies(bad).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn options_are_validated_at_construction() {
+        let err = |opts: FetchOptions| Fetcher::new(opts).unwrap_err().to_string();
+        let reserved = err(FetchOptions {
+            headers: vec![("Host".into(), "evil.example".into())],
+            ..FetchOptions::default()
+        });
+        assert!(
+            reserved.contains("\"Host\"") && reserved.contains("not configurable"),
+            "{reserved}"
+        );
+        let bad_name = err(FetchOptions {
+            headers: vec![("X Bad".into(), "1".into())],
+            ..FetchOptions::default()
+        });
+        assert!(bad_name.contains("\"X Bad\""), "{bad_name}");
+        let cookie = err(FetchOptions {
+            cookies: Some("novalue".into()),
+            ..FetchOptions::default()
+        });
+        assert!(
+            cookie.contains("Cookie") && cookie.contains("name=value"),
+            "{cookie}"
+        );
+        let twice = err(FetchOptions {
+            cookies: Some("a=1".into()),
+            headers: vec![("cookie".into(), "b=2".into())],
+            ..FetchOptions::default()
+        });
+        assert!(twice.contains("both"), "{twice}");
+        let proxy = err(FetchOptions {
+            proxy: Some(Url::parse("ftp://proxy.example:21").unwrap()),
+            ..FetchOptions::default()
+        });
+        assert!(
+            proxy.contains("invalid proxy ftp://proxy.example/"),
+            "{proxy}"
+        );
+        let ok = FetchOptions {
+            cookies: Some("a=1; b=2".into()),
+            proxy: Some(Url::parse("http://proxy.internal:3128").unwrap()),
+            address_policy: AddressPolicy::PublicOnly,
+            ..FetchOptions::default()
+        };
+        assert!(Fetcher::new(ok).is_ok());
     }
 
     #[tokio::test]

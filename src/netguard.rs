@@ -109,16 +109,38 @@ pub enum BlockReason {
         first: Box<BlockReason>,
     },
     /// A scheme other than http(s) where only those are allowed.
-    #[error("{context} to a {scheme}: URL")]
+    #[error("{hop} to a {scheme}: URL")]
     Scheme {
-        /// `"redirect"` or `"request"`.
-        context: &'static str,
+        /// The first request or a redirect.
+        hop: Hop,
         /// The scheme.
         scheme: String,
     },
     /// A URL without a host.
     #[error("URL has no host")]
     NoHost,
+    /// `localhost` or a name under it (RFC 6761: always loopback), refused
+    /// by name where names are not resolved here (behind a proxy).
+    #[error("loopback name {0}")]
+    LocalhostName(String),
+}
+
+/// Which step of a fetch a URL was met at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Hop {
+    /// The URL asked for.
+    Request,
+    /// A redirect target.
+    Redirect,
+}
+
+impl fmt::Display for Hop {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Hop::Request => "request",
+            Hop::Redirect => "redirect",
+        })
+    }
 }
 
 /// `None` when `ip` is a public unicast address, otherwise the special range
@@ -229,11 +251,11 @@ fn classify_v6(ip: Ipv6Addr) -> Option<AddressClass> {
 
 /// Checks what the resolver never sees: the scheme (http or https only) and
 /// an IP-literal host. Host names pass here and are checked at resolution.
-/// `context` names the step in the message (`"request"`, `"redirect"`).
-pub fn check_url(url: &Url, context: &'static str) -> Result<(), BlockReason> {
+/// `hop` names the step in the message.
+pub fn check_url(url: &Url, hop: Hop) -> Result<(), BlockReason> {
     if !matches!(url.scheme(), "http" | "https") {
         return Err(BlockReason::Scheme {
-            context,
+            hop,
             scheme: url.scheme().to_owned(),
         });
     }
@@ -247,6 +269,20 @@ pub fn check_url(url: &Url, context: &'static str) -> Result<(), BlockReason> {
         None => Ok(()),
         Some(class) => Err(BlockReason::Address { class, ip }),
     }
+}
+
+/// Refuses `localhost` and names under it. Only needed where names are not
+/// resolved by [`PublicResolver`] (behind a proxy); elsewhere the resolver
+/// refuses them with the addresses they resolve to.
+pub fn check_name(url: &Url) -> Result<(), BlockReason> {
+    let Some(Host::Domain(name)) = url.host() else {
+        return Ok(());
+    };
+    let name = name.trim_end_matches('.').to_ascii_lowercase();
+    if name == "localhost" || name.ends_with(".localhost") {
+        return Err(BlockReason::LocalhostName(name));
+    }
+    Ok(())
 }
 
 /// The DNS resolver of a public-only client: system resolution
@@ -420,7 +456,7 @@ mod tests {
 
     #[test]
     fn check_url_refuses_literals_and_schemes() {
-        let refused = |s: &str| check_url(&Url::parse(s).unwrap(), "request").unwrap_err();
+        let refused = |s: &str| check_url(&Url::parse(s).unwrap(), Hop::Request).unwrap_err();
         // The url crate normalises numeric hosts, so these are literals too.
         assert_eq!(
             refused("http://2130706433/").to_string(),
@@ -446,8 +482,19 @@ mod tests {
             refused("ftp://example.org/"),
             BlockReason::Scheme { .. }
         ));
-        assert!(check_url(&Url::parse("https://example.org/a").unwrap(), "request").is_ok());
-        assert!(check_url(&Url::parse("http://93.184.215.14/").unwrap(), "request").is_ok());
+        assert!(check_url(&Url::parse("https://example.org/a").unwrap(), Hop::Request).is_ok());
+        assert!(check_url(&Url::parse("http://93.184.215.14/").unwrap(), Hop::Request).is_ok());
+        // Names pass check_url (the resolver judges them) but not check_name.
+        let localhost = Url::parse("http://LocalHost.:8080/").unwrap();
+        assert!(check_url(&localhost, Hop::Request).is_ok());
+        assert_eq!(
+            check_name(&localhost).unwrap_err().to_string(),
+            "loopback name localhost"
+        );
+        let sub = Url::parse("http://admin.localhost/").unwrap();
+        assert!(check_name(&sub).is_err());
+        let fine = Url::parse("http://localhost.example.org/").unwrap();
+        assert!(check_name(&fine).is_ok());
     }
 
     #[tokio::test]
