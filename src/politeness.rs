@@ -213,6 +213,17 @@ impl Politeness {
         lock(&state.timing).crawl_delay = delay.min(MAX_CRAWL_DELAY);
     }
 
+    /// The spacing between request starts to `host` now in force:
+    /// `max(min_delay, crawl delay)`.
+    pub fn host_delay(&self, host: &str) -> Duration {
+        let key = normalise_host(host);
+        let crawl_delay = lock(&self.hosts)
+            .map
+            .get(&key)
+            .map_or(Duration::ZERO, |state| lock(&state.timing).crawl_delay);
+        self.limits.min_delay.max(crawl_delay)
+    }
+
     /// Number of hosts currently remembered (for tests and metrics).
     pub fn tracked_hosts(&self) -> usize {
         lock(&self.hosts).map.len()
