@@ -1,24 +1,37 @@
 //! The network and file edge: fetches one page (http, https or a local file)
-//! and hands back its bytes and decoded text.
+//! and hands back its bytes and decoded text, unconditionally or as a
+//! conditional GET.
 //!
 //! Invariants:
 //! - Every request is bounded: connect, per-read and total timeouts, a body
 //!   size cap enforced while streaming (and up front from `Content-Length`),
 //!   and a redirect limit with loop detection. Nothing here can hang forever
-//!   or fill memory on a hostile server.
-//! - Only 2xx responses become a [`Page`]; everything else is a [`FetchError`]
-//!   whose `Display` names the URL and the cause, and whose `source()` chain
+//!   or fill memory on a hostile server. Time spent waiting for a
+//!   [`Politeness`] permit does not count against the total timeout.
+//! - Redirects are followed here, hop by hop, not by reqwest: every hop is
+//!   re-checked (scheme always, address under [`AddressPolicy::PublicOnly`]),
+//!   takes a politeness turn when it changes host, and loses the cookie and
+//!   credentials when it leaves the original host.
+//! - Only 2xx responses become a [`Page`] (and 304 a [`Fetched::NotModified`]
+//!   for a conditional request); everything else is a [`FetchError`] whose
+//!   `Display` names the URL and the cause, and whose `source()` chain
 //!   carries the underlying error (print with `{err:#}` through anyhow).
 //! - Text is decoded by [`crate::decode::decode`] (BOM → header → meta →
 //!   detector), never by reqwest's header-only `text()`.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Duration;
 
+use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
 use thiserror::Error;
+use tokio::time::Instant;
 use url::Url;
 
 use crate::decode::{self, DecodeError};
+pub use crate::netguard::AddressPolicy;
+use crate::netguard::{self, BlockReason, Hop, PublicResolver, ResolveError};
+use crate::politeness::{Permit, Politeness};
 
 /// Sent as `User-Agent` unless [`FetchOptions::user_agent`] says otherwise.
 pub const DEFAULT_USER_AGENT: &str = concat!(
@@ -36,6 +49,8 @@ pub const DEFAULT_TOTAL_TIMEOUT: Duration = Duration::from_secs(30);
 pub const DEFAULT_MAX_BODY_BYTES: u64 = 10 * 1024 * 1024;
 /// Redirects followed before giving up.
 pub const DEFAULT_MAX_REDIRECTS: usize = 10;
+/// Longest `Retry-After` honoured; longer values are cut to this.
+pub const MAX_RETRY_AFTER: Duration = crate::politeness::MAX_DEFERRAL;
 
 /// Limits and headers for a [`Fetcher`].
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -53,7 +68,19 @@ pub struct FetchOptions {
     /// See [`DEFAULT_MAX_REDIRECTS`].
     pub max_redirects: usize,
     /// Extra request headers (name, value), sent with every request.
+    /// `Authorization` and `Cookie` are dropped on redirects to another host.
     pub headers: Vec<(String, String)>,
+    /// Send every request through this http(s) proxy (`None`: reqwest's
+    /// default, which honours the `HTTP(S)_PROXY` environment variables).
+    /// Behind a proxy, names are resolved by the proxy, so
+    /// [`AddressPolicy::PublicOnly`] can check only schemes, IP literals and
+    /// `localhost` names.
+    pub proxy: Option<Url>,
+    /// A `Cookie` header value (`name=value; name2=value2`), sent to the
+    /// requested host and to redirects that stay on it.
+    pub cookies: Option<String>,
+    /// Which addresses may be connected to.
+    pub address_policy: AddressPolicy,
 }
 
 impl Default for FetchOptions {
@@ -66,6 +93,9 @@ impl Default for FetchOptions {
             max_body_bytes: DEFAULT_MAX_BODY_BYTES,
             max_redirects: DEFAULT_MAX_REDIRECTS,
             headers: Vec::new(),
+            proxy: None,
+            cookies: None,
+            address_policy: AddressPolicy::AllowAll,
         }
     }
 }
@@ -89,6 +119,18 @@ pub struct Page {
     pub etag: Option<String>,
     /// The `Last-Modified` header, for conditional requests.
     pub last_modified: Option<String>,
+}
+
+/// The outcome of a conditional GET.
+#[derive(Debug, Clone)]
+pub enum Fetched {
+    /// The page changed (or the server ignores validators).
+    Page(Page),
+    /// 304: the copy the validators came from is still current.
+    NotModified {
+        /// URL after redirects.
+        final_url: Url,
+    },
 }
 
 /// Which part of a request ran out of time.
@@ -145,11 +187,20 @@ pub enum FetchError {
     /// The HTTP client could not be built from the options.
     #[error("could not set up the HTTP client")]
     Client(#[source] reqwest::Error),
-    /// A header in [`FetchOptions::headers`] or the user agent is not valid HTTP.
+    /// A header in [`FetchOptions::headers`], the user agent or the cookie
+    /// string is not valid HTTP.
     #[error("invalid request header {name:?}: {reason}")]
     BadHeader {
         /// The header name.
         name: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// [`FetchOptions::proxy`] is not usable.
+    #[error("invalid proxy {proxy}: {reason}")]
+    BadProxy {
+        /// The proxy URL.
+        proxy: Url,
         /// What is wrong with it.
         reason: String,
     },
@@ -170,17 +221,19 @@ pub enum FetchError {
         reason: String,
     },
     /// The server answered with a non-2xx status.
-    #[error("HTTP {status}{} from {url}", reason_phrase(*status))]
+    #[error("HTTP {status}{} from {url}{}", reason_phrase(*status), retry_note(*retry_after))]
     Status {
         /// The status code.
         status: u16,
         /// The URL that answered (after redirects).
         url: Url,
+        /// `Retry-After` on a 429 or 503 (capped at [`MAX_RETRY_AFTER`]).
+        retry_after: Option<Duration>,
     },
     /// A time limit ran out.
     #[error("timed out after {limit:?} {phase} {url}")]
     Timeout {
-        /// The requested URL.
+        /// The requested URL (the redirect hop, for hop-level phases).
         url: Url,
         /// What was being waited for.
         phase: TimeoutPhase,
@@ -194,6 +247,16 @@ pub enum FetchError {
         url: Url,
         /// Loop or limit.
         problem: RedirectProblem,
+    },
+    /// The address policy or the redirect rules refused the URL; no
+    /// connection was made to it.
+    #[error("refused to fetch {url}: {reason}")]
+    Blocked {
+        /// The refused URL (the redirect target, for a redirect); boxed to
+        /// keep `FetchError` small.
+        url: Box<Url>,
+        /// Which rule refused it (names the address class).
+        reason: BlockReason,
     },
     /// The body exceeds [`FetchOptions::max_body_bytes`].
     #[error("body of {url} exceeds the limit of {limit} bytes")]
@@ -242,53 +305,148 @@ pub enum FetchError {
     },
 }
 
+impl FetchError {
+    /// How long the server asked us to wait (429 and 503 only).
+    pub fn retry_after(&self) -> Option<Duration> {
+        match self {
+            FetchError::Status { retry_after, .. } => *retry_after,
+            _ => None,
+        }
+    }
+
+    /// Whether trying again later may succeed: timeouts, connection
+    /// failures, connections lost mid-response, 5xx and 429. Client
+    /// errors, refusals, oversize and undecodable bodies are not.
+    pub fn is_transient(&self) -> bool {
+        match self {
+            FetchError::Timeout { .. } | FetchError::Connect { .. } => true,
+            FetchError::Network { .. } => true,
+            FetchError::Status { status, .. } => *status == 429 || (500..600).contains(status),
+            _ => false,
+        }
+    }
+}
+
+/// How a body over the size limit is treated.
+#[derive(Debug, Clone, Copy)]
+enum BodyLimit {
+    /// [`FetchError::TooLarge`].
+    Fail(u64),
+    /// Keep the first bytes, drop the rest (robots.txt: rules past the cap
+    /// are ignored, as Google does).
+    Truncate(u64),
+}
+
+/// An undecoded response body.
+#[derive(Debug)]
+pub(crate) struct RawBody {
+    /// URL after redirects.
+    pub final_url: Url,
+    /// HTTP status (always 2xx).
+    pub status: u16,
+    pub content_type: Option<String>,
+    pub etag: Option<String>,
+    pub last_modified: Option<String>,
+    /// The body after content decoding.
+    pub bytes: Vec<u8>,
+}
+
+/// What one HTTP exchange (after redirects) produced.
+enum RawOutcome {
+    Body(RawBody),
+    NotModified(Url),
+}
+
+/// Headers whose values belong to one host: never forwarded across hosts.
+const CREDENTIAL_HEADERS: [HeaderName; 3] = [
+    reqwest::header::AUTHORIZATION,
+    reqwest::header::COOKIE,
+    reqwest::header::PROXY_AUTHORIZATION,
+];
+
+/// Headers that control the connection or message framing: set by the
+/// client, never by configuration.
+const RESERVED_HEADERS: [&str; 9] = [
+    "host",
+    "content-length",
+    "transfer-encoding",
+    "connection",
+    "keep-alive",
+    "proxy-connection",
+    "te",
+    "trailer",
+    "upgrade",
+];
+
 /// Fetches pages with fixed limits. Cheap to clone: clones share one
-/// connection pool.
+/// connection pool (and the politeness scheduler, if any).
 #[derive(Debug, Clone)]
 pub struct Fetcher {
     client: reqwest::Client,
-    opts: std::sync::Arc<FetchOptions>,
+    opts: Arc<FetchOptions>,
+    /// Validated [`FetchOptions::headers`] plus the cookie.
+    headers: Arc<HeaderMap>,
+    politeness: Option<Arc<Politeness>>,
 }
 
 impl Fetcher {
-    /// Builds the HTTP client. Fails only on invalid header values in `opts`
-    /// or when the TLS backend cannot initialise.
+    /// Builds the HTTP client. Fails on invalid headers, cookie string or
+    /// proxy in `opts`, or when the TLS backend cannot initialise.
     pub fn new(opts: FetchOptions) -> Result<Self, FetchError> {
-        let mut headers = reqwest::header::HeaderMap::new();
-        for (name, value) in &opts.headers {
-            let bad = |reason: String| FetchError::BadHeader {
-                name: name.clone(),
-                reason,
-            };
-            let header_name = reqwest::header::HeaderName::from_bytes(name.as_bytes())
-                .map_err(|e| bad(e.to_string()))?;
-            let header_value =
-                reqwest::header::HeaderValue::from_str(value).map_err(|e| bad(e.to_string()))?;
-            headers.append(header_name, header_value);
-        }
-        let user_agent = reqwest::header::HeaderValue::from_str(&opts.user_agent).map_err(|e| {
-            FetchError::BadHeader {
+        let headers = request_headers(&opts)?;
+        let user_agent =
+            HeaderValue::from_str(&opts.user_agent).map_err(|e| FetchError::BadHeader {
                 name: "User-Agent".into(),
                 reason: e.to_string(),
-            }
-        })?;
-        let max_redirects = opts.max_redirects;
-        let client = reqwest::Client::builder()
+            })?;
+        let mut builder = reqwest::Client::builder()
             .user_agent(user_agent)
-            .default_headers(headers)
             .connect_timeout(opts.connect_timeout)
             .read_timeout(opts.read_timeout)
             // The total timeout is enforced around the whole fetch (see
-            // `fetch_http`) so that it is reported as such.
-            .redirect(reqwest::redirect::Policy::custom(move |attempt| {
-                redirect_decision(attempt, max_redirects)
-            }))
-            .build()
-            .map_err(FetchError::Client)?;
+            // `fetch_http`) so that it is reported as such; redirects are
+            // followed there too, so that every hop is checked.
+            .redirect(reqwest::redirect::Policy::none());
+        let mut exempt_names = Vec::new();
+        if let Some(proxy) = &opts.proxy {
+            let bad = |reason: String| FetchError::BadProxy {
+                proxy: proxy.clone(),
+                reason,
+            };
+            if !matches!(proxy.scheme(), "http" | "https") {
+                return Err(bad("expected an http:// or https:// proxy URL".into()));
+            }
+            let Some(host) = proxy.host_str() else {
+                return Err(bad("the proxy URL has no host".into()));
+            };
+            exempt_names.push(host.to_owned());
+            let proxy_config =
+                reqwest::Proxy::all(proxy.as_str()).map_err(|e| bad(e.to_string()))?;
+            builder = builder.proxy(proxy_config);
+        }
+        if opts.address_policy == AddressPolicy::PublicOnly {
+            builder = builder.dns_resolver(PublicResolver::new(exempt_names));
+        }
+        let client = builder.build().map_err(FetchError::Client)?;
         Ok(Fetcher {
             client,
-            opts: std::sync::Arc::new(opts),
+            opts: Arc::new(opts),
+            headers: Arc::new(headers),
+            politeness: None,
         })
+    }
+
+    /// This fetcher, with every request (and every redirect to another host)
+    /// first waiting for a permit from `politeness`; 429 and 503 answers with
+    /// `Retry-After` defer their host there.
+    pub fn with_politeness(mut self, politeness: Arc<Politeness>) -> Fetcher {
+        self.politeness = Some(politeness);
+        self
+    }
+
+    /// The scheduler set by [`Fetcher::with_politeness`].
+    pub fn politeness(&self) -> Option<&Arc<Politeness>> {
+        self.politeness.as_ref()
     }
 
     /// The options this fetcher was built with.
@@ -296,22 +454,62 @@ impl Fetcher {
         &self.opts
     }
 
-    /// Fetches `url`: http(s) through the HTTP client, `file://` from disk.
-    /// Plain local paths must first go through [`resolve_target`].
+    /// Fetches `url`: http(s) through the HTTP client, `file://` from disk
+    /// (refused under [`AddressPolicy::PublicOnly`]). Plain local paths must
+    /// first go through [`resolve_target`].
     pub async fn fetch(&self, url: &Url) -> Result<Page, FetchError> {
+        match self.fetch_conditional(url, None, None).await? {
+            Fetched::Page(page) => Ok(page),
+            // Without validators a 304 is just an odd status.
+            Fetched::NotModified { final_url } => Err(FetchError::Status {
+                status: 304,
+                url: final_url,
+                retry_after: None,
+            }),
+        }
+    }
+
+    /// Fetches `url` with `If-None-Match: etag` and `If-Modified-Since:
+    /// last_modified` (each only when given); a 304 answer is
+    /// [`Fetched::NotModified`] and its body is not read. Validators that
+    /// are not valid header values are left out (the request is then
+    /// unconditional). Local files are always a [`Fetched::Page`].
+    pub async fn fetch_conditional(
+        &self,
+        url: &Url,
+        etag: Option<&str>,
+        last_modified: Option<&str>,
+    ) -> Result<Fetched, FetchError> {
         match url.scheme() {
             "http" | "https" => {
-                let total = self.opts.total_timeout;
-                match tokio::time::timeout(total, self.fetch_http(url)).await {
-                    Ok(result) => result,
-                    Err(_elapsed) => Err(FetchError::Timeout {
-                        url: url.clone(),
-                        phase: TimeoutPhase::Total,
-                        limit: total,
-                    }),
+                let mut validators = HeaderMap::new();
+                let pairs = [
+                    (reqwest::header::IF_NONE_MATCH, etag),
+                    (reqwest::header::IF_MODIFIED_SINCE, last_modified),
+                ];
+                for (name, value) in pairs {
+                    if let Some(value) = value.and_then(|v| HeaderValue::from_str(v.trim()).ok()) {
+                        validators.insert(name, value);
+                    }
+                }
+                let limit = BodyLimit::Fail(self.opts.max_body_bytes);
+                match self.fetch_http(url, &validators, limit).await? {
+                    RawOutcome::NotModified(final_url) => Ok(Fetched::NotModified { final_url }),
+                    RawOutcome::Body(raw) => decode_page(raw).map(Fetched::Page),
                 }
             }
-            "file" => self.fetch_file(url).await,
+            "file" => {
+                if self.opts.address_policy == AddressPolicy::PublicOnly {
+                    return Err(FetchError::Blocked {
+                        url: Box::new(url.clone()),
+                        reason: BlockReason::Scheme {
+                            hop: Hop::Request,
+                            scheme: "file".into(),
+                        },
+                    });
+                }
+                self.fetch_file(url).await.map(Fetched::Page)
+            }
             other => Err(FetchError::UnsupportedScheme {
                 url: url.clone(),
                 scheme: other.to_owned(),
@@ -319,73 +517,224 @@ impl Fetcher {
         }
     }
 
-    async fn fetch_http(&self, url: &Url) -> Result<Page, FetchError> {
-        let mut response = self
-            .client
-            .get(url.clone())
-            .send()
-            .await
-            .map_err(|e| self.request_error(url, e, TimeoutPhase::Response))?;
-
-        let final_url = response.url().clone();
-        let status = response.status();
-        if !status.is_success() {
-            return Err(FetchError::Status {
-                status: status.as_u16(),
-                url: final_url,
+    /// Fetches an http(s) `url` undecoded, keeping at most `max_bytes` of
+    /// the body (the rest is not read). For small control files such as
+    /// robots.txt.
+    pub(crate) async fn fetch_prefix(
+        &self,
+        url: &Url,
+        max_bytes: u64,
+    ) -> Result<RawBody, FetchError> {
+        if !matches!(url.scheme(), "http" | "https") {
+            return Err(FetchError::UnsupportedScheme {
+                url: url.clone(),
+                scheme: url.scheme().to_owned(),
             });
         }
-        let limit = self.opts.max_body_bytes;
+        match self
+            .fetch_http(url, &HeaderMap::new(), BodyLimit::Truncate(max_bytes))
+            .await?
+        {
+            RawOutcome::Body(raw) => Ok(raw),
+            RawOutcome::NotModified(final_url) => Err(FetchError::Status {
+                status: 304,
+                url: final_url,
+                retry_after: None,
+            }),
+        }
+    }
+
+    /// One http(s) exchange, following redirects hop by hop under the total
+    /// timeout (paused while waiting for politeness permits).
+    async fn fetch_http(
+        &self,
+        url: &Url,
+        validators: &HeaderMap,
+        body_limit: BodyLimit,
+    ) -> Result<RawOutcome, FetchError> {
+        let total = self.opts.total_timeout;
+        let total_timeout = || FetchError::Timeout {
+            url: url.clone(),
+            phase: TimeoutPhase::Total,
+            limit: total,
+        };
+        let mut deadline = Instant::now() + total;
+        let mut visited = vec![url.clone()];
+        let mut current = url.clone();
+        // The permit of the host being talked to, kept across same-host hops.
+        let mut permit: Option<(String, Permit)> = None;
+        loop {
+            self.check_hop(&current, visited.len() > 1)?;
+            if let Some(politeness) = &self.politeness {
+                let host = current.host_str().unwrap_or_default().to_owned();
+                if permit.as_ref().is_none_or(|(held, _)| *held != host) {
+                    // Release the previous host's slots before queueing.
+                    drop(permit.take());
+                    let waiting_since = Instant::now();
+                    let granted = politeness.acquire(&current).await;
+                    deadline += waiting_since.elapsed();
+                    permit = Some((host, granted));
+                }
+            }
+            let request = self
+                .client
+                .get(current.clone())
+                .headers(self.hop_headers(url, &current, validators));
+            let response = tokio::time::timeout_at(deadline, request.send())
+                .await
+                .map_err(|_elapsed| total_timeout())?
+                .map_err(|e| self.request_error(&current, e, TimeoutPhase::Response))?;
+            let status = response.status().as_u16();
+
+            if let Some(next) = redirect_target(&response, &current) {
+                if visited.contains(&next) {
+                    return Err(FetchError::Redirects {
+                        url: url.clone(),
+                        problem: RedirectProblem::Loop { at: Box::new(next) },
+                    });
+                }
+                if visited.len() > self.opts.max_redirects {
+                    return Err(FetchError::Redirects {
+                        url: url.clone(),
+                        problem: RedirectProblem::TooMany {
+                            limit: self.opts.max_redirects,
+                        },
+                    });
+                }
+                visited.push(next.clone());
+                current = next;
+                continue;
+            }
+            if status == 304 && !validators.is_empty() {
+                return Ok(RawOutcome::NotModified(current));
+            }
+            if !response.status().is_success() {
+                let retry_after = if status == 429 || status == 503 {
+                    header(&response, reqwest::header::RETRY_AFTER)
+                        .and_then(|value| parse_retry_after(&value, chrono::Utc::now()))
+                } else {
+                    None
+                };
+                if let (Some(politeness), Some(wait), Some(host)) =
+                    (&self.politeness, retry_after, current.host_str())
+                {
+                    politeness.defer(host, wait);
+                }
+                return Err(FetchError::Status {
+                    status,
+                    url: current,
+                    retry_after,
+                });
+            }
+            let body = self.read_body(url, &current, response, body_limit);
+            return tokio::time::timeout_at(deadline, body)
+                .await
+                .map_err(|_elapsed| total_timeout())?
+                .map(RawOutcome::Body);
+        }
+    }
+
+    /// Refuses a hop before any connection: non-http(s) redirect targets
+    /// always, IP literals outside public space under `PublicOnly`.
+    fn check_hop(&self, url: &Url, is_redirect: bool) -> Result<(), FetchError> {
+        let hop = if is_redirect {
+            Hop::Redirect
+        } else {
+            Hop::Request
+        };
+        let verdict = match self.opts.address_policy {
+            // Behind a proxy our resolver never sees the name: judge it here.
+            AddressPolicy::PublicOnly if self.opts.proxy.is_some() => {
+                netguard::check_url(url, hop).and_then(|()| netguard::check_name(url))
+            }
+            AddressPolicy::PublicOnly => netguard::check_url(url, hop),
+            AddressPolicy::AllowAll if is_redirect && !matches!(url.scheme(), "http" | "https") => {
+                Err(BlockReason::Scheme {
+                    hop,
+                    scheme: url.scheme().to_owned(),
+                })
+            }
+            AddressPolicy::AllowAll => Ok(()),
+        };
+        verdict.map_err(|reason| FetchError::Blocked {
+            url: Box::new(url.clone()),
+            reason,
+        })
+    }
+
+    /// Configured headers for a hop to `current` of a fetch of `original`:
+    /// credentials only while on the original host, validators always.
+    fn hop_headers(&self, original: &Url, current: &Url, validators: &HeaderMap) -> HeaderMap {
+        let mut headers = HeaderMap::clone(&self.headers);
+        if current.host_str() != original.host_str() {
+            for name in &CREDENTIAL_HEADERS {
+                headers.remove(name);
+            }
+        }
+        for (name, value) in validators {
+            headers.insert(name.clone(), value.clone());
+        }
+        headers
+    }
+
+    /// Streams the body of a 2xx `response` to `current` under `limit`.
+    async fn read_body(
+        &self,
+        url: &Url,
+        current: &Url,
+        mut response: reqwest::Response,
+        limit: BodyLimit,
+    ) -> Result<RawBody, FetchError> {
+        let (cap, truncate) = match limit {
+            BodyLimit::Fail(cap) => (cap, false),
+            BodyLimit::Truncate(cap) => (cap, true),
+        };
         let too_large = || FetchError::TooLarge {
             url: url.clone(),
-            limit,
+            limit: cap,
         };
         // The header, not `response.content_length()`: the latter is unknown
         // for compressed bodies, while a compressed length over the cap means
         // the decompressed body is over it too.
         let declared_length = header(&response, reqwest::header::CONTENT_LENGTH)
             .and_then(|value| value.trim().parse::<u64>().ok());
-        if declared_length.is_some_and(|len| len > limit) {
+        if !truncate && declared_length.is_some_and(|len| len > cap) {
             return Err(too_large());
         }
+        let status = response.status().as_u16();
         let content_type = header(&response, reqwest::header::CONTENT_TYPE);
         let etag = header(&response, reqwest::header::ETAG);
         let last_modified = header(&response, reqwest::header::LAST_MODIFIED);
 
-        let capacity = declared_length.unwrap_or(0).min(limit).min(1 << 20);
+        let capacity = declared_length.unwrap_or(0).min(cap).min(1 << 20);
         let mut bytes = Vec::with_capacity(usize::try_from(capacity).unwrap_or(0));
         loop {
             let chunk = tokio::time::timeout(self.opts.read_timeout, response.chunk())
                 .await
                 .map_err(|_elapsed| FetchError::Timeout {
-                    url: url.clone(),
+                    url: current.clone(),
                     phase: TimeoutPhase::Read,
                     limit: self.opts.read_timeout,
                 })?
-                .map_err(|e| self.request_error(url, e, TimeoutPhase::Read))?;
+                .map_err(|e| self.request_error(current, e, TimeoutPhase::Read))?;
             let Some(chunk) = chunk else { break };
-            if bytes.len() as u64 + chunk.len() as u64 > limit {
-                return Err(too_large());
+            if bytes.len() as u64 + chunk.len() as u64 > cap {
+                if !truncate {
+                    return Err(too_large());
+                }
+                let room = usize::try_from(cap).unwrap_or(usize::MAX) - bytes.len();
+                bytes.extend_from_slice(&chunk[..room.min(chunk.len())]);
+                break;
             }
             bytes.extend_from_slice(&chunk);
         }
-
-        let tld = final_url.domain().and_then(|d| d.rsplit('.').next());
-        let decoded = decode::decode(&bytes, content_type.as_deref(), tld).map_err(|source| {
-            FetchError::Decode {
-                url: final_url.clone(),
-                source,
-            }
-        })?;
-        Ok(Page {
-            final_url,
-            status: status.as_u16(),
+        Ok(RawBody {
+            final_url: current.clone(),
+            status,
             content_type,
-            bytes,
-            text: decoded.text,
-            encoding: decoded.encoding,
             etag,
             last_modified,
+            bytes,
         })
     }
 
@@ -422,15 +771,15 @@ impl Fetcher {
         })
     }
 
-    /// Classifies a reqwest error; `phase` is what a timeout that is not a
-    /// connect timeout was waiting for.
+    /// Classifies a reqwest error for a request to `url`; `phase` is what a
+    /// timeout that is not a connect timeout was waiting for.
     fn request_error(&self, url: &Url, error: reqwest::Error, phase: TimeoutPhase) -> FetchError {
         let url = url.clone();
-        // Looked up in the whole chain: reqwest may wrap the policy's error.
-        if let Some(problem) = find_in_chain::<RedirectProblemError>(&error) {
-            return FetchError::Redirects {
-                url,
-                problem: problem.0.clone(),
+        // Looked up in the whole chain: hyper wraps the resolver's error.
+        if let Some(ResolveError::Blocked(reason)) = find_in_chain::<ResolveError>(&error) {
+            return FetchError::Blocked {
+                url: Box::new(url),
+                reason: reason.clone(),
             };
         }
         // The URL is already in our message; reqwest would repeat it.
@@ -451,35 +800,136 @@ impl Fetcher {
     }
 }
 
-/// The redirect policy: stop on a loop or past the limit, otherwise follow.
-fn redirect_decision(
-    attempt: reqwest::redirect::Attempt<'_>,
-    max_redirects: usize,
-) -> reqwest::redirect::Action {
-    // `previous` starts with the original URL, so it holds redirects + 1 URLs.
-    if attempt.previous().contains(attempt.url()) {
-        let at = Box::new(attempt.url().clone());
-        attempt.error(RedirectProblemError(RedirectProblem::Loop { at }))
-    } else if attempt.previous().len() > max_redirects {
-        attempt.error(RedirectProblemError(RedirectProblem::TooMany {
-            limit: max_redirects,
-        }))
-    } else {
-        attempt.follow()
+/// Validates [`FetchOptions::headers`] and [`FetchOptions::cookies`] into the
+/// header map sent with every request.
+fn request_headers(opts: &FetchOptions) -> Result<HeaderMap, FetchError> {
+    let mut headers = HeaderMap::new();
+    for (name, value) in &opts.headers {
+        let bad = |reason: String| FetchError::BadHeader {
+            name: name.clone(),
+            reason,
+        };
+        let header_name = HeaderName::from_bytes(name.trim().as_bytes())
+            .map_err(|e| bad(format!("{e} (header names are tokens such as X-Api-Key)")))?;
+        if RESERVED_HEADERS.contains(&header_name.as_str()) {
+            return Err(bad("set by the HTTP client, not configurable".into()));
+        }
+        let header_value = HeaderValue::from_str(value)
+            .map_err(|e| bad(format!("{e} (control characters or line breaks)")))?;
+        headers.append(header_name, header_value);
     }
+    if let Some(cookies) = &opts.cookies {
+        let bad = |reason: String| FetchError::BadHeader {
+            name: "Cookie".into(),
+            reason,
+        };
+        if headers.contains_key(reqwest::header::COOKIE) {
+            return Err(bad(
+                "given both in headers and as cookies; use only one".into()
+            ));
+        }
+        let value = validate_cookies(cookies).map_err(bad)?;
+        let value = HeaderValue::from_str(&value).map_err(|e| bad(e.to_string()))?;
+        headers.insert(reqwest::header::COOKIE, value);
+    }
+    Ok(headers)
 }
 
-/// Carries a [`RedirectProblem`] through reqwest's error chain.
-#[derive(Debug)]
-struct RedirectProblemError(RedirectProblem);
-
-impl std::fmt::Display for RedirectProblemError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        self.0.fmt(f)
+/// Checks a `Cookie` header value (`name=value; name2=value2`, RFC 6265
+/// §4.2.1) and returns it normalised (pairs trimmed, joined by `"; "`).
+fn validate_cookies(cookies: &str) -> Result<String, String> {
+    let mut pairs = Vec::new();
+    for pair in cookies.split(';').map(str::trim) {
+        if pair.is_empty() {
+            continue;
+        }
+        let Some((name, value)) = pair.split_once('=') else {
+            return Err(format!("{pair:?} is not name=value"));
+        };
+        let name = name.trim();
+        let is_token_char = |c: char| c.is_ascii_graphic() && !"()<>@,;:\\\"/[]?={}".contains(c);
+        if name.is_empty() || !name.chars().all(is_token_char) {
+            return Err(format!("invalid cookie name {name:?} in {pair:?}"));
+        }
+        let value = value.trim();
+        let unquoted = value
+            .strip_prefix('"')
+            .and_then(|v| v.strip_suffix('"'))
+            .unwrap_or(value);
+        let is_cookie_octet = |c: char| c.is_ascii_graphic() && !"\",;\\".contains(c);
+        if !unquoted.chars().all(is_cookie_octet) {
+            return Err(format!(
+                "invalid cookie value in {pair:?} (no spaces, quotes, commas, semicolons, backslashes or non-ASCII)"
+            ));
+        }
+        pairs.push(format!("{name}={value}"));
     }
+    if pairs.is_empty() {
+        return Err("empty cookie string".into());
+    }
+    Ok(pairs.join("; "))
 }
 
-impl std::error::Error for RedirectProblemError {}
+/// The next URL when `response` is a followable redirect (301, 302, 303,
+/// 307, 308 with a usable `Location`); `None` makes it the final response.
+fn redirect_target(response: &reqwest::Response, current: &Url) -> Option<Url> {
+    if !matches!(response.status().as_u16(), 301 | 302 | 303 | 307 | 308) {
+        return None;
+    }
+    let location = header(response, reqwest::header::LOCATION)?;
+    current.join(location.trim()).ok()
+}
+
+/// Decodes a raw body into a [`Page`].
+fn decode_page(raw: RawBody) -> Result<Page, FetchError> {
+    let tld = raw.final_url.domain().and_then(|d| d.rsplit('.').next());
+    let decoded =
+        decode::decode(&raw.bytes, raw.content_type.as_deref(), tld).map_err(|source| {
+            FetchError::Decode {
+                url: raw.final_url.clone(),
+                source,
+            }
+        })?;
+    Ok(Page {
+        final_url: raw.final_url,
+        status: raw.status,
+        content_type: raw.content_type,
+        bytes: raw.bytes,
+        text: decoded.text,
+        encoding: decoded.encoding,
+        etag: raw.etag,
+        last_modified: raw.last_modified,
+    })
+}
+
+/// Parses a `Retry-After` value, delta-seconds or HTTP-date (IMF-fixdate,
+/// RFC 850 or asctime), as a wait from `now`: a past date is zero, anything
+/// over [`MAX_RETRY_AFTER`] is cut to it, garbage is `None`.
+pub fn parse_retry_after(value: &str, now: chrono::DateTime<chrono::Utc>) -> Option<Duration> {
+    let value = value.trim();
+    if !value.is_empty() && value.bytes().all(|b| b.is_ascii_digit()) {
+        // All digits: only overflow can fail, and that is "very long".
+        let seconds = value.parse::<u64>().unwrap_or(u64::MAX);
+        return Some(Duration::from_secs(seconds).min(MAX_RETRY_AFTER));
+    }
+    let date = chrono::DateTime::parse_from_rfc2822(value)
+        .map(|d| d.with_timezone(&chrono::Utc))
+        .ok()
+        .or_else(|| {
+            ["%A, %d-%b-%y %H:%M:%S GMT", "%a %b %e %H:%M:%S %Y"]
+                .iter()
+                .find_map(|format| chrono::NaiveDateTime::parse_from_str(value, format).ok())
+                .map(|naive| naive.and_utc())
+        })?;
+    let wait = (date - now).to_std().unwrap_or(Duration::ZERO);
+    Some(wait.min(MAX_RETRY_AFTER))
+}
+
+fn retry_note(retry_after: Option<Duration>) -> String {
+    retry_after
+        .map(|d| format!(" (retry after {} s)", d.as_secs()))
+        .unwrap_or_default()
+}
 
 fn find_in_chain<'e, T: std::error::Error + 'static>(
     error: &'e (dyn std::error::Error + 'static),
@@ -503,7 +953,7 @@ fn reason_phrase(status: u16) -> String {
         .unwrap_or_default()
 }
 
-fn header(response: &reqwest::Response, name: reqwest::header::HeaderName) -> Option<String> {
+fn header(response: &reqwest::Response, name: HeaderName) -> Option<String> {
     let value = response.headers().get(name)?;
     Some(String::from_utf8_lossy(value.as_bytes()).into_owned())
 }
@@ -609,6 +1059,137 @@ mod tests {
         let err = resolve_target("./missing-page.html").unwrap_err();
         assert!(err.to_string().contains("no such file"), "{err}");
         assert!(!err.to_string().contains("did you mean"), "{err}");
+    }
+
+    #[test]
+    fn retry_after_parses_seconds_and_http_dates() {
+        let now = chrono::DateTime::parse_from_rfc3339("2026-11-22T08:00:00Z")
+            .unwrap()
+            .with_timezone(&chrono::Utc);
+        let parse = |v: &str| parse_retry_after(v, now);
+        assert_eq!(parse("120"), Some(Duration::from_secs(120)));
+        assert_eq!(parse(" 0 "), Some(Duration::ZERO));
+        // IMF-fixdate, RFC 850 and asctime forms of the same instant.
+        let in_90_s = Some(Duration::from_secs(90));
+        assert_eq!(parse("Sun, 22 Nov 2026 08:01:30 GMT"), in_90_s);
+        assert_eq!(parse("Sunday, 22-Nov-26 08:01:30 GMT"), in_90_s);
+        assert_eq!(parse("Sun Nov 22 08:01:30 2026"), in_90_s);
+        // Past dates mean now; huge values are capped at 6 h.
+        assert_eq!(parse("Sat, 21 Nov 2026 08:00:00 GMT"), Some(Duration::ZERO));
+        assert_eq!(parse("86400"), Some(MAX_RETRY_AFTER));
+        assert_eq!(parse("99999999999999999999999"), Some(MAX_RETRY_AFTER));
+        assert_eq!(
+            parse("Fri, 01 Jan 2100 00:00:00 GMT"),
+            Some(MAX_RETRY_AFTER)
+        );
+        assert_eq!(MAX_RETRY_AFTER, Duration::from_secs(6 * 3600));
+        for garbage in ["", "soon", "-5", "1.5", "tomorrow at noon"] {
+            assert_eq!(parse(garbage), None, "{garbage:?}");
+        }
+    }
+
+    #[test]
+    fn transient_errors_and_retry_after() {
+        let url = Url::parse("https://example.org/").unwrap();
+        let status = |status, retry_after| FetchError::Status {
+            status,
+            url: url.clone(),
+            retry_after,
+        };
+        let wait = Some(Duration::from_secs(30));
+        assert!(status(429, wait).is_transient());
+        assert_eq!(status(429, wait).retry_after(), wait);
+        assert!(status(503, None).is_transient());
+        assert!(status(500, None).is_transient());
+        assert!(!status(404, None).is_transient());
+        assert!(!status(403, None).is_transient());
+        let timeout = FetchError::Timeout {
+            url: url.clone(),
+            phase: TimeoutPhase::Total,
+            limit: Duration::from_secs(1),
+        };
+        assert!(timeout.is_transient());
+        assert_eq!(timeout.retry_after(), None);
+        let blocked = FetchError::Blocked {
+            url: Box::new(url.clone()),
+            reason: BlockReason::NoHost,
+        };
+        assert!(!blocked.is_transient());
+        let too_large = FetchError::TooLarge {
+            url: url.clone(),
+            limit: 1,
+        };
+        assert!(!too_large.is_transient());
+        assert!(
+            status(429, wait)
+                .to_string()
+                .contains("429 Too Many Requests from https://example.org/ (retry after 30 s)")
+        );
+    }
+
+    #[test]
+    fn cookie_strings_are_checked_and_normalised() {
+        assert_eq!(
+            validate_cookies(" session=abc123 ;theme=dark;; ").unwrap(),
+            "session=abc123; theme=dark"
+        );
+        assert_eq!(
+            validate_cookies("consent=\"yes\"").unwrap(),
+            "consent=\"yes\""
+        );
+        assert_eq!(validate_cookies("empty=").unwrap(), "empty=");
+        for bad in [
+            "", " ; ", "novalue", "=x", "a b=1", "a=x y", "a=1,b=2", "a=\u{e9}",
+        ] {
+            assert!(validate_cookies(bad).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn options_are_validated_at_construction() {
+        let err = |opts: FetchOptions| Fetcher::new(opts).unwrap_err().to_string();
+        let reserved = err(FetchOptions {
+            headers: vec![("Host".into(), "evil.example".into())],
+            ..FetchOptions::default()
+        });
+        assert!(
+            reserved.contains("\"Host\"") && reserved.contains("not configurable"),
+            "{reserved}"
+        );
+        let bad_name = err(FetchOptions {
+            headers: vec![("X Bad".into(), "1".into())],
+            ..FetchOptions::default()
+        });
+        assert!(bad_name.contains("\"X Bad\""), "{bad_name}");
+        let cookie = err(FetchOptions {
+            cookies: Some("novalue".into()),
+            ..FetchOptions::default()
+        });
+        assert!(
+            cookie.contains("Cookie") && cookie.contains("name=value"),
+            "{cookie}"
+        );
+        let twice = err(FetchOptions {
+            cookies: Some("a=1".into()),
+            headers: vec![("cookie".into(), "b=2".into())],
+            ..FetchOptions::default()
+        });
+        assert!(twice.contains("both"), "{twice}");
+        let proxy = err(FetchOptions {
+            proxy: Some(Url::parse("ftp://proxy.example:21").unwrap()),
+            ..FetchOptions::default()
+        });
+        assert!(
+            proxy.contains("invalid proxy ftp://proxy.example/"),
+            "{proxy}"
+        );
+        let ok = FetchOptions {
+            cookies: Some("a=1; b=2".into()),
+            proxy: Some(Url::parse("http://proxy.internal:3128").unwrap()),
+            address_policy: AddressPolicy::PublicOnly,
+            ..FetchOptions::default()
+        };
+        assert!(Fetcher::new(ok).is_ok());
     }
 
     #[tokio::test]

@@ -1,6 +1,8 @@
 //! `fetch::Fetcher` against the local test server: statuses, charsets,
-//! redirects, limits, timeouts, content encoding, binary bodies and files.
-//! Timeouts are a few hundred milliseconds so the whole file stays fast.
+//! redirects, limits, timeouts, content encoding, binary bodies and files;
+//! conditional GET, Retry-After, cookies, proxies, and the SSRF guard
+//! (`AddressPolicy::PublicOnly`). Timeouts are a few hundred milliseconds so
+//! the whole file stays fast.
 
 mod common;
 
@@ -10,8 +12,11 @@ use std::time::Duration;
 use common::{Reply, TestServer};
 use feedmine::decode::DecodeError;
 use feedmine::fetch::{
-    FetchError, FetchOptions, Fetcher, RedirectProblem, TimeoutPhase, resolve_target,
+    AddressPolicy, FetchError, FetchOptions, Fetched, Fetcher, RedirectProblem, TimeoutPhase,
+    resolve_target,
 };
+use feedmine::netguard::{AddressClass, BlockReason};
+use url::Url;
 
 const NEWS_ZH: &str = "国务院常务会议部署进一步优化营商环境的措施，推动经济持续回升向好。";
 const NEWS_JA: &str =
@@ -128,7 +133,9 @@ async fn error_statuses_name_the_url() {
         let url = server.url(path);
         let err = fetcher().fetch(&url).await.unwrap_err();
         match &err {
-            FetchError::Status { status, url: at } => {
+            FetchError::Status {
+                status, url: at, ..
+            } => {
                 assert_eq!(*status, expected);
                 assert_eq!(*at, url);
             }
@@ -464,4 +471,374 @@ async fn relative_path_resolves_to_an_absolute_file_url() {
         page.text
             .contains("relative_path_resolves_to_an_absolute_file_url")
     );
+}
+
+#[tokio::test]
+async fn conditional_get_sends_validators_and_maps_304() {
+    let html = list_page("en", "", "Unchanged headline");
+    let server = TestServer::start(vec![
+        (
+            "/news",
+            Reply::Sequence(vec![
+                Reply::html(html.clone())
+                    .with_header("ETag", "W/\"abc\"")
+                    .with_header("Last-Modified", "Sun, 22 Nov 2026 06:00:00 GMT"),
+                Reply::Status(304, Vec::new()).with_header("ETag", "W/\"abc\""),
+            ]),
+        ),
+        ("/moved", Reply::Redirect("/news".into())),
+    ])
+    .await;
+    let url = server.url("/news");
+    let first = fetcher().fetch_conditional(&url, None, None).await.unwrap();
+    let Fetched::Page(page) = first else {
+        panic!("expected a page, got {first:?}")
+    };
+    assert_eq!(page.text, html);
+    assert_eq!(server.requests()[0].header("if-none-match"), None);
+
+    let etag = page.etag.as_deref();
+    let last_modified = page.last_modified.as_deref();
+    let second = fetcher()
+        .fetch_conditional(&server.url("/moved"), etag, last_modified)
+        .await
+        .unwrap();
+    match second {
+        // The final URL after the redirect, not the requested one.
+        Fetched::NotModified { final_url } => assert_eq!(final_url, url),
+        other => panic!("expected NotModified, got {other:?}"),
+    }
+    let revalidation = &server.requests()[2];
+    assert_eq!(revalidation.target, "/news");
+    assert_eq!(revalidation.header("if-none-match"), Some("W/\"abc\""));
+    assert_eq!(
+        revalidation.header("if-modified-since"),
+        Some("Sun, 22 Nov 2026 06:00:00 GMT")
+    );
+    // The redirect hop carried them too.
+    assert_eq!(
+        server.requests()[1].header("if-none-match"),
+        Some("W/\"abc\"")
+    );
+
+    // Without validators, a 304 is an error status, not a page.
+    let err = fetcher().fetch(&url).await.unwrap_err();
+    assert!(
+        matches!(err, FetchError::Status { status: 304, .. }),
+        "{err:?}"
+    );
+}
+
+#[tokio::test]
+async fn server_ignoring_validators_gives_a_page() {
+    let server = TestServer::start(vec![("/news", Reply::html("<p>always fresh</p>"))]).await;
+    let fetched = fetcher()
+        .fetch_conditional(&server.url("/news"), Some("\"old\""), None)
+        .await
+        .unwrap();
+    assert!(matches!(fetched, Fetched::Page(ref p) if p.text.contains("always fresh")));
+    assert_eq!(
+        server.requests()[0].header("if-none-match"),
+        Some("\"old\"")
+    );
+    assert_eq!(server.requests()[0].header("if-modified-since"), None);
+}
+
+#[tokio::test]
+async fn retry_after_is_reported_on_429_and_503_only() {
+    let server = TestServer::start(vec![
+        (
+            "/busy",
+            Reply::Status(429, b"<h1>slow down</h1>".to_vec()).with_header("Retry-After", "120"),
+        ),
+        (
+            "/maintenance",
+            Reply::Status(503, b"<h1>back soon</h1>".to_vec())
+                .with_header("Retry-After", "Sat, 01 Jan 2000 00:00:00 GMT"),
+        ),
+        (
+            "/forbidden",
+            Reply::Status(403, b"<h1>no</h1>".to_vec()).with_header("Retry-After", "60"),
+        ),
+    ])
+    .await;
+    let err = fetcher().fetch(&server.url("/busy")).await.unwrap_err();
+    assert_eq!(err.retry_after(), Some(Duration::from_secs(120)));
+    assert!(err.is_transient());
+    assert!(err.to_string().contains("retry after 120 s"), "{err}");
+
+    // A date in the past: retry now.
+    let err = fetcher()
+        .fetch(&server.url("/maintenance"))
+        .await
+        .unwrap_err();
+    assert_eq!(err.retry_after(), Some(Duration::ZERO));
+    assert!(err.is_transient());
+
+    let err = fetcher()
+        .fetch(&server.url("/forbidden"))
+        .await
+        .unwrap_err();
+    assert_eq!(err.retry_after(), None);
+    assert!(!err.is_transient());
+}
+
+#[tokio::test]
+async fn cookies_are_sent_but_not_across_hosts() {
+    let server = TestServer::start(vec![("/news", Reply::html("<p>members only</p>"))]).await;
+    // Same server, other host name: the cookie must not follow.
+    let elsewhere = server.url_on("localhost", "/news");
+    server.set("/same-host", Reply::Redirect("/news".into()));
+    server.set("/other-host", Reply::Redirect(elsewhere.to_string()));
+    let opts = FetchOptions {
+        cookies: Some("session=s3cr3t; lang=en".into()),
+        headers: vec![("Authorization".into(), "Bearer t0ken".into())],
+        ..quick_options()
+    };
+    let fetcher = Fetcher::new(opts).unwrap();
+
+    fetcher.fetch(&server.url("/same-host")).await.unwrap();
+    let requests = server.requests();
+    for request in &requests {
+        assert_eq!(request.header("cookie"), Some("session=s3cr3t; lang=en"));
+        assert_eq!(request.header("authorization"), Some("Bearer t0ken"));
+    }
+
+    let page = fetcher.fetch(&server.url("/other-host")).await.unwrap();
+    assert_eq!(page.final_url, elsewhere);
+    let requests = server.requests();
+    let (first_hop, second_hop) = (&requests[2], &requests[3]);
+    assert_eq!(first_hop.target, "/other-host");
+    assert_eq!(first_hop.header("cookie"), Some("session=s3cr3t; lang=en"));
+    assert_eq!(second_hop.target, "/news");
+    assert!(second_hop.header("host").unwrap().starts_with("localhost:"));
+    assert_eq!(second_hop.header("cookie"), None);
+    assert_eq!(second_hop.header("authorization"), None);
+}
+
+#[tokio::test]
+async fn requests_go_through_the_configured_proxy() {
+    // The test server plays a forward proxy: it sees absolute-form targets.
+    let proxy = TestServer::start(vec![(
+        "http://news.example/list",
+        Reply::html("<p>via proxy</p>"),
+    )])
+    .await;
+    let opts = FetchOptions {
+        proxy: Some(proxy.base.clone()),
+        ..quick_options()
+    };
+    let url = Url::parse("http://news.example/list").unwrap();
+    let page = Fetcher::new(opts).unwrap().fetch(&url).await.unwrap();
+    assert!(page.text.contains("via proxy"));
+    assert_eq!(page.final_url, url);
+    assert_eq!(proxy.requests()[0].target, "http://news.example/list");
+    assert_eq!(proxy.requests()[0].header("host"), Some("news.example"));
+}
+
+#[tokio::test]
+async fn redirects_to_other_schemes_are_blocked_under_any_policy() {
+    let server = TestServer::start(vec![
+        ("/to-file", Reply::Redirect("file:///etc/passwd".into())),
+        (
+            "/to-ftp",
+            Reply::Redirect("ftp://files.example/list".into()),
+        ),
+        (
+            "/to-data",
+            Reply::Redirect("data:text/html,<p>hi</p>".into()),
+        ),
+    ])
+    .await;
+    for (path, scheme) in [
+        ("/to-file", "file"),
+        ("/to-ftp", "ftp"),
+        ("/to-data", "data"),
+    ] {
+        let err = fetcher().fetch(&server.url(path)).await.unwrap_err();
+        match &err {
+            FetchError::Blocked {
+                url,
+                reason: BlockReason::Scheme { scheme: s, .. },
+            } => {
+                assert_eq!(url.scheme(), scheme);
+                assert_eq!(s, scheme);
+            }
+            other => panic!("{path}: expected Blocked, got {other:?}"),
+        }
+        assert!(
+            err.to_string()
+                .contains(&format!("redirect to a {scheme}: URL")),
+            "{err}"
+        );
+    }
+}
+
+fn public_only() -> Fetcher {
+    Fetcher::new(FetchOptions {
+        address_policy: AddressPolicy::PublicOnly,
+        ..quick_options()
+    })
+    .unwrap()
+}
+
+#[tokio::test]
+async fn public_only_blocks_internal_addresses_before_connecting() {
+    let server = TestServer::start(vec![("/admin", Reply::html("<p>internal</p>"))]).await;
+    let port = server.base.port().unwrap();
+    // (URL, what the refusal must name).
+    let cases = [
+        (
+            format!("http://127.0.0.1:{port}/admin"),
+            "loopback address 127.0.0.1",
+        ),
+        (
+            format!("http://localhost:{port}/admin"),
+            "localhost resolves only to non-public addresses",
+        ),
+        (format!("http://[::1]:{port}/admin"), "loopback address ::1"),
+        (
+            "http://10.0.0.1/admin".to_owned(),
+            "private address 10.0.0.1",
+        ),
+        (
+            "http://169.254.169.254/latest/meta-data/".to_owned(),
+            "cloud metadata address 169.254.169.254",
+        ),
+        (
+            format!("http://[::ffff:127.0.0.1]:{port}/admin"),
+            "loopback address ::ffff:127.0.0.1",
+        ),
+        (
+            "http://[fd00::1]/admin".to_owned(),
+            "unique local address fd00::1",
+        ),
+        (
+            format!("http://0.0.0.0:{port}/admin"),
+            "unspecified address 0.0.0.0",
+        ),
+        (
+            format!("http://2130706433:{port}/admin"),
+            "loopback address 127.0.0.1",
+        ),
+        (
+            format!("http://0x7f.1:{port}/admin"),
+            "loopback address 127.0.0.1",
+        ),
+        (
+            format!("http://0177.0.0.1:{port}/admin"),
+            "loopback address 127.0.0.1",
+        ),
+        (
+            format!("http://192.168.1.1:{port}/router"),
+            "private address 192.168.1.1",
+        ),
+        (
+            format!("http://[fe80::1]:{port}/admin"),
+            "link-local address fe80::1",
+        ),
+        (
+            format!("http://100.64.0.1:{port}/admin"),
+            "shared (CGNAT) address 100.64.0.1",
+        ),
+        (
+            format!("http://[64:ff9b::7f00:1]:{port}/admin"),
+            "loopback address 64:ff9b::7f00:1",
+        ),
+    ];
+    for (text, named) in &cases {
+        let url = Url::parse(text).unwrap();
+        let err = public_only().fetch(&url).await.unwrap_err();
+        assert!(matches!(err, FetchError::Blocked { .. }), "{text}: {err:?}");
+        let message = err.to_string();
+        assert!(message.contains(named), "{text}: {message}");
+        assert!(message.starts_with("refused to fetch http://"), "{message}");
+    }
+    assert_eq!(cases.len(), 15);
+    // No connection reached the server.
+    assert!(server.requests().is_empty(), "{:?}", server.requests());
+
+    // Local files are refused too; the user-chosen policy still fetches all.
+    let file = resolve_target("tests/fetch.rs").unwrap();
+    let err = public_only().fetch(&file).await.unwrap_err();
+    assert!(err.to_string().contains("request to a file: URL"), "{err}");
+    let page = fetcher().fetch(&server.url("/admin")).await.unwrap();
+    assert!(page.text.contains("internal"));
+    assert!(fetcher().fetch(&file).await.is_ok());
+}
+
+#[tokio::test]
+async fn public_only_rechecks_every_redirect_hop() {
+    // The server stands in for the internet through the proxy, so that the
+    // first hop is a public-looking name; its redirects point inside.
+    let server = TestServer::start(vec![("/secret", Reply::html("<p>internal</p>"))]).await;
+    let port = server.base.port().unwrap();
+    let secret_literal = format!("http://127.0.0.1:{port}/secret");
+    let secret_name = format!("http://localhost:{port}/secret");
+    let metadata = "http://169.254.169.254/latest/meta-data/".to_owned();
+    server.set(
+        "http://news.example/a",
+        Reply::Redirect(secret_literal.clone()),
+    );
+    server.set(
+        "http://news.example/b",
+        Reply::Redirect(secret_name.clone()),
+    );
+    server.set("http://news.example/c", Reply::Redirect(metadata.clone()));
+    server.set("http://news.example/ok", Reply::html("<p>public page</p>"));
+    let fetcher = Fetcher::new(FetchOptions {
+        address_policy: AddressPolicy::PublicOnly,
+        proxy: Some(server.base.clone()),
+        ..quick_options()
+    })
+    .unwrap();
+
+    let page = fetcher
+        .fetch(&Url::parse("http://news.example/ok").unwrap())
+        .await
+        .unwrap();
+    assert!(page.text.contains("public page"));
+    for (start, target, class) in [
+        ("/a", &secret_literal, "loopback address 127.0.0.1"),
+        ("/b", &secret_name, "loopback name localhost"),
+        ("/c", &metadata, "cloud metadata address"),
+    ] {
+        let url = Url::parse(&format!("http://news.example{start}")).unwrap();
+        let err = fetcher.fetch(&url).await.unwrap_err();
+        match &err {
+            FetchError::Blocked { url, .. } => assert_eq!(url.as_str(), target),
+            other => panic!("{start}: expected Blocked, got {other:?}"),
+        }
+        assert!(err.to_string().contains(class), "{err}");
+    }
+    // Four first hops reached the "internet"; nothing went inside.
+    let targets: Vec<String> = server.requests().iter().map(|r| r.target.clone()).collect();
+    assert_eq!(
+        targets,
+        [
+            "http://news.example/ok",
+            "http://news.example/a",
+            "http://news.example/b",
+            "http://news.example/c"
+        ]
+    );
+    assert_eq!(server.hits("/secret"), 0);
+}
+
+#[tokio::test]
+async fn blocked_reason_names_the_class() {
+    let err = public_only()
+        .fetch(&Url::parse("http://[fd12:3456::1]/").unwrap())
+        .await
+        .unwrap_err();
+    match err {
+        FetchError::Blocked {
+            reason: BlockReason::Address { class, ip },
+            ..
+        } => {
+            assert_eq!(class, AddressClass::UniqueLocal);
+            assert_eq!(ip.to_string(), "fd12:3456::1");
+        }
+        other => panic!("expected Blocked, got {other:?}"),
+    }
 }

@@ -18,14 +18,16 @@
 //!
 //! Invariants: binds 127.0.0.1 on a free port; one request per connection
 //! (every response says `Connection: close`); unknown paths get a 404; all
-//! requests are recorded; the server and every open connection stop when the
-//! [`TestServer`] is dropped.
+//! requests are recorded with their arrival time; the largest number of
+//! requests in flight at once is tracked; the server and every open
+//! connection stop when the [`TestServer`] is dropped.
 
 #![allow(dead_code)] // Each test crate uses a different subset.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
@@ -99,6 +101,8 @@ pub struct RecordedRequest {
     pub target: String,
     /// Header names lower-cased, in arrival order.
     pub headers: Vec<(String, String)>,
+    /// When the request head had been read.
+    pub at: Instant,
 }
 
 impl RecordedRequest {
@@ -121,6 +125,26 @@ impl RecordedRequest {
 struct State {
     routes: Mutex<HashMap<String, Reply>>,
     requests: Mutex<Vec<RecordedRequest>>,
+    in_flight: AtomicUsize,
+    max_in_flight: AtomicUsize,
+}
+
+/// Counts one request in flight from its arrival until its connection task
+/// ends (response sent, client gone, or server dropped).
+struct InFlight(Arc<State>);
+
+impl InFlight {
+    fn start(state: &Arc<State>) -> InFlight {
+        let now = state.in_flight.fetch_add(1, Ordering::SeqCst) + 1;
+        state.max_in_flight.fetch_max(now, Ordering::SeqCst);
+        InFlight(Arc::clone(state))
+    }
+}
+
+impl Drop for InFlight {
+    fn drop(&mut self) {
+        self.0.in_flight.fetch_sub(1, Ordering::SeqCst);
+    }
 }
 
 /// The running server. Stops (with all its connections) when dropped.
@@ -173,6 +197,28 @@ impl TestServer {
     /// Every request received so far, in arrival order.
     pub fn requests(&self) -> Vec<RecordedRequest> {
         self.state.requests.lock().expect("requests lock").clone()
+    }
+
+    /// The same URL with `host` (e.g. `localhost`) instead of 127.0.0.1:
+    /// another host name for the same server.
+    pub fn url_on(&self, host: &str, path: &str) -> Url {
+        let mut url = self.url(path);
+        url.set_host(Some(host)).expect("host name");
+        url
+    }
+
+    /// The most requests this server has had in flight at once.
+    pub fn max_in_flight(&self) -> usize {
+        self.state.max_in_flight.load(Ordering::SeqCst)
+    }
+
+    /// Arrival times of the requests whose path or target is `path`, in order.
+    pub fn times(&self, path: &str) -> Vec<Instant> {
+        self.requests()
+            .iter()
+            .filter(|r| r.target == path || r.path() == path)
+            .map(|r| r.at)
+            .collect()
     }
 
     /// Adds or replaces the reply for `path` while the server runs (a page
@@ -257,6 +303,7 @@ async fn serve(mut stream: TcpStream, state: Arc<State>) {
     let Some(request) = read_request(&mut stream).await else {
         return;
     };
+    let _in_flight = InFlight::start(&state);
     let (reply, nth) = {
         let routes = state.routes.lock().expect("routes lock");
         let mut requests = state.requests.lock().expect("requests lock");
@@ -303,6 +350,7 @@ async fn read_request(stream: &mut TcpStream) -> Option<RecordedRequest> {
         method,
         target,
         headers,
+        at: Instant::now(),
     })
 }
 
