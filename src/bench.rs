@@ -69,9 +69,30 @@ struct Site {
 }
 
 const WORDS: [&str; 24] = [
-    "harbour", "council", "ferry", "market", "library", "festival", "repairs", "weather", "school",
-    "bridge", "museum", "railway", "garden", "lantern", "fishing", "budget", "theatre", "station",
-    "kayak", "robotics", "choir", "bakery", "lighthouse", "tides",
+    "harbour",
+    "council",
+    "ferry",
+    "market",
+    "library",
+    "festival",
+    "repairs",
+    "weather",
+    "school",
+    "bridge",
+    "museum",
+    "railway",
+    "garden",
+    "lantern",
+    "fishing",
+    "budget",
+    "theatre",
+    "station",
+    "kayak",
+    "robotics",
+    "choir",
+    "bakery",
+    "lighthouse",
+    "tides",
 ];
 
 fn words(seed: u64, n: usize) -> String {
@@ -120,7 +141,11 @@ fn article_page(feed: usize, id: usize) -> String {
          <nav><a href=\"/\">Home</a> <a href=\"/a\">Local</a></nav><article><h1>Story {id}</h1>"
     );
     for p in 0..6 {
-        let _ = write!(s, "<p>{}.</p>", words((feed * 1_000_000 + id * 10 + p) as u64, 40));
+        let _ = write!(
+            s,
+            "<p>{}.</p>",
+            words((feed * 1_000_000 + id * 10 + p) as u64, 40)
+        );
     }
     s.push_str("</article><footer>© Site</footer></body></html>");
     s
@@ -444,7 +469,9 @@ pub async fn soak(feeds: usize, duration: Duration, fail_rate: f64) -> Result<St
         "requests"
     );
     let start = Instant::now();
-    let sample = Duration::from_secs(30).min(duration / 4).max(Duration::from_secs(1));
+    let sample = Duration::from_secs(30)
+        .min(duration / 4)
+        .max(Duration::from_secs(1));
     let mut outage_started = false;
     let mut outage_ended = false;
     let mut version_tick = Instant::now();
@@ -543,7 +570,14 @@ mod tests {
             &crate::commands::default_date_context(),
         );
         assert_eq!(page.items.len(), 20);
-        assert!(page.items[0].link.as_ref().unwrap().path().starts_with("/article/7/"));
+        assert!(
+            page.items[0]
+                .link
+                .as_ref()
+                .unwrap()
+                .path()
+                .starts_with("/article/7/")
+        );
         // A new version adds two records on top.
         let next = crate::pipeline::analyze_list(
             &list_page(7, 20, 2),

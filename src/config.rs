@@ -379,12 +379,12 @@ pub fn parse_duration(s: &str) -> Result<Duration, String> {
 /// is not produced: the largest exact unit is used, e.g. `30m`, `90s`).
 pub fn format_duration(d: Duration) -> String {
     let ms = d.as_millis();
-    if ms % 1000 != 0 {
+    if !ms.is_multiple_of(1000) {
         return format!("{ms}ms");
     }
     let s = d.as_secs();
     for (unit, n) in [("d", 86_400), ("h", 3_600), ("m", 60)] {
-        if s >= n && s % n == 0 {
+        if s >= n && s.is_multiple_of(n) {
             return format!("{}{unit}", s / n);
         }
     }
@@ -570,7 +570,7 @@ fn validate(raw: RawConfig, text: &str, path: &Path) -> Result<Config, Vec<Confi
     };
     let index_template = template_path("index_template", &raw.index_template);
     let stylesheet = template_path("stylesheet", &raw.stylesheet);
-    if issues.is_empty() {
+    {
         if let Err(e) = crate::templates::Templates::load(
             None,
             index_template.as_deref(),
@@ -864,15 +864,16 @@ fn validate(raw: RawConfig, text: &str, path: &Path) -> Result<Config, Vec<Confi
             }
         });
         let cookies = f.cookies.clone().or_else(|| raw.cookies.clone());
-        if let Some(c) = &cookies {
-            if c.chars().any(|ch| ch.is_control()) {
-                issue(
-                    fid,
-                    "cookies",
-                    Some(feed_line),
-                    "must not contain control characters or newlines".into(),
-                );
-            }
+        if cookies
+            .as_ref()
+            .is_some_and(|c| c.chars().any(|ch| ch.is_control()))
+        {
+            issue(
+                fid,
+                "cookies",
+                Some(feed_line),
+                "must not contain control characters or newlines".into(),
+            );
         }
         let allow_private_addresses = f
             .allow_private_addresses
@@ -1383,9 +1384,18 @@ url = "https://example.org/blog/"
         // A feed's crontab schedule wins over the file's interval.
         assert!(a.schedule.interval().is_none());
         assert_eq!(b.schedule.interval(), Some(Duration::from_secs(1800)));
-        assert_eq!(a.formats, [crate::feed::Format::Json, crate::feed::Format::Rss]);
-        assert_eq!(b.formats, [crate::feed::Format::Rss, crate::feed::Format::Atom]);
-        assert_eq!((a.max_items, b.max_age), (20, Duration::from_secs(7 * 86_400)));
+        assert_eq!(
+            a.formats,
+            [crate::feed::Format::Json, crate::feed::Format::Rss]
+        );
+        assert_eq!(
+            b.formats,
+            [crate::feed::Format::Rss, crate::feed::Format::Atom]
+        );
+        assert_eq!(
+            (a.max_items, b.max_age),
+            (20, Duration::from_secs(7 * 86_400))
+        );
         assert_eq!(b.jitter, Duration::from_secs(60));
         let header = |f: &Feed, n: &str| {
             f.fetch
@@ -1398,8 +1408,14 @@ url = "https://example.org/blog/"
         assert_eq!(header(b, "X-Trace").as_deref(), Some("global"));
         assert_eq!(header(a, "Accept-Language").as_deref(), Some("en"));
         assert_eq!(a.cookies.as_deref(), Some("consent=yes"));
-        assert_eq!(a.proxy.as_ref().map(Url::as_str), Some("http://proxy.internal:3128/"));
-        assert_eq!((a.robots, b.robots), (RobotsPolicy::All, RobotsPolicy::Articles));
+        assert_eq!(
+            a.proxy.as_ref().map(Url::as_str),
+            Some("http://proxy.internal:3128/")
+        );
+        assert_eq!(
+            (a.robots, b.robots),
+            (RobotsPolicy::All, RobotsPolicy::Articles)
+        );
         assert!(a.allow_private_addresses && !b.allow_private_addresses);
         assert_eq!(a.exclude.len(), 1);
         assert_eq!(c.limits.concurrency, 8);
@@ -1443,7 +1459,16 @@ include = [{ title = "(unclosed" }]
 "#,
         );
         let fields: Vec<&str> = found.iter().map(|i| i.field.as_str()).collect();
-        for f in ["listen", "every", "formats", "max_items", "proxy", "headers", "robots", "include/exclude"] {
+        for f in [
+            "listen",
+            "every",
+            "formats",
+            "max_items",
+            "proxy",
+            "headers",
+            "robots",
+            "include/exclude",
+        ] {
             assert!(fields.contains(&f), "{f} missing from {found:?}");
         }
         let every = found.iter().find(|i| i.field == "every").unwrap();

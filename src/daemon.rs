@@ -28,7 +28,7 @@
 use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, RwLock};
+use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
 use chrono::{DateTime, Utc};
@@ -140,26 +140,31 @@ fn last_run_of(r: &RunRow) -> LastRun {
     }
 }
 
-/// What a worker remembers between runs.
-#[derive(Debug, Clone, Default)]
-struct WorkerMemory {
-    last_start: Option<DateTime<Utc>>,
-    last_end: Option<DateTime<Utc>>,
-    consecutive_failures: u32,
-    retry_after: Option<Duration>,
+/// What a worker remembers between runs (rebuilt from the state's run
+/// history at start-up).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RunMemory {
+    pub last_start: Option<DateTime<Utc>>,
+    pub last_end: Option<DateTime<Utc>>,
+    pub consecutive_failures: u32,
+    /// The last failure's `Retry-After`.
+    pub retry_after: Option<Duration>,
 }
 
 /// When a feed is next due (pure; see the module header for the rules).
 pub fn next_due(
     feed: &Feed,
-    last_start: Option<DateTime<Utc>>,
-    last_end: Option<DateTime<Utc>>,
-    consecutive_failures: u32,
-    retry_after: Option<Duration>,
+    memory: &RunMemory,
     backoff: &Backoff,
     rng: &mut fastrand::Rng,
     now: DateTime<Utc>,
 ) -> DateTime<Utc> {
+    let RunMemory {
+        last_start,
+        last_end,
+        consecutive_failures,
+        retry_after,
+    } = memory.clone();
     let Some(last_start) = last_start else {
         return now;
     };
@@ -220,11 +225,9 @@ pub async fn run_with_board(
 ) -> Result<(), DaemonError> {
     let config = Arc::new(config::load(&opts.config_path).map_err(DaemonError::Config)?);
     let templates = load_templates(&config).map_err(DaemonError::Templates)?;
-    refresh::publish_shared_files(&config, &templates).map_err(|source| {
-        DaemonError::Publish {
-            what: "feed.xsl and feeds.opml",
-            source,
-        }
+    refresh::publish_shared_files(&config, &templates).map_err(|source| DaemonError::Publish {
+        what: "feed.xsl and feeds.opml",
+        source,
     })?;
     let services = Services::open(&config, templates).map_err(DaemonError::State)?;
     let shared = Arc::new(Shared {
@@ -248,12 +251,10 @@ pub async fn run_with_board(
         (None, None) => None,
     };
     if let Some(listener) = listener {
-        let local = listener
-            .local_addr()
-            .map_err(|source| DaemonError::Bind {
-                addr: SocketAddr::from(([0, 0, 0, 0], 0)),
-                source,
-            })?;
+        let local = listener.local_addr().map_err(|source| DaemonError::Bind {
+            addr: SocketAddr::from(([0, 0, 0, 0], 0)),
+            source,
+        })?;
         tracing::info!("serving the feeds on http://{local}/");
         let state = crate::server::AppState {
             board: board.clone(),
@@ -309,7 +310,10 @@ pub async fn run_with_board(
             Ok((new, templates)) => {
                 let new = Arc::new(new);
                 if let Err(e) = refresh::publish_shared_files(&new, &templates) {
-                    tracing::warn!("cannot write feed.xsl/feeds.opml: {}", refresh::anyhow_like(&e));
+                    tracing::warn!(
+                        "cannot write feed.xsl/feeds.opml: {}",
+                        refresh::anyhow_like(&e)
+                    );
                 }
                 services.set_templates(templates);
                 let ids: Vec<String> = new.feeds.iter().map(|f| f.id.clone()).collect();
@@ -346,7 +350,10 @@ pub async fn run_with_board(
         }
     }
 
-    tracing::info!("shutting down: waiting up to {:?} for runs in flight", opts.shutdown_grace);
+    tracing::info!(
+        "shutting down: waiting up to {:?} for runs in flight",
+        opts.shutdown_grace
+    );
     for h in workers.values() {
         h.stop.cancel();
     }
@@ -431,18 +438,17 @@ async fn worker(
     let (_, feed) = rx.borrow().clone();
     let history = store.recent_runs(&feed.id, 50).unwrap_or_default();
     let items = store.item_count(&feed.id).unwrap_or(0);
-    shared
-        .board
-        .put(initial_status(&feed, history.first(), items.min(feed.max_items)));
-    let mut memory = WorkerMemory {
+    shared.board.put(initial_status(
+        &feed,
+        history.first(),
+        items.min(feed.max_items),
+    ));
+    let mut memory = RunMemory {
         last_start: history.first().map(|r| r.started),
         last_end: history
             .first()
             .map(|r| r.started + chrono::Duration::milliseconds(r.duration_ms as i64)),
-        consecutive_failures: history
-            .iter()
-            .take_while(|r| r.status == "failed")
-            .count() as u32,
+        consecutive_failures: history.iter().take_while(|r| r.status == "failed").count() as u32,
         retry_after: None,
     };
     let mut rng = fastrand::Rng::new();
@@ -452,16 +458,7 @@ async fn worker(
         let due = if run_now {
             now
         } else {
-            next_due(
-                &feed,
-                memory.last_start,
-                memory.last_end,
-                memory.consecutive_failures,
-                memory.retry_after,
-                &shared.backoff,
-                &mut rng,
-                now,
-            )
+            next_due(&feed, &memory, &shared.backoff, &mut rng, now)
         };
         shared.board.update(&feed.id, |s| s.next_run = Some(due));
         if due > now {
@@ -505,7 +502,7 @@ fn report(
     started: DateTime<Utc>,
     ended: DateTime<Utc>,
     result: &Result<RunReport, RefreshError>,
-    memory: &mut WorkerMemory,
+    memory: &mut RunMemory,
 ) {
     let duration_ms = u64::try_from((ended - started).num_milliseconds()).unwrap_or(0);
     match result {
@@ -580,10 +577,7 @@ pub struct OnceResult {
 
 /// Run the given feeds once each (concurrently, politely) and return their
 /// outcomes in config order.
-pub async fn run_once(
-    config: &Config,
-    feeds: &[&Feed],
-) -> Result<Vec<OnceResult>, DaemonError> {
+pub async fn run_once(config: &Config, feeds: &[&Feed]) -> Result<Vec<OnceResult>, DaemonError> {
     use futures_util::StreamExt;
     let templates = load_templates(config).map_err(DaemonError::Templates)?;
     refresh::publish_shared_files(config, &templates).map_err(|source| DaemonError::Publish {
@@ -591,23 +585,24 @@ pub async fn run_once(
         source,
     })?;
     let services = Services::open(config, templates).map_err(DaemonError::State)?;
-    let mut results: Vec<(usize, OnceResult)> = futures_util::stream::iter(feeds.iter().enumerate())
-        .map(|(i, feed)| {
-            let services = services.clone();
-            async move {
-                let result = refresh::run_feed(&services, config, feed, Utc::now()).await;
-                (
-                    i,
-                    OnceResult {
-                        feed: feed.id.clone(),
-                        result,
-                    },
-                )
-            }
-        })
-        .buffer_unordered(config.limits.concurrency.max(1))
-        .collect()
-        .await;
+    let mut results: Vec<(usize, OnceResult)> =
+        futures_util::stream::iter(feeds.iter().enumerate())
+            .map(|(i, feed)| {
+                let services = services.clone();
+                async move {
+                    let result = refresh::run_feed(&services, config, feed, Utc::now()).await;
+                    (
+                        i,
+                        OnceResult {
+                            feed: feed.id.clone(),
+                            result,
+                        },
+                    )
+                }
+            })
+            .buffer_unordered(config.limits.concurrency.max(1))
+            .collect()
+            .await;
     results.sort_by_key(|(i, _)| *i);
     Ok(results.into_iter().map(|(_, r)| r).collect())
 }
@@ -652,13 +647,28 @@ mod tests {
     use super::*;
 
     fn feed(toml_feed: &str) -> Feed {
-        let text = format!("[[feed]]\nid = \"a\"\nurl = \"https://example.com/news/\"\n{toml_feed}\n");
+        let text =
+            format!("[[feed]]\nid = \"a\"\nurl = \"https://example.com/news/\"\n{toml_feed}\n");
         let c = crate::config::parse(&text, Path::new("/tmp/feeds.toml")).unwrap();
         c.feeds.into_iter().next().unwrap()
     }
 
     fn t(s: &str) -> DateTime<Utc> {
         DateTime::parse_from_rfc3339(s).unwrap().with_timezone(&Utc)
+    }
+
+    fn mem(
+        last_start: Option<DateTime<Utc>>,
+        last_end: Option<DateTime<Utc>>,
+        consecutive_failures: u32,
+        retry_after: Option<Duration>,
+    ) -> RunMemory {
+        RunMemory {
+            last_start,
+            last_end,
+            consecutive_failures,
+            retry_after,
+        }
     }
 
     const BACKOFF: Backoff = Backoff {
@@ -671,7 +681,10 @@ mod tests {
         let f = feed("schedule = \"0 9 * * *\"");
         let now = t("2024-03-05T10:00:00Z");
         let mut rng = fastrand::Rng::with_seed(1);
-        assert_eq!(next_due(&f, None, None, 0, None, &BACKOFF, &mut rng, now), now);
+        assert_eq!(
+            next_due(&f, &mem(None, None, 0, None), &BACKOFF, &mut rng, now),
+            now
+        );
     }
 
     #[test]
@@ -679,12 +692,24 @@ mod tests {
         let f = feed("schedule = \"*/30 * * * *\"");
         let mut rng = fastrand::Rng::with_seed(1);
         let last = t("2024-03-05T10:00:00Z");
-        let due = next_due(&f, Some(last), Some(last), 0, None, &BACKOFF, &mut rng, last);
+        let due = next_due(
+            &f,
+            &mem(Some(last), Some(last), 0, None),
+            &BACKOFF,
+            &mut rng,
+            last,
+        );
         assert_eq!(due, t("2024-03-05T10:30:00Z"));
         // A run that outlived its slot: the next is the first slot after the
         // last start, which is already past, so it runs once, now.
         let now = t("2024-03-05T11:47:00Z");
-        let due = next_due(&f, Some(last), Some(now), 0, None, &BACKOFF, &mut rng, now);
+        let due = next_due(
+            &f,
+            &mem(Some(last), Some(now), 0, None),
+            &BACKOFF,
+            &mut rng,
+            now,
+        );
         assert!(due <= now);
     }
 
@@ -695,12 +720,21 @@ mod tests {
         let last = t("2024-03-05T10:00:00Z");
         let mut previous = Duration::ZERO;
         for failures in [1, 3, 6, 10, 20] {
-            let due = next_due(&f, Some(last), Some(last), failures, None, &BACKOFF, &mut rng, last);
+            let due = next_due(
+                &f,
+                &mem(Some(last), Some(last), failures, None),
+                &BACKOFF,
+                &mut rng,
+                last,
+            );
             let wait = (due - last).to_std().unwrap();
             assert!(wait >= Duration::from_secs(60), "{failures}: {wait:?}");
             assert!(wait <= Duration::from_secs(86_400), "{failures}: {wait:?}");
             if failures >= 6 {
-                assert!(wait > previous / 2, "{failures}: {wait:?} after {previous:?}");
+                assert!(
+                    wait > previous / 2,
+                    "{failures}: {wait:?} after {previous:?}"
+                );
             }
             previous = wait;
         }
@@ -708,10 +742,7 @@ mod tests {
         assert!(previous >= Duration::from_secs(43_200));
         let due = next_due(
             &f,
-            Some(last),
-            Some(last),
-            0,
-            Some(Duration::from_secs(900)),
+            &mem(Some(last), Some(last), 0, Some(Duration::from_secs(900))),
             &BACKOFF,
             &mut rng,
             last,
@@ -725,9 +756,20 @@ mod tests {
         let mut rng = fastrand::Rng::with_seed(3);
         let last = t("2024-03-05T10:00:00Z");
         let dues: Vec<_> = (0..50)
-            .map(|_| next_due(&f, Some(last), Some(last), 0, None, &BACKOFF, &mut rng, last))
+            .map(|_| {
+                next_due(
+                    &f,
+                    &mem(Some(last), Some(last), 0, None),
+                    &BACKOFF,
+                    &mut rng,
+                    last,
+                )
+            })
             .collect();
-        assert!(dues.iter().all(|d| *d >= t("2024-03-05T10:10:00Z") && *d < t("2024-03-05T10:12:00Z")));
+        assert!(
+            dues.iter()
+                .all(|d| *d >= t("2024-03-05T10:10:00Z") && *d < t("2024-03-05T10:12:00Z"))
+        );
         assert!(dues.iter().any(|d| *d != dues[0]));
     }
 }

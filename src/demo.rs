@@ -22,25 +22,79 @@ use crate::daemon::{DaemonError, DaemonOptions};
 /// The example site: (path under `examples/site/`, contents).
 pub const SITE: &[(&str, &[u8])] = &[
     ("README.md", include_bytes!("../examples/site/README.md")),
-    ("blog/index.html", include_bytes!("../examples/site/blog/index.html")),
-    ("blog/posts/cut-list-packer.html", include_bytes!("../examples/site/blog/posts/cut-list-packer.html")),
-    ("blog/posts/restoring-a-smoothing-plane.html", include_bytes!("../examples/site/blog/posts/restoring-a-smoothing-plane.html")),
-    ("blog/posts/shed-humidity-logger.html", include_bytes!("../examples/site/blog/posts/shed-humidity-logger.html")),
+    (
+        "blog/index.html",
+        include_bytes!("../examples/site/blog/index.html"),
+    ),
+    (
+        "blog/posts/cut-list-packer.html",
+        include_bytes!("../examples/site/blog/posts/cut-list-packer.html"),
+    ),
+    (
+        "blog/posts/restoring-a-smoothing-plane.html",
+        include_bytes!("../examples/site/blog/posts/restoring-a-smoothing-plane.html"),
+    ),
+    (
+        "blog/posts/shed-humidity-logger.html",
+        include_bytes!("../examples/site/blog/posts/shed-humidity-logger.html"),
+    ),
     ("index.html", include_bytes!("../examples/site/index.html")),
-    ("news/about.html", include_bytes!("../examples/site/news/about.html")),
-    ("news/articles/east-wall-repairs-begin.html", include_bytes!("../examples/site/news/articles/east-wall-repairs-begin.html")),
-    ("news/articles/fish-auction-prices-hold.html", include_bytes!("../examples/site/news/articles/fish-auction-prices-hold.html")),
-    ("news/articles/kayaker-search-point-carrow.html", include_bytes!("../examples/site/news/articles/kayaker-search-point-carrow.html")),
-    ("news/articles/lantern-procession-route.html", include_bytes!("../examples/site/news/articles/lantern-procession-route.html")),
-    ("news/articles/library-saturday-hours.html", include_bytes!("../examples/site/news/articles/library-saturday-hours.html")),
-    ("news/articles/market-hall-reopening-plan.html", include_bytes!("../examples/site/news/articles/market-hall-reopening-plan.html")),
-    ("news/articles/robotics-team-national-final.html", include_bytes!("../examples/site/news/articles/robotics-team-national-final.html")),
-    ("news/articles/winter-ferry-timetable.html", include_bytes!("../examples/site/news/articles/winter-ferry-timetable.html")),
-    ("news/index.html", include_bytes!("../examples/site/news/index.html")),
-    ("releases.html", include_bytes!("../examples/site/releases.html")),
-    ("releases/v3.2.0.html", include_bytes!("../examples/site/releases/v3.2.0.html")),
-    ("releases/v3.2.1.html", include_bytes!("../examples/site/releases/v3.2.1.html")),
-    ("releases/v3.3.0.html", include_bytes!("../examples/site/releases/v3.3.0.html")),
+    (
+        "news/about.html",
+        include_bytes!("../examples/site/news/about.html"),
+    ),
+    (
+        "news/articles/east-wall-repairs-begin.html",
+        include_bytes!("../examples/site/news/articles/east-wall-repairs-begin.html"),
+    ),
+    (
+        "news/articles/fish-auction-prices-hold.html",
+        include_bytes!("../examples/site/news/articles/fish-auction-prices-hold.html"),
+    ),
+    (
+        "news/articles/kayaker-search-point-carrow.html",
+        include_bytes!("../examples/site/news/articles/kayaker-search-point-carrow.html"),
+    ),
+    (
+        "news/articles/lantern-procession-route.html",
+        include_bytes!("../examples/site/news/articles/lantern-procession-route.html"),
+    ),
+    (
+        "news/articles/library-saturday-hours.html",
+        include_bytes!("../examples/site/news/articles/library-saturday-hours.html"),
+    ),
+    (
+        "news/articles/market-hall-reopening-plan.html",
+        include_bytes!("../examples/site/news/articles/market-hall-reopening-plan.html"),
+    ),
+    (
+        "news/articles/robotics-team-national-final.html",
+        include_bytes!("../examples/site/news/articles/robotics-team-national-final.html"),
+    ),
+    (
+        "news/articles/winter-ferry-timetable.html",
+        include_bytes!("../examples/site/news/articles/winter-ferry-timetable.html"),
+    ),
+    (
+        "news/index.html",
+        include_bytes!("../examples/site/news/index.html"),
+    ),
+    (
+        "releases.html",
+        include_bytes!("../examples/site/releases.html"),
+    ),
+    (
+        "releases/v3.2.0.html",
+        include_bytes!("../examples/site/releases/v3.2.0.html"),
+    ),
+    (
+        "releases/v3.2.1.html",
+        include_bytes!("../examples/site/releases/v3.2.1.html"),
+    ),
+    (
+        "releases/v3.3.0.html",
+        include_bytes!("../examples/site/releases/v3.3.0.html"),
+    ),
 ];
 
 /// Why the demo could not run.
@@ -77,7 +131,10 @@ async fn serve_file(path: Option<UrlPath<String>>) -> Response {
     let path = path.map(|UrlPath(p)| p).unwrap_or_default();
     match site_file(&path) {
         Some(bytes) => (
-            [(header::CONTENT_TYPE, content_type(if path.is_empty() { "index.html" } else { &path }))],
+            [(
+                header::CONTENT_TYPE,
+                content_type(if path.is_empty() { "index.html" } else { &path }),
+            )],
             bytes,
         )
             .into_response(),
@@ -161,10 +218,18 @@ pub async fn run(
     })?;
     println!("feedmine demo");
     println!("  example site (the pages without feeds): {site}");
-    println!("  config:                                 {}", config_path.display());
+    println!(
+        "  config:                                 {}",
+        config_path.display()
+    );
     println!("  feeds, index page:                      http://{listen}/");
-    println!("  e.g. http://{listen}/feeds/harbour-gazette.xml  (.atom, .json), /feeds.opml, /health, /metrics");
-    println!("  files:                                  {}", dir.join("public").display());
+    println!(
+        "  e.g. http://{listen}/feeds/harbour-gazette.xml  (.atom, .json), /feeds.opml, /health, /metrics"
+    );
+    println!(
+        "  files:                                  {}",
+        dir.join("public").display()
+    );
     println!("Press Ctrl-C to stop.");
     crate::daemon::run(
         DaemonOptions {
@@ -196,7 +261,12 @@ mod tests {
                 if p.is_dir() {
                     stack.push(p);
                 } else {
-                    on_disk.push(p.strip_prefix(&root).unwrap().to_string_lossy().replace('\\', "/"));
+                    on_disk.push(
+                        p.strip_prefix(&root)
+                            .unwrap()
+                            .to_string_lossy()
+                            .replace('\\', "/"),
+                    );
                 }
             }
         }
@@ -216,6 +286,10 @@ mod tests {
         std::fs::write(&path, demo_config("http://127.0.0.1:9/")).unwrap();
         let c = crate::config::load(&path).unwrap();
         assert_eq!(c.feeds.len(), 3);
-        assert!(c.feeds.iter().all(|f| f.allow_private_addresses && f.formats.len() == 3));
+        assert!(
+            c.feeds
+                .iter()
+                .all(|f| f.allow_private_addresses && f.formats.len() == 3)
+        );
     }
 }

@@ -160,7 +160,7 @@ impl Services {
     pub fn templates(&self) -> Arc<Templates> {
         match self.templates.read() {
             Ok(t) => t.clone(),
-            Err(poisoned) => poisoned.get_ref().clone(),
+            Err(poisoned) => Arc::clone(&poisoned.into_inner()),
         }
     }
 
@@ -581,10 +581,7 @@ fn channel_info(
     }
 }
 
-/// File name of the XSL stylesheet written beside the feeds.
-pub const STYLESHEET_FILE: &str = "feed.xsl";
-/// File name of the OPML list of every feed.
-pub const OPML_FILE: &str = "feeds.opml";
+use crate::server::{OPML_FILE, XSL_FILE as STYLESHEET_FILE};
 
 /// Write `feed.xsl` and `feeds.opml` into the output directory (at start-up
 /// and after a reload).
@@ -655,9 +652,7 @@ async fn fill_bodies(
             let metrics = services.metrics.clone();
             let robots = services.robots.clone();
             async move {
-                if check_robots
-                    && link.scheme() != "file"
-                    && !robots.allowed(&fetcher, &link).await
+                if check_robots && link.scheme() != "file" && !robots.allowed(&fetcher, &link).await
                 {
                     return (key, link, Err("disallowed by robots.txt".to_string()));
                 }

@@ -59,7 +59,10 @@ async fn forum() -> TestServer {
         "/board".into(),
         Reply::html(board(&TOPICS)).with_header("ETag", "\"v1\""),
     )];
-    for (slug, title) in TOPICS.iter().chain([("new-topic", "Sharpening card scrapers")].iter()) {
+    for (slug, title) in TOPICS
+        .iter()
+        .chain([("new-topic", "Sharpening card scrapers")].iter())
+    {
         routes.push((format!("/t/{slug}"), Reply::html(thread(title))));
     }
     TestServer::start(routes).await
@@ -130,7 +133,12 @@ async fn conditional_get_stable_identity_and_bodies_only_for_new_items() {
     let out = dir.path().join("out");
 
     let run = once(&config).await;
-    assert_eq!(run.status.code(), Some(0), "{}", String::from_utf8_lossy(&run.stderr));
+    assert_eq!(
+        run.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
     let first = rss_items(&out.join("forum.xml"));
     assert_eq!(first.len(), 6);
     assert_eq!(first[0].1, "Leather liners for vice jaws");
@@ -150,14 +158,29 @@ async fn conditional_get_stable_identity_and_bodies_only_for_new_items() {
     // Second run: the validator goes out, a 304 comes back, nothing is
     // re-parsed or rewritten.
     server.set("/board", Reply::Status(304, Vec::new()));
-    let before = std::fs::metadata(out.join("forum.xml")).unwrap().modified().unwrap();
+    let before = std::fs::metadata(out.join("forum.xml"))
+        .unwrap()
+        .modified()
+        .unwrap();
     let run = once(&config).await;
-    assert_eq!(run.status.code(), Some(0), "{}", String::from_utf8_lossy(&run.stderr));
+    assert_eq!(
+        run.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
     assert!(String::from_utf8_lossy(&run.stdout).contains("not modified"));
-    let last = server.requests().into_iter().rfind(|r| r.path() == "/board").unwrap();
+    let last = server
+        .requests()
+        .into_iter()
+        .rfind(|r| r.path() == "/board")
+        .unwrap();
     assert_eq!(last.header("if-none-match"), Some("\"v1\""));
     assert_eq!(
-        std::fs::metadata(out.join("forum.xml")).unwrap().modified().unwrap(),
+        std::fs::metadata(out.join("forum.xml"))
+            .unwrap()
+            .modified()
+            .unwrap(),
         before
     );
 
@@ -173,21 +196,31 @@ async fn conditional_get_stable_identity_and_bodies_only_for_new_items() {
         Reply::html(board(&topics)).with_header("ETag", "\"v2\""),
     );
     let run = once(&config).await;
-    assert_eq!(run.status.code(), Some(0), "{}", String::from_utf8_lossy(&run.stderr));
+    assert_eq!(
+        run.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
     let third = rss_items(&out.join("forum.xml"));
     assert_eq!(third[0].1, "Sharpening card scrapers");
     assert_eq!(article_hits(&server), 7, "bodies only for the new item");
     for (guid, _, date) in &first {
-        let again = third.iter().find(|(g, _, _)| g == guid).unwrap_or_else(|| {
-            panic!("item {guid} vanished: {third:?}")
-        });
+        let again = third
+            .iter()
+            .find(|(g, _, _)| g == guid)
+            .unwrap_or_else(|| panic!("item {guid} vanished: {third:?}"));
         assert_eq!(&again.2, date, "first-seen date of {guid} changed");
     }
     // The topic that scrolled off the page is still in the feed.
     assert_eq!(third.len(), 7);
     let guids: std::collections::HashSet<_> = third.iter().map(|(g, _, _)| g).collect();
     assert_eq!(guids.len(), 7, "no duplicates");
-    assert!(third.iter().any(|(_, t, _)| t == "Clamping a wide panel glue-up (solved)"));
+    assert!(
+        third
+            .iter()
+            .any(|(_, t, _)| t == "Clamping a wide panel glue-up (solved)")
+    );
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -201,7 +234,11 @@ async fn a_feed_config_change_invalidates_its_fetch_cache() {
     // no longer applies, so the request is unconditional.
     forum_config(dir.path(), &server, "max_items = 3");
     let run = once(&config).await;
-    let last = server.requests().into_iter().rfind(|r| r.path() == "/board").unwrap();
+    let last = server
+        .requests()
+        .into_iter()
+        .rfind(|r| r.path() == "/board")
+        .unwrap();
     assert_eq!(last.header("if-none-match"), None);
     // The server answered 304 to an unconditional request: that is an error
     // (nothing to publish from), and the previous files stay.
@@ -215,22 +252,34 @@ async fn drift_keeps_the_previous_items_and_says_degraded() {
     let dir = tempfile::tempdir().unwrap();
     let config = forum_config(dir.path(), &server, "");
     for v in 0..3 {
-        server.set("/board", Reply::html(board(&TOPICS)).with_header("ETag", &format!("\"r{v}\"")));
+        server.set(
+            "/board",
+            Reply::html(board(&TOPICS)).with_header("ETag", &format!("\"r{v}\"")),
+        );
         assert_eq!(once(&config).await.status.code(), Some(0));
     }
     // A redesign: the board now shows a single pinned topic row.
-    server.set("/board", Reply::html(board(&TOPICS[..1])).with_header("ETag", "\"x\""));
+    server.set(
+        "/board",
+        Reply::html(board(&TOPICS[..1])).with_header("ETag", "\"x\""),
+    );
     let run = once(&config).await;
     let stdout = String::from_utf8_lossy(&run.stdout);
     let stderr = String::from_utf8_lossy(&run.stderr);
     assert_eq!(run.status.code(), Some(1), "{stdout}\n{stderr}");
     assert!(
-        format!("{stdout}{stderr}").to_lowercase().contains("degraded"),
+        format!("{stdout}{stderr}")
+            .to_lowercase()
+            .contains("degraded"),
         "{stdout}\n{stderr}"
     );
     let items = rss_items(&dir.path().join("out/forum.xml"));
     assert_eq!(items.len(), 6, "the previous items stay published");
-    assert!(items.iter().all(|(_, t, _)| !t.to_lowercase().contains("degraded")));
+    assert!(
+        items
+            .iter()
+            .all(|(_, t, _)| !t.to_lowercase().contains("degraded"))
+    );
 }
 
 async fn wait_for(what: &str, timeout: Duration, mut check: impl FnMut() -> bool) {
@@ -286,13 +335,19 @@ async fn retry_after_is_honoured_by_the_scheduler() {
     );
     let (board, token, handle) = start_daemon(&config, None);
     wait_for("the first failure", Duration::from_secs(10), || {
-        matches!(board.get("busy").map(|s| s.health), Some(Health::Failing { .. }))
+        matches!(
+            board.get("busy").map(|s| s.health),
+            Some(Health::Failing { .. })
+        )
     })
     .await;
     tokio::time::sleep(Duration::from_millis(2000)).await;
     // Every second is the schedule, but the server asked for 3 s.
     assert_eq!(server.hits("/board"), 1);
-    wait_for("the retry", Duration::from_secs(10), || server.hits("/board") >= 2).await;
+    wait_for("the retry", Duration::from_secs(10), || {
+        server.hits("/board") >= 2
+    })
+    .await;
     token.cancel();
     handle.await.unwrap();
 }
@@ -322,7 +377,11 @@ async fn reload_applies_a_good_config_and_rejects_a_broken_one() {
     .await;
     // A broken file is rejected; both feeds keep running.
     tokio::time::sleep(Duration::from_millis(1100)).await;
-    std::fs::write(&config, "output_dir = \"out\"\n[[feed]]\nid = \"forum\"\nurl = 42\n").unwrap();
+    std::fs::write(
+        &config,
+        "output_dir = \"out\"\n[[feed]]\nid = \"forum\"\nurl = 42\n",
+    )
+    .unwrap();
     tokio::time::sleep(Duration::from_secs(5)).await;
     assert!(board.get("forum").is_some() && board.get("forum2").is_some());
     token.cancel();
@@ -364,7 +423,11 @@ async fn the_server_answers_conditional_requests_for_published_feeds() {
         .await
         .unwrap();
     assert!(index.contains("forum"));
-    let health = client.get(format!("http://{addr}/health")).send().await.unwrap();
+    let health = client
+        .get(format!("http://{addr}/health"))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(health.status(), 200);
     let metrics = client
         .get(format!("http://{addr}/metrics"))
@@ -394,25 +457,40 @@ async fn sighup_reloads_and_sigterm_stops_cleanly() {
         .unwrap();
     let pid = child.id().to_string();
     let out = dir.path().join("out/forum.xml");
-    wait_for("the first publish", Duration::from_secs(20), || out.is_file()).await;
+    wait_for("the first publish", Duration::from_secs(20), || {
+        out.is_file()
+    })
+    .await;
     // A broken config + SIGHUP: rejected, the daemon keeps running.
     std::fs::write(&config, "[[feed]]\nid = \"forum\"\n").unwrap();
     Command::new("kill").args(["-HUP", &pid]).status().unwrap();
     tokio::time::sleep(Duration::from_millis(500)).await;
-    assert!(child.try_wait().unwrap().is_none(), "the daemon died on a bad reload");
+    assert!(
+        child.try_wait().unwrap().is_none(),
+        "the daemon died on a bad reload"
+    );
     Command::new("kill").args(["-TERM", &pid]).status().unwrap();
     let status = tokio::task::spawn_blocking(move || {
         let status = child.wait().unwrap();
         let mut err = String::new();
         use std::io::Read;
-        child.stderr.take().unwrap().read_to_string(&mut err).unwrap();
+        child
+            .stderr
+            .take()
+            .unwrap()
+            .read_to_string(&mut err)
+            .unwrap();
         (status, err)
     })
     .await
     .unwrap();
     assert!(status.0.success(), "{}", status.1);
     assert!(status.1.contains("reload rejected"), "{}", status.1);
-    assert!(status.1.contains("url"), "the rejection names the field: {}", status.1);
+    assert!(
+        status.1.contains("url"),
+        "the rejection names the field: {}",
+        status.1
+    );
     assert!(status.1.contains("stopped"), "{}", status.1);
 }
 
@@ -424,14 +502,21 @@ async fn sighup_reloads_and_sigterm_stops_cleanly() {
 async fn kill_9_at_random_points_loses_and_duplicates_nothing() {
     let server = forum().await;
     // Slow thread pages, so kills land while bodies are being fetched too.
-    for (slug, title) in TOPICS.iter().chain([("new-topic", "Sharpening card scrapers")].iter()) {
+    for (slug, title) in TOPICS
+        .iter()
+        .chain([("new-topic", "Sharpening card scrapers")].iter())
+    {
         server.set(
             &format!("/t/{slug}"),
             Reply::html(thread(title)).delayed(Duration::from_millis(40)),
         );
     }
     let dir = tempfile::tempdir().unwrap();
-    let config = forum_config(dir.path(), &server, "every = \"1s\"\nbodies_concurrency = 1");
+    let config = forum_config(
+        dir.path(),
+        &server,
+        "every = \"1s\"\nbodies_concurrency = 1",
+    );
     let out = dir.path().join("out/forum.xml");
     let mut rng = fastrand::Rng::with_seed(20261122);
     let trials = 25;
@@ -441,10 +526,18 @@ async fn kill_9_at_random_points_loses_and_duplicates_nothing() {
         if trial == trials / 2 {
             let mut topics = vec![("new-topic", "Sharpening card scrapers")];
             topics.extend(TOPICS.iter().copied());
-            server.set("/board", Reply::html(board(&topics)).with_header("ETag", "\"v2\""));
+            server.set(
+                "/board",
+                Reply::html(board(&topics)).with_header("ETag", "\"v2\""),
+            );
         }
         let mut child = Command::new(env!("CARGO_BIN_EXE_feedmine"))
-            .args(["run", "--once-now", "--config", &config.display().to_string()])
+            .args([
+                "run",
+                "--once-now",
+                "--config",
+                &config.display().to_string(),
+            ])
             .env("RUST_LOG", "off")
             .stdout(Stdio::null())
             .stderr(Stdio::null())
@@ -466,7 +559,12 @@ async fn kill_9_at_random_points_loses_and_duplicates_nothing() {
         }
     }
     let run = once(&config).await;
-    assert_eq!(run.status.code(), Some(0), "{}", String::from_utf8_lossy(&run.stderr));
+    assert_eq!(
+        run.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
     let items = rss_items(&out);
     assert_eq!(items.len(), 7, "{items:?}");
     let guids: std::collections::HashSet<_> = items.iter().map(|(g, _, _)| g.clone()).collect();
