@@ -651,9 +651,9 @@ fn validate(raw: RawConfig, text: &str, path: &Path) -> Result<Config, Vec<Confi
     {
         let mut cursor = 0;
         for f in &raw.feed {
-            let sp = f.span();
-            shared_hash_input.push_str(text.get(cursor..sp.start).unwrap_or(""));
-            cursor = sp.end.max(cursor);
+            let table = table_range(text, f.span().start);
+            shared_hash_input.push_str(text.get(cursor..table.start).unwrap_or(""));
+            cursor = table.end.max(cursor);
         }
         shared_hash_input.push_str(text.get(cursor..).unwrap_or(""));
         shared_hash_input.push_str(&item_template_source);
@@ -671,7 +671,7 @@ fn validate(raw: RawConfig, text: &str, path: &Path) -> Result<Config, Vec<Confi
     let mut feeds = Vec::new();
     for f in &raw.feed {
         let feed_line = line_of(text, f.span().start);
-        let table_span = f.span();
+        let table_span = table_range(text, f.span().start);
         let f = f.get_ref();
         let id = f.id.get_ref().trim().to_string();
         let fid = Some(id.as_str());
@@ -1038,6 +1038,25 @@ fn validate(raw: RawConfig, text: &str, path: &Path) -> Result<Config, Vec<Confi
     } else {
         Err(issues)
     }
+}
+
+/// Byte range of the table whose header starts at `header_start`: up to the
+/// next line that opens a table (`[` at the start of a line) or the end.
+/// (toml's span of an array-of-tables entry covers only its header.)
+fn table_range(text: &str, header_start: usize) -> std::ops::Range<usize> {
+    let after_header = text
+        .get(header_start..)
+        .and_then(|t| t.find('\n'))
+        .map_or(text.len(), |i| header_start + i);
+    let end = text
+        .get(after_header..)
+        .and_then(|t| {
+            t.match_indices('\n')
+                .find(|(i, _)| t[i + 1..].trim_start_matches([' ', '\t']).starts_with('['))
+                .map(|(i, _)| after_header + i + 1)
+        })
+        .unwrap_or(text.len());
+    header_start..end
 }
 
 /// sha256 hex of the shared part of the file and one feed's table.

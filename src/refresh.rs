@@ -235,6 +235,13 @@ pub fn article_fetch_options(feed: &Feed) -> FetchOptions {
         } else {
             AddressPolicy::PublicOnly
         },
+        // The fetcher sends its cookie to every URL it is given: keep the
+        // list site's cookie away from other hosts' article pages.
+        cookies: if feed.bodies.allow_other_hosts {
+            None
+        } else {
+            feed.cookies.clone()
+        },
         ..list_fetch_options(feed)
     }
 }
