@@ -225,6 +225,8 @@ async fn retry_after_on_429_defers_only_that_host() {
         "{err:?}"
     );
     assert_eq!(err.retry_after(), Some(Duration::from_secs(1)));
+    let politeness = fetcher.politeness().unwrap();
+    assert_eq!(politeness.deferred_for("localhost"), None);
 
     let other_host = server.url_on("localhost", "/other");
     let (again, other) = tokio::join!(fetcher.fetch(&limited), fetcher.fetch(&other_host));
