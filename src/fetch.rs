@@ -11,7 +11,7 @@
 //! - Redirects are followed here, hop by hop, not by reqwest: every hop is
 //!   re-checked (scheme always, address under [`AddressPolicy::PublicOnly`]),
 //!   takes a politeness turn when it changes host, and loses the cookie and
-//!   credentials when it leaves the original host.
+//!   credentials when it leaves the original origin.
 //! - Only 2xx responses become a [`Page`] (and 304 a [`Fetched::NotModified`]
 //!   for a conditional request); everything else is a [`FetchError`] whose
 //!   `Display` names the URL and the cause, and whose `source()` chain
@@ -68,7 +68,8 @@ pub struct FetchOptions {
     /// See [`DEFAULT_MAX_REDIRECTS`].
     pub max_redirects: usize,
     /// Extra request headers (name, value), sent with every request.
-    /// `Authorization` and `Cookie` are dropped on redirects to another host.
+    /// `Authorization` and `Cookie` are dropped on redirects to another
+    /// origin.
     pub headers: Vec<(String, String)>,
     /// Send every request through this http(s) proxy (`None`: reqwest's
     /// default, which honours the `HTTP(S)_PROXY` environment variables).
@@ -77,7 +78,7 @@ pub struct FetchOptions {
     /// `localhost` names.
     pub proxy: Option<Url>,
     /// A `Cookie` header value (`name=value; name2=value2`), sent to the
-    /// requested host and to redirects that stay on it.
+    /// requested URL and to redirects that stay on its origin.
     pub cookies: Option<String>,
     /// Which addresses may be connected to.
     pub address_policy: AddressPolicy,
@@ -663,10 +664,12 @@ impl Fetcher {
     }
 
     /// Configured headers for a hop to `current` of a fetch of `original`:
-    /// credentials only while on the original host, validators always.
+    /// credentials only while on the original origin (scheme, host and port,
+    /// as reqwest does: no cookie leaks to another site or over a downgrade
+    /// to plain http), validators always.
     fn hop_headers(&self, original: &Url, current: &Url, validators: &HeaderMap) -> HeaderMap {
         let mut headers = HeaderMap::clone(&self.headers);
-        if current.host_str() != original.host_str() {
+        if current.origin() != original.origin() {
             for name in &CREDENTIAL_HEADERS {
                 headers.remove(name);
             }

@@ -89,11 +89,11 @@ impl fmt::Display for AddressClass {
     }
 }
 
-/// Why a URL or address was refused.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+/// Why a URL or address was refused (carried by
+/// `fetch::FetchError::Blocked`; its `Display` names the address class).
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum BlockReason {
     /// The host is (or embeds) a non-public address.
-    #[error("{class} {ip}")]
     Address {
         /// The range it falls in.
         class: AddressClass,
@@ -101,7 +101,6 @@ pub enum BlockReason {
         ip: IpAddr,
     },
     /// Every address the name resolved to is non-public.
-    #[error("{host} resolves only to non-public addresses (first: {first})")]
     NoPublicAddress {
         /// The name looked up.
         host: String,
@@ -109,7 +108,6 @@ pub enum BlockReason {
         first: Box<BlockReason>,
     },
     /// A scheme other than http(s) where only those are allowed.
-    #[error("{hop} to a {scheme}: URL")]
     Scheme {
         /// The first request or a redirect.
         hop: Hop,
@@ -117,12 +115,27 @@ pub enum BlockReason {
         scheme: String,
     },
     /// A URL without a host.
-    #[error("URL has no host")]
     NoHost,
     /// `localhost` or a name under it (RFC 6761: always loopback), refused
     /// by name where names are not resolved here (behind a proxy).
-    #[error("loopback name {0}")]
     LocalhostName(String),
+}
+
+impl fmt::Display for BlockReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BlockReason::Address { class, ip } => write!(f, "{class} {ip}"),
+            BlockReason::NoPublicAddress { host, first } => {
+                write!(
+                    f,
+                    "{host} resolves only to non-public addresses (first: {first})"
+                )
+            }
+            BlockReason::Scheme { hop, scheme } => write!(f, "{hop} to a {scheme}: URL"),
+            BlockReason::NoHost => f.write_str("URL has no host"),
+            BlockReason::LocalhostName(name) => write!(f, "loopback name {name}"),
+        }
+    }
 }
 
 /// Which step of a fetch a URL was met at.
@@ -353,7 +366,7 @@ pub enum ResolveError {
         source: std::io::Error,
     },
     /// Every address was non-public.
-    #[error(transparent)]
+    #[error("{0}")]
     Blocked(BlockReason),
 }
 

@@ -224,6 +224,19 @@ impl Politeness {
         self.limits.min_delay.max(crawl_delay)
     }
 
+    /// How long requests to `host` are still deferred by a Retry-After
+    /// (`None`: not deferred). Lets a scheduler skip a feed instead of
+    /// letting its fetch wait in [`Politeness::acquire`].
+    pub fn deferred_for(&self, host: &str) -> Option<Duration> {
+        let key = normalise_host(host);
+        let until = lock(&self.hosts)
+            .map
+            .get(&key)
+            .and_then(|state| lock(&state.timing).deferred_until)?;
+        let left = until.saturating_duration_since(Instant::now());
+        (!left.is_zero()).then_some(left)
+    }
+
     /// Number of hosts currently remembered (for tests and metrics).
     pub fn tracked_hosts(&self) -> usize {
         lock(&self.hosts).map.len()
@@ -366,6 +379,31 @@ mod tests {
             deferred.ready_at(Duration::from_secs(1)),
             now + Duration::from_secs(30)
         );
+    }
+
+    #[test]
+    fn deferral_and_host_delay_are_reported() {
+        let politeness = Politeness::new(Limits::default());
+        assert_eq!(politeness.deferred_for("news.example"), None);
+        politeness.defer("News.Example.", Duration::from_secs(3600));
+        politeness.defer("news.example", Duration::from_secs(60));
+        // The later deferral wins; names are normalised.
+        let left = politeness.deferred_for("news.example").unwrap();
+        assert!(left > Duration::from_secs(60) && left <= Duration::from_secs(3600));
+        politeness.defer("far.example", Duration::from_secs(999_999));
+        assert!(politeness.deferred_for("far.example").unwrap() <= MAX_DEFERRAL);
+
+        assert_eq!(
+            politeness.host_delay("news.example"),
+            Duration::from_secs(1)
+        );
+        politeness.set_host_delay("news.example", Duration::from_secs(5));
+        assert_eq!(
+            politeness.host_delay("news.example"),
+            Duration::from_secs(5)
+        );
+        politeness.set_host_delay("news.example", Duration::from_secs(3600));
+        assert_eq!(politeness.host_delay("news.example"), MAX_CRAWL_DELAY);
     }
 
     #[tokio::test]

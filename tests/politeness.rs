@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use common::{Reply, TestServer};
 use feedmine::fetch::{FetchError, FetchOptions, Fetcher};
-use feedmine::politeness::{Backoff, Limits, MAX_CRAWL_DELAY, Politeness};
+use feedmine::politeness::{Backoff, Limits, Politeness};
 use feedmine::robots::RobotsCache;
 use futures_util::future::join_all;
 use url::Url;
@@ -225,6 +225,8 @@ async fn retry_after_on_429_defers_only_that_host() {
         "{err:?}"
     );
     assert_eq!(err.retry_after(), Some(Duration::from_secs(1)));
+    let politeness = fetcher.politeness().unwrap();
+    assert_eq!(politeness.deferred_for("localhost"), None);
 
     let other_host = server.url_on("localhost", "/other");
     let (again, other) = tokio::join!(fetcher.fetch(&limited), fetcher.fetch(&other_host));
@@ -362,7 +364,38 @@ async fn robots_past_500_kib_is_ignored() {
     assert!(robots.allowed(&fetcher, &server.url("/late/a")).await);
 }
 
-#[test]
-fn crawl_delay_cap_is_a_minute() {
-    assert_eq!(MAX_CRAWL_DELAY, Duration::from_secs(60));
+#[tokio::test]
+async fn redirect_to_another_host_takes_that_hosts_turn() {
+    let server = TestServer::start(vec![("/b", Reply::html("<p>host b</p>"))]).await;
+    let on_b = server.url_on("localhost", "/b");
+    server.set("/jump", Reply::Redirect(on_b.to_string()));
+    let fetcher = polite_fetcher(limits(16, 1, 400));
+    // Host b (localhost) was just visited; a redirect from host a
+    // (127.0.0.1) to it must wait for b's delay, not ride on a's turn.
+    fetcher.fetch(&on_b).await.unwrap();
+    let page = fetcher.fetch(&server.url("/jump")).await.unwrap();
+    assert_eq!(page.final_url, on_b);
+    let b = server.times("/b");
+    let jump = server.times("/jump");
+    assert_eq!(b.len(), 2);
+    assert!(b[1] - b[0] + SLACK >= Duration::from_millis(400), "{b:?}");
+    assert!(jump[0] < b[1]);
+}
+
+#[tokio::test]
+async fn waiting_for_a_turn_does_not_count_against_the_total_timeout() {
+    let server = TestServer::start(vec![("/page", Reply::html("<p>page</p>"))]).await;
+    let opts = FetchOptions {
+        total_timeout: Duration::from_millis(500),
+        ..FetchOptions::default()
+    };
+    let fetcher = Fetcher::new(opts)
+        .unwrap()
+        .with_politeness(Politeness::new(limits(16, 1, 1200)));
+    // The second fetch waits ~1.2 s for its turn, longer than its 500 ms
+    // budget, and must still succeed.
+    fetcher.fetch(&server.url("/page?n=1")).await.unwrap();
+    fetcher.fetch(&server.url("/page?n=2")).await.unwrap();
+    let times = server.times("/page");
+    assert!(times[1] - times[0] + SLACK >= Duration::from_millis(1200));
 }
