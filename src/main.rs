@@ -353,6 +353,16 @@ fn once(config_path: &Path, only: &[String]) -> anyhow::Result<ExitCode> {
     let mut failed = 0;
     for r in results {
         match r.result {
+            // Nothing new was published: for crontab that is a failure to
+            // look at, even though the previous items stay.
+            Ok(rep) if rep.outcome == RunOutcome::Degraded => {
+                failed += 1;
+                eprintln!(
+                    "feedmine: feed {}: degraded, the previous items stay published: {}",
+                    r.feed,
+                    rep.drift.join("; ")
+                );
+            }
             Ok(rep) => println!(
                 "feed {}: {} ({} records, {} new, {} items, {} bodies, {} failed) in {:.1}s{}",
                 r.feed,

@@ -212,34 +212,40 @@ async fn once_publishes_good_feeds_and_reports_each_bad_one() {
         .collect();
     assert!(leftovers.is_empty());
 
-    // The news feed: 6 items in page order, bodies for the 5 articles that exist.
+    // The news feed: 6 items, newest first by their page dates, bodies for
+    // the 5 articles that exist.
     let news = rss::Channel::read_from(&std::fs::read(out.join("news.xml")).unwrap()[..]).unwrap();
     assert_eq!(news.title(), "Harbour News");
     assert_eq!(news.items().len(), 6);
     assert_eq!(
-        news.items()[0].title(),
+        news.items()[5].title(),
         Some("Ferry timetable changes from Monday")
     );
     assert_eq!(
-        news.items()[0].link(),
+        news.items()[5].link(),
         Some(server.url("/articles/1.html").as_str())
     );
-    let date = news.items()[0].pub_date().unwrap_or_default();
+    let date = news.items()[5].pub_date().unwrap_or_default();
     assert!(date.contains("1 Mar 2024 09:00:00"), "{date}");
+    assert_eq!(
+        news.items()[0].title(),
+        Some("School choir heads to national final")
+    );
     let with_body = news
         .items()
         .iter()
         .filter(|i| i.content().is_some_and(|c| !c.is_empty()))
         .count();
     assert_eq!(with_body, 5, "{stdout}");
-    assert!(news.items()[5].content().is_none());
+    // Article 6 is missing: that item keeps its summary.
+    assert!(news.items()[0].content().is_none());
     assert!(
-        news.items()[5]
+        news.items()[0]
             .description()
             .is_some_and(|d| d.contains("What the change means"))
     );
     assert!(
-        stdout.contains("feed news: 6 items (5 bodies, 1 failed)"),
+        stdout.contains("feed news: published (6 records, 6 new, 6 items, 5 bodies, 1 failed)"),
         "{stdout}"
     );
     let self_link = news
