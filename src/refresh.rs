@@ -230,7 +230,9 @@ pub fn article_fetch_options(feed: &Feed) -> FetchOptions {
     FetchOptions {
         total_timeout: feed.bodies.timeout,
         max_body_bytes: feed.bodies.max_bytes,
-        address_policy: if feed.allow_private_addresses {
+        // A local list page (a file the user named) may link local pages;
+        // `may_follow` keeps file links to file list pages.
+        address_policy: if feed.allow_private_addresses || feed.url.scheme() == "file" {
             AddressPolicy::AllowAll
         } else {
             AddressPolicy::PublicOnly
@@ -454,9 +456,19 @@ async fn run_inner(
 
     // Merge first (one transaction), then bodies, then files: see the
     // module header for why this order is crash-safe.
-    let merge = store
-        .merge_items_keeping(&feed.id, &items, now, &retention(feed))
-        .map_err(RefreshError::State)?;
+    // SQLite and file writes block: they run on the blocking pool so that
+    // a slow disk (fsync) never stalls the runtime's few worker threads.
+    let (items, merge) = {
+        let store = store.clone();
+        let (id, keep) = (feed.id.clone(), retention(feed));
+        tokio::task::spawn_blocking(move || {
+            let merge = store.merge_items_keeping(&id, &items, now, &keep);
+            (items, merge)
+        })
+        .await
+        .map_err(|e| RefreshError::Task(e.to_string()))?
+    };
+    let merge = merge.map_err(RefreshError::State)?;
     let keys = Store::identity_keys(&feed.id, &items);
     let (filled, failed) = if feed.bodies.enabled {
         let wanted = store
@@ -476,7 +488,20 @@ async fn run_inner(
         (0, 0)
     };
 
-    let paths = publish_from_state(services, config, feed, now, page_title, lang).await?;
+    let channel = channel_info(config, feed, now, page_title, lang);
+    let targets: Vec<(Format, PathBuf)> = feed
+        .formats
+        .iter()
+        .map(|f| (*f, output_path(config, feed, *f)))
+        .collect();
+    let paths = {
+        let (services, feed) = (services.clone(), feed.clone());
+        tokio::task::spawn_blocking(move || {
+            publish_from_state(&services, &feed, now, &channel, &targets)
+        })
+        .await
+        .map_err(|e| RefreshError::Task(e.to_string()))??
+    };
     let published = paths.1;
     if let Err(e) =
         store.save_validators(&feed.id, feed.url.as_str(), &feed.config_hash, &validators)
@@ -497,15 +522,15 @@ async fn run_inner(
     })
 }
 
-/// Render every format of a feed from its stored items and write them.
-/// Returns the paths written and the number of items published.
-async fn publish_from_state(
+/// Render every format of a feed from its stored items and write each to
+/// its path. Returns the paths written and the number of items published.
+/// Blocking (SQLite, fsync): call it on the blocking pool.
+fn publish_from_state(
     services: &Services,
-    config: &Config,
     feed: &Feed,
     now: DateTime<Utc>,
-    page_title: Option<String>,
-    lang: Option<String>,
+    channel: &ChannelInfo,
+    targets: &[(Format, PathBuf)],
 ) -> Result<(Vec<PathBuf>, usize), RefreshError> {
     let retention = Retention {
         // Filters drop items after the cut, so read a margin more.
@@ -534,18 +559,22 @@ async fn publish_from_state(
             Err(e) => tracing::warn!(feed = %feed.id, "{e}"),
         }
     }
-    let channel = channel_info(config, feed, now, page_title, lang);
-    let mut paths = Vec::new();
-    for format in &feed.formats {
-        let text = crate::feed::render(*format, &channel, &items).map_err(|source| {
+    // Render every format first, then write: a render error leaves all
+    // the files as they were.
+    let mut rendered = Vec::new();
+    for (format, path) in targets {
+        let text = crate::feed::render(*format, channel, &items).map_err(|source| {
             RefreshError::Render {
                 format: format.name(),
                 source,
             }
         })?;
-        let path = output_path(config, feed, *format);
-        write_atomically(&path, text.as_bytes()).map_err(RefreshError::Publish)?;
-        paths.push(path);
+        rendered.push((path, text));
+    }
+    let mut paths = Vec::new();
+    for (path, text) in rendered {
+        write_atomically(path, text.as_bytes()).map_err(RefreshError::Publish)?;
+        paths.push(path.clone());
     }
     Ok((paths, items.len()))
 }
@@ -652,6 +681,13 @@ async fn fill_bodies(
         .fetcher(article_fetch_options(feed))
         .map_err(RefreshError::Client)?;
     let check_robots = feed.robots != RobotsPolicy::Off;
+    // `bodies_delay` asks for more spacing than the daemon-wide host delay
+    // on this feed's article hosts: raise theirs (never lower it).
+    for host in jobs.iter().filter_map(|(_, l)| l.host_str()) {
+        if feed.bodies.delay > services.politeness.host_delay(host) {
+            services.politeness.set_host_delay(host, feed.bodies.delay);
+        }
+    }
     let results: Vec<(String, Url, Result<String, String>)> = futures_util::stream::iter(jobs)
         .map(|(key, link)| {
             let fetcher = fetcher.clone();
