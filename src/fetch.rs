@@ -276,6 +276,16 @@ pub enum FetchError {
         #[source]
         source: reqwest::Error,
     },
+    /// The TLS handshake failed (bad or expired certificate, a server that
+    /// does not speak TLS on that port, no common protocol version).
+    #[error("TLS handshake with {url} failed")]
+    Tls {
+        /// The requested URL.
+        url: Url,
+        /// The underlying error.
+        #[source]
+        source: reqwest::Error,
+    },
     /// The request failed after connecting (reset, protocol error, broken
     /// content encoding, connection lost mid-body).
     #[error("network error fetching {url}")]
@@ -320,7 +330,9 @@ impl FetchError {
     /// errors, refusals, oversize and undecodable bodies are not.
     pub fn is_transient(&self) -> bool {
         match self {
-            FetchError::Timeout { .. } | FetchError::Connect { .. } => true,
+            FetchError::Timeout { .. } | FetchError::Connect { .. } | FetchError::Tls { .. } => {
+                true
+            }
             FetchError::Network { .. } => true,
             FetchError::Status { status, .. } => *status == 429 || (500..600).contains(status),
             _ => false,
@@ -796,11 +808,34 @@ impl Fetcher {
             return FetchError::Timeout { url, phase, limit };
         }
         if error.is_connect() {
+            if url.scheme() == "https" && is_tls_failure(&error) {
+                return FetchError::Tls { url, source: error };
+            }
             FetchError::Connect { url, source: error }
         } else {
             FetchError::Network { url, source: error }
         }
     }
+}
+
+/// True when a connect error came from TLS: rustls reports through an
+/// `io::Error` of kind `InvalidData` somewhere in the source chain.
+fn is_tls_failure(error: &reqwest::Error) -> bool {
+    let mut source: Option<&(dyn std::error::Error + 'static)> = Some(error);
+    while let Some(e) = source {
+        // An io::Error's `source()` skips the error it wraps; look inside.
+        let mut io = e.downcast_ref::<std::io::Error>();
+        while let Some(i) = io {
+            if i.kind() == std::io::ErrorKind::InvalidData {
+                return true;
+            }
+            io = i
+                .get_ref()
+                .and_then(|inner| inner.downcast_ref::<std::io::Error>());
+        }
+        source = e.source();
+    }
+    false
 }
 
 /// Validates [`FetchOptions::headers`] and [`FetchOptions::cookies`] into the

@@ -593,3 +593,41 @@ async fn kill_9_at_random_points_loses_and_duplicates_nothing() {
         .unwrap();
     assert_eq!(ok, "ok");
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_failing_feed_backs_off_and_recovers_when_its_site_does() {
+    let server = forum().await;
+    server.set(
+        "/board",
+        Reply::Status(500, b"<h1>Internal Server Error</h1>".to_vec()),
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let config = forum_config(
+        dir.path(),
+        &server,
+        "every = \"1s\"\nbackoff_base = \"1s\"\nbackoff_max = \"4s\"",
+    );
+    let (board, token, handle) = start_daemon(&config, None);
+    tokio::time::sleep(Duration::from_millis(5500)).await;
+    // Every second without backoff would be 6 tries; doubling waits (1 s,
+    // then ≥1, ≥2, ≥2 s with jitter) put the 5th try at ≥6 s.
+    let tries = server.hits("/board");
+    assert!((2..=4).contains(&tries), "{tries} tries in 5.5 s");
+    assert!(matches!(
+        board.get("forum").map(|s| s.health),
+        Some(Health::Failing { consecutive_failures, .. }) if consecutive_failures >= 2
+    ));
+    // The site comes back: the feed recovers on its own.
+    server.set("/board", Reply::html(board_html()));
+    wait_for("recovery", Duration::from_secs(15), || {
+        board.get("forum").is_some_and(|s| s.health == Health::Ok)
+    })
+    .await;
+    assert_eq!(rss_items(&dir.path().join("out/forum.xml")).len(), 6);
+    token.cancel();
+    handle.await.unwrap();
+}
+
+fn board_html() -> String {
+    board(&TOPICS)
+}

@@ -842,3 +842,43 @@ async fn blocked_reason_names_the_class() {
         other => panic!("expected Blocked, got {other:?}"),
     }
 }
+
+#[tokio::test]
+async fn tls_handshake_failure_names_the_url_and_the_cause() {
+    // A plain-HTTP server reached over https: it answers the ClientHello
+    // with an HTTP response, and the TLS handshake fails.
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move {
+        use tokio::io::AsyncWriteExt;
+        while let Ok((mut sock, _)) = listener.accept().await {
+            let _ = sock
+                .write_all(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n")
+                .await;
+        }
+    });
+    let url = url::Url::parse(&format!("https://{addr}/")).unwrap();
+    let err = fetcher().fetch(&url).await.unwrap_err();
+    assert!(matches!(err, FetchError::Tls { .. }), "{err:?}");
+    let chain = format!("{:#}", anyhow::Error::new(err));
+    assert!(chain.contains(url.as_str()), "{chain}");
+    let lower = chain.to_lowercase();
+    assert!(
+        lower.contains("tls")
+            || lower.contains("ssl")
+            || lower.contains("handshake")
+            || lower.contains("certificate")
+            || lower.contains("record"),
+        "{chain}"
+    );
+}
+
+#[tokio::test]
+async fn dns_failure_names_the_host() {
+    // `.invalid` never resolves (RFC 6761).
+    let url = url::Url::parse("http://feedmine-test-host.invalid/news/").unwrap();
+    let err = fetcher().fetch(&url).await.unwrap_err();
+    assert!(matches!(err, FetchError::Connect { .. }), "{err:?}");
+    let chain = format!("{:#}", anyhow::Error::new(err));
+    assert!(chain.contains("feedmine-test-host.invalid"), "{chain}");
+}
