@@ -78,6 +78,10 @@ enum Command {
     Once {
         #[arg(long, default_value = "feeds.toml")]
         config: PathBuf,
+        /// Fetch the bodies of the feeds' current items again (bodies are
+        /// otherwise fetched once, for new items).
+        #[arg(long)]
+        refetch_bodies: bool,
         /// Only these feed ids.
         feeds: Vec<String>,
     },
@@ -249,7 +253,11 @@ fn main() -> ExitCode {
                     fail_rate,
                 },
         } => bench_soak(feeds, duration, fail_rate),
-        Command::Once { config, feeds } => once(&config, &feeds),
+        Command::Once {
+            config,
+            feeds,
+            refetch_bodies,
+        } => once(&config, &feeds, refetch_bodies),
         Command::Preview {
             target,
             base_url,
@@ -322,7 +330,7 @@ fn load_config(path: &Path) -> Result<config::Config, ExitCode> {
     })
 }
 
-fn once(config_path: &Path, only: &[String]) -> anyhow::Result<ExitCode> {
+fn once(config_path: &Path, only: &[String], refetch_bodies: bool) -> anyhow::Result<ExitCode> {
     let cfg = match load_config(config_path) {
         Ok(c) => c,
         Err(code) => return Ok(code),
@@ -343,6 +351,18 @@ fn once(config_path: &Path, only: &[String]) -> anyhow::Result<ExitCode> {
         .iter()
         .filter(|f| only.is_empty() || only.contains(&f.id))
         .collect();
+    if refetch_bodies {
+        let store = feedmine::state::Store::open(&cfg.state_path)?;
+        for feed in &selected {
+            let n = store.clear_bodies(&feed.id)?;
+            // A 304 would skip the run: ask for the page itself.
+            store.clear_validators(&feed.id)?;
+            eprintln!(
+                "feedmine: feed {}: {n} bodies will be fetched again",
+                feed.id
+            );
+        }
+    }
     let results = match rt.block_on(feedmine::daemon::run_once(&cfg, &selected)) {
         Ok(r) => r,
         Err(err) => {
