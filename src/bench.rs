@@ -26,7 +26,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::config;
 use crate::daemon::{self, DaemonOptions};
-use crate::status::{Health, RunOutcome, StatusBoard};
+use crate::status::{RunOutcome, StatusBoard};
 
 /// Loopback addresses the synthetic feeds are spread over.
 pub const HOSTS: u8 = 50;
@@ -474,6 +474,7 @@ pub async fn soak(feeds: usize, duration: Duration, fail_rate: f64) -> Result<St
         .max(Duration::from_secs(1));
     let mut outage_started = false;
     let mut outage_ended = false;
+    let mut outage_ended_at = None;
     let mut version_tick = Instant::now();
     let mut max_rss: f64 = 0.0;
     while start.elapsed() < duration {
@@ -486,6 +487,7 @@ pub async fn soak(feeds: usize, duration: Duration, fail_rate: f64) -> Result<St
         if !outage_ended && t >= duration * 2 / 3 {
             site.faults.outage.store(false, Ordering::Relaxed);
             outage_ended = true;
+            outage_ended_at = Some(chrono::Utc::now());
         }
         // Pages change every two minutes: new items keep arriving.
         if version_tick.elapsed() >= Duration::from_secs(120) {
@@ -510,10 +512,11 @@ pub async fn soak(feeds: usize, duration: Duration, fail_rate: f64) -> Result<St
     }
     let snap = board.snapshot();
     let recent = |s: &crate::status::FeedStatus, within: chrono::Duration| {
-        s.last_run.as_ref().is_some_and(|r| {
-            r.outcome != RunOutcome::Failed && chrono::Utc::now() - r.started < within
-        })
+        s.last_success
+            .is_some_and(|t| chrono::Utc::now() - t < within)
     };
+    // Five schedule intervals: a healthy feed fails five times in a row
+    // with probability fail_rate^5.
     let window = chrono::Duration::seconds(150);
     let healthy: Vec<_> = snap
         .iter()
@@ -532,14 +535,15 @@ pub async fn soak(feeds: usize, duration: Duration, fail_rate: f64) -> Result<St
                 .is_ok_and(|i| i < outage_feeds)
         })
         .collect();
+    let outage_end = outage_ended_at.unwrap_or_else(chrono::Utc::now);
     let recovered = outage
         .iter()
-        .filter(|s| matches!(s.health, Health::Ok) || recent(s, window))
+        .filter(|s| s.last_success.is_some_and(|t| t > outage_end))
         .count();
     let _ = writeln!(
         out,
-        "healthy feeds updated in the last {} s: {healthy_updated}/{}\n\
-         feeds recovered after the outage: {recovered}/{}\n\
+        "healthy feeds with a successful run in the last {} s: {healthy_updated}/{}\n\
+         outage feeds with a successful run after their site came back: {recovered}/{}\n\
          max RSS during the soak: {max_rss:.1} MiB, peak {:.1} MiB\n\
          requests: {}, injected failures: {}",
         window.num_seconds(),

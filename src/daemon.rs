@@ -120,6 +120,7 @@ fn initial_status(feed: &Feed, last: Option<&RunRow>, items: usize) -> FeedStatu
             Some(_) => Health::Ok,
         },
         last_run: last.map(last_run_of),
+        last_success: None,
         items,
         next_run: None,
     }
@@ -530,9 +531,13 @@ fn report(
                 }
                 _ => {}
             }
+            let succeeded = matches!(r.outcome, RunOutcome::Published | RunOutcome::NotModified);
             shared.board.update(&feed.id, |s| {
                 s.health = health;
                 s.items = r.published;
+                if succeeded {
+                    s.last_success = Some(ended);
+                }
                 s.last_run = Some(LastRun {
                     started,
                     duration_ms,

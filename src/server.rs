@@ -700,6 +700,7 @@ mod tests {
             formats: vec![Format::Rss, Format::Json],
             health: crate::status::Health::Ok,
             last_run: None,
+            last_success: None,
             items: 3,
             next_run: None,
         });

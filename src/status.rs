@@ -82,6 +82,8 @@ pub struct FeedStatus {
     pub formats: Vec<Format>,
     pub health: Health,
     pub last_run: Option<LastRun>,
+    /// When a run last succeeded (published or found the page unchanged).
+    pub last_success: Option<DateTime<Utc>>,
     /// Items in the published feed.
     pub items: usize,
     /// When the scheduler will run this feed next.
@@ -182,6 +184,7 @@ mod tests {
             formats: vec![Format::Rss],
             health,
             last_run: None,
+            last_success: None,
             items: 0,
             next_run: None,
         }

@@ -500,6 +500,7 @@ fn hostile_statuses() -> Vec<FeedStatus> {
                 records: 3,
                 new_items: 0,
             }),
+            last_success: None,
             items: 9,
             next_run: None,
         });
@@ -513,6 +514,7 @@ fn hostile_statuses() -> Vec<FeedStatus> {
                 consecutive_failures: 2,
             },
             last_run: None,
+            last_success: None,
             items: 0,
             next_run: None,
         });

@@ -44,6 +44,7 @@ fn feed(id: &str, title: &str, formats: &[Format], health: Health) -> FeedStatus
         formats: formats.to_vec(),
         health,
         last_run: None,
+        last_success: None,
         items: 1,
         next_run: None,
     }
