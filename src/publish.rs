@@ -8,6 +8,14 @@
 //! crash. On any failure the old file is untouched and the temporary file is
 //! removed. The written file gets the old file's permissions, or `0644` for a
 //! new one (tempfile creates `0600`, which a web server could not read).
+//! Bytes identical to the file already in place are not written again: an
+//! unchanged file is already published, and a full or read-only disk must
+//! not fail a run that has nothing new to write (`feed.xsl` and
+//! `feeds.opml` are "published" at every start).
+//!
+//! Error messages name the target and the step; the OS error is the
+//! error's `source()` (not repeated in the message, so a `{:#}` chain reads
+//! each cause once).
 
 use std::ffi::OsString;
 use std::fs;
@@ -19,33 +27,48 @@ use std::path::{Path, PathBuf};
 pub enum PublishError {
     #[error("cannot publish to {path}: the path has no file name")]
     NoFileName { path: PathBuf },
-    #[error("cannot create directory {dir} for {path}: {source}")]
+    #[error("cannot create directory {dir} for {path}")]
     CreateDir {
         dir: PathBuf,
         path: PathBuf,
         source: io::Error,
     },
-    #[error("cannot create a temporary file in {dir} for {path}: {source}")]
+    #[error("cannot create a temporary file in {dir} for {path}")]
     TempFile {
         dir: PathBuf,
         path: PathBuf,
         source: io::Error,
     },
-    #[error("cannot write the new contents of {path} (temporary file {temp}): {source}")]
+    #[error("cannot write the new contents of {path} (temporary file {temp})")]
     Write {
         path: PathBuf,
         temp: PathBuf,
         source: io::Error,
     },
-    #[error("cannot replace {path} with the new file: {source}")]
+    #[error("cannot replace {path} with the new file")]
     Rename { path: PathBuf, source: io::Error },
 }
 
 /// Write bytes to `path` atomically: temp file in the same directory, fsync,
 /// rename; the old file stays intact on any failure. Creates the directory if
-/// missing.
+/// missing. Does nothing when `path` already holds exactly these bytes.
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), PublishError> {
+    if holds_exactly(path, bytes) {
+        return Ok(());
+    }
     write_with(path, |file| file.write_all(bytes))
+}
+
+/// True when `path` is a regular file whose contents are `bytes` (any
+/// error reading it: false, and the normal write path reports it).
+fn holds_exactly(path: &Path, bytes: &[u8]) -> bool {
+    match fs::metadata(path) {
+        // The length check first, so a changed feed costs no extra read.
+        Ok(meta) if meta.is_file() && meta.len() == bytes.len() as u64 => {
+            fs::read(path).is_ok_and(|old| old == bytes)
+        }
+        _ => false,
+    }
 }
 
 /// [`write_atomically`] with the contents produced by `fill` (separate so the
@@ -136,6 +159,36 @@ mod tests {
         names
     }
 
+    /// The message and its sources, as `{:#}` prints them.
+    fn chain(err: &(dyn std::error::Error + 'static)) -> String {
+        let mut out = err.to_string();
+        let mut source = err.source();
+        while let Some(s) = source {
+            out.push_str(": ");
+            out.push_str(&s.to_string());
+            source = s.source();
+        }
+        out
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn identical_bytes_are_not_rewritten() {
+        use std::os::unix::fs::MetadataExt;
+        let root = tempfile::tempdir().unwrap();
+        let path = root.path().join("feed.xsl");
+        write_atomically(&path, b"<xsl>same</xsl>").unwrap();
+        let inode = fs::metadata(&path).unwrap().ino();
+        // A rewrite would rename a new file (a new inode) over the old one.
+        write_atomically(&path, b"<xsl>same</xsl>").unwrap();
+        assert_eq!(fs::metadata(&path).unwrap().ino(), inode);
+        // Same length, other bytes: replaced.
+        write_atomically(&path, b"<xsl>diff</xsl>").unwrap();
+        assert_eq!(fs::read(&path).unwrap(), b"<xsl>diff</xsl>");
+        assert_ne!(fs::metadata(&path).unwrap().ino(), inode);
+        assert_eq!(entries(root.path()), ["feed.xsl"]);
+    }
+
     #[test]
     fn writes_creating_directories_and_replaces() {
         let root = tempfile::tempdir().unwrap();
@@ -195,10 +248,15 @@ mod tests {
         })
         .unwrap_err();
         assert!(matches!(err, PublishError::Write { .. }), "{err:?}");
-        let message = err.to_string();
+        let message = chain(&err);
         assert!(
             message.contains("feed.xml") && message.contains("disk full"),
             "{message}"
+        );
+        assert_eq!(
+            message.matches("disk full").count(),
+            1,
+            "the OS error is said once: {message}"
         );
         assert_eq!(fs::read(&path).unwrap(), b"<rss>old</rss>");
         assert_eq!(entries(root.path()), ["feed.xml"]);
