@@ -74,12 +74,6 @@ pub enum DaemonError {
     State(#[source] StateError),
     #[error("cannot load the templates")]
     Templates(#[source] crate::templates::TemplateError),
-    #[error("cannot write {what} into the output directory")]
-    Publish {
-        what: &'static str,
-        #[source]
-        source: crate::publish::PublishError,
-    },
     #[error("cannot listen on {addr}")]
     Bind {
         addr: SocketAddr,
@@ -226,10 +220,14 @@ pub async fn run_with_board(
 ) -> Result<(), DaemonError> {
     let config = Arc::new(config::load(&opts.config_path).map_err(DaemonError::Config)?);
     let templates = load_templates(&config).map_err(DaemonError::Templates)?;
-    refresh::publish_shared_files(&config, &templates).map_err(|source| DaemonError::Publish {
-        what: "feed.xsl and feeds.opml",
-        source,
-    })?;
+    // A full or read-only output disk must not stop the daemon from
+    // serving the files it already has.
+    if let Err(e) = refresh::publish_shared_files(&config, &templates) {
+        tracing::warn!(
+            "cannot write feed.xsl/feeds.opml: {}",
+            refresh::anyhow_like(&e)
+        );
+    }
     let services = Services::open(&config, templates).map_err(DaemonError::State)?;
     let shared = Arc::new(Shared {
         services: services.clone(),
@@ -585,10 +583,13 @@ pub struct OnceResult {
 pub async fn run_once(config: &Config, feeds: &[&Feed]) -> Result<Vec<OnceResult>, DaemonError> {
     use futures_util::StreamExt;
     let templates = load_templates(config).map_err(DaemonError::Templates)?;
-    refresh::publish_shared_files(config, &templates).map_err(|source| DaemonError::Publish {
-        what: "feed.xsl and feeds.opml",
-        source,
-    })?;
+    // The feeds can still be published (or fail with their own cause).
+    if let Err(e) = refresh::publish_shared_files(config, &templates) {
+        tracing::warn!(
+            "cannot write feed.xsl/feeds.opml: {}",
+            refresh::anyhow_like(&e)
+        );
+    }
     let services = Services::open(config, templates).map_err(DaemonError::State)?;
     let mut results: Vec<(usize, OnceResult)> =
         futures_util::stream::iter(feeds.iter().enumerate())

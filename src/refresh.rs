@@ -81,8 +81,8 @@ pub enum RefreshError {
     },
     #[error("cannot publish the feed")]
     Publish(#[source] PublishError),
-    #[error("state database")]
-    State(#[source] StateError),
+    #[error(transparent)]
+    State(StateError),
     #[error("internal task failed: {0}")]
     Task(String),
 }
