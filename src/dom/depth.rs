@@ -284,7 +284,6 @@ pub fn cap_depth(html: &str, max_depth: usize) -> Capped<'_> {
 /// One tag as the scanner read it.
 struct Tag {
     name: String,
-    end: bool,
     self_closing: bool,
     /// Byte just past the tag's `>` (or the input end).
     after: usize,
@@ -316,7 +315,7 @@ impl Scanner<'_> {
                 Some(b'?') => skip_past_gt(src, lt + 2),
                 Some(b'/') => match src.get(lt + 2) {
                     Some(c) if c.is_ascii_alphabetic() => {
-                        let tag = read_tag(src, lt + 2, true);
+                        let tag = read_tag(src, lt + 2);
                         self.end_tag(&tag, lt);
                         tag.after
                     }
@@ -326,7 +325,7 @@ impl Scanner<'_> {
                     None => src.len(),
                 },
                 Some(c) if c.is_ascii_alphabetic() => {
-                    let tag = read_tag(src, lt + 1, false);
+                    let tag = read_tag(src, lt + 1);
                     let after = tag.after;
                     match self.start_tag(tag, lt) {
                         Some(resume) => resume,
@@ -491,14 +490,12 @@ impl Scanner<'_> {
         match name {
             "li" => self.close_list_item(&["li"]),
             "dt" | "dd" => self.close_list_item(&["dt", "dd"]),
-            "h1" | "h2" | "h3" | "h4" | "h5" | "h6" => {
-                if self
-                    .stack
-                    .last()
-                    .is_some_and(|t| matches!(t.as_str(), "h1" | "h2" | "h3" | "h4" | "h5" | "h6"))
-                {
-                    self.stack.pop();
-                }
+            "h1" | "h2" | "h3" | "h4" | "h5" | "h6"
+                if self.stack.last().is_some_and(|t| {
+                    matches!(t.as_str(), "h1" | "h2" | "h3" | "h4" | "h5" | "h6")
+                }) =>
+            {
+                self.stack.pop();
             }
             // The adoption agency pops to the open `a`/`nobr` only when no
             // special element (a "furthest block") lies above it.
@@ -512,10 +509,8 @@ impl Scanner<'_> {
                     self.pop_to(d);
                 }
             }
-            "option" => {
-                if self.stack.last().is_some_and(|t| t == "option") {
-                    self.stack.pop();
-                }
+            "option" if self.stack.last().is_some_and(|t| t == "option") => {
+                self.stack.pop();
             }
             "td" | "th" => {
                 if let Some(d) = self.find_in_table(&["td", "th"], &["tr", "table"]) {
@@ -568,7 +563,7 @@ impl Scanner<'_> {
 /// Reads a tag whose name starts at `at` (just past `<` or `</`), following
 /// the HTML tokenizer's attribute states so a `>` inside a quoted value does
 /// not end it. At the input end the tag runs to the end.
-fn read_tag(src: &[u8], at: usize, end: bool) -> Tag {
+fn read_tag(src: &[u8], at: usize) -> Tag {
     let mut i = at;
     while i < src.len() && !is_tag_space(src[i]) && src[i] != b'/' && src[i] != b'>' {
         i += 1;
@@ -619,7 +614,6 @@ fn read_tag(src: &[u8], at: usize, end: bool) -> Tag {
     }
     Tag {
         name,
-        end,
         self_closing,
         after: i.min(src.len()),
     }
