@@ -18,6 +18,12 @@
 //! - Whitespace-only text is kept (it separates words when text is joined)
 //!   but flagged `blank`, so the tag sequence can skip it.
 //! - Walks are iterative: a page of 100,000 nested `div`s cannot overflow the stack.
+//! - No element nests deeper than [`depth::MAX_DEPTH`]: html5ever's tree
+//!   builder is quadratic in depth, so [`parse`] first trims deeper start
+//!   tags in one linear pass ([`depth::cap_depth`]) and counts them in
+//!   [`Document::dropped_deep_tags`]; their text stays.
+
+pub mod depth;
 
 use kuchikikiki::traits::TendrilSink;
 use kuchikikiki::{NodeData as KNodeData, NodeRef};
@@ -35,6 +41,8 @@ pub struct Document {
     pub base_href: Option<String>,
     /// `lang` of the `<html>` element, as written.
     pub lang: Option<String>,
+    /// Start tags dropped by the nesting-depth cap (0 on ordinary pages).
+    pub dropped_deep_tags: usize,
 }
 
 /// One element or text node.
@@ -125,10 +133,26 @@ pub const BLOCK_ELEMENTS: &[&str] = &[
     "select",
 ];
 
-/// Parse already-decoded HTML into an arena.
+/// Parse already-decoded HTML into an arena, nesting capped at
+/// [`depth::MAX_DEPTH`].
 pub fn parse(html: &str) -> Document {
-    let root = kuchikikiki::parse_html().one(html);
-    from_kuchiki(&root)
+    parse_with_depth_cap(html, depth::MAX_DEPTH)
+}
+
+/// [`parse`] with an explicit nesting cap.
+pub fn parse_with_depth_cap(html: &str, max_depth: usize) -> Document {
+    let capped = depth::cap_depth(html, max_depth);
+    if capped.dropped_start_tags > 0 {
+        tracing::warn!(
+            dropped = capped.dropped_start_tags,
+            max_depth,
+            "page nests elements deeper than the cap; deeper start tags dropped"
+        );
+    }
+    let root = kuchikikiki::parse_html().one(capped.html.as_ref());
+    let mut doc = from_kuchiki(&root);
+    doc.dropped_deep_tags = capped.dropped_start_tags;
+    doc
 }
 
 /// Convert a kuchikikiki tree (any node; normally the document) to an arena.
@@ -388,12 +412,35 @@ mod tests {
 
     #[test]
     fn deep_nesting_does_not_overflow() {
-        // html5ever's tree builder is quadratic in nesting depth (scope checks),
-        // so this stays moderate; the arena walk itself is iterative.
+        // The arena walk is iterative; html5ever sees at most MAX_DEPTH levels.
         let depth = 3_000;
         let html = format!("{}x{}", "<div>".repeat(depth), "</div>".repeat(depth));
-        let doc = parse(&html);
-        assert!(doc.nodes.len() > 1000);
+        let doc = parse_with_depth_cap(&html, depth + 10);
+        assert_eq!(doc.dropped_deep_tags, 0);
+        assert!(doc.nodes.iter().any(|n| n.depth as usize > depth));
         assert_eq!(doc.text(0), "x");
+    }
+
+    #[test]
+    fn hundred_thousand_nested_divs_are_capped_and_keep_their_text() {
+        let depth = 100_000;
+        let html = format!(
+            "<body><p>before</p>{}deep text{}<p>after</p></body>",
+            "<div class=x>".repeat(depth),
+            "</div>".repeat(depth)
+        );
+        let doc = parse(&html);
+        assert_eq!(doc.dropped_deep_tags, depth - depth::MAX_DEPTH);
+        let max = doc.nodes.iter().map(|n| n.depth).max().unwrap();
+        assert!(max as usize <= depth::MAX_DEPTH + 3, "depth {max}");
+        assert_eq!(doc.text(0), "before deep text after");
+        // `after` is a sibling of the outermost div again, under body.
+        let after = doc
+            .nodes
+            .iter()
+            .position(|n| matches!(&n.data, NodeData::Text { text, .. } if text == "after"))
+            .unwrap();
+        let p = doc.node(after as NodeId).parent.unwrap();
+        assert_eq!(doc.tag(doc.node(p).parent.unwrap()), Some("body"));
     }
 }

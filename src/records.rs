@@ -364,10 +364,14 @@ fn instance_run(doc: &Document, seq: &TagSequence, cand: &PatternCandidate, p: u
         let next = doc.node(clipped).end;
         let first = if clipped != s && next <= last {
             // First token at or after the next sibling (blank text has none).
-            let boundary = (next as usize..seq.token_of_node.len())
-                .map(|n| seq.token_of_node[n])
-                .find(|&t| t != u32::MAX)
-                .unwrap_or(p + cand.len);
+            // `seq.nodes` is ascending, so a binary search finds it without
+            // walking the (possibly untokenized, past MAX_TOKENS) rest.
+            let at = seq.nodes.partition_point(|&n| n < next);
+            let boundary = if at < seq.nodes.len() {
+                at as u32
+            } else {
+                p + cand.len
+            };
             let in_clipped = u64::from(boundary.saturating_sub(p));
             if in_clipped * 2 <= u64::from(cand.len) {
                 next

@@ -256,7 +256,17 @@ pub fn tokenize(src: &str) -> Tokens {
             continue;
         }
         let (gt, self_closing) = scan_attrs(b, name_end);
-        let attrs_end = if self_closing { gt - 2 } else { gt - 1 }.max(name_end);
+        // A tag cut off by the end of the input has no `>` to leave out of
+        // its attributes (and `gt - 1` could split a multi-byte character).
+        let closed = b.get(gt.wrapping_sub(1)) == Some(&b'>');
+        let attrs_end = if !closed {
+            gt
+        } else if self_closing {
+            gt - 2
+        } else {
+            gt - 1
+        }
+        .max(name_end);
         let attrs = name_end as u32..attrs_end as u32;
         pos = gt;
         use tag::*;
@@ -500,5 +510,30 @@ mod tests {
         for src in ["<", "<a", "<a href=\"x", "</", "<!--", "<script>x", "<p>é<"] {
             let _ = tokenize(src);
         }
+    }
+
+    #[test]
+    fn tag_cut_off_after_a_multibyte_attribute_keeps_char_boundaries() {
+        // Fuzz finding (fuzz/regressions/tokenize): the attribute span of a
+        // start tag that reaches the end of the input ended one byte before
+        // it, inside the two-byte 'ޞ', and slicing it panicked.
+        let toks = tokenize("<p>x</p><script type=\u{79e}");
+        assert_eq!(toks.tokens.len(), 3); // the cut-off script is skipped
+        for src in [
+            "<p>x</p><a href=\u{79e}",
+            "<a href=\u{e9}",
+            "<div class=x\u{4e2d}",
+        ] {
+            let toks = tokenize(src);
+            let last = toks.tokens.last().unwrap();
+            assert_eq!(last.kind, TokenKind::Start);
+            assert_eq!(last.attrs.end as usize, src.len());
+            assert!(src.is_char_boundary(last.attrs.start as usize));
+        }
+        let toks = tokenize("<a href=\u{e9}");
+        assert_eq!(
+            attr("<a href=\u{e9}", &toks.tokens[0], "href").as_deref(),
+            Some("\u{e9}")
+        );
     }
 }
