@@ -434,6 +434,9 @@ fn dice(a: &HashMap<&str, u32>, b: &HashMap<&str, u32>) -> f64 {
 
 /// All records of a group: every child of `container` with tag `tag` that
 /// structurally resembles the roots found by mining.
+/// Mined records a widened member is compared with (see [`widen`]).
+const MAX_PROTOTYPES: usize = 64;
+
 fn widen(
     doc: &Document,
     container: NodeId,
@@ -441,10 +444,15 @@ fn widen(
     roots: &[NodeId],
     run_len: usize,
 ) -> Vec<Record> {
+    // The miner saw only the first MAX_CHILDREN children (see `sequence`);
+    // widening stops there too, and lookups are hashed, so a container
+    // of a million items costs what one of two thousand does.
     let members: Vec<NodeId> = doc
         .children(container)
+        .take(crate::sequence::MAX_CHILDREN as usize)
         .filter(|&c| doc.is_tag(c, tag) && !is_header_row(doc, c))
         .collect();
+    let root_set: std::collections::HashSet<NodeId> = roots.iter().copied().collect();
     let record_of = |i: usize, members: &[NodeId]| -> Record {
         let start = members[i];
         if run_len <= 1 {
@@ -488,17 +496,24 @@ fn widen(
     let members: Vec<NodeId> = members
         .into_iter()
         .filter(|&m| {
-            roots.contains(&m) || shared.is_empty() || classes(m).iter().any(|c| shared.contains(c))
+            root_set.contains(&m)
+                || shared.is_empty()
+                || classes(m).iter().any(|c| shared.contains(c))
         })
         .collect();
     let all: Vec<Record> = (0..members.len()).map(|i| record_of(i, &members)).collect();
     // Prototype: the summed bag of the mined roots, scaled per record.
-    let mined: Vec<&Record> = all.iter().filter(|r| roots.contains(&r.start)).collect();
+    let mined: Vec<&Record> = all.iter().filter(|r| root_set.contains(&r.start)).collect();
     if mined.is_empty() {
         return Vec::new();
     }
-    let bags: Vec<HashMap<&str, u32>> =
-        mined.iter().map(|r| tag_bag(doc, r.start, r.end)).collect();
+    // Prototypes: the first mined records (enough to show the variants;
+    // comparing every member with every mined root would be quadratic).
+    let bags: Vec<HashMap<&str, u32>> = mined
+        .iter()
+        .take(MAX_PROTOTYPES)
+        .map(|r| tag_bag(doc, r.start, r.end))
+        .collect();
     // Rule 3 holds for widened members too: when the mined records all
     // link somewhere, a member without a link (a separator row, an e-mail
     // alert form between jobs) is not a record.
@@ -509,7 +524,7 @@ fn widen(
     let roots_link = mined.iter().all(|r| links(r));
     all.iter()
         .filter(|r| {
-            roots.contains(&r.start) || {
+            root_set.contains(&r.start) || {
                 let bag = tag_bag(doc, r.start, r.end);
                 bags.iter().map(|b| dice(&bag, b)).fold(0.0, f64::max) >= WIDEN_SIMILARITY
                     && (!roots_link || links(r))
