@@ -95,8 +95,15 @@ pub fn load_templates(config: &Config) -> Result<Templates, crate::templates::Te
     Ok(t)
 }
 
+/// Failed runs in a row at the start of `history` (newest first).
+fn failures_in_a_row(history: &[RunRow]) -> u32 {
+    let n = history.iter().take_while(|r| r.status == "failed").count();
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
 /// A status entry for a feed that has not run in this process yet.
-fn initial_status(feed: &Feed, last: Option<&RunRow>, items: usize) -> FeedStatus {
+fn initial_status(feed: &Feed, history: &[RunRow], items: usize) -> FeedStatus {
+    let last = history.first();
     FeedStatus {
         id: feed.id.clone(),
         title: feed.title.clone().unwrap_or_else(|| feed.id.clone()),
@@ -106,7 +113,7 @@ fn initial_status(feed: &Feed, last: Option<&RunRow>, items: usize) -> FeedStatu
             None => Health::Pending,
             Some(r) if r.status == "failed" => Health::Failing {
                 error: r.error.clone().unwrap_or_default(),
-                consecutive_failures: 1,
+                consecutive_failures: failures_in_a_row(history),
             },
             Some(r) if r.status == "degraded" => Health::Degraded {
                 reasons: r.error.iter().cloned().collect(),
@@ -273,7 +280,6 @@ pub async fn run_with_board(
     }
 
     let mut workers: HashMap<String, WorkerHandle> = HashMap::new();
-    let mut current = config.clone();
     for feed in &config.feeds {
         let h = spawn_worker(&mut tasks, &shared, &config, feed, opts.once_now, &shutdown);
         workers.insert(feed.id.clone(), h);
@@ -344,7 +350,6 @@ pub async fn run_with_board(
                 }
                 services.metrics.set_feeds(workers.len());
                 tracing::info!(feeds = workers.len(), "config reloaded");
-                current = new;
             }
         }
     }
@@ -367,7 +372,6 @@ pub async fn run_with_board(
             }
         }
     }
-    drop(current);
     tracing::info!("stopped");
     Ok(())
 }
@@ -437,17 +441,15 @@ async fn worker(
     let (_, feed) = rx.borrow().clone();
     let history = store.recent_runs(&feed.id, 50).unwrap_or_default();
     let items = store.item_count(&feed.id).unwrap_or(0);
-    shared.board.put(initial_status(
-        &feed,
-        history.first(),
-        items.min(feed.max_items),
-    ));
+    shared
+        .board
+        .put(initial_status(&feed, &history, items.min(feed.max_items)));
     let mut memory = RunMemory {
         last_start: history.first().map(|r| r.started),
         last_end: history
             .first()
             .map(|r| r.started + chrono::Duration::milliseconds(r.duration_ms as i64)),
-        consecutive_failures: history.iter().take_while(|r| r.status == "failed").count() as u32,
+        consecutive_failures: failures_in_a_row(&history),
         retry_after: None,
     };
     let mut rng = fastrand::Rng::new();

@@ -44,6 +44,7 @@ use crate::pipeline::analyze_list;
 use crate::politeness::Politeness;
 use crate::publish::{PublishError, write_atomically};
 use crate::robots::RobotsCache;
+use crate::server::{OPML_FILE, XSL_FILE as STYLESHEET_FILE};
 use crate::state::{CachedValidators, Retention, RunRow, StateError, Store};
 use crate::status::RunOutcome;
 use crate::templates::Templates;
@@ -617,8 +618,6 @@ fn channel_info(
     }
 }
 
-use crate::server::{OPML_FILE, XSL_FILE as STYLESHEET_FILE};
-
 /// Write `feed.xsl` and `feeds.opml` into the output directory (at start-up
 /// and after a reload).
 pub fn publish_shared_files(config: &Config, templates: &Templates) -> Result<(), PublishError> {
@@ -630,18 +629,13 @@ pub fn publish_shared_files(config: &Config, templates: &Templates) -> Result<()
         .feeds
         .iter()
         .map(|f| {
-            let first = f.formats.first().copied().unwrap_or(Format::Rss);
-            let file = format!("{}.{}", f.id, first.ext());
-            OpmlEntry {
-                title: f.title.clone().unwrap_or_else(|| f.id.clone()),
-                xml_url: config
-                    .public_url
-                    .as_ref()
-                    .and_then(|u| u.join(&file).ok())
-                    .map(|u| u.to_string())
-                    .unwrap_or(file),
-                html_url: f.url.to_string(),
-            }
+            OpmlEntry::new(
+                &f.id,
+                f.title.as_deref().unwrap_or(&f.id),
+                f.url.as_str(),
+                &f.formats,
+                config.public_url.as_ref(),
+            )
         })
         .collect();
     write_atomically(
