@@ -31,6 +31,15 @@
 //!   (F1 0) and is counted as a failure; it has no timings, so it is left out
 //!   of the timing statistics.
 //! - Medians average the two middle values; p90 is the nearest-rank value.
+//! - A page with no expected records and no predicted ones scores P = R =
+//!   F1 = 1 (a correct "no list here"); either side alone empty scores 0.
+//! - Cases may carry a `"shape"` tag (the kind of list page: multi-sibling
+//!   records, threaded comments, …); the report then adds one summary row
+//!   per shape. The shared cases carry none.
+//! - Two layouts are read: `<case>/expected.json` + `<case>/page.html` (the
+//!   shared data) and `NAME.expected.json` + `NAME.html` side by side (the
+//!   repository's own fixtures), whose missing `source`, `quality`,
+//!   `complete` and `match_by` default to `fixture`, `gold`, true, `link`.
 //!
 //! Tests never need `shared/data`: they build small cases in a temporary
 //! directory; a missing data directory is an [`EvalError`] naming it.
@@ -72,6 +81,8 @@ pub struct ExpectedCase {
     /// The records are the whole list on the page.
     pub complete: bool,
     pub match_by: MatchBy,
+    /// The kind of list page (`"threaded_comments"`, …), if tagged.
+    pub shape: Option<String>,
     /// True records in page order.
     pub records: Vec<ExpectedRecord>,
 }
@@ -112,6 +123,8 @@ pub struct ListRun {
 pub struct CaseScore {
     pub name: String,
     pub quality: String,
+    /// The case's `shape` tag, if any.
+    pub shape: Option<String>,
     pub predicted: usize,
     pub expected: usize,
     pub matched: usize,
@@ -164,6 +177,9 @@ pub struct GroupSummary {
 pub struct ListsSummary {
     pub gold: GroupSummary,
     pub all: GroupSummary,
+    /// One summary per `shape` tag, by tag name (empty when no case is
+    /// tagged).
+    pub shapes: Vec<(String, GroupSummary)>,
     pub cases: Vec<CaseScore>,
 }
 
@@ -181,7 +197,7 @@ pub enum EvalError {
         path: PathBuf,
         source: serde_json::Error,
     },
-    #[error("case {dir} has expected.json but no page.html")]
+    #[error("case page {dir} is missing (expected.json has no page beside it)")]
     MissingPage { dir: PathBuf },
     #[error("cannot write the evaluation report: {0}")]
     Report(#[source] io::Error),
@@ -191,14 +207,39 @@ pub enum EvalError {
 /// are ignored).
 #[derive(Deserialize)]
 struct ExpectedFile {
+    #[serde(default = "fixture_source")]
     source: String,
     #[serde(default)]
     url: Option<String>,
+    #[serde(default = "gold")]
     quality: String,
+    #[serde(default = "yes")]
     complete: bool,
+    #[serde(default = "by_link")]
     match_by: MatchBy,
+    #[serde(default)]
+    shape: Option<String>,
     records: Vec<ExpectedRecord>,
 }
+
+fn fixture_source() -> String {
+    "fixture".to_owned()
+}
+
+fn gold() -> String {
+    "gold".to_owned()
+}
+
+fn yes() -> bool {
+    true
+}
+
+fn by_link() -> MatchBy {
+    MatchBy::Link
+}
+
+/// Suffix of a fixture's expectations in the side-by-side layout.
+const FIXTURE_SUFFIX: &str = ".expected.json";
 
 /// Every case below `dir` (subdirectories holding `expected.json`), sorted by
 /// name, with the path of its `page.html`.
@@ -207,27 +248,32 @@ pub fn load_cases(dir: &Path) -> Result<Vec<(ExpectedCase, PathBuf)>, EvalError>
         dir: dir.to_owned(),
         source,
     })?;
-    let mut case_dirs = Vec::new();
+    // (name, expected.json, page.html) of every case found.
+    let mut found: Vec<(String, PathBuf, PathBuf)> = Vec::new();
     for entry in entries {
         let entry = entry.map_err(|source| EvalError::MissingDir {
             dir: dir.to_owned(),
             source,
         })?;
         let path = entry.path();
+        let file_name = entry.file_name().to_string_lossy().into_owned();
         if path.is_dir() && path.join("expected.json").is_file() {
-            case_dirs.push(path);
+            found.push((file_name, path.join("expected.json"), path.join("page.html")));
+        } else if let Some(stem) = file_name.strip_suffix(FIXTURE_SUFFIX)
+            && path.is_file()
+        {
+            found.push((stem.to_owned(), path.clone(), dir.join(format!("{stem}.html"))));
         }
     }
-    case_dirs.sort();
-    if case_dirs.is_empty() {
+    found.sort();
+    if found.is_empty() {
         return Err(EvalError::NoCases {
             dir: dir.to_owned(),
         });
     }
-    case_dirs
+    found
         .into_iter()
-        .map(|case_dir| {
-            let json_path = case_dir.join("expected.json");
+        .map(|(name, json_path, page)| {
             let text = fs::read_to_string(&json_path).map_err(|source| EvalError::Read {
                 path: json_path.clone(),
                 source,
@@ -237,14 +283,9 @@ pub fn load_cases(dir: &Path) -> Result<Vec<(ExpectedCase, PathBuf)>, EvalError>
                     path: json_path.clone(),
                     source,
                 })?;
-            let page = case_dir.join("page.html");
             if !page.is_file() {
-                return Err(EvalError::MissingPage { dir: case_dir });
+                return Err(EvalError::MissingPage { dir: page });
             }
-            let name = case_dir
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_default();
             let case = ExpectedCase {
                 name,
                 source: file.source,
@@ -252,6 +293,7 @@ pub fn load_cases(dir: &Path) -> Result<Vec<(ExpectedCase, PathBuf)>, EvalError>
                 quality: file.quality,
                 complete: file.complete,
                 match_by: file.match_by,
+                shape: file.shape,
                 records: file.records,
             };
             Ok((case, page))
@@ -405,8 +447,11 @@ pub fn score_case(case: &ExpectedCase, predicted: &[PredictedRecord]) -> CaseSco
     }
 
     let (n_pred, n_exp, matched) = (predicted.len(), case.records.len(), pairs.len());
-    let precision = ratio(matched, n_pred);
-    let recall = ratio(matched, n_exp);
+    // Nothing expected and nothing found: the right verdict on a page
+    // without a list.
+    let both_empty = n_pred == 0 && n_exp == 0;
+    let precision = if both_empty { 1.0 } else { ratio(matched, n_pred) };
+    let recall = if both_empty { 1.0 } else { ratio(matched, n_exp) };
     let f1 = if precision + recall > 0.0 {
         2.0 * precision * recall / (precision + recall)
     } else {
@@ -415,6 +460,7 @@ pub fn score_case(case: &ExpectedCase, predicted: &[PredictedRecord]) -> CaseSco
     CaseScore {
         name: case.name.clone(),
         quality: case.quality.clone(),
+        shape: case.shape.clone(),
         predicted: n_pred,
         expected: n_exp,
         matched,
@@ -489,9 +535,23 @@ pub fn run(
 pub fn summarize(cases: Vec<CaseScore>) -> ListsSummary {
     let gold: Vec<&CaseScore> = cases.iter().filter(|c| c.quality == "gold").collect();
     let all: Vec<&CaseScore> = cases.iter().collect();
+    let mut tags: Vec<&str> = cases.iter().filter_map(|c| c.shape.as_deref()).collect();
+    tags.sort_unstable();
+    tags.dedup();
+    let shapes = tags
+        .iter()
+        .map(|tag| {
+            let of_shape: Vec<&CaseScore> = cases
+                .iter()
+                .filter(|c| c.shape.as_deref() == Some(*tag))
+                .collect();
+            ((*tag).to_owned(), group_summary(&of_shape))
+        })
+        .collect();
     ListsSummary {
         gold: group_summary(&gold),
         all: group_summary(&all),
+        shapes,
         cases,
     }
 }
@@ -672,6 +732,35 @@ fn summary_table(summary: &ListsSummary) -> String {
         opt(g.total_parse_ratio, 2),
         opt(a.total_parse_ratio, 2),
     );
+    table.push_str(&shape_table(&summary.shapes));
+    table
+}
+
+/// One row per `shape` tag (nothing when no case is tagged).
+fn shape_table(shapes: &[(String, GroupSummary)]) -> String {
+    if shapes.is_empty() {
+        return String::new();
+    }
+    let mut table = format!(
+        "\n{:<24} {:>5} {:>6} {:>6} {:>6} {:>7} {:>6} {:>6} {:>6}\n",
+        "shape", "cases", "P", "R", "F1", "F1=1", "count", "title", "date"
+    );
+    let opt = |v: Option<f64>| v.map_or_else(|| "-".to_owned(), |v| format!("{v:.3}"));
+    for (tag, s) in shapes {
+        let _ = writeln!(
+            table,
+            "{:<24} {:>5} {:>6.3} {:>6.3} {:>6.3} {:>7.3} {:>6.3} {:>6} {:>6}",
+            tag,
+            s.cases,
+            s.precision,
+            s.recall,
+            s.f1,
+            s.perfect_share,
+            s.count_error,
+            opt(s.title_accuracy),
+            opt(s.date_accuracy)
+        );
+    }
     table
 }
 
@@ -689,6 +778,7 @@ mod tests {
             quality: "gold".to_owned(),
             complete: true,
             match_by,
+            shape: None,
             records: records
                 .iter()
                 .map(|(t, l, d)| ExpectedRecord {
@@ -927,10 +1017,84 @@ mod tests {
         assert_eq!((s.titles_total, s.dates_total), (0, 0));
     }
 
+    #[test]
+    fn nothing_expected_and_nothing_predicted_is_perfect() {
+        let c = case(MatchBy::Link, Some("https://x.org/"), &[]);
+        let s = score_case(&c, &[]);
+        assert_eq!((s.precision, s.recall, s.f1), (1.0, 1.0, 1.0));
+        let s = score_case(&c, &[pred("Menu", Some("/m"))]);
+        assert_eq!(s.f1, 0.0);
+    }
+
+    #[test]
+    fn fixture_layout_and_shape_tags_give_per_shape_rows() {
+        let root = tempfile::tempdir().unwrap();
+        let dir = root.path();
+        fs::write(
+            dir.join("thread.expected.json"),
+            r#"{"url": "https://f.example/t/1", "shape": "threaded_comments",
+                "records": [{"title": "First reply", "link": "https://f.example/t/1#c1", "date": null}]}"#,
+        )
+        .unwrap();
+        fs::write(dir.join("thread.html"), "<p>first</p>").unwrap();
+        fs::write(
+            dir.join("plain.expected.json"),
+            r#"{"url": "https://f.example/", "records": []}"#,
+        )
+        .unwrap();
+        fs::write(dir.join("plain.html"), "<p>none</p>").unwrap();
+        fs::write(dir.join("README.md"), "not a case").unwrap();
+        let cases = load_cases(dir).unwrap();
+        let names: Vec<_> = cases.iter().map(|(c, _)| c.name.as_str()).collect();
+        assert_eq!(names, ["plain", "thread"]);
+        let thread = &cases[1].0;
+        assert_eq!(
+            (thread.source.as_str(), thread.quality.as_str(), thread.match_by),
+            ("fixture", "gold", MatchBy::Link)
+        );
+        assert_eq!(thread.shape.as_deref(), Some("threaded_comments"));
+        assert!(cases[1].1.ends_with("thread.html"));
+
+        let mut out = Vec::new();
+        let mut extract = |page: &[u8], _: &Url| -> Result<ListRun, String> {
+            let records = if page.starts_with(b"<p>first") {
+                vec![pred("First reply", Some("https://f.example/t/1#c1"))]
+            } else {
+                Vec::new()
+            };
+            Ok(ListRun {
+                records,
+                parse_ms: 1.0,
+                total_ms: 2.0,
+            })
+        };
+        let summary = run(dir, &mut out, &mut extract).unwrap();
+        assert_eq!(summary.gold.f1, 1.0);
+        assert_eq!(summary.shapes.len(), 1);
+        let (tag, s) = &summary.shapes[0];
+        assert_eq!((tag.as_str(), s.cases, s.f1), ("threaded_comments", 1, 1.0));
+        let report = String::from_utf8(out).unwrap();
+        assert!(report.contains("\nshape "), "{report}");
+        assert!(report.contains("threaded_comments"), "{report}");
+    }
+
+    #[test]
+    fn fixture_without_its_page_is_an_error_naming_it() {
+        let root = tempfile::tempdir().unwrap();
+        fs::write(
+            root.path().join("lonely.expected.json"),
+            r#"{"url": "https://f.example/", "records": []}"#,
+        )
+        .unwrap();
+        let err = load_cases(root.path()).unwrap_err().to_string();
+        assert!(err.contains("lonely.html"), "{err}");
+    }
+
     fn score(quality: &str, f1: f64, pred: usize, exp: usize, total_ms: f64) -> CaseScore {
         CaseScore {
             name: format!("{quality}-{f1}"),
             quality: quality.to_owned(),
+            shape: None,
             predicted: pred,
             expected: exp,
             matched: 0,
