@@ -10,6 +10,7 @@ use sha2::{Digest, Sha256};
 use url::Url;
 
 use crate::dates::{DateContext, find_date, parse_date};
+use crate::dom::BLOCK_ELEMENTS;
 use crate::dom::{Document, NodeData, NodeId, collapse_whitespace};
 use crate::records::Record;
 
@@ -53,6 +54,16 @@ const ACTION_TEXTS: &[&str] = &[
     "comments",
     "reply",
     "share",
+    "save",
+    "report",
+    "permalink",
+    "view all",
+    "see all",
+    "show all",
+    "all posts",
+    "older posts",
+    "newer posts",
+    "load more",
     "weiterlesen",
     "mehr",
     "lire la suite",
@@ -62,14 +73,29 @@ const ACTION_TEXTS: &[&str] = &[
     "続きを読む",
 ];
 
-/// True for "Read more", "Comments" and the like.
+/// True for "Read more", "Comments", "36 commits" and the like.
 fn is_action_text(t: &str) -> bool {
     let l = t.to_lowercase();
     let l = l.trim_matches(|c: char| !c.is_alphanumeric() && (c as u32) <= 0x2E80);
     !l.is_empty()
-        && ACTION_TEXTS
+        && (ACTION_TEXTS
             .iter()
             .any(|a| a.trim_matches(|c: char| !c.is_alphanumeric()) == l)
+            || is_count_text(l))
+}
+
+/// A count of something: a number and one word ("187 comments", "36
+/// commits", "4 replies", "1.2k points") — a counter, never a headline.
+fn is_count_text(t: &str) -> bool {
+    let mut words = t.split_whitespace();
+    let (Some(number), Some(noun), None) = (words.next(), words.next(), words.next()) else {
+        return false;
+    };
+    number.starts_with(|c: char| c.is_ascii_digit())
+        && number
+            .chars()
+            .all(|c| c.is_ascii_digit() || matches!(c, ',' | '.' | 'k' | 'm'))
+        && noun.chars().all(char::is_alphabetic)
 }
 
 /// Summaries are cut (at a word boundary) beyond this many characters.
@@ -100,6 +126,18 @@ pub fn resolve(base: &Url, href: &str) -> Option<Url> {
     Some(url)
 }
 
+/// [`resolve`] keeping the fragment, and taking fragment-only links
+/// (`#comment-12`) as the page's own URL with that fragment: for records
+/// that a fragment tells apart.
+pub fn resolve_with_fragment(base: &Url, href: &str) -> Option<Url> {
+    let href = href.trim();
+    if href.is_empty() || href == "#" {
+        return None;
+    }
+    let url = base.join(href).ok()?;
+    matches!(url.scheme(), "http" | "https" | "file").then_some(url)
+}
+
 fn is_heading(name: &str) -> bool {
     matches!(name, "h1" | "h2" | "h3" | "h4" | "h5" | "h6")
 }
@@ -120,6 +158,14 @@ pub struct TitlePlan {
     pub title_links: std::collections::HashSet<NodeId>,
     /// Title text of every link of the group's records, by node.
     pub link_texts: rustc_hash::FxHashMap<NodeId, String>,
+    /// The records have no headline of their own (comments, status
+    /// posts): the title is the start of their text and the link their
+    /// permalink (see [`headless_group`]).
+    pub headless: bool,
+    /// The records' links differ only by their fragment (`#comment-12`,
+    /// `#v2-1`): the fragment is kept, or every record would get the same
+    /// link and guid.
+    pub keep_fragments: bool,
 }
 
 /// Share of records a title path must appear in.
@@ -149,21 +195,30 @@ fn path_in_record(doc: &Document, record: &Record, id: NodeId) -> String {
 }
 
 /// Choose the title path for a group of records.
-pub fn plan_titles(doc: &Document, records: &[Record]) -> TitlePlan {
+pub fn plan_titles(doc: &Document, records: &[Record], dates: &DateContext) -> TitlePlan {
     use rustc_hash::FxHashMap as HashMap;
+    #[derive(Default)]
     struct PathStats {
         records: usize,
         texts: Vec<String>,
         chars: usize,
         heading: usize,
+        header: usize,
         slug: f64,
+        /// Records where the link is a file download or hidden.
+        demoted: usize,
+        /// Sum of the link's rank among the record's usable links.
+        rank: usize,
     }
     let mut stats: HashMap<String, PathStats> = HashMap::default();
     let mut link_texts: HashMap<NodeId, String> = HashMap::default();
     // (path, link node) of the first usable link at each path of each record.
     let mut firsts: Vec<(String, NodeId)> = Vec::new();
+    // Links whose text is a date or says "permalink", per record.
+    let mut permalinks: Vec<Option<NodeId>> = Vec::with_capacity(records.len());
     for r in records {
         let mut seen_here: Vec<String> = Vec::new();
+        let mut permalink = None;
         for i in r.start..r.end {
             let Some(el) = doc.element(i) else { continue };
             if el.name != "a" || el.attr("href").is_none() {
@@ -171,32 +226,98 @@ pub fn plan_titles(doc: &Document, records: &[Record]) -> TitlePlan {
             }
             let text = link_title_text(doc, i);
             link_texts.insert(i, text.clone());
-            if is_action_text(&text) {
+            if permalink.is_none() && is_permalink_text(&text, dates) {
+                permalink = Some(i);
+            }
+            if text.is_empty() || is_action_text(&text) {
                 continue;
             }
             let key = path_in_record(doc, r, i);
             if seen_here.contains(&key) {
                 continue; // the first link at a path is the record's
             }
-            let heading = in_or_has_heading(doc, r, i);
-            let slug = slug_match(&text, el.attr("href").unwrap_or(""));
-            let st = stats.entry(key.clone()).or_insert(PathStats {
-                records: 0,
-                texts: Vec::new(),
-                chars: 0,
-                heading: 0,
-                slug: 0.0,
-            });
-            st.slug += slug;
+            let href = el.attr("href").unwrap_or("");
+            let st = stats.entry(key.clone()).or_default();
+            st.slug += slug_match(&text, href);
             st.records += 1;
             st.chars += text.chars().count();
-            st.heading += usize::from(heading);
+            st.heading += usize::from(in_or_has_heading(doc, r, i));
+            st.header += usize::from(in_header_block(doc, r, i));
+            st.demoted += usize::from(is_download(href) || in_closed_details(doc, r, i));
+            st.rank += seen_here.len();
             st.texts.push(text);
             firsts.push((key.clone(), i));
             seen_here.push(key);
         }
+        permalinks.push(permalink);
     }
-    let mut image_records: HashMap<String, usize> = HashMap::default();
+    let k = records.len().max(1) as f64;
+    let best = stats
+        .iter()
+        .filter(|(_, st)| st.records as f64 >= TITLE_PATH_PRESENCE * k && st.chars > 0)
+        .filter(|(_, st)| {
+            let mut t: Vec<&String> = st.texts.iter().filter(|t| !t.is_empty()).collect();
+            let n = t.len().max(1) as f64;
+            t.sort();
+            t.dedup();
+            records.len() < 3 || t.len() as f64 >= TITLE_PATH_DISTINCT * n
+        })
+        .map(|(key, st)| {
+            let n = st.records as f64;
+            let mean = st.chars as f64 / n;
+            // Length counts, but with diminishing returns: an excerpt link is
+            // longer than the headline link, and must not win on length alone.
+            let heading = if st.heading * 2 >= st.records {
+                3.0
+            } else if st.header * 2 >= st.records {
+                2.0
+            } else {
+                1.0
+            };
+            let demoted = if st.demoted * 2 > st.records { 0.3 } else { 1.0 };
+            let presence = n / k;
+            let slug = 1.0 + st.slug / n;
+            let score = mean.min(80.0).sqrt() * heading * presence * slug * demoted;
+            if std::env::var("FM_DEBUG").is_ok() {
+                eprintln!("path {key} n={} mean={mean:.1} head={} hdr={} slug={slug:.2} dem={} score={score:.2}", st.records, st.heading, st.header, st.demoted);
+            }
+            (key, score, st.rank as f64 / n)
+        })
+        // Best score; on a tie the path that comes first in the records.
+        .max_by(|a, b| {
+            a.1.total_cmp(&b.1)
+                .then(b.2.total_cmp(&a.2))
+                .then(b.0.cmp(a.0))
+        });
+    let path = best.map(|(k, _, _)| k.clone());
+    let mean_title_chars = path
+        .as_ref()
+        .and_then(|p| stats.get(p))
+        .map_or(0.0, |st| st.chars as f64 / st.records.max(1) as f64);
+    let headless = headless_group(doc, records, &permalinks, mean_title_chars);
+    let title_links: std::collections::HashSet<NodeId> = firsts
+        .into_iter()
+        .filter(|(k, _)| Some(k) == path.as_ref())
+        .map(|(_, n)| n)
+        .collect();
+    let chosen: Vec<NodeId> = if headless {
+        permalinks.iter().flatten().copied().collect()
+    } else {
+        title_links.iter().copied().collect()
+    };
+    TitlePlan {
+        path,
+        shared_images: shared_images(doc, records),
+        title_links,
+        link_texts,
+        headless,
+        keep_fragments: fragments_identify(doc, &chosen),
+    }
+}
+
+/// Image sources found in more than one record (decoration, not content).
+fn shared_images(doc: &Document, records: &[Record]) -> std::collections::HashSet<String> {
+    let mut image_records: rustc_hash::FxHashMap<String, usize> = Default::default();
     for r in records {
         let mut here: Vec<&str> = (r.start..r.end)
             .filter_map(|i| doc.element(i).filter(|e| e.name == "img")?.attr("src"))
@@ -207,48 +328,139 @@ pub fn plan_titles(doc: &Document, records: &[Record]) -> TitlePlan {
             *image_records.entry(src.trim().to_string()).or_insert(0) += 1;
         }
     }
-    let shared_images = image_records
+    image_records
         .into_iter()
         .filter(|(_, n)| *n > 1)
         .map(|(src, _)| src)
-        .collect();
-    let k = records.len().max(1) as f64;
-    let best = stats
-        .into_iter()
-        .filter(|(_, st)| st.records as f64 >= TITLE_PATH_PRESENCE * k && st.chars > 0)
-        .filter(|(_, st)| {
-            let mut t: Vec<&String> = st.texts.iter().filter(|t| !t.is_empty()).collect();
-            let n = t.len().max(1) as f64;
-            t.sort();
-            t.dedup();
-            records.len() < 3 || t.len() as f64 >= TITLE_PATH_DISTINCT * n
-        })
-        .map(|(key, st)| {
-            let mean = st.chars as f64 / st.records as f64;
-            // Length counts, but with diminishing returns: an excerpt link is
-            // longer than the headline link, and must not win on length alone.
-            let heading = if st.heading * 2 >= st.records {
-                3.0
-            } else {
-                1.0
-            };
-            let presence = st.records as f64 / k;
-            let slug = 1.0 + st.slug / st.records as f64;
-            (key, mean.min(80.0).sqrt() * heading * presence * slug)
-        })
-        .max_by(|a, b| a.1.total_cmp(&b.1).then(b.0.cmp(&a.0)));
-    let path = best.map(|(k, _)| k);
-    let title_links = firsts
-        .into_iter()
-        .filter(|(k, _)| Some(k) == path.as_ref())
-        .map(|(_, n)| n)
-        .collect();
-    TitlePlan {
-        path,
-        shared_images,
-        title_links,
-        link_texts,
+        .collect()
+}
+
+/// Title links longer than this (mean characters) are headlines: a group
+/// whose title path reads like that is never headless.
+const HEADLESS_MAX_TITLE_CHARS: f64 = 25.0;
+/// Text outside links a headless record holds (median, bytes) at least.
+const HEADLESS_MIN_TEXT: usize = 60;
+
+/// Comments, replies and status posts have no headline: no heading, a
+/// permalink whose text is the time it was posted (or "permalink"), and
+/// much more text of their own than in any link (the only short, regular
+/// link is the author's name). Such a group takes its titles from the
+/// records' text instead of the author links.
+fn headless_group(
+    doc: &Document,
+    records: &[Record],
+    permalinks: &[Option<NodeId>],
+    mean_title_chars: f64,
+) -> bool {
+    if records.len() < 2 || mean_title_chars >= HEADLESS_MAX_TITLE_CHARS {
+        return false;
     }
+    let half = records.len().div_ceil(2);
+    let with_heading = records
+        .iter()
+        .filter(|r| (r.start..r.end).any(|i| doc.tag(i).is_some_and(is_heading) && doc.text_bytes(i) > 0))
+        .count();
+    let with_permalink = permalinks.iter().filter(|p| p.is_some()).count();
+    if with_heading >= half || with_permalink < half {
+        return false;
+    }
+    let mut own: Vec<usize> = records.iter().map(|r| text_outside_links(doc, r)).collect();
+    own.sort_unstable();
+    let median = own[own.len() / 2];
+    median >= HEADLESS_MIN_TEXT && median as f64 >= 3.0 * mean_title_chars
+}
+
+/// Visible text bytes of a record outside its links.
+fn text_outside_links(doc: &Document, r: &Record) -> usize {
+    let mut link_end = 0;
+    let mut bytes = 0;
+    for i in r.start..r.end {
+        match &doc.node(i).data {
+            NodeData::Element(e) if e.name == "a" => link_end = link_end.max(doc.node(i).end),
+            NodeData::Text { text, blank: false } if i >= link_end => bytes += text.trim().len(),
+            _ => {}
+        }
+    }
+    bytes
+}
+
+/// A link text that is the record's posting time ("3 hours ago", "March
+/// 6, 2024 at 9:12 am") or names the link a permalink.
+fn is_permalink_text(text: &str, dates: &DateContext) -> bool {
+    let t = text.trim();
+    if t.is_empty() || t.chars().count() > 40 {
+        return false;
+    }
+    let lower = t.to_lowercase();
+    matches!(lower.as_str(), "permalink" | "link" | "#" | "¶" | "direct link")
+        || parse_date(t, dates).is_some()
+        || find_date(t, dates).is_some_and(|(_, m)| m.len() * 2 >= t.len())
+}
+
+/// True when the links differ only by fragment: `post#comment-1`,
+/// `post#comment-2` (or `#c1`, `#c2`) are one page without it.
+fn fragments_identify(doc: &Document, links: &[NodeId]) -> bool {
+    let hrefs: Vec<&str> = links
+        .iter()
+        .filter_map(|&a| doc.element(a)?.attr("href"))
+        .map(str::trim)
+        .collect();
+    if hrefs.len() < 2 {
+        return false;
+    }
+    let mut full: Vec<&str> = hrefs.clone();
+    full.sort_unstable();
+    full.dedup();
+    let mut pages: Vec<&str> = hrefs
+        .iter()
+        .map(|h| h.split('#').next().unwrap_or(""))
+        .collect();
+    pages.sort_unstable();
+    pages.dedup();
+    full.len() > pages.len()
+}
+
+/// File extensions of downloads: such a link is an asset of the record,
+/// never its title (a PDF can be, so it is not here).
+const DOWNLOAD_EXTENSIONS: &[&str] = &[
+    ".zip", ".gz", ".tgz", ".bz2", ".xz", ".7z", ".rar", ".dmg", ".exe", ".msi", ".deb", ".rpm",
+    ".apk", ".whl", ".jar", ".iso", ".img", ".mp3", ".m4a", ".ogg", ".mp4", ".sig", ".asc",
+    ".sha256",
+];
+
+fn is_download(href: &str) -> bool {
+    let path = href.split(['?', '#']).next().unwrap_or("").to_ascii_lowercase();
+    DOWNLOAD_EXTENSIONS.iter().any(|e| path.ends_with(e))
+}
+
+/// True when link `a` sits in a closed `<details>` (outside its summary):
+/// hidden until the reader opens it.
+fn in_closed_details(doc: &Document, record: &Record, a: NodeId) -> bool {
+    let mut in_summary = false;
+    for x in doc.ancestors(a).take_while(|&x| x >= record.start) {
+        match doc.element(x) {
+            Some(e) if e.name == "summary" => in_summary = true,
+            Some(e) if e.name == "details" => return !in_summary && e.attr("open").is_none(),
+            _ => {}
+        }
+    }
+    false
+}
+
+/// True when link `a` sits in the record's header block (`<header>` or a
+/// class naming a header, e.g. `release-header`, `entry-header`).
+fn in_header_block(doc: &Document, record: &Record, a: NodeId) -> bool {
+    doc.ancestors(a)
+        .take_while(|&x| x >= record.start)
+        .any(|x| {
+            doc.element(x).is_some_and(|e| {
+                e.name == "header"
+                    || e.attr("class").is_some_and(|c| {
+                        c.split_whitespace()
+                            .any(|t| t.to_ascii_lowercase().ends_with("header"))
+                    })
+            })
+        })
 }
 
 /// True when link `a` is inside a heading or holds one (within the record).
@@ -292,15 +504,21 @@ fn slug_match(text: &str, href: &str) -> f64 {
         .unwrap_or("")
         .trim_end_matches(".html")
         .trim_end_matches(".htm");
-    let words: Vec<String> = segment
+    let mut words: Vec<String> = segment
         .split(|c: char| !c.is_alphanumeric())
         .filter(|w| w.len() > 1 && !w.chars().all(|c| c.is_ascii_digit()))
         .map(str::to_lowercase)
         .collect();
-    // One-word slugs are user names and tags as often as titles; a text
+    words.sort_unstable();
+    words.dedup();
+    // One-word slugs are user names and tags as often as titles, and
+    // version strings (`v3.2.1~1...v3.2.1`) are no slug at all; a text
     // that is itself a path or URL is no headline.
     let t = text.trim_start();
-    if words.len() < 2 || t.starts_with('/') || t.starts_with("http") {
+    let wordy = words
+        .iter()
+        .any(|w| w.chars().filter(|c| c.is_alphabetic()).count() >= 3);
+    if words.len() < 2 || !wordy || t.starts_with('/') || t.starts_with("http") {
         return 0.0;
     }
     let text = text.to_lowercase();
@@ -332,7 +550,14 @@ pub fn item_from_record(
         let Some(el) = doc.element(i) else { continue };
         let name = el.name.as_str();
         if name == "a" {
-            if let Some(url) = el.attr("href").and_then(|h| resolve(base, h)) {
+            let url = el.attr("href").and_then(|h| {
+                if plan.keep_fragments {
+                    resolve_with_fragment(base, h)
+                } else {
+                    resolve(base, h)
+                }
+            });
+            if let Some(url) = url {
                 let text = plan
                     .link_texts
                     .get(&i)
@@ -373,30 +598,10 @@ pub fn item_from_record(
         }
     }
 
-    // Title: the link on the group's title path, else a link inside a
-    // heading, else the heading, else the longest non-action link text,
-    // else the first text.
-    let usable = |l: &&LinkInfo| {
-        !l.text.is_empty() && !is_action_text(&l.text) && parse_date(&l.text, dates).is_none()
-    };
-    let title_link = links
-        .iter()
-        .filter(usable)
-        .find(|l| l.on_title_path)
-        .or_else(|| links.iter().filter(usable).find(|l| l.in_heading))
-        .or_else(|| {
-            links
-                .iter()
-                .filter(usable)
-                .max_by_key(|l| (l.text.chars().count(), std::cmp::Reverse(l.node)))
-        });
-    let (title, link_node) = match (title_link, heading) {
-        (Some(l), _) if l.in_heading || l.on_title_path => (l.text.clone(), Some(l.node)),
-        (_, Some(h)) if title_link.is_none_or(|l| l.text.chars().count() < 4) => {
-            (doc.text(h), title_link.map(|l| l.node))
-        }
-        (Some(l), _) => (l.text.clone(), Some(l.node)),
-        _ => (first_text(doc, record), None),
+    let (title, link_node) = if plan.headless {
+        headless_title(doc, record, &links, dates)
+    } else {
+        choose_title(doc, record, &links, heading, dates)
     };
     let link = link_node
         .and_then(|n| links.iter().find(|l| l.node == n))
@@ -444,13 +649,141 @@ fn text_date(
     find_date(&collapse_whitespace(&raw), ctx).map(|(d, _)| d)
 }
 
-fn first_text(doc: &Document, record: &Record) -> String {
+/// Title and title link of an ordinary record: the link on the group's
+/// title path, else a link inside a heading, else the heading, else the
+/// longest non-action link text, else the record's first line.
+fn choose_title(
+    doc: &Document,
+    record: &Record,
+    links: &[LinkInfo],
+    heading: Option<NodeId>,
+    dates: &DateContext,
+) -> (String, Option<NodeId>) {
+    let usable = |l: &&LinkInfo| {
+        !l.text.is_empty() && !is_action_text(&l.text) && parse_date(&l.text, dates).is_none()
+    };
+    let title_link = links
+        .iter()
+        .filter(usable)
+        .find(|l| l.on_title_path)
+        .or_else(|| links.iter().filter(usable).find(|l| l.in_heading))
+        .or_else(|| {
+            links
+                .iter()
+                .filter(usable)
+                .max_by_key(|l| (l.text.chars().count(), std::cmp::Reverse(l.node)))
+        });
+    match (title_link, heading) {
+        (Some(l), _) if l.in_heading || l.on_title_path => (l.text.clone(), Some(l.node)),
+        (_, Some(h)) if title_link.is_none_or(|l| l.text.chars().count() < 4) => {
+            (doc.text(h), title_link.map(|l| l.node))
+        }
+        (Some(l), _) => (l.text.clone(), Some(l.node)),
+        _ => (first_line(doc, record), None),
+    }
+}
+
+/// Longest title made from a headless record's text (characters, before
+/// the ellipsis).
+pub const HEADLESS_TITLE_CHARS: usize = 80;
+
+/// Title and link of a record without a headline (a comment): the start of
+/// its body text, cut at a word boundary, and its permalink.
+fn headless_title(
+    doc: &Document,
+    record: &Record,
+    links: &[LinkInfo],
+    dates: &DateContext,
+) -> (String, Option<NodeId>) {
+    let permalink = links
+        .iter()
+        .find(|l| is_permalink_text(&l.text, dates))
+        .map(|l| l.node);
+    let text = body_block(doc, record).map_or_else(|| first_line(doc, record), |b| doc.text(b));
+    (cut_at_word(&text, HEADLESS_TITLE_CHARS), permalink)
+}
+
+/// The record's body: the smallest element holding at least 60% of the
+/// record's text outside links (a comment's text, not its author line).
+fn body_block(doc: &Document, record: &Record) -> Option<NodeId> {
+    let n = (record.end - record.start) as usize;
+    // prefix[k]: text bytes outside links in nodes start..start+k.
+    let mut prefix = vec![0usize; n + 1];
+    let mut link_end = 0;
+    for k in 0..n {
+        let i = record.start + k as NodeId;
+        let own = match &doc.node(i).data {
+            NodeData::Element(e) if e.name == "a" => {
+                link_end = link_end.max(doc.node(i).end);
+                0
+            }
+            NodeData::Text { text, blank: false } if i >= link_end => text.trim().len(),
+            _ => 0,
+        };
+        prefix[k + 1] = prefix[k] + own;
+    }
+    let total = prefix[n];
+    if total == 0 {
+        return None;
+    }
     (record.start..record.end)
-        .find_map(|i| match &doc.node(i).data {
-            NodeData::Text { text, blank: false } => Some(collapse_whitespace(text)),
-            _ => None,
+        .filter(|&i| doc.element(i).is_some())
+        .filter(|&i| {
+            let a = (i - record.start) as usize;
+            let b = (doc.node(i).end.min(record.end) - record.start) as usize;
+            (prefix[b] - prefix[a]) * 10 >= total * 6
         })
-        .unwrap_or_default()
+        .min_by_key(|&i| (doc.node(i).end - i, std::cmp::Reverse(i)))
+}
+
+/// `text` whitespace-collapsed and cut at a word boundary to at most
+/// `limit` characters, with an ellipsis when cut.
+pub fn cut_at_word(text: &str, limit: usize) -> String {
+    let text = collapse_whitespace(text);
+    if text.chars().count() <= limit {
+        return text;
+    }
+    let head: String = text.chars().take(limit + 1).collect();
+    let cut = match head.rfind(' ') {
+        Some(p) if p > 0 => &head[..p],
+        _ => head.trim_end(),
+    };
+    let cut = cut.trim_end_matches([' ', ',', ';', ':', '-', '–', '—']);
+    format!("{cut}…")
+}
+
+/// The record's first line: for a table row, its first cell with text
+/// (the cell's blocks joined by spaces, never glued); otherwise the text
+/// from the first text node to the next block boundary.
+fn first_line(doc: &Document, record: &Record) -> String {
+    if doc.is_tag(record.start, "tr")
+        && let Some(cell) = doc
+            .children(record.start)
+            .filter(|&c| doc.is_tag(c, "td") || doc.is_tag(c, "th"))
+            .find(|&c| doc.text_bytes(c) > 0)
+    {
+        return doc.text(cell);
+    }
+    let Some(first) = (record.start..record.end)
+        .find(|&i| matches!(doc.node(i).data, NodeData::Text { blank: false, .. }))
+    else {
+        return String::new();
+    };
+    let block = doc
+        .ancestors(first)
+        .take_while(|&a| a >= record.start)
+        .find(|&a| doc.tag(a).is_some_and(|t| BLOCK_ELEMENTS.contains(&t)))
+        .unwrap_or(record.start);
+    let end = doc.node(block).end.min(record.end);
+    let mut raw = String::new();
+    for i in first..end {
+        match &doc.node(i).data {
+            NodeData::Text { text, .. } => raw.push_str(text),
+            NodeData::Element(e) if BLOCK_ELEMENTS.contains(&e.name.as_str()) => break,
+            _ => {}
+        }
+    }
+    collapse_whitespace(&raw)
 }
 
 /// The record's text with the title's first occurrence removed, cut to
@@ -561,7 +894,7 @@ mod tests {
             &doc,
             &Url::parse("https://news.example.com/world/").unwrap(),
         );
-        let plan = plan_titles(&doc, &[rec]);
+        let plan = plan_titles(&doc, &[rec], &ctx());
         item_from_record(&doc, &rec, &base, &ctx(), &plan)
     }
 

@@ -65,7 +65,7 @@ pub fn analyze_list(
     let items: Vec<Item> = detection
         .winner()
         .map(|g| {
-            let plan = items::plan_titles(&doc, &g.records);
+            let plan = items::plan_titles(&doc, &g.records, dates);
             g.records
                 .iter()
                 .map(|r| items::item_from_record(&doc, r, &base, dates, &plan))

@@ -159,131 +159,183 @@ struct Run {
     last: NodeId,
 }
 
+/// Where the records of one group live.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+enum Place {
+    /// The children of one container.
+    Single(NodeId),
+    /// Sibling containers of one kind under one parent: a grid split into
+    /// rows, one list per year side by side under year headings.
+    Siblings(NodeId, String),
+    /// Containers of one kind, each inside a wrapper of one kind, under one
+    /// ancestor: sections that each hold a heading and their own list.
+    Cousins(NodeId, String, String),
+    /// Records of one kind, each alone in a container of one tag, the
+    /// containers nested in one another: threaded comments.
+    Thread(String, String),
+}
+
+/// Evidence gathered for one group.
+#[derive(Default)]
+struct Acc {
+    containers: Vec<NodeId>,
+    /// Mined runs of siblings, first → last.
+    runs: HashMap<NodeId, NodeId>,
+    patterns: Vec<usize>,
+}
+
+/// Class tokens that say what state a thing is in, not what it is.
+const STATE_CLASSES: &[&str] = &[
+    "active", "selected", "current", "open", "closed", "hidden", "visible", "first", "last", "odd",
+    "even", "alt", "parent", "new", "featured", "sticky", "unvoted", "upvoted", "downvoted",
+    "collapsed", "expanded", "noncollapsed",
+];
+
+/// Class tokens generated per build or per state.
+const VOLATILE_PREFIXES: &[&str] = &["is-", "has-", "css-", "sc-", "jsx-", "svelte-", "ng-"];
+
+/// True for class tokens that name what an element is: no digits (grid
+/// sizes, ids, depths), no state words, no BEM modifiers (`card--wide`),
+/// no generated prefixes.
+fn stable_class(token: &str) -> bool {
+    let lower = token.to_ascii_lowercase();
+    !token.is_empty()
+        && token.len() <= 40
+        && !token.bytes().any(|b| b.is_ascii_digit())
+        && !token.contains("--")
+        && !STATE_CLASSES.contains(&lower.as_str())
+        && !VOLATILE_PREFIXES.iter().any(|p| lower.starts_with(p))
+}
+
+/// Element kinds — tag, whether it has an id, stable classes — cached, and
+/// which elements have a sibling of their own kind.
+struct Kinds<'d> {
+    doc: &'d Document,
+    kinds: HashMap<NodeId, String>,
+    /// Per parent: how many element children of each kind.
+    counts: HashMap<NodeId, HashMap<String, u32>>,
+}
+
+impl<'d> Kinds<'d> {
+    fn new(doc: &'d Document) -> Self {
+        Kinds {
+            doc,
+            kinds: HashMap::default(),
+            counts: HashMap::default(),
+        }
+    }
+
+    /// `li.comment`, `section#.year` (an id of its own is a `#` flag: two
+    /// sections with ids are alike, a list with an id and one without are
+    /// not).
+    fn kind(&mut self, id: NodeId) -> String {
+        if let Some(k) = self.kinds.get(&id) {
+            return k.clone();
+        }
+        let k = match self.doc.element(id) {
+            Some(e) => {
+                let mut classes: Vec<&str> = e
+                    .attr("class")
+                    .unwrap_or("")
+                    .split_whitespace()
+                    .filter(|c| stable_class(c))
+                    .collect();
+                classes.sort_unstable();
+                classes.dedup();
+                let mut k = e.name.clone();
+                if e.attr("id").is_some_and(|v| !v.trim().is_empty()) {
+                    k.push('#');
+                }
+                for c in classes {
+                    k.push('.');
+                    k.push_str(c);
+                }
+                k
+            }
+            None => String::new(),
+        };
+        self.kinds.insert(id, k.clone());
+        k
+    }
+
+    /// True when `id` has an element sibling of its own kind.
+    fn repeated(&mut self, id: NodeId) -> bool {
+        let Some(p) = self.doc.node(id).parent else {
+            return false;
+        };
+        if !self.counts.contains_key(&p) {
+            let mut counts: HashMap<String, u32> = HashMap::default();
+            let children: Vec<NodeId> = self
+                .doc
+                .children(p)
+                .take(crate::sequence::MAX_CHILDREN as usize)
+                .filter(|&c| self.doc.element(c).is_some())
+                .collect();
+            for c in children {
+                *counts.entry(self.kind(c)).or_insert(0) += 1;
+            }
+            self.counts.insert(p, counts);
+        }
+        let k = self.kind(id);
+        self.counts
+            .get(&p)
+            .and_then(|c| c.get(&k))
+            .is_some_and(|&n| n >= 2)
+    }
+
+    /// The place a container's records belong to: its repeated siblings'
+    /// or repeated wrappers' lists join it.
+    fn place(&mut self, container: NodeId) -> Place {
+        let doc = self.doc;
+        let Some(p) = doc.node(container).parent else {
+            return Place::Single(container);
+        };
+        if self.repeated(container) {
+            return Place::Siblings(p, self.kind(container));
+        }
+        if let Some(g) = doc.node(p).parent
+            && self.repeated(p)
+        {
+            return Place::Cousins(g, self.kind(p), self.kind(container));
+        }
+        Place::Single(container)
+    }
+}
+
 fn detect_structural(
     doc: &Document,
     seq: &TagSequence,
     mining: &Mining,
     params: &MiningParams,
 ) -> Detection {
-    // (container, root tag) -> (roots seen, max run length, patterns)
-    struct Acc {
-        roots: Vec<NodeId>,
-        run_len: usize,
-        patterns: Vec<usize>,
-    }
-    let mut acc: HashMap<(NodeId, String), Acc> = HashMap::default();
     let min_ins = params.min_instances.max(2);
-
+    let mut kinds = Kinds::new(doc);
+    let mut acc: HashMap<(Place, String), Acc> = HashMap::default();
     for (ci, cand) in mining.candidates.iter().enumerate() {
         if cand.dropped.is_some() {
             continue;
         }
-        let mut runs: Vec<Run> = cand
+        let runs: Vec<Run> = cand
             .instances
             .iter()
             .map(|&p| instance_run(doc, seq, cand, p))
             .collect();
-        for _level in 0..MAX_LIFT {
-            // Group by container; keep groups with enough distinct roots.
-            let mut by_container: HashMap<NodeId, Vec<Run>> = HashMap::default();
-            for r in &runs {
-                by_container.entry(r.container).or_default().push(*r);
-            }
-            let mut any_group = false;
-            for (container, rs) in &by_container {
-                let mut roots: Vec<NodeId> = rs.iter().map(|r| r.first).collect();
-                roots.sort_unstable();
-                roots.dedup();
-                if roots.len() < min_ins {
-                    continue;
-                }
-                any_group = true;
-                let run_len = rs
-                    .iter()
-                    .map(|r| siblings_between(doc, r.first, r.last))
-                    .max()
-                    .unwrap_or(1);
-                let tag = doc.tag(roots[0]).unwrap_or("").to_string();
-                let e = acc.entry((*container, tag)).or_insert(Acc {
-                    roots: Vec::new(),
-                    run_len: 1,
-                    patterns: Vec::new(),
-                });
-                e.roots.extend(roots);
-                e.run_len = e.run_len.max(run_len);
-                e.patterns.push(ci);
-            }
-            if any_group {
-                break;
-            }
-            // Lift: each instance becomes its container, one level up.
-            let mut lifted: Vec<Run> = Vec::new();
-            for r in &runs {
-                if let Some(p) = doc.node(r.container).parent {
-                    lifted.push(Run {
-                        container: p,
-                        first: r.container,
-                        last: r.container,
-                    });
-                }
-            }
-            if lifted.is_empty() {
-                break;
-            }
-            runs = lifted;
-        }
-    }
-
-    // Grids split into rows (`div.row > article` × 3, row after row): the
-    // groups of sibling containers with the same signature are one list.
-    let mut merged: HashMap<(NodeId, String), (Vec<NodeId>, Acc)> = HashMap::default();
-    for ((container, tag), a) in acc {
-        let key = match doc.node(container).parent {
-            Some(p) if has_same_signature_sibling(doc, container) => {
-                (p, format!("{}|{}", signature(doc, container), tag))
-            }
-            _ => (container, format!("#{container}|{tag}")),
-        };
-        let e = merged.entry(key).or_insert_with(|| {
-            (
-                Vec::new(),
-                Acc {
-                    roots: Vec::new(),
-                    run_len: 1,
-                    patterns: Vec::new(),
-                },
-            )
-        });
-        e.0.push(container);
-        e.1.roots.extend(a.roots);
-        e.1.run_len = e.1.run_len.max(a.run_len);
-        e.1.patterns.extend(a.patterns);
+        collect_runs(doc, &mut kinds, &mut acc, ci, runs, min_ins);
     }
 
     let total_text = seq.total_text().max(1) as f64;
-    let mut groups: Vec<RecordGroup> = merged
+    let mut groups: Vec<RecordGroup> = acc
         .into_iter()
-        .map(|((_, key), (mut containers, mut a))| {
-            let tag = key.rsplit('|').next().unwrap_or("").to_string();
-            containers.sort_unstable();
-            a.roots.sort_unstable();
-            a.roots.dedup();
-            // Every sibling container of the same signature takes part (rows
-            // whose items were all variants still count).
-            if containers.len() > 1 {
-                let sig = signature(doc, containers[0]);
-                if let Some(p) = doc.node(containers[0]).parent {
-                    containers = doc
-                        .children(p)
-                        .filter(|&c| signature(doc, c) == sig)
-                        .collect();
-                }
+        .map(|((place, tag), a)| {
+            let containers = expand_place(doc, &mut kinds, &place, a.containers);
+            let records = match place {
+                Place::Thread(..) => thread_records(doc, &containers),
+                _ => place_records(doc, &mut kinds, &containers, &tag, &a.runs),
+            };
+            let container = containers.first().copied().unwrap_or(0);
+            if std::env::var("FM_DEBUG").is_ok() {
+                eprintln!("place {place:?} tag {tag} containers {} records {}", containers.len(), records.len());
             }
-            let container = containers[0];
-            let records: Vec<Record> = containers
-                .iter()
-                .flat_map(|&c| widen(doc, c, &tag, &a.roots, a.run_len))
-                .collect();
             let mut g = RecordGroup {
                 container: Some(container),
                 selector: format!("{} > {}", selector(doc, container), tag),
@@ -307,31 +359,241 @@ fn detect_structural(
     Detection { groups }
 }
 
-/// Tag, id and class attribute of an element, e.g. `div#.row fluid`: an
-/// element with an id of its own is never a grid row of another.
-fn signature(doc: &Document, id: NodeId) -> String {
-    match doc.element(id) {
-        Some(e) => format!(
-            "{}#{}.{}",
-            e.name,
-            e.attr("id").unwrap_or("").trim(),
-            e.attr("class").unwrap_or("").trim()
-        ),
-        None => String::new(),
+/// Add one candidate's instance runs to the groups: at the first lift
+/// level where some place holds enough distinct roots (Rule 1), every such
+/// place takes the runs; threads (each root alone in a container, the
+/// containers nested) are taken at every level.
+fn collect_runs(
+    doc: &Document,
+    kinds: &mut Kinds<'_>,
+    acc: &mut HashMap<(Place, String), Acc>,
+    ci: usize,
+    mut runs: Vec<Run>,
+    min_ins: usize,
+) {
+    for _level in 0..MAX_LIFT {
+        let mut by_container: HashMap<NodeId, Vec<Run>> = HashMap::default();
+        for r in &runs {
+            by_container.entry(r.container).or_default().push(*r);
+        }
+        // (place, root tag) → containers with their distinct roots.
+        let mut by_place: HashMap<(Place, String), Vec<(NodeId, usize)>> = HashMap::default();
+        let mut singles: Vec<(NodeId, NodeId)> = Vec::new();
+        for (&container, rs) in &by_container {
+            let mut roots: Vec<NodeId> = rs.iter().map(|r| r.first).collect();
+            roots.sort_unstable();
+            roots.dedup();
+            if roots.len() == 1 {
+                singles.push((container, roots[0]));
+            }
+            let tag = doc.tag(roots[0]).unwrap_or("").to_string();
+            by_place
+                .entry((kinds.place(container), tag))
+                .or_default()
+                .push((container, roots.len()));
+        }
+        let mut any_group = false;
+        for (key, members) in by_place {
+            let roots: usize = members.iter().map(|m| m.1).sum();
+            // A place of several containers is a list split in parts only
+            // when one part holds several records; containers that hold
+            // one root each are records themselves, found one level up.
+            let list_like =
+                matches!(key.0, Place::Single(_)) || members.iter().any(|&(_, n)| n >= 2);
+            if roots < min_ins || !list_like {
+                continue;
+            }
+            any_group = true;
+            let e = acc.entry(key).or_default();
+            for (c, _) in members {
+                e.containers.push(c);
+                add_runs(e, &by_container[&c]);
+            }
+            e.patterns.push(ci);
+        }
+        collect_thread(doc, kinds, acc, ci, &singles, &by_container, min_ins);
+        if any_group {
+            break;
+        }
+        // Lift: each instance becomes its container, one level up.
+        let lifted: Vec<Run> = runs
+            .iter()
+            .filter_map(|r| {
+                doc.node(r.container).parent.map(|p| Run {
+                    container: p,
+                    first: r.container,
+                    last: r.container,
+                })
+            })
+            .collect();
+        if lifted.is_empty() {
+            break;
+        }
+        runs = lifted;
     }
 }
 
-fn has_same_signature_sibling(doc: &Document, id: NodeId) -> bool {
-    let Some(p) = doc.node(id).parent else {
-        return false;
-    };
-    let sig = signature(doc, id);
-    doc.children(p)
-        .filter(|&c| c != id && signature(doc, c) == sig)
-        .count()
-        > 0
+fn add_runs(e: &mut Acc, runs: &[Run]) {
+    for r in runs {
+        let last = e.runs.entry(r.first).or_insert(r.last);
+        *last = (*last).max(r.last);
+    }
 }
 
+/// Containers holding one root each, nested in one another (a reply inside
+/// the comment it answers): their roots of one kind form one group.
+fn collect_thread(
+    doc: &Document,
+    kinds: &mut Kinds<'_>,
+    acc: &mut HashMap<(Place, String), Acc>,
+    ci: usize,
+    singles: &[(NodeId, NodeId)],
+    by_container: &HashMap<NodeId, Vec<Run>>,
+    min_ins: usize,
+) {
+    let mut by_kind: HashMap<(String, String), Vec<NodeId>> = HashMap::default();
+    for &(container, root) in singles {
+        // Alone of its kind in its container, not one instance among
+        // siblings that the pattern happened to miss.
+        if kinds.repeated(root) {
+            continue;
+        }
+        let tag = doc.tag(container).unwrap_or("").to_string();
+        by_kind
+            .entry((kinds.kind(root), tag))
+            .or_default()
+            .push(container);
+    }
+    for ((kind, tag), mut containers) in by_kind {
+        if containers.len() < min_ins {
+            continue;
+        }
+        containers.sort_unstable();
+        let nested = containers
+            .windows(2)
+            .any(|w| doc.contains(w[0], w[1]));
+        // The records themselves must not nest: a reply sits beside the
+        // comment's own body, not inside it (nested menus fail here).
+        let mut roots: Vec<NodeId> = containers
+            .iter()
+            .flat_map(|c| by_container[c].iter().map(|r| r.first))
+            .collect();
+        roots.sort_unstable();
+        let disjoint = roots.windows(2).all(|w| !doc.contains(w[0], w[1]));
+        if !nested || !disjoint {
+            continue;
+        }
+        let root_tag = kind.split(['#', '.']).next().unwrap_or("").to_string();
+        let e = acc.entry((Place::Thread(kind, tag), root_tag)).or_default();
+        for c in containers {
+            e.containers.push(c);
+            add_runs(e, &by_container[&c]);
+        }
+        e.patterns.push(ci);
+    }
+}
+
+/// All containers of a place: every sibling (or cousin) container of the
+/// same kind takes part, also those whose records were all variants that
+/// no exact repeat reached.
+fn expand_place(
+    doc: &Document,
+    kinds: &mut Kinds<'_>,
+    place: &Place,
+    mut found: Vec<NodeId>,
+) -> Vec<NodeId> {
+    let cap = crate::sequence::MAX_CHILDREN as usize;
+    let mut containers: Vec<NodeId> = match place {
+        Place::Siblings(p, k) => {
+            let children: Vec<NodeId> = doc.children(*p).take(cap).collect();
+            children
+                .into_iter()
+                .filter(|&c| kinds.kind(c) == *k)
+                .collect()
+        }
+        Place::Cousins(g, kp, kc) => {
+            let parents: Vec<NodeId> = doc.children(*g).take(cap).collect();
+            let mut out = Vec::new();
+            for q in parents {
+                if kinds.kind(q) != *kp {
+                    continue;
+                }
+                let children: Vec<NodeId> = doc.children(q).take(cap).collect();
+                out.extend(children.into_iter().filter(|&c| kinds.kind(c) == *kc));
+            }
+            out
+        }
+        Place::Single(_) | Place::Thread(..) => {
+            found.sort_unstable();
+            found.dedup();
+            found
+        }
+    };
+    containers.sort_unstable();
+    containers.dedup();
+    containers
+}
+
+/// Records of a thread: each container's own content, without the child
+/// that holds its replies (a comment's author line, text and links, not
+/// the comments answering it). Containers are in page order, so replies
+/// follow the comment they answer.
+fn thread_records(doc: &Document, containers: &[NodeId]) -> Vec<Record> {
+    let mut records = Vec::with_capacity(containers.len());
+    for (n, &c) in containers.iter().enumerate() {
+        // The next container inside this one, if any, is its first reply.
+        let reply = containers[n + 1..]
+            .first()
+            .copied()
+            .filter(|&next| doc.contains(c, next));
+        let end = match reply {
+            Some(r) => doc
+                .children(c)
+                .find(|&child| doc.contains(child, r))
+                .unwrap_or(doc.node(c).end),
+            None => doc.node(c).end,
+        };
+        if end > c + 1 {
+            records.push(Record { start: c + 1, end });
+        }
+    }
+    records
+}
+
+/// The records of a group across its containers, in page order.
+fn place_records(
+    doc: &Document,
+    kinds: &mut Kinds<'_>,
+    containers: &[NodeId],
+    tag: &str,
+    runs: &HashMap<NodeId, NodeId>,
+) -> Vec<Record> {
+    let mut by_container: HashMap<NodeId, Vec<(NodeId, NodeId)>> = HashMap::default();
+    for (&first, &last) in runs {
+        if let Some(p) = doc.node(first).parent {
+            by_container.entry(p).or_default().push((first, last));
+        }
+    }
+    for v in by_container.values_mut() {
+        v.sort_unstable();
+    }
+    // Records that span several siblings (a title row and a metadata row,
+    // dt + dd, heading + paragraphs): split at the sibling kind that holds
+    // the title.
+    let head = head_kind(doc, kinds, runs);
+    let mut records = Vec::new();
+    for &c in containers {
+        let mined = by_container.get(&c).map(Vec::as_slice).unwrap_or(&[]);
+        match &head {
+            Some(h) => match segment(doc, kinds, c, h, mined) {
+                Some(found) => records.extend(found),
+                None => records.extend(widen(doc, c, tag, mined)),
+            },
+            None => records.extend(widen(doc, c, tag, mined)),
+        }
+    }
+    records
+}
 /// A table row made only of header cells.
 fn is_header_row(doc: &Document, id: NodeId) -> bool {
     doc.is_tag(id, "tr") && {
@@ -432,18 +694,14 @@ fn dice(a: &HashMap<&str, u32>, b: &HashMap<&str, u32>) -> f64 {
     }
 }
 
-/// All records of a group: every child of `container` with tag `tag` that
-/// structurally resembles the roots found by mining.
-/// Mined records a widened member is compared with (see [`widen`]).
-const MAX_PROTOTYPES: usize = 64;
 
-fn widen(
-    doc: &Document,
-    container: NodeId,
-    tag: &str,
-    roots: &[NodeId],
-    run_len: usize,
-) -> Vec<Record> {
+/// Single-sibling records of one container: every child with the group's
+/// root tag (and a class all mined roots share) that structurally
+/// resembles the mined records (`mined`: runs, first → last, sorted).
+fn widen(doc: &Document, container: NodeId, tag: &str, mined: &[(NodeId, NodeId)]) -> Vec<Record> {
+    if mined.is_empty() {
+        return Vec::new();
+    }
     // The miner saw only the first MAX_CHILDREN children (see `sequence`);
     // widening stops there too, and lookups are hashed, so a container
     // of a million items costs what one of two thousand does.
@@ -452,30 +710,7 @@ fn widen(
         .take(crate::sequence::MAX_CHILDREN as usize)
         .filter(|&c| doc.is_tag(c, tag) && !is_header_row(doc, c))
         .collect();
-    let root_set: std::collections::HashSet<NodeId> = roots.iter().copied().collect();
-    let record_of = |i: usize, members: &[NodeId]| -> Record {
-        let start = members[i];
-        if run_len <= 1 {
-            return Record {
-                start,
-                end: doc.node(start).end,
-            };
-        }
-        // A run of siblings: up to the next member, at most `run_len` elements.
-        let limit = members
-            .get(i + 1)
-            .copied()
-            .unwrap_or(doc.node(container).end);
-        let mut end = doc.node(start).end;
-        let mut count = 1;
-        while end < limit && count < run_len {
-            if doc.element(end).is_some() {
-                count += 1;
-            }
-            end = doc.node(end).end;
-        }
-        Record { start, end }
-    };
+    let root_set: std::collections::HashSet<NodeId> = mined.iter().map(|m| m.0).collect();
     // Class names every mined root shares: a member must carry one of them
     // (keeps an intro `div` out of a list of `div.post`).
     let classes = |id: NodeId| -> Vec<&str> {
@@ -485,7 +720,7 @@ fn widen(
             .unwrap_or_default()
     };
     let mut shared: Option<Vec<&str>> = None;
-    for &r in roots {
+    for &(r, _) in mined {
         let c = classes(r);
         shared = Some(match shared {
             None => c,
@@ -493,16 +728,18 @@ fn widen(
         });
     }
     let shared = shared.unwrap_or_default();
-    let members: Vec<NodeId> = members
+    let all: Vec<Record> = members
         .into_iter()
         .filter(|&m| {
             root_set.contains(&m)
                 || shared.is_empty()
                 || classes(m).iter().any(|c| shared.contains(c))
         })
+        .map(|m| Record {
+            start: m,
+            end: doc.node(m).end,
+        })
         .collect();
-    let all: Vec<Record> = (0..members.len()).map(|i| record_of(i, &members)).collect();
-    // Prototype: the summed bag of the mined roots, scaled per record.
     let mined: Vec<&Record> = all.iter().filter(|r| root_set.contains(&r.start)).collect();
     if mined.is_empty() {
         return Vec::new();
@@ -517,22 +754,163 @@ fn widen(
     // Rule 3 holds for widened members too: when the mined records all
     // link somewhere, a member without a link (a separator row, an e-mail
     // alert form between jobs) is not a record.
-    let links = |r: &Record| {
-        (r.start..r.end)
-            .any(|i| doc.is_tag(i, "a") && doc.element(i).and_then(|e| e.attr("href")).is_some())
-    };
-    let roots_link = mined.iter().all(|r| links(r));
+    let roots_link = mined.iter().all(|r| has_link(doc, r));
     all.iter()
         .filter(|r| {
             root_set.contains(&r.start) || {
                 let bag = tag_bag(doc, r.start, r.end);
                 bags.iter().map(|b| dice(&bag, b)).fold(0.0, f64::max) >= WIDEN_SIMILARITY
-                    && (!roots_link || links(r))
+                    && (!roots_link || has_link(doc, r))
             }
         })
         .copied()
         .collect()
 }
+
+fn has_link(doc: &Document, r: &Record) -> bool {
+    (r.start..r.end)
+        .any(|i| doc.is_tag(i, "a") && doc.element(i).and_then(|e| e.attr("href")).is_some())
+}
+
+/// How strongly a sibling looks like the start of a record: 2 when it is
+/// or holds a heading, 1 when it holds a headline-length link, else 0.
+fn title_weight(doc: &Document, id: NodeId) -> u32 {
+    let end = doc.node(id).end;
+    let mut best = 0;
+    for i in id..end {
+        match doc.tag(i) {
+            Some("h1" | "h2" | "h3" | "h4" | "h5" | "h6") => return 2,
+            Some("a") if link_text_weight(doc, i).0 >= 15 => best = 1,
+            _ => {}
+        }
+    }
+    best
+}
+
+/// For records that span several siblings: the kind of sibling that starts
+/// a record (the one holding the title), when the mined runs show that
+/// records are runs of siblings rather than single ones. `None` for lists
+/// of single siblings.
+fn head_kind(
+    doc: &Document,
+    kinds: &mut Kinds<'_>,
+    runs: &HashMap<NodeId, NodeId>,
+) -> Option<String> {
+    if !runs.iter().any(|(&f, &l)| siblings_between(doc, f, l) > 1) {
+        return None;
+    }
+    // Per kind among the mined siblings: (count, title weight).
+    let mut votes: HashMap<String, (u32, u32)> = HashMap::default();
+    let mut seen: std::collections::HashSet<NodeId> = std::collections::HashSet::new();
+    let mut firsts: Vec<(NodeId, NodeId)> = runs.iter().map(|(&f, &l)| (f, l)).collect();
+    firsts.sort_unstable();
+    for (first, last) in firsts {
+        let mut c = first;
+        loop {
+            if doc.element(c).is_some() && seen.insert(c) {
+                let e = votes.entry(kinds.kind(c)).or_insert((0, 0));
+                e.0 += 1;
+                e.1 += title_weight(doc, c);
+            }
+            if c >= last {
+                break;
+            }
+            c = doc.node(c).end;
+        }
+    }
+    let (head, (_, weight)) = votes
+        .into_iter()
+        .max_by(|a, b| (a.1.1, a.1.0).cmp(&(b.1.1, b.1.0)).then(b.0.cmp(&a.0)))?;
+    (weight > 0).then_some(head)
+}
+
+/// True when sibling `c` starts a record: it is of the head kind, or of
+/// the head's tag and holds a heading (a variant of the head).
+fn is_head(doc: &Document, kinds: &mut Kinds<'_>, c: NodeId, head: &str) -> bool {
+    let kind = kinds.kind(c);
+    kind == head || {
+        let tag = head.split(['#', '.']).next().unwrap_or("");
+        doc.is_tag(c, tag) && title_weight(doc, c) == 2
+    }
+}
+
+/// Records of one container that span several siblings: each starts at a
+/// head sibling and runs to the next one; the last one takes only the kinds
+/// of siblings seen inside the others, and no more of them than the
+/// longest record has. Containers whose heads all follow one another are
+/// lists of single siblings after all and are widened instead.
+fn segment(
+    doc: &Document,
+    kinds: &mut Kinds<'_>,
+    container: NodeId,
+    head: &str,
+    mined: &[(NodeId, NodeId)],
+) -> Option<Vec<Record>> {
+    if mined.is_empty() {
+        return Some(Vec::new());
+    }
+    let children: Vec<NodeId> = doc
+        .children(container)
+        .take(crate::sequence::MAX_CHILDREN as usize)
+        .filter(|&c| doc.element(c).is_some())
+        .collect();
+    let heads: Vec<usize> = (0..children.len())
+        .filter(|&i| is_head(doc, kinds, children[i], head))
+        .collect();
+    let gaps = heads.windows(2).filter(|w| w[1] > w[0] + 1).count();
+    if heads.is_empty() || gaps * 2 < heads.len().saturating_sub(1).max(1) {
+        return None;
+    }
+    let mut parts: std::collections::HashSet<String> = std::collections::HashSet::new();
+    let mut longest = 1;
+    for w in heads.windows(2) {
+        longest = longest.max(w[1] - w[0]);
+        for &c in &children[w[0] + 1..w[1]] {
+            parts.insert(kinds.kind(c));
+        }
+    }
+    // Parts that come before the title (a date `dt` before its `dd`, a
+    // kicker before a heading): those right before the first head show it.
+    let mut lead: std::collections::HashSet<String> = std::collections::HashSet::new();
+    let mut j = heads[0];
+    while j > 0 && parts.contains(&kinds.kind(children[j - 1])) {
+        lead.insert(kinds.kind(children[j - 1]));
+        j -= 1;
+    }
+    let mut starts: Vec<usize> = Vec::with_capacity(heads.len());
+    for (n, &h) in heads.iter().enumerate() {
+        let floor = if n == 0 { 0 } else { heads[n - 1] + 1 };
+        let mut s = h;
+        while s > floor && lead.contains(&kinds.kind(children[s - 1])) {
+            s -= 1;
+        }
+        starts.push(s);
+    }
+    let mut records = Vec::with_capacity(heads.len());
+    for (n, &h) in heads.iter().enumerate() {
+        let stop = match starts.get(n + 1) {
+            Some(&next) => next,
+            None => {
+                let mut j = h + 1;
+                while j < children.len()
+                    && j - starts[n] < longest
+                    && parts.contains(&kinds.kind(children[j]))
+                    && !lead.contains(&kinds.kind(children[j]))
+                {
+                    j += 1;
+                }
+                j
+            }
+        };
+        let start = children[starts[n]];
+        let end = doc.node(children[stop - 1]).end;
+        records.push(Record { start, end });
+    }
+    Some(records)
+}
+
+/// Mined records a widened member is compared with (see [`widen`]).
+const MAX_PROTOTYPES: usize = 64;
 
 /// Text statistics of one record used by the ranking.
 struct RecordStats {
