@@ -9,10 +9,10 @@ use std::path::Path;
 use chrono::{Offset, Utc};
 use url::Url;
 
-use crate::dates::DateContext;
-use crate::decode;
 use crate::eval::lists::{self, EvalError, ListRun, ListsSummary, PredictedRecord};
-use crate::patterns::MiningParams;
+use crate::extract::dates::DateContext;
+use crate::extract::patterns::MiningParams;
+use crate::fetch::decode;
 use crate::pipeline::analyze_list;
 
 /// Date context for pages without a configured time zone: now, in UTC.

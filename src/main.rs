@@ -10,8 +10,8 @@ use std::process::ExitCode;
 use anyhow::Context;
 use clap::{Parser, Subcommand};
 use feedmine::bodies::{self, BodyParams, Method};
-use feedmine::patterns::{MiningParams, Mode};
-use feedmine::status::RunOutcome;
+use feedmine::extract::patterns::{MiningParams, Mode};
+use feedmine::serve::status::RunOutcome;
 use feedmine::{commands, config, fetch, pipeline};
 
 /// Exit code when some feed failed but the others were published.

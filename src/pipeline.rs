@@ -11,12 +11,12 @@ use std::time::{Duration, Instant};
 
 use url::Url;
 
-use crate::dates::DateContext;
-use crate::dom::{self, Document};
-use crate::items::{self, Item};
-use crate::patterns::{self, Mining, MiningParams};
-use crate::records::{self, Detection};
-use crate::sequence::{self, TagSequence};
+use crate::extract::dates::DateContext;
+use crate::extract::dom::{self, Document};
+use crate::extract::items::{self, Item};
+use crate::extract::patterns::{self, Mining, MiningParams};
+use crate::extract::records::{self, Detection};
+use crate::extract::sequence::{self, TagSequence};
 
 /// Wall time of each stage.
 #[derive(Debug, Clone, Copy, Default)]

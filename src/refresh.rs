@@ -33,21 +33,21 @@ use url::Url;
 
 use crate::bodies::{self, Method};
 use crate::config::{Config, Feed, RobotsPolicy};
-use crate::dates::DateContext;
 use crate::drift::{self, DriftParams, Observation, Verdict};
-use crate::feed::{ChannelInfo, FeedError, Format, OpmlEntry};
+use crate::extract::dates::DateContext;
+use crate::extract::items::Item;
+use crate::fetch::politeness::Politeness;
+use crate::fetch::robots::RobotsCache;
 use crate::fetch::{AddressPolicy, FetchError, FetchOptions, Fetched, Fetcher};
 use crate::filters::Filters;
-use crate::items::Item;
-use crate::metrics::{FetchKind, Metrics};
 use crate::pipeline::analyze_list;
-use crate::politeness::Politeness;
+use crate::publish::feed::{ChannelInfo, FeedError, Format, OpmlEntry};
+use crate::publish::templates::Templates;
 use crate::publish::{PublishError, write_atomically};
-use crate::robots::RobotsCache;
-use crate::server::{OPML_FILE, XSL_FILE as STYLESHEET_FILE};
+use crate::serve::metrics::{FetchKind, Metrics};
+use crate::serve::server::{OPML_FILE, XSL_FILE as STYLESHEET_FILE};
+use crate::serve::status::RunOutcome;
 use crate::state::{CachedValidators, Retention, RunRow, StateError, Store};
-use crate::status::RunOutcome;
-use crate::templates::Templates;
 
 /// Items whose bodies one run fetches at most (the rest get theirs on the
 /// next runs; until then they keep their summary).
@@ -141,7 +141,7 @@ impl Services {
 
     /// Services over an already open store.
     pub fn with_store(config: &Config, store: Arc<Store>, templates: Templates) -> Services {
-        let politeness = Politeness::new(crate::politeness::Limits {
+        let politeness = Politeness::new(crate::fetch::politeness::Limits {
             global: config.limits.concurrency,
             per_host: config.limits.host_concurrency,
             min_delay: config.limits.host_delay,
@@ -564,7 +564,7 @@ fn publish_from_state(
     // the files as they were.
     let mut rendered = Vec::new();
     for (format, path) in targets {
-        let text = crate::feed::render(*format, channel, &items).map_err(|source| {
+        let text = crate::publish::feed::render(*format, channel, &items).map_err(|source| {
             RefreshError::Render {
                 format: format.name(),
                 source,
@@ -640,7 +640,7 @@ pub fn publish_shared_files(config: &Config, templates: &Templates) -> Result<()
         .collect();
     write_atomically(
         &config.output_dir.join(OPML_FILE),
-        crate::feed::render_opml(&entries).as_bytes(),
+        crate::publish::feed::render_opml(&entries).as_bytes(),
     )
 }
 

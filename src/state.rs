@@ -58,7 +58,7 @@ use sha2::{Digest, Sha256};
 use url::Url;
 
 use crate::drift::Observation;
-use crate::items::Item;
+use crate::extract::items::Item;
 
 /// Schema version this build reads and writes (`PRAGMA user_version`).
 pub const SCHEMA_VERSION: u32 = 1;
@@ -203,6 +203,8 @@ impl StoredItem {
             ),
             summary: self.summary.clone(),
             image: self.image.clone(),
+            author: None,
+            categories: Vec::new(),
             body_html: self.body_html.clone(),
         }
     }
@@ -1124,6 +1126,8 @@ mod tests {
             date: None,
             summary: summary.into(),
             image: thumb.map(|s| Url::parse(s).unwrap()),
+            author: None,
+            categories: Vec::new(),
             body_html: None,
         }
     }
@@ -1159,6 +1163,8 @@ mod tests {
             date: None,
             summary: summary.into(),
             image: None,
+            author: None,
+            categories: Vec::new(),
             body_html: None,
         }
     }

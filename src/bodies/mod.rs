@@ -240,7 +240,7 @@ pub fn extract(
 
 /// The extractors over the `dom` arena (papers 004, 003, 002).
 fn arena_methods(html: &str, method: Method, params: &BodyParams, ex: &mut Extraction) {
-    let doc = crate::dom::parse(html);
+    let doc = crate::extract::dom::parse(html);
     let (text, reason) = match method {
         Method::Tagpath => tagpath::extract(&doc, &params.tagpath),
         Method::Similarity => similarity_blocks::extract(&doc, &params.similarity),
@@ -254,7 +254,12 @@ fn arena_methods(html: &str, method: Method, params: &BodyParams, ex: &mut Extra
     ex.nodes_built = doc
         .nodes
         .iter()
-        .filter(|n| !matches!(n.data, crate::dom::NodeData::Text { blank: true, .. }))
+        .filter(|n| {
+            !matches!(
+                n.data,
+                crate::extract::dom::NodeData::Text { blank: true, .. }
+            )
+        })
         .count();
     arena_text::finish(ex, text, reason, params.want_html);
 }

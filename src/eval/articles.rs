@@ -172,11 +172,11 @@ fn load_cases(dir: &Path) -> Result<Vec<Case>, EvalError> {
     Ok(cases)
 }
 
-/// Decode page bytes the way feeds decode them ([`crate::decode`]: BOM,
+/// Decode page bytes the way feeds decode them ([`crate::fetch::decode`]: BOM,
 /// declared charset, detector); a page that cannot be decoded (binary,
 /// empty) is read as lossy UTF-8 so it still counts as a prediction.
 pub fn decode_page(bytes: &[u8]) -> String {
-    match crate::decode::decode(bytes, None, None) {
+    match crate::fetch::decode::decode(bytes, None, None) {
         Ok(d) => d.text,
         Err(_) => String::from_utf8_lossy(bytes).into_owned(),
     }

@@ -24,7 +24,7 @@
 //!   stands in for case folding).
 //! - P = 0 when nothing is predicted, R = 0 when nothing is expected,
 //!   F1 = 0 when P + R = 0.
-//! - Expected dates are read with [`crate::dates::parse_date`] (offset UTC, a
+//! - Expected dates are read with [`crate::extract::dates::parse_date`] (offset UTC, a
 //!   fixed `now`, so only absolute dates count); an expected date that does
 //!   not parse is left out of the date accuracy rather than counted wrong.
 //! - A case whose extractor returned `Err` scores as an empty prediction
@@ -44,7 +44,7 @@ use chrono::{DateTime, FixedOffset, Offset, Utc};
 use serde::Deserialize;
 use url::Url;
 
-use crate::dates::{DateContext, parse_date};
+use crate::extract::dates::{DateContext, parse_date};
 
 /// Base for cases whose page URL is unknown or relative: a reserved domain,
 /// so resolved links can never collide with a real site.

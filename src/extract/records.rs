@@ -28,9 +28,9 @@
 
 use rustc_hash::FxHashMap as HashMap;
 
-use crate::dom::{Document, NodeData, NodeId};
-use crate::patterns::{DropReason, Mining, MiningParams, Mode, PatternCandidate};
-use crate::sequence::TagSequence;
+use crate::extract::dom::{Document, NodeData, NodeId};
+use crate::extract::patterns::{DropReason, Mining, MiningParams, Mode, PatternCandidate};
+use crate::extract::sequence::TagSequence;
 
 /// One data record: the arena nodes `start..end` (whole subtrees in
 /// structural mode; exactly an instance's tokens in paper mode).
@@ -449,7 +449,7 @@ fn widen(
     // of a million items costs what one of two thousand does.
     let members: Vec<NodeId> = doc
         .children(container)
-        .take(crate::sequence::MAX_CHILDREN as usize)
+        .take(crate::extract::sequence::MAX_CHILDREN as usize)
         .filter(|&c| doc.is_tag(c, tag) && !is_header_row(doc, c))
         .collect();
     let root_set: std::collections::HashSet<NodeId> = roots.iter().copied().collect();
@@ -689,9 +689,9 @@ pub fn selector(doc: &Document, id: NodeId) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dom::parse;
-    use crate::patterns::mine;
-    use crate::sequence::flatten;
+    use crate::extract::dom::parse;
+    use crate::extract::patterns::mine;
+    use crate::extract::sequence::flatten;
 
     fn titles(html: &str, params: &MiningParams) -> Vec<String> {
         let doc = parse(html);

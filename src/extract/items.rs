@@ -9,9 +9,9 @@ use chrono::{DateTime, FixedOffset};
 use sha2::{Digest, Sha256};
 use url::Url;
 
-use crate::dates::{DateContext, find_date, parse_date};
-use crate::dom::{Document, NodeData, NodeId, collapse_whitespace};
-use crate::records::Record;
+use crate::extract::dates::{DateContext, find_date, parse_date};
+use crate::extract::dom::{Document, NodeData, NodeId, collapse_whitespace};
+use crate::extract::records::Record;
 
 /// One entry of a published feed.
 #[derive(Debug, Clone, PartialEq)]
@@ -29,6 +29,10 @@ pub struct Item {
     pub summary: String,
     /// First content image of the record, absolute.
     pub image: Option<Url>,
+    /// The record's byline (poster, author), whitespace-collapsed.
+    pub author: Option<String>,
+    /// The record's tags or labels, in page order, without duplicates.
+    pub categories: Vec<String>,
     /// Sanitized main-content HTML of the linked page (filled by `bodies`).
     pub body_html: Option<String>,
 }
@@ -417,6 +421,8 @@ pub fn item_from_record(
         date,
         summary,
         image,
+        author: None,
+        categories: Vec::new(),
         body_html: None,
     }
 }
@@ -474,7 +480,7 @@ fn summary_without(full: &str, title: &str) -> String {
 
 /// A content image's absolute URL: `src`, lazy-loading attributes, or the
 /// first `srcset` candidate; tracking pixels and inline data are skipped.
-fn image_url(el: &crate::dom::Element, base: &Url) -> Option<Url> {
+fn image_url(el: &crate::extract::dom::Element, base: &Url) -> Option<Url> {
     // Declared dimensions below this are icons, spacers and tracking pixels.
     const MIN_CONTENT_IMAGE_PX: u32 = 40;
     let tiny = ["width", "height"].iter().any(|a| {
@@ -549,7 +555,7 @@ mod tests {
     }
 
     fn item_of(html: &str, selector_tag: &str) -> Item {
-        let doc = crate::dom::parse(html);
+        let doc = crate::extract::dom::parse(html);
         let id = (0..doc.nodes.len() as NodeId)
             .find(|&i| doc.is_tag(i, selector_tag))
             .unwrap();
@@ -611,7 +617,7 @@ mod tests {
 
     #[test]
     fn base_href_and_javascript_links() {
-        let doc = crate::dom::parse(
+        let doc = crate::extract::dom::parse(
             "<head><base href='/blog/'></head><body><a href='javascript:void(0)'>x</a></body>",
         );
         let base = base_url(&doc, &Url::parse("https://ex.com/a/b").unwrap());
