@@ -237,6 +237,7 @@ pub async fn run_with_board(
             refresh::anyhow_like(&e)
         );
     }
+    remove_leftovers(&config);
     let services = Services::open(&config, templates).map_err(DaemonError::State)?;
     let shared = Arc::new(Shared {
         services: services.clone(),
@@ -594,6 +595,7 @@ pub async fn run_once(config: &Config, feeds: &[&Feed]) -> Result<Vec<OnceResult
             refresh::anyhow_like(&e)
         );
     }
+    remove_leftovers(config);
     let services = Services::open(config, templates).map_err(DaemonError::State)?;
     let mut results: Vec<(usize, OnceResult)> =
         futures_util::stream::iter(feeds.iter().enumerate())
@@ -615,6 +617,25 @@ pub async fn run_once(config: &Config, feeds: &[&Feed]) -> Result<Vec<OnceResult
             .await;
     results.sort_by_key(|(i, _)| *i);
     Ok(results.into_iter().map(|(_, r)| r).collect())
+}
+
+/// Remove the temporary files that a run killed while publishing left in
+/// the output directory; a failure only warns (it costs disk, not feeds).
+fn remove_leftovers(config: &Config) {
+    match crate::publish::remove_stale_temps(&config.output_dir) {
+        Ok(removed) => {
+            for path in removed {
+                tracing::info!(
+                    "removed {}, left by a run that did not finish",
+                    path.display()
+                );
+            }
+        }
+        Err(e) => tracing::warn!(
+            "cannot clean leftover temporary files in {}: {e}",
+            config.output_dir.display()
+        ),
+    }
 }
 
 /// Turn SIGTERM/SIGINT into `shutdown` and SIGHUP into a reload message.

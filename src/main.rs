@@ -58,6 +58,10 @@ enum Command {
         /// Time runs in flight get to finish at shutdown, e.g. "10s".
         #[arg(long, default_value = "10s", value_parser = parse_duration_arg)]
         shutdown_grace: std::time::Duration,
+        /// Move a damaged state file aside (as `<file>.broken-<time>`) and
+        /// start with a new one: every feed's history starts over.
+        #[arg(long)]
+        reset_state: bool,
     },
     /// Serve the bundled example site on 127.0.0.1 and run the daemon over
     /// it: the whole thing working offline, in one command.
@@ -82,6 +86,10 @@ enum Command {
         /// otherwise fetched once, for new items).
         #[arg(long)]
         refetch_bodies: bool,
+        /// Move a damaged state file aside (as `<file>.broken-<time>`) and
+        /// start with a new one: every feed's history starts over.
+        #[arg(long)]
+        reset_state: bool,
         /// Only these feed ids.
         feeds: Vec<String>,
     },
@@ -229,12 +237,15 @@ fn main() -> ExitCode {
             once_now,
             watch_config,
             shutdown_grace,
-        } => run_daemon(feedmine::daemon::DaemonOptions {
-            config_path: config,
-            listen,
-            once_now,
-            watch_config,
-            shutdown_grace,
+            reset_state,
+        } => reset_state_if(reset_state, &config).and_then(|()| {
+            run_daemon(feedmine::daemon::DaemonOptions {
+                config_path: config,
+                listen,
+                once_now,
+                watch_config,
+                shutdown_grace,
+            })
         }),
         Command::Demo { listen, dir } => demo(listen, dir),
         Command::Bench {
@@ -257,7 +268,9 @@ fn main() -> ExitCode {
             config,
             feeds,
             refetch_bodies,
-        } => once(&config, &feeds, refetch_bodies),
+            reset_state,
+        } => reset_state_if(reset_state, &config)
+            .and_then(|()| once(&config, &feeds, refetch_bodies)),
         Command::Preview {
             target,
             base_url,
@@ -328,6 +341,26 @@ fn load_config(path: &Path) -> Result<config::Config, ExitCode> {
         }
         ExitCode::from(EXIT_USAGE)
     })
+}
+
+/// `--reset-state`: move the config's state file aside before the run.
+/// A config that does not load is left for the run to report.
+fn reset_state_if(reset: bool, config_path: &Path) -> anyhow::Result<()> {
+    let Some(cfg) = reset.then(|| config::load(config_path).ok()).flatten() else {
+        return Ok(());
+    };
+    match feedmine::state::reset(&cfg.state_path)? {
+        Some(aside) => eprintln!(
+            "feedmine: state database {} moved aside to {}; starting with a new one",
+            cfg.state_path.display(),
+            aside.display()
+        ),
+        None => eprintln!(
+            "feedmine: no state database at {}; nothing to reset",
+            cfg.state_path.display()
+        ),
+    }
+    Ok(())
 }
 
 fn once(config_path: &Path, only: &[String], refetch_bodies: bool) -> anyhow::Result<ExitCode> {

@@ -43,6 +43,10 @@
 //! `busy_timeout` lets a second process (e.g. `feedmine status` next to the
 //! daemon) wait for the write lock instead of failing at once.
 //!
+//! An existing file that is empty, not a database or fails SQLite's
+//! integrity check is refused with a recovery hint, never replaced
+//! (`preflight`); `--reset-state` moves it aside.
+//!
 //! The schema version lives in `PRAGMA user_version`; [`SCHEMA_VERSION`] is
 //! the version this build writes, and [`Store::open`] migrates older files
 //! step by step (each step in its own transaction) and refuses newer ones.
@@ -59,6 +63,9 @@ use url::Url;
 
 use crate::drift::Observation;
 use crate::extract::items::Item;
+
+mod preflight;
+pub use preflight::reset;
 
 /// Schema version this build reads and writes (`PRAGMA user_version`).
 pub const SCHEMA_VERSION: u32 = 1;
@@ -147,6 +154,19 @@ pub enum StateError {
         path: String,
         op: &'static str,
         detail: String,
+    },
+    #[error("state database {path} {problem}. {hint}")]
+    Unusable {
+        path: String,
+        problem: String,
+        hint: String,
+    },
+    #[error("cannot move state file {path} aside to {to}")]
+    Reset {
+        path: String,
+        to: String,
+        #[source]
+        source: std::io::Error,
     },
     #[error("state database {path}: cannot {op}: feed {feed:?} has no item {key:?}")]
     UnknownItem {
@@ -342,6 +362,8 @@ impl Store {
                 source,
             })?;
         }
+        preflight::before_open(path)?;
+        let existed = path.exists();
         let conn = Connection::open(path).map_err(|source| StateError::Sql {
             path: label.clone(),
             op: "open the file",
@@ -352,7 +374,15 @@ impl Store {
             path: Some(path.to_path_buf()),
             label,
         };
-        store.configure(true)?;
+        if existed {
+            store.configure(true).map_err(|e| match e {
+                StateError::Sql { source, .. } => preflight::damaged(path, source),
+                other => other,
+            })?;
+            preflight::after_open(&store.lock(), path)?;
+        } else {
+            store.configure(true)?;
+        }
         store.migrate()?;
         Ok(store)
     }

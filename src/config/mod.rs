@@ -28,6 +28,9 @@ pub const DEFAULT_SCHEDULE: &str = "0 * * * *";
 pub const DEFAULT_OUTPUT_DIR: &str = "public";
 /// State file name, beside the output directory, when the file names none.
 pub const DEFAULT_STATE_FILE: &str = "feedmine.db";
+/// Longest feed id: ids name files (`<id>.xml`, `<id>.html`, …), and some
+/// filesystems and URL paths choke on long names.
+pub const MAX_FEED_ID_LEN: usize = 100;
 /// Items a published feed holds at most.
 pub const DEFAULT_MAX_ITEMS: usize = 50;
 /// How long an item that left the list page stays in the feed: 30 days.
@@ -274,19 +277,67 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
         path: path.to_path_buf(),
         issues,
     };
-    let raw: RawConfig = toml::from_str(text).map_err(|e| {
-        let line = e.span().map(|s| line_of(text, s.start));
-        // Find the feed the error is in: the last `[[feed]]` before it
-        // with an `id` line.
-        let feed = e.span().and_then(|s| feed_id_before(text, s.start));
-        invalid(vec![ConfigIssue {
-            feed,
-            field: field_of_message(e.message()),
-            line,
-            message: e.message().trim().to_string(),
-        }])
-    })?;
+    let raw = parse_raw(text).map_err(invalid)?;
     validate::validate(raw, text, path).map_err(invalid)
+}
+
+/// Problems reported from one file at most (a file of garbage would
+/// otherwise list thousands).
+const MAX_SHAPE_ISSUES: usize = 50;
+
+/// The file as serde structs. A syntax error stops at once; unknown keys
+/// are all reported: each is removed from the parsed tree and the tree is
+/// read again, so one typo does not hide the next.
+fn parse_raw(text: &str) -> Result<RawConfig, Vec<ConfigIssue>> {
+    use serde::Deserialize;
+    let mut tree = toml::de::DeTable::parse(text).map_err(|e| vec![issue_of(text, &e)])?;
+    let mut issues = Vec::new();
+    while issues.len() < MAX_SHAPE_ISSUES {
+        let err = match RawConfig::deserialize(toml::de::Deserializer::from(tree.clone())) {
+            Ok(raw) if issues.is_empty() => return Ok(raw),
+            Ok(_) => break,
+            Err(e) => e,
+        };
+        issues.push(issue_of(text, &err));
+        let removable = err.message().starts_with("unknown field");
+        if !(removable && err.span().is_some_and(|s| remove_key(tree.get_mut(), &s))) {
+            break;
+        }
+    }
+    issues.sort_by_key(|i| i.line);
+    Err(issues)
+}
+
+/// A toml/serde error as an issue with its feed, field and line.
+fn issue_of(text: &str, e: &toml::de::Error) -> ConfigIssue {
+    ConfigIssue {
+        // The feed the error is in: the last `[[feed]]` before it with an
+        // `id` line.
+        feed: e.span().and_then(|s| feed_id_before(text, s.start)),
+        field: field_of_message(e.message()),
+        line: e.span().map(|s| line_of(text, s.start)),
+        message: e.message().trim().to_string(),
+    }
+}
+
+/// Remove the entry whose key sits at `span`, anywhere in the tree.
+fn remove_key(table: &mut toml::de::DeTable<'_>, span: &std::ops::Range<usize>) -> bool {
+    use toml::de::DeValue;
+    let key = table
+        .iter()
+        .find(|(k, _)| k.span() == *span)
+        .map(|(k, _)| k.clone());
+    if let Some(key) = key {
+        return table.remove(&key).is_some();
+    }
+    table.iter_mut().any(|(_, v)| match v.get_mut() {
+        DeValue::Table(t) => remove_key(t, span),
+        DeValue::Array(a) => a.iter_mut().any(|e| match e.get_mut() {
+            DeValue::Table(t) => remove_key(t, span),
+            _ => false,
+        }),
+        _ => false,
+    })
 }
 
 /// The id of the `[[feed]]` table that contains byte `offset`, if any.
@@ -428,11 +479,104 @@ timezone = "Asia/Shanghai"
     }
 
     #[test]
+    fn every_unknown_key_is_reported_at_once_with_its_line() {
+        let text = "output_dir = \"out\"\nlisten_on = \"x\"\n\n[[feed]]\nid = \"a\"\nurl = \"https://a.example/\"\nschedul = \"0 * * * *\"\n\n[[feed]]\nid = \"b\"\nurl = \"https://b.example/\"\nformat = [\"rss\"]\n\n[mining]\nmin_instance = 3\n";
+        let found = issues(text);
+        let got: Vec<(Option<&str>, &str, Option<usize>)> = found
+            .iter()
+            .map(|i| (i.feed.as_deref(), i.field.as_str(), i.line))
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                (None, "listen_on", Some(2)),
+                (Some("a"), "schedul", Some(7)),
+                (Some("b"), "format", Some(12)),
+                (Some("b"), "min_instance", Some(15)),
+            ],
+            "{found:?}"
+        );
+    }
+
+    #[test]
+    fn values_that_would_fail_every_run_are_caught_by_check() {
+        let base = "[[feed]]\nid = \"a\"\nurl = \"https://a.example/\"\n";
+        let cases = [
+            ("user_agent = \"bot/1.0\\nX-Evil: 1\"\n", "user_agent"),
+            ("timeout = \"0s\"\n", "timeout"),
+            ("bodies_timeout = \"0s\"\n", "bodies_timeout"),
+            (
+                "headers = { X-Api-Key = \"k\\r\\nHost: evil\" }\n",
+                "headers",
+            ),
+        ];
+        for (line, field) in cases {
+            let found = issues(&format!("{base}{line}"));
+            assert!(
+                found.iter().any(|i| i.field == field && i.line == Some(4)),
+                "{line}: {found:?}"
+            );
+        }
+        let long = "x".repeat(MAX_FEED_ID_LEN + 1);
+        let found = issues(&format!(
+            "[[feed]]\nid = \"{long}\"\nurl = \"https://a.example/\"\n"
+        ));
+        assert!(
+            found
+                .iter()
+                .any(|i| i.field == "id" && i.message.contains("1 to 100")),
+            "{found:?}"
+        );
+        let ok_len = "x".repeat(MAX_FEED_ID_LEN);
+        assert!(
+            parse_str(&format!(
+                "[[feed]]\nid = \"{ok_len}\"\nurl = \"https://a.example/\"\n"
+            ))
+            .is_ok()
+        );
+        let found = issues(
+            "[[feed]]\nid = \"News\"\nurl = \"https://a.example/\"\n[[feed]]\nid = \"news\"\nurl = \"https://b.example/\"\n",
+        );
+        assert!(
+            found
+                .iter()
+                .any(|i| i.feed.as_deref() == Some("news") && i.message.contains("duplicate")),
+            "{found:?}"
+        );
+    }
+
+    #[test]
+    fn item_template_include_that_fails_at_render_time_is_caught() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("item.html"),
+            "{% include \"missing-footer.html\" %}{{ item.title }}",
+        )
+        .unwrap();
+        let path = dir.path().join("feeds.toml");
+        let text =
+            "item_template = \"item.html\"\n[[feed]]\nid = \"a\"\nurl = \"https://a.example/\"\n";
+        let found = match parse(text, &path) {
+            Err(ConfigError::Invalid { issues, .. }) => issues,
+            other => panic!("expected issues, got {other:?}"),
+        };
+        assert!(
+            found.iter().any(|i| i.field == "item_template"
+                && i.line == Some(1)
+                && i.message.contains("missing-footer.html")),
+            "{found:?}"
+        );
+    }
+
+    #[test]
     fn duplicate_ids_and_empty_file() {
         let got = issues(
             "[[feed]]\nid = \"a\"\nurl = \"https://x/\"\n[[feed]]\nid = \"a\"\nurl = \"https://y/\"\n",
         );
-        assert_eq!(got[0].message, "duplicate feed id");
+        assert_eq!(
+            got[0].message,
+            "duplicate feed id (ids must differ in more than letter case)"
+        );
         assert_eq!(got[0].line, Some(5));
         let got = issues("output_dir = \"x\"\n");
         assert_eq!(got[0].field, "feed");

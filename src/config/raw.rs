@@ -14,7 +14,7 @@ pub struct RawConfig {
     /// Public base URL the output directory is served at (for
     /// `atom:link rel="self"`), e.g. `https://example.org/feeds/`.
     pub public_url: Option<Spanned<String>>,
-    pub user_agent: Option<String>,
+    pub user_agent: Option<Spanned<String>>,
     /// Total time limit of one page fetch, e.g. `"30s"`.
     pub timeout: Option<Spanned<String>>,
     pub max_body_bytes: Option<u64>,
@@ -88,7 +88,7 @@ pub struct RawFeed {
     pub description: Option<String>,
     pub schedule: Option<Spanned<String>>,
     pub timezone: Option<Spanned<String>>,
-    pub user_agent: Option<String>,
+    pub user_agent: Option<Spanned<String>>,
     pub timeout: Option<Spanned<String>>,
     pub max_body_bytes: Option<u64>,
     /// Per-feed overrides of `[mining]`, written inline.

@@ -17,8 +17,8 @@ use url::Url;
 use super::raw::{RawConfig, RawFeed, RawMining};
 use super::{
     BodySettings, Config, ConfigIssue, DEFAULT_MAX_AGE, DEFAULT_MAX_ITEMS, DEFAULT_OUTPUT_DIR,
-    DEFAULT_SCHEDULE, DEFAULT_STATE_FILE, DaemonLimits, Feed, RobotsPolicy, config_hash, line_of,
-    parse_duration, table_range,
+    DEFAULT_SCHEDULE, DEFAULT_STATE_FILE, DaemonLimits, Feed, MAX_FEED_ID_LEN, RobotsPolicy,
+    config_hash, line_of, parse_duration, table_range,
 };
 use crate::extract::patterns::{MiningParams, Mode};
 use crate::fetch::FetchOptions;
@@ -142,6 +142,19 @@ pub(super) fn validate(
     })
 }
 
+/// An error with its causes, `a: b: c` (minijinja puts the useful part,
+/// such as which include failed, in the source).
+fn anyhow_chain(e: &(dyn std::error::Error + 'static)) -> String {
+    let mut out = e.to_string();
+    let mut cur = e.source();
+    while let Some(c) = cur {
+        out.push_str(": ");
+        out.push_str(&c.to_string());
+        cur = c.source();
+    }
+    out
+}
+
 /// `public_url`: an http(s) URL, normalised to end in `/`.
 fn public_url(raw: &RawConfig, issues: &mut Issues<'_>) -> Option<Url> {
     let u = raw.public_url.as_ref()?;
@@ -181,6 +194,11 @@ fn item_template(
         .and_then(|src| {
             source = src.clone();
             ItemTemplate::new(src).map_err(|e| e.to_string())
+        })
+        .and_then(|t| {
+            t.check_renders()
+                .map(|()| t)
+                .map_err(|e| format!("{} (rendering a sample item)", anyhow_chain(&e)))
         });
     match compiled {
         Ok(c) => (c, source),
@@ -331,6 +349,8 @@ fn shared_hash_input(raw: &RawConfig, text: &str, item_template_source: &str) ->
 
 /// Every `[[feed]]` table; ids must be unique.
 fn feeds(raw: &RawConfig, globals: &Globals, issues: &mut Issues<'_>) -> Vec<Feed> {
+    // Ids name output files: unique ignoring case, since `News.xml` and
+    // `news.xml` are one file on case-insensitive filesystems.
     let mut ids = HashSet::new();
     let mut feeds = Vec::new();
     for f in &raw.feed {
@@ -340,8 +360,9 @@ fn feeds(raw: &RawConfig, globals: &Globals, issues: &mut Issues<'_>) -> Vec<Fee
             span: table_range(issues.text, f.span().start),
         };
         let id = table.raw.id.get_ref().trim().to_string();
-        if feed_id_ok(&id, &table, issues) && !ids.insert(id.clone()) {
-            issues.at(Some(&id), "id", &table.raw.id, "duplicate feed id".into());
+        if feed_id_ok(&id, &table, issues) && !ids.insert(id.to_ascii_lowercase()) {
+            let msg = "duplicate feed id (ids must differ in more than letter case)";
+            issues.at(Some(&id), "id", &table.raw.id, msg.into());
         }
         if let Some(feed) = feed(id, &table, raw, globals, issues) {
             feeds.push(feed);
@@ -359,20 +380,23 @@ struct FeedTable<'a> {
     span: Range<usize>,
 }
 
-/// Is `id` a safe file name? Reports when not.
+/// Is `id` a safe file name: 1 to [`MAX_FEED_ID_LEN`] characters from
+/// `A-Z a-z 0-9 - _ .`, not starting with `.`? Reports when not.
 fn feed_id_ok(id: &str, table: &FeedTable<'_>, issues: &mut Issues<'_>) -> bool {
     let ok = !id.is_empty()
+        && id.len() <= MAX_FEED_ID_LEN
         && id
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
         && !id.starts_with('.');
     if !ok {
-        issues.at(
-            Some(id),
-            "id",
-            &table.raw.id,
-            "must be non-empty and use only A-Z a-z 0-9 - _ . (it names the output file)".into(),
+        let shown: String = id.chars().take(40).collect();
+        let msg = format!(
+            "{shown:?}{}: an id must have 1 to {MAX_FEED_ID_LEN} characters from A-Z a-z 0-9 - _ . \
+             and not start with a dot (it names the output files)",
+            if id.chars().count() > 40 { "…" } else { "" }
         );
+        issues.at(Some(&shown), "id", &table.raw.id, msg);
     }
     ok
 }
@@ -759,6 +783,12 @@ fn feed_bodies(
         fid,
         issues,
     );
+    if bodies.timeout.is_zero()
+        && let Some(t) = &f.bodies_timeout
+    {
+        let msg = "must be longer than 0s (every article fetch would time out at once)";
+        issues.at(fid, "bodies_timeout", t, msg.into());
+    }
     bodies.delay = feed_duration(
         "bodies_delay",
         &f.bodies_delay,
@@ -802,7 +832,7 @@ fn body_method_params(
 
 /// Fetch settings that both the file and a feed may set.
 struct FetchOverrides<'a> {
-    user_agent: Option<&'a String>,
+    user_agent: Option<&'a Spanned<String>>,
     timeout: Option<&'a Spanned<String>>,
     max_body_bytes: Option<u64>,
 }
@@ -814,10 +844,22 @@ fn apply_fetch(
     issues: &mut Issues<'_>,
 ) {
     if let Some(ua) = o.user_agent {
-        fetch.user_agent = ua.clone();
+        if reqwest::header::HeaderValue::from_str(ua.get_ref()).is_ok() {
+            fetch.user_agent = ua.get_ref().clone();
+        } else {
+            let msg = format!(
+                "{:?} cannot be sent as a header (no line breaks or control characters)",
+                ua.get_ref()
+            );
+            issues.at(feed, "user_agent", ua, msg);
+        }
     }
     if let Some(t) = o.timeout {
         match parse_duration(t.get_ref()) {
+            Ok(d) if d.is_zero() => {
+                let msg = "must be longer than 0s (every fetch would time out at once)";
+                issues.at(feed, "timeout", t, msg.into());
+            }
             Ok(d) => fetch.total_timeout = d,
             Err(m) => issues.at(feed, "timeout", t, m),
         }

@@ -143,6 +143,24 @@ impl ItemTemplate {
         Ok(ItemTemplate { env, name })
     }
 
+    /// Render a sample item with every field set, so that what only fails
+    /// at render time (an `include` of a missing file, an unknown filter,
+    /// a type error) is reported by `check` instead of by every run.
+    pub fn check_renders(&self) -> Result<(), TemplateError> {
+        let sample = Item {
+            title: "Sample title".into(),
+            link: url::Url::parse("https://example.com/a").ok(),
+            guid: "sample".into(),
+            date: Some(chrono::Utc::now().fixed_offset()),
+            summary: "Sample summary".into(),
+            image: url::Url::parse("https://example.com/a.jpg").ok(),
+            author: Some("Sample Author".into()),
+            categories: vec!["sample".into()],
+            body_html: Some("<p>Sample body</p>".into()),
+        };
+        self.render(&sample).map(drop)
+    }
+
     /// The item's HTML, or `None` when it has neither body nor image (the
     /// summary alone already is the description).
     pub fn render(&self, item: &Item) -> Result<Option<String>, TemplateError> {
