@@ -105,6 +105,10 @@ enum Command {
         json: bool,
         #[arg(long, default_value = "structural")]
         mode: Mode,
+        /// Also look for feeds at the paths site generators use (/feed,
+        /// /rss.xml, /atom.xml, /index.xml, /feed.json, ...).
+        #[arg(long)]
+        discover: bool,
     },
     /// Validate the config; each error names the feed, the field and the line.
     Check {
@@ -207,6 +211,10 @@ enum EvalWhat {
         #[arg(long)]
         thresholds: Option<PathBuf>,
     },
+    /// Article pages served on 127.0.0.1 behind a titles-and-links RSS
+    /// feed, run through `source = "feed"`: the published bodies scored
+    /// next to direct extraction. DIR as for `articles`.
+    FeedBodies { dir: PathBuf },
 }
 
 fn main() -> ExitCode {
@@ -276,7 +284,8 @@ fn main() -> ExitCode {
             base_url,
             json,
             mode,
-        } => preview(&target, base_url, json, mode).map(|()| ExitCode::SUCCESS),
+            discover,
+        } => preview(&target, base_url, json, mode, discover).map(|()| ExitCode::SUCCESS),
         Command::Check { config } => check(&config),
         Command::Extract {
             target,
@@ -307,6 +316,16 @@ fn main() -> ExitCode {
                 },
         } => eval_articles(&dir, &method, save.as_deref(), thresholds.as_deref())
             .map(|()| ExitCode::SUCCESS),
+        Command::Eval {
+            what: EvalWhat::FeedBodies { dir },
+        } => runtime().and_then(|rt| {
+            rt.block_on(feedmine::eval::feedbodies::run(
+                &dir,
+                &mut std::io::stdout().lock(),
+            ))
+            .map(|_| ExitCode::SUCCESS)
+            .map_err(Into::into)
+        }),
         Command::Train {
             what: TrainWhat::Tagpath { dir, out },
         } => train_tagpath(&dir, &out).map(|()| ExitCode::SUCCESS),
@@ -431,10 +450,10 @@ fn once(config_path: &Path, only: &[String], refetch_bodies: bool) -> anyhow::Re
                 rep.bodies_filled,
                 rep.bodies_failed,
                 rep.elapsed.as_secs_f64(),
-                if rep.drift.is_empty() {
+                if rep.drift.is_empty() && rep.notes.is_empty() {
                     String::new()
                 } else {
-                    format!(": {}", rep.drift.join("; "))
+                    format!(": {}", [rep.drift, rep.notes].concat().join("; "))
                 }
             ),
             Err(err) => {
@@ -519,20 +538,40 @@ fn fetch_target(target: &str) -> anyhow::Result<fetch::Page> {
         .with_context(|| format!("fetching {target}"))
 }
 
-fn preview(target: &str, base_url: Option<url::Url>, json: bool, mode: Mode) -> anyhow::Result<()> {
+fn preview(
+    target: &str,
+    base_url: Option<url::Url>,
+    json: bool,
+    mode: Mode,
+    discover: bool,
+) -> anyhow::Result<()> {
+    use feedmine::extract::{advertised, feedsource};
     let page = fetch_target(target)?;
     let params = MiningParams {
         mode,
         ..MiningParams::default()
     };
-    let base = base_url.unwrap_or(page.final_url);
-    let list = pipeline::analyze_list(
-        &page.text,
-        &base,
-        &params,
-        &commands::default_date_context(),
-    );
-    let p = commands::preview_of(&list, &base);
+    let base = base_url.unwrap_or(page.final_url.clone());
+    let p = if feedsource::looks_like_feed(&page.bytes, page.content_type.as_deref()) {
+        let feed = feedsource::parse_feed(&page.bytes, &base)?;
+        commands::preview_of_feed(&feed, &base)
+    } else {
+        let list = pipeline::analyze_list(
+            &page.text,
+            &base,
+            &params,
+            &commands::default_date_context(),
+        );
+        let mut p = commands::preview_of(&list, &base);
+        let offered = advertised::advertised_feeds(&list.doc, &list.base);
+        let tried = if discover {
+            advertised::common_feed_urls(&base)
+        } else {
+            Vec::new()
+        };
+        p.feeds = describe_feeds(&offered, &tried)?;
+        p
+    };
     let mut out = std::io::stdout().lock();
     if json {
         serde_json::to_writer_pretty(&mut out, &p)?;
@@ -542,6 +581,55 @@ fn preview(target: &str, base_url: Option<url::Url>, json: bool, mode: Mode) -> 
     }
     Ok(())
 }
+
+/// Fetch the advertised feeds (up to [`MAX_DESCRIBED_FEEDS`]) and the
+/// `--discover` candidates to say what each holds; candidates that are not
+/// feeds are left out, advertised feeds that fail say why.
+fn describe_feeds(
+    offered: &[feedmine::extract::advertised::Advertised],
+    tried: &[url::Url],
+) -> anyhow::Result<Vec<commands::PreviewFeed>> {
+    use feedmine::extract::feedsource;
+    let fetcher = fetch::Fetcher::new(fetch::FetchOptions::default())?;
+    let rt = runtime()?;
+    let describe = |url: &url::Url| -> Result<(String, &'static str), String> {
+        let page = rt
+            .block_on(fetcher.fetch(url))
+            .map_err(|e| format!("{:#}", anyhow::Error::new(e)))?;
+        if !feedsource::looks_like_feed(&page.bytes, page.content_type.as_deref()) {
+            return Err("not a feed".into());
+        }
+        let feed = feedsource::parse_feed(&page.bytes, &page.final_url)
+            .map_err(|e| format!("{:#}", anyhow::Error::new(e)))?;
+        Ok((feed.describe(), feed.kind.label()))
+    };
+    let mut out = Vec::new();
+    for a in offered.iter().take(MAX_DESCRIBED_FEEDS) {
+        out.push(commands::PreviewFeed {
+            url: a.url.to_string(),
+            kind: a.kind.label(),
+            description: describe(&a.url).map(|(d, _)| d).unwrap_or_else(|e| e),
+            advertised: true,
+        });
+    }
+    for url in tried {
+        if offered.iter().any(|a| a.url == *url) || out.iter().any(|f| f.url == url.as_str()) {
+            continue;
+        }
+        if let Ok((description, kind)) = describe(url) {
+            out.push(commands::PreviewFeed {
+                url: url.to_string(),
+                kind,
+                description,
+                advertised: false,
+            });
+        }
+    }
+    Ok(out)
+}
+
+/// Advertised feeds `preview` fetches to describe.
+const MAX_DESCRIBED_FEEDS: usize = 3;
 
 /// Extraction parameters: defaults, plus trained tag-path thresholds.
 fn body_params(thresholds: Option<&Path>) -> anyhow::Result<BodyParams> {

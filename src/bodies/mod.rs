@@ -217,7 +217,14 @@ pub fn extract(
     if params.debug {
         debug_dump(html, &toks, &located, &skip);
     }
-    let skip_fn = |id: tree::NodeId| skip.get(id as usize).copied().unwrap_or(false);
+    let cleaned = |id: tree::NodeId| skip.get(id as usize).copied().unwrap_or(false);
+    let repeated = if paper {
+        Vec::new()
+    } else {
+        output::repeated_blocks(html, &toks, &located.tree, located.root, &cleaned)
+    };
+    let skip_fn =
+        |id: tree::NodeId| cleaned(id) || repeated.get(id as usize).copied().unwrap_or(false);
     ex.text = output::text(html, &toks, &located.tree, located.root, &skip_fn);
     let mut skip_fn: &dyn Fn(tree::NodeId) -> bool = &skip_fn;
     if ex.text.is_empty() && !paper {

@@ -86,6 +86,9 @@ pub enum ConfigError {
 #[derive(Debug, Clone)]
 pub struct BodySettings {
     pub enabled: bool,
+    /// `bodies = "always"`: extract bodies even for items whose source feed
+    /// already carries full content.
+    pub always: bool,
     pub method: String,
     /// Article pages fetched at once.
     pub concurrency: usize,
@@ -103,6 +106,7 @@ impl Default for BodySettings {
     fn default() -> Self {
         BodySettings {
             enabled: true,
+            always: false,
             method: "reverse".to_string(),
             concurrency: 4,
             allow_other_hosts: false,
@@ -126,6 +130,10 @@ pub struct Feed {
     pub fetch: FetchOptions,
     pub mining: MiningParams,
     pub bodies: BodySettings,
+    /// Where the items come from.
+    pub source: Source,
+    /// List pages read at most per run (`pages`, 1 = only `url`).
+    pub pages: usize,
     /// Random delay up to this long added to each scheduled run.
     pub jitter: Duration,
     /// Published formats, in config order, without duplicates.
@@ -153,6 +161,21 @@ pub struct Feed {
     /// Line of the `[[feed]]` table.
     pub line: usize,
 }
+
+/// Where a feed's items come from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Source {
+    /// Records mined from the list page (a page that turns out to be a
+    /// feed is read as one).
+    #[default]
+    Page,
+    /// The RSS, Atom or JSON Feed at `url`.
+    Feed,
+}
+
+/// Most list pages `pages` may ask for: a backfill of this many pages is
+/// already a burst of requests to one host.
+pub const MAX_PAGES: usize = 20;
 
 /// Which pages robots.txt is respected for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -78,6 +78,14 @@ pub struct RawMining {
     pub max_candidates: Option<usize>,
 }
 
+/// `bodies = true | false | "always"`.
+#[derive(Debug, Deserialize, Clone)]
+#[serde(untagged)]
+pub enum RawBodies {
+    Flag(bool),
+    Word(String),
+}
+
 /// One `[[feed]]` table.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -100,8 +108,14 @@ pub struct RawFeed {
     pub min_coverage: Option<Spanned<f64>>,
     pub max_pattern_len: Option<usize>,
     pub max_candidates: Option<usize>,
-    /// Fill item bodies from the linked pages.
-    pub bodies: Option<bool>,
+    /// Fill item bodies from the linked pages: `true`, `false`, or
+    /// `"always"` (also for feed items that carry their own content).
+    pub bodies: Option<Spanned<RawBodies>>,
+    /// Where the items come from: `"page"` (records mined from the list
+    /// page, the default) or `"feed"` (the RSS/Atom/JSON Feed at `url`).
+    pub source: Option<Spanned<String>>,
+    /// List pages to follow through "next" links (1 = only `url`).
+    pub pages: Option<Spanned<usize>>,
     pub bodies_method: Option<Spanned<String>>,
     pub bodies_concurrency: Option<usize>,
     pub bodies_allow_other_hosts: Option<bool>,

@@ -14,11 +14,11 @@ use std::time::Duration;
 use toml::Spanned;
 use url::Url;
 
-use super::raw::{RawConfig, RawFeed, RawMining};
+use super::raw::{RawBodies, RawConfig, RawFeed, RawMining};
 use super::{
     BodySettings, Config, ConfigIssue, DEFAULT_MAX_AGE, DEFAULT_MAX_ITEMS, DEFAULT_OUTPUT_DIR,
-    DEFAULT_SCHEDULE, DEFAULT_STATE_FILE, DaemonLimits, Feed, MAX_FEED_ID_LEN, RobotsPolicy,
-    config_hash, line_of, parse_duration, table_range,
+    DEFAULT_SCHEDULE, DEFAULT_STATE_FILE, DaemonLimits, Feed, MAX_FEED_ID_LEN, MAX_PAGES,
+    RobotsPolicy, Source, config_hash, line_of, parse_duration, table_range,
 };
 use crate::extract::patterns::{MiningParams, Mode};
 use crate::fetch::FetchOptions;
@@ -454,6 +454,7 @@ fn feed(
     let fetch = feed_fetch(f, raw, fid, globals, issues);
     let mining = feed_mining(f, fid, table.line, globals, issues);
     let bodies = feed_bodies(f, fid, table.line, &globals.base_dir, issues);
+    let (source, pages) = feed_source(f, fid, issues);
     let config_hash = config_hash(
         &globals.shared_hash,
         issues.text.get(table.span.clone()).unwrap_or(""),
@@ -468,6 +469,8 @@ fn feed(
         fetch,
         mining,
         bodies,
+        source,
+        pages,
         jitter,
         formats,
         max_items,
@@ -567,6 +570,35 @@ fn feed_schedule(
             None
         }
     }
+}
+
+/// `source` (`page` or `feed`) and `pages` (1 to [`MAX_PAGES`]).
+fn feed_source(f: &RawFeed, fid: Option<&str>, issues: &mut Issues<'_>) -> (Source, usize) {
+    let source = match f.source.as_ref().map(|s| (s, s.get_ref().trim())) {
+        None | Some((_, "page")) => Source::Page,
+        Some((_, "feed")) => Source::Feed,
+        Some((s, other)) => {
+            let msg = format!("{other:?} is not one of \"page\", \"feed\"");
+            issues.at(fid, "source", s, msg);
+            Source::Page
+        }
+    };
+    let pages = match &f.pages {
+        None => 1,
+        Some(p) if (1..=MAX_PAGES).contains(p.get_ref()) => *p.get_ref(),
+        Some(p) => {
+            let msg = format!("must be between 1 and {MAX_PAGES}");
+            issues.at(fid, "pages", p, msg);
+            1
+        }
+    };
+    if source == Source::Feed
+        && let Some(p) = f.pages.as_ref().filter(|p| *p.get_ref() > 1)
+    {
+        let msg = "a feed source has no next pages: remove `pages` or use source = \"page\"";
+        issues.at(fid, "pages", p, msg.into());
+    }
+    (source, pages)
 }
 
 /// A duration setting the feed may override; `default` when neither sets it.
@@ -751,8 +783,15 @@ fn feed_bodies(
     issues: &mut Issues<'_>,
 ) -> BodySettings {
     let mut bodies = BodySettings::default();
-    if let Some(b) = f.bodies {
-        bodies.enabled = b;
+    if let Some(b) = &f.bodies {
+        match b.get_ref() {
+            RawBodies::Flag(on) => bodies.enabled = *on,
+            RawBodies::Word(w) if w.trim() == "always" => bodies.always = true,
+            RawBodies::Word(w) => {
+                let msg = format!("{w:?} is not one of true, false, \"always\"");
+                issues.at(fid, "bodies", b, msg);
+            }
+        }
     }
     if let Some(m) = &f.bodies_method {
         let name = m.get_ref().trim();

@@ -103,16 +103,16 @@ pub fn run(
 }
 
 /// One page of a set.
-struct Case {
-    id: String,
-    html_path: PathBuf,
-    truth: String,
+pub(crate) struct Case {
+    pub(crate) id: String,
+    pub(crate) html_path: PathBuf,
+    pub(crate) truth: String,
     url: Option<String>,
     with: Vec<String>,
     without: Vec<String>,
 }
 
-fn load_cases(dir: &Path) -> Result<Vec<Case>, EvalError> {
+pub(crate) fn load_cases(dir: &Path) -> Result<Vec<Case>, EvalError> {
     if !dir.is_dir() {
         return Err(EvalError::MissingDir(dir.to_path_buf()));
     }
@@ -182,7 +182,7 @@ pub fn decode_page(bytes: &[u8]) -> String {
     }
 }
 
-fn read_page(path: &Path) -> Result<String, EvalError> {
+pub(crate) fn read_page(path: &Path) -> Result<String, EvalError> {
     let f = std::fs::File::open(path).map_err(|source| EvalError::Io {
         path: path.to_path_buf(),
         source,
