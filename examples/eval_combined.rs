@@ -136,7 +136,7 @@ fn main() {
                 .unwrap_or_default()
         };
         let t0 = std::time::Instant::now();
-        let doc = feedmine::dom::parse(&html);
+        let doc = feedmine::extract::dom::parse(&html);
         parse_ms.push(t0.elapsed().as_secs_f64() * 1000.0);
         let t = std::time::Instant::now();
         let _ = feedmine::bodies::cevc::extract(&doc, &params.cevc);

@@ -10,9 +10,9 @@
 use std::path::Path;
 
 use chrono::{Offset, Utc};
-use feedmine::dates::{DateContext, parse_date};
 use feedmine::eval::lists::{self, ExpectedCase, normalize_link, normalize_title};
-use feedmine::patterns::MiningParams;
+use feedmine::extract::dates::{DateContext, parse_date};
+use feedmine::extract::patterns::MiningParams;
 
 fn main() {
     for arg in std::env::args().skip(1) {
@@ -37,7 +37,7 @@ fn show(dir: &Path) {
     let Ok(bytes) = std::fs::read(&page) else {
         return;
     };
-    let Ok(decoded) = feedmine::decode::decode(&bytes, None, None) else {
+    let Ok(decoded) = feedmine::fetch::decode::decode(&bytes, None, None) else {
         return;
     };
     let base = lists::base_url(&case);
@@ -45,15 +45,20 @@ fn show(dir: &Path) {
         now: Utc::now(),
         offset: Utc.fix(),
     };
-    let page = feedmine::pipeline::analyze_list(&decoded.text, &base, &MiningParams::default(), &ctx);
-    println!("== {name} ({} expected, {} predicted)", case.records.len(), page.items.len());
+    let page =
+        feedmine::pipeline::analyze_list(&decoded.text, &base, &MiningParams::default(), &ctx);
+    println!(
+        "== {name} ({} expected, {} predicted)",
+        case.records.len(),
+        page.items.len()
+    );
     if let Some(w) = page.detection.winner() {
         println!("   winner: {} ({} records)", w.selector, w.records.len());
     }
     report(&case, &page.items, &base);
 }
 
-fn report(case: &ExpectedCase, items: &[feedmine::items::Item], base: &url::Url) {
+fn report(case: &ExpectedCase, items: &[feedmine::extract::items::Item], base: &url::Url) {
     let ctx = DateContext {
         now: chrono::DateTime::UNIX_EPOCH,
         offset: Utc.fix(),
@@ -75,18 +80,30 @@ fn report(case: &ExpectedCase, items: &[feedmine::items::Item], base: &url::Url)
             Some(i) => {
                 used[i] = true;
                 let it = &items[i];
-                let same = et.as_deref().is_none_or(|t| t == normalize_title(&it.title));
+                let same = et
+                    .as_deref()
+                    .is_none_or(|t| t == normalize_title(&it.title));
                 let date = match (exp_date, it.date) {
-                    (Some(e), Some(p)) if p.with_timezone(e.offset()).date_naive() == e.date_naive() => {
+                    (Some(e), Some(p))
+                        if p.with_timezone(e.offset()).date_naive() == e.date_naive() =>
+                    {
                         format!(" [{}]", p.date_naive())
                     }
-                    (Some(e), p) => format!(" [date! got {:?} want {}]", p.map(|p| p.date_naive()), e.date_naive()),
+                    (Some(e), p) => format!(
+                        " [date! got {:?} want {}]",
+                        p.map(|p| p.date_naive()),
+                        e.date_naive()
+                    ),
                     _ => String::new(),
                 };
                 if same {
                     println!(" = {}{date}", it.title);
                 } else {
-                    println!(" ~ {:?} want {:?}{date}", it.title, r.title.as_deref().unwrap_or(""));
+                    println!(
+                        " ~ {:?} want {:?}{date}",
+                        it.title,
+                        r.title.as_deref().unwrap_or("")
+                    );
                 }
             }
             None => println!(

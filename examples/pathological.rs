@@ -15,10 +15,10 @@ use std::time::{Duration, Instant};
 
 use chrono::{FixedOffset, TimeZone, Utc};
 use feedmine::bodies::{self, BodyParams, Method};
-use feedmine::dates::DateContext;
-use feedmine::decode;
+use feedmine::extract::dates::DateContext;
+use feedmine::extract::patterns::MiningParams;
+use feedmine::fetch::decode;
 use feedmine::fetch::{FetchOptions, Fetcher};
-use feedmine::patterns::MiningParams;
 use feedmine::pipeline;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpListener;

@@ -26,7 +26,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::config;
 use crate::daemon::{self, DaemonOptions};
-use crate::status::{RunOutcome, StatusBoard};
+use crate::serve::status::{RunOutcome, StatusBoard};
 
 /// Loopback addresses the synthetic feeds are spread over.
 pub const HOSTS: u8 = 50;
@@ -511,7 +511,7 @@ pub async fn soak(feeds: usize, duration: Duration, fail_rate: f64) -> Result<St
         );
     }
     let snap = board.snapshot();
-    let recent = |s: &crate::status::FeedStatus, within: chrono::Duration| {
+    let recent = |s: &crate::serve::status::FeedStatus, within: chrono::Duration| {
         s.last_success
             .is_some_and(|t| chrono::Utc::now() - t < within)
     };
@@ -570,7 +570,7 @@ mod tests {
         let page = crate::pipeline::analyze_list(
             &html,
             &url,
-            &crate::patterns::MiningParams::default(),
+            &crate::extract::patterns::MiningParams::default(),
             &crate::commands::default_date_context(),
         );
         assert_eq!(page.items.len(), 20);
@@ -586,7 +586,7 @@ mod tests {
         let next = crate::pipeline::analyze_list(
             &list_page(7, 20, 2),
             &url,
-            &crate::patterns::MiningParams::default(),
+            &crate::extract::patterns::MiningParams::default(),
             &crate::commands::default_date_context(),
         );
         assert_eq!(next.items[2].link, page.items[0].link);

@@ -9,10 +9,10 @@ use std::path::Path;
 use chrono::{Offset, Utc};
 use url::Url;
 
-use crate::dates::DateContext;
-use crate::decode;
 use crate::eval::lists::{self, EvalError, ListRun, ListsSummary, PredictedRecord};
-use crate::patterns::MiningParams;
+use crate::extract::dates::DateContext;
+use crate::extract::patterns::MiningParams;
+use crate::fetch::decode;
 use crate::pipeline::analyze_list;
 
 /// Date context for pages without a configured time zone: now, in UTC.
@@ -55,10 +55,28 @@ pub fn eval_lists(
 pub struct Preview {
     pub url: String,
     pub title: Option<String>,
+    /// When the target itself is a feed: "RSS 2.0, 20 items, summaries
+    /// only" (its items are the records; there are no groups).
+    pub source_feed: Option<String>,
+    /// Feeds the page advertises (and, with `--discover`, feeds found at
+    /// the usual paths).
+    pub feeds: Vec<PreviewFeed>,
     pub records: Vec<PreviewRecord>,
     pub groups: Vec<PreviewGroup>,
     pub patterns: Vec<PreviewPattern>,
     pub stats: PreviewStats,
+}
+
+/// A feed the page offers.
+#[derive(Debug, serde::Serialize)]
+pub struct PreviewFeed {
+    pub url: String,
+    /// `RSS`, `Atom` or `JSON Feed`, as advertised.
+    pub kind: &'static str,
+    /// "RSS 2.0, 20 items, summaries only" once fetched, else why not.
+    pub description: String,
+    /// Advertised by the page (`false`: found at a usual path).
+    pub advertised: bool,
 }
 
 #[derive(Debug, serde::Serialize)]
@@ -115,17 +133,9 @@ pub fn preview_of(page: &crate::pipeline::ListPage, url: &Url) -> Preview {
     Preview {
         url: url.to_string(),
         title: page.doc.title.clone(),
-        records: page
-            .items
-            .iter()
-            .map(|it| PreviewRecord {
-                title: it.title.clone(),
-                link: it.link.as_ref().map(|l| l.to_string()),
-                date: it.date.map(|d| d.to_rfc3339()),
-                summary: it.summary.clone(),
-                image: it.image.as_ref().map(|l| l.to_string()),
-            })
-            .collect(),
+        source_feed: None,
+        feeds: Vec::new(),
+        records: page.items.iter().map(preview_record).collect(),
         groups: page
             .detection
             .groups
@@ -167,6 +177,56 @@ pub fn preview_of(page: &crate::pipeline::ListPage, url: &Url) -> Preview {
     }
 }
 
+fn preview_record(it: &crate::extract::items::Item) -> PreviewRecord {
+    PreviewRecord {
+        title: it.title.clone(),
+        link: it.link.as_ref().map(|l| l.to_string()),
+        date: it.date.map(|d| d.to_rfc3339()),
+        summary: it.summary.clone(),
+        image: it.image.as_ref().map(|l| l.to_string()),
+    }
+}
+
+/// The preview of a target that is itself a feed.
+pub fn preview_of_feed(feed: &crate::extract::feedsource::SourceFeed, url: &Url) -> Preview {
+    Preview {
+        url: url.to_string(),
+        title: feed.title.clone(),
+        source_feed: Some(feed.describe()),
+        feeds: Vec::new(),
+        records: feed.items.iter().map(preview_record).collect(),
+        groups: Vec::new(),
+        patterns: Vec::new(),
+        stats: PreviewStats {
+            tokens: 0,
+            intervals: 0,
+            dropped_rule1: 0,
+            dropped_rule2: 0,
+            parse_ms: 0.0,
+            mine_ms: 0.0,
+            items_ms: 0.0,
+        },
+    }
+}
+
+fn write_feeds(p: &Preview, out: &mut dyn Write) -> std::io::Result<()> {
+    if let Some(d) = &p.source_feed {
+        writeln!(
+            out,
+            "feed      this is a feed: {d}; use it with source = \"feed\" (bodies are added from the linked pages)"
+        )?;
+    }
+    for f in &p.feeds {
+        let how = if f.advertised {
+            "this page advertises a feed"
+        } else {
+            "a feed at a usual path"
+        };
+        writeln!(out, "feed      {how}: {} ({})", f.url, f.description)?;
+    }
+    Ok(())
+}
+
 fn clip(s: &str, n: usize) -> String {
     if s.chars().count() <= n {
         s.to_string()
@@ -179,6 +239,7 @@ fn clip(s: &str, n: usize) -> String {
 pub fn write_preview(p: &Preview, out: &mut dyn Write) -> std::io::Result<()> {
     writeln!(out, "page      {}", p.url)?;
     writeln!(out, "title     {}", p.title.as_deref().unwrap_or("(none)"))?;
+    write_feeds(p, out)?;
     writeln!(
         out,
         "sequence  {} tokens, {} repeated patterns ({} below min instances, {} below min length)",

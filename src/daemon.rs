@@ -37,11 +37,11 @@ use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
 
 use crate::config::{self, Config, ConfigError, Feed};
-use crate::politeness::Backoff;
+use crate::fetch::politeness::Backoff;
+use crate::publish::templates::{IndexContext, Templates};
 use crate::refresh::{self, RefreshError, RunReport, Services};
+use crate::serve::status::{FeedStatus, Health, LastRun, RunOutcome, StatusBoard};
 use crate::state::{RunRow, StateError};
-use crate::status::{FeedStatus, Health, LastRun, RunOutcome, StatusBoard};
-use crate::templates::{IndexContext, Templates};
 
 /// Longest single sleep of a worker before it looks at the clock again.
 pub const MAX_SLEEP: Duration = Duration::from_secs(60);
@@ -73,7 +73,7 @@ pub enum DaemonError {
     #[error("cannot open the state file")]
     State(#[source] StateError),
     #[error("cannot load the templates")]
-    Templates(#[source] crate::templates::TemplateError),
+    Templates(#[source] crate::publish::templates::TemplateError),
     #[error("cannot listen on {addr}")]
     Bind {
         addr: SocketAddr,
@@ -81,11 +81,13 @@ pub enum DaemonError {
         source: std::io::Error,
     },
     #[error("the HTTP server failed")]
-    Server(#[source] crate::server::ServerError),
+    Server(#[source] crate::serve::server::ServerError),
 }
 
 /// Load the templates a config names (bundled ones where it names none).
-pub fn load_templates(config: &Config) -> Result<Templates, crate::templates::TemplateError> {
+pub fn load_templates(
+    config: &Config,
+) -> Result<Templates, crate::publish::templates::TemplateError> {
     let mut t = Templates::load(
         None,
         config.index_template.as_deref(),
@@ -235,6 +237,7 @@ pub async fn run_with_board(
             refresh::anyhow_like(&e)
         );
     }
+    remove_leftovers(&config);
     let services = Services::open(&config, templates).map_err(DaemonError::State)?;
     let shared = Arc::new(Shared {
         services: services.clone(),
@@ -262,18 +265,18 @@ pub async fn run_with_board(
             source,
         })?;
         tracing::info!("serving the feeds on http://{local}/");
-        let state = crate::server::AppState {
+        let state = crate::serve::server::AppState {
             board: board.clone(),
             metrics: services.metrics.clone(),
             render_index: index_renderer(services.clone(), config.public_url.clone()),
-            options: Arc::new(crate::server::ServerOptions {
+            options: Arc::new(crate::serve::server::ServerOptions {
                 bearer_token: config.bearer_token.clone(),
-                ..crate::server::ServerOptions::new(config.output_dir.clone())
+                ..crate::serve::server::ServerOptions::new(config.output_dir.clone())
             }),
         };
         let token = shutdown.clone();
         tasks.spawn(async move {
-            if let Err(e) = crate::server::serve(listener, state, token).await {
+            if let Err(e) = crate::serve::server::serve(listener, state, token).await {
                 tracing::error!("the HTTP server stopped: {}", refresh::anyhow_like(&e));
             }
         });
@@ -380,7 +383,7 @@ pub async fn run_with_board(
 fn index_renderer(
     services: Services,
     public_url: Option<url::Url>,
-) -> crate::server::IndexRenderer {
+) -> crate::serve::server::IndexRenderer {
     Arc::new(move |feeds: &[FeedStatus]| {
         let ctx = IndexContext {
             generated: Utc::now(),
@@ -400,7 +403,7 @@ enum ReloadError {
     #[error(transparent)]
     Config(ConfigError),
     #[error("cannot load the templates")]
-    Templates(#[source] crate::templates::TemplateError),
+    Templates(#[source] crate::publish::templates::TemplateError),
 }
 
 fn reload_config(path: &Path) -> Result<(Config, Templates), ReloadError> {
@@ -592,6 +595,7 @@ pub async fn run_once(config: &Config, feeds: &[&Feed]) -> Result<Vec<OnceResult
             refresh::anyhow_like(&e)
         );
     }
+    remove_leftovers(config);
     let services = Services::open(config, templates).map_err(DaemonError::State)?;
     let mut results: Vec<(usize, OnceResult)> =
         futures_util::stream::iter(feeds.iter().enumerate())
@@ -613,6 +617,25 @@ pub async fn run_once(config: &Config, feeds: &[&Feed]) -> Result<Vec<OnceResult
             .await;
     results.sort_by_key(|(i, _)| *i);
     Ok(results.into_iter().map(|(_, r)| r).collect())
+}
+
+/// Remove the temporary files that a run killed while publishing left in
+/// the output directory; a failure only warns (it costs disk, not feeds).
+fn remove_leftovers(config: &Config) {
+    match crate::publish::remove_stale_temps(&config.output_dir) {
+        Ok(removed) => {
+            for path in removed {
+                tracing::info!(
+                    "removed {}, left by a run that did not finish",
+                    path.display()
+                );
+            }
+        }
+        Err(e) => tracing::warn!(
+            "cannot clean leftover temporary files in {}: {e}",
+            config.output_dir.display()
+        ),
+    }
 }
 
 /// Turn SIGTERM/SIGINT into `shutdown` and SIGHUP into a reload message.

@@ -28,7 +28,7 @@
 //! Invariant: every reason is one full sentence that names the numbers it
 //! compares, ready for `/health` and the index page.
 
-use crate::dom::{Document, NodeId};
+use crate::extract::dom::{Document, NodeId};
 use crate::pipeline::ListPage;
 
 /// Thresholds of the drift rules (module header).
@@ -265,8 +265,8 @@ pub fn pattern_signature(page: &ListPage) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dates::DateContext;
-    use crate::patterns::MiningParams;
+    use crate::extract::dates::DateContext;
+    use crate::extract::patterns::MiningParams;
     use crate::pipeline::analyze_list;
     use chrono::{FixedOffset, TimeZone, Utc};
     use url::Url;

@@ -16,7 +16,7 @@ use std::cell::OnceCell;
 use regex::{Regex, RegexBuilder};
 use serde::Deserialize;
 
-use crate::items::Item;
+use crate::extract::items::Item;
 
 /// Upper bound on one compiled regex (bytes of its program), so that a
 /// pattern like `(a{1000}){1000}` is refused instead of taking memory.
@@ -253,6 +253,8 @@ mod tests {
             date: None,
             summary: summary.into(),
             image: None,
+            author: None,
+            categories: Vec::new(),
             body_html: body.map(str::to_owned),
         }
     }

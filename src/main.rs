@@ -10,8 +10,8 @@ use std::process::ExitCode;
 use anyhow::Context;
 use clap::{Parser, Subcommand};
 use feedmine::bodies::{self, BodyParams, Method};
-use feedmine::patterns::{MiningParams, Mode};
-use feedmine::status::RunOutcome;
+use feedmine::extract::patterns::{MiningParams, Mode};
+use feedmine::serve::status::RunOutcome;
 use feedmine::{commands, config, fetch, pipeline};
 
 /// Exit code when some feed failed but the others were published.
@@ -58,6 +58,10 @@ enum Command {
         /// Time runs in flight get to finish at shutdown, e.g. "10s".
         #[arg(long, default_value = "10s", value_parser = parse_duration_arg)]
         shutdown_grace: std::time::Duration,
+        /// Move a damaged state file aside (as `<file>.broken-<time>`) and
+        /// start with a new one: every feed's history starts over.
+        #[arg(long)]
+        reset_state: bool,
     },
     /// Serve the bundled example site on 127.0.0.1 and run the daemon over
     /// it: the whole thing working offline, in one command.
@@ -82,6 +86,10 @@ enum Command {
         /// otherwise fetched once, for new items).
         #[arg(long)]
         refetch_bodies: bool,
+        /// Move a damaged state file aside (as `<file>.broken-<time>`) and
+        /// start with a new one: every feed's history starts over.
+        #[arg(long)]
+        reset_state: bool,
         /// Only these feed ids.
         feeds: Vec<String>,
     },
@@ -97,6 +105,10 @@ enum Command {
         json: bool,
         #[arg(long, default_value = "structural")]
         mode: Mode,
+        /// Also look for feeds at the paths site generators use (/feed,
+        /// /rss.xml, /atom.xml, /index.xml, /feed.json, ...).
+        #[arg(long)]
+        discover: bool,
     },
     /// Validate the config; each error names the feed, the field and the line.
     Check {
@@ -199,6 +211,10 @@ enum EvalWhat {
         #[arg(long)]
         thresholds: Option<PathBuf>,
     },
+    /// Article pages served on 127.0.0.1 behind a titles-and-links RSS
+    /// feed, run through `source = "feed"`: the published bodies scored
+    /// next to direct extraction. DIR as for `articles`.
+    FeedBodies { dir: PathBuf },
 }
 
 fn main() -> ExitCode {
@@ -229,12 +245,15 @@ fn main() -> ExitCode {
             once_now,
             watch_config,
             shutdown_grace,
-        } => run_daemon(feedmine::daemon::DaemonOptions {
-            config_path: config,
-            listen,
-            once_now,
-            watch_config,
-            shutdown_grace,
+            reset_state,
+        } => reset_state_if(reset_state, &config).and_then(|()| {
+            run_daemon(feedmine::daemon::DaemonOptions {
+                config_path: config,
+                listen,
+                once_now,
+                watch_config,
+                shutdown_grace,
+            })
         }),
         Command::Demo { listen, dir } => demo(listen, dir),
         Command::Bench {
@@ -257,13 +276,16 @@ fn main() -> ExitCode {
             config,
             feeds,
             refetch_bodies,
-        } => once(&config, &feeds, refetch_bodies),
+            reset_state,
+        } => reset_state_if(reset_state, &config)
+            .and_then(|()| once(&config, &feeds, refetch_bodies)),
         Command::Preview {
             target,
             base_url,
             json,
             mode,
-        } => preview(&target, base_url, json, mode).map(|()| ExitCode::SUCCESS),
+            discover,
+        } => preview(&target, base_url, json, mode, discover).map(|()| ExitCode::SUCCESS),
         Command::Check { config } => check(&config),
         Command::Extract {
             target,
@@ -294,6 +316,16 @@ fn main() -> ExitCode {
                 },
         } => eval_articles(&dir, &method, save.as_deref(), thresholds.as_deref())
             .map(|()| ExitCode::SUCCESS),
+        Command::Eval {
+            what: EvalWhat::FeedBodies { dir },
+        } => runtime().and_then(|rt| {
+            rt.block_on(feedmine::eval::feedbodies::run(
+                &dir,
+                &mut std::io::stdout().lock(),
+            ))
+            .map(|_| ExitCode::SUCCESS)
+            .map_err(Into::into)
+        }),
         Command::Train {
             what: TrainWhat::Tagpath { dir, out },
         } => train_tagpath(&dir, &out).map(|()| ExitCode::SUCCESS),
@@ -328,6 +360,26 @@ fn load_config(path: &Path) -> Result<config::Config, ExitCode> {
         }
         ExitCode::from(EXIT_USAGE)
     })
+}
+
+/// `--reset-state`: move the config's state file aside before the run.
+/// A config that does not load is left for the run to report.
+fn reset_state_if(reset: bool, config_path: &Path) -> anyhow::Result<()> {
+    let Some(cfg) = reset.then(|| config::load(config_path).ok()).flatten() else {
+        return Ok(());
+    };
+    match feedmine::state::reset(&cfg.state_path)? {
+        Some(aside) => eprintln!(
+            "feedmine: state database {} moved aside to {}; starting with a new one",
+            cfg.state_path.display(),
+            aside.display()
+        ),
+        None => eprintln!(
+            "feedmine: no state database at {}; nothing to reset",
+            cfg.state_path.display()
+        ),
+    }
+    Ok(())
 }
 
 fn once(config_path: &Path, only: &[String], refetch_bodies: bool) -> anyhow::Result<ExitCode> {
@@ -398,10 +450,10 @@ fn once(config_path: &Path, only: &[String], refetch_bodies: bool) -> anyhow::Re
                 rep.bodies_filled,
                 rep.bodies_failed,
                 rep.elapsed.as_secs_f64(),
-                if rep.drift.is_empty() {
+                if rep.drift.is_empty() && rep.notes.is_empty() {
                     String::new()
                 } else {
-                    format!(": {}", rep.drift.join("; "))
+                    format!(": {}", [rep.drift, rep.notes].concat().join("; "))
                 }
             ),
             Err(err) => {
@@ -486,20 +538,40 @@ fn fetch_target(target: &str) -> anyhow::Result<fetch::Page> {
         .with_context(|| format!("fetching {target}"))
 }
 
-fn preview(target: &str, base_url: Option<url::Url>, json: bool, mode: Mode) -> anyhow::Result<()> {
+fn preview(
+    target: &str,
+    base_url: Option<url::Url>,
+    json: bool,
+    mode: Mode,
+    discover: bool,
+) -> anyhow::Result<()> {
+    use feedmine::extract::{advertised, feedsource};
     let page = fetch_target(target)?;
     let params = MiningParams {
         mode,
         ..MiningParams::default()
     };
-    let base = base_url.unwrap_or(page.final_url);
-    let list = pipeline::analyze_list(
-        &page.text,
-        &base,
-        &params,
-        &commands::default_date_context(),
-    );
-    let p = commands::preview_of(&list, &base);
+    let base = base_url.unwrap_or(page.final_url.clone());
+    let p = if feedsource::looks_like_feed(&page.bytes, page.content_type.as_deref()) {
+        let feed = feedsource::parse_feed(&page.bytes, &base)?;
+        commands::preview_of_feed(&feed, &base)
+    } else {
+        let list = pipeline::analyze_list(
+            &page.text,
+            &base,
+            &params,
+            &commands::default_date_context(),
+        );
+        let mut p = commands::preview_of(&list, &base);
+        let offered = advertised::advertised_feeds(&list.doc, &list.base);
+        let tried = if discover {
+            advertised::common_feed_urls(&base)
+        } else {
+            Vec::new()
+        };
+        p.feeds = describe_feeds(&offered, &tried)?;
+        p
+    };
     let mut out = std::io::stdout().lock();
     if json {
         serde_json::to_writer_pretty(&mut out, &p)?;
@@ -509,6 +581,55 @@ fn preview(target: &str, base_url: Option<url::Url>, json: bool, mode: Mode) -> 
     }
     Ok(())
 }
+
+/// Fetch the advertised feeds (up to [`MAX_DESCRIBED_FEEDS`]) and the
+/// `--discover` candidates to say what each holds; candidates that are not
+/// feeds are left out, advertised feeds that fail say why.
+fn describe_feeds(
+    offered: &[feedmine::extract::advertised::Advertised],
+    tried: &[url::Url],
+) -> anyhow::Result<Vec<commands::PreviewFeed>> {
+    use feedmine::extract::feedsource;
+    let fetcher = fetch::Fetcher::new(fetch::FetchOptions::default())?;
+    let rt = runtime()?;
+    let describe = |url: &url::Url| -> Result<(String, &'static str), String> {
+        let page = rt
+            .block_on(fetcher.fetch(url))
+            .map_err(|e| format!("{:#}", anyhow::Error::new(e)))?;
+        if !feedsource::looks_like_feed(&page.bytes, page.content_type.as_deref()) {
+            return Err("not a feed".into());
+        }
+        let feed = feedsource::parse_feed(&page.bytes, &page.final_url)
+            .map_err(|e| format!("{:#}", anyhow::Error::new(e)))?;
+        Ok((feed.describe(), feed.kind.label()))
+    };
+    let mut out = Vec::new();
+    for a in offered.iter().take(MAX_DESCRIBED_FEEDS) {
+        out.push(commands::PreviewFeed {
+            url: a.url.to_string(),
+            kind: a.kind.label(),
+            description: describe(&a.url).map(|(d, _)| d).unwrap_or_else(|e| e),
+            advertised: true,
+        });
+    }
+    for url in tried {
+        if offered.iter().any(|a| a.url == *url) || out.iter().any(|f| f.url == url.as_str()) {
+            continue;
+        }
+        if let Ok((description, kind)) = describe(url) {
+            out.push(commands::PreviewFeed {
+                url: url.to_string(),
+                kind,
+                description,
+                advertised: false,
+            });
+        }
+    }
+    Ok(out)
+}
+
+/// Advertised feeds `preview` fetches to describe.
+const MAX_DESCRIBED_FEEDS: usize = 3;
 
 /// Extraction parameters: defaults, plus trained tag-path thresholds.
 fn body_params(thresholds: Option<&Path>) -> anyhow::Result<BodyParams> {

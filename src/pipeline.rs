@@ -11,12 +11,12 @@ use std::time::{Duration, Instant};
 
 use url::Url;
 
-use crate::dates::DateContext;
-use crate::dom::{self, Document};
-use crate::items::{self, Item};
-use crate::patterns::{self, Mining, MiningParams};
-use crate::records::{self, Detection};
-use crate::sequence::{self, TagSequence};
+use crate::extract::dates::DateContext;
+use crate::extract::dom::{self, Document};
+use crate::extract::items::{self, Item};
+use crate::extract::patterns::{self, Mining, MiningParams};
+use crate::extract::records::{self, Detection, RecordGroup};
+use crate::extract::sequence::{self, TagSequence};
 
 /// Wall time of each stage.
 #[derive(Debug, Clone, Copy, Default)]
@@ -61,18 +61,9 @@ pub fn analyze_list(
     let detection = records::detect(&doc, &seq, &mining, params);
     let t2 = Instant::now();
     let base = items::base_url(&doc, page_url);
-    let mut seen = HashSet::new();
     let items: Vec<Item> = detection
         .winner()
-        .map(|g| {
-            let plan = items::plan_titles(&doc, &g.records, dates);
-            g.records
-                .iter()
-                .map(|r| items::item_from_record(&doc, r, &base, dates, &plan))
-                .filter(|it| !it.title.is_empty() || it.link.is_some())
-                .filter(|it| seen.insert(it.guid.clone()))
-                .collect()
-        })
+        .map(|g| items_of_group(&doc, g, &base, dates))
         .unwrap_or_default();
     let t3 = Instant::now();
     ListPage {
@@ -88,4 +79,36 @@ pub fn analyze_list(
         base,
         items,
     }
+}
+
+/// The items of one record group, in page order, without records that
+/// have neither title nor link, duplicate guids removed.
+pub fn items_of_group(
+    doc: &Document,
+    group: &RecordGroup,
+    base: &Url,
+    dates: &DateContext,
+) -> Vec<Item> {
+    let mut seen = HashSet::new();
+    let plan = items::plan_titles(doc, &group.records, dates);
+    group
+        .records
+        .iter()
+        .map(|r| items::item_from_record(doc, r, base, dates, &plan))
+        .filter(|it| !it.title.is_empty() || it.link.is_some())
+        .filter(|it| seen.insert(it.guid.clone()))
+        .collect()
+}
+
+/// The items of a later page of a list whose first page's winning group
+/// sits at `selector` (its [`RecordGroup::selector`]): the group of `page`
+/// at the same place, winner or not (a last page may hold too few records
+/// to win). `None` when the page has no such group.
+pub fn items_like(page: &ListPage, selector: &str, dates: &DateContext) -> Option<Vec<Item>> {
+    let group = page
+        .detection
+        .groups
+        .iter()
+        .find(|g| g.selector == selector)?;
+    Some(items_of_group(&page.doc, group, &page.base, dates))
 }

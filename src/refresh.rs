@@ -33,21 +33,23 @@ use url::Url;
 
 use crate::bodies::{self, Method};
 use crate::config::{Config, Feed, RobotsPolicy};
-use crate::dates::DateContext;
 use crate::drift::{self, DriftParams, Observation, Verdict};
-use crate::feed::{ChannelInfo, FeedError, Format, OpmlEntry};
+use crate::extract::dates::DateContext;
+use crate::extract::items::Item;
+use crate::fetch::politeness::Politeness;
+use crate::fetch::robots::RobotsCache;
 use crate::fetch::{AddressPolicy, FetchError, FetchOptions, Fetched, Fetcher};
 use crate::filters::Filters;
-use crate::items::Item;
-use crate::metrics::{FetchKind, Metrics};
-use crate::pipeline::analyze_list;
-use crate::politeness::Politeness;
+use crate::publish::feed::{ChannelInfo, FeedError, Format, OpmlEntry};
+use crate::publish::templates::Templates;
 use crate::publish::{PublishError, write_atomically};
-use crate::robots::RobotsCache;
-use crate::server::{OPML_FILE, XSL_FILE as STYLESHEET_FILE};
+use crate::serve::metrics::{FetchKind, Metrics};
+use crate::serve::server::{OPML_FILE, XSL_FILE as STYLESHEET_FILE};
+use crate::serve::status::RunOutcome;
 use crate::state::{CachedValidators, Retention, RunRow, StateError, Store};
-use crate::status::RunOutcome;
-use crate::templates::Templates;
+use listing::Listing;
+
+mod listing;
 
 /// Items whose bodies one run fetches at most (the rest get theirs on the
 /// next runs; until then they keep their summary).
@@ -72,6 +74,10 @@ pub enum RefreshError {
         "no repeated records found on {url} ({reason}); run `feedmine preview {url}` to see the candidates"
     )]
     NoRecords { url: Url, reason: String },
+    #[error("cannot read the source feed")]
+    Source(#[source] crate::extract::feedsource::FeedSourceError),
+    #[error("the feed at {url} has no items")]
+    EmptyFeed { url: Url },
     #[error("invalid filter")]
     Filter(#[source] crate::filters::FilterError),
     #[error("cannot render the {format} feed")]
@@ -117,6 +123,9 @@ pub struct RunReport {
     /// Files written.
     pub paths: Vec<PathBuf>,
     pub elapsed: Duration,
+    /// What a user should know about a run that published (a later list
+    /// page failed, ...).
+    pub notes: Vec<String>,
 }
 
 /// Long-lived things every run shares: the state, the politeness and
@@ -130,6 +139,8 @@ pub struct Services {
     templates: Arc<std::sync::RwLock<Arc<Templates>>>,
     pub drift: DriftParams,
     fetchers: Arc<Mutex<HashMap<String, Fetcher>>>,
+    /// Feeds whose advertised native feed was already mentioned.
+    advertised_told: Arc<Mutex<std::collections::HashSet<String>>>,
 }
 
 impl Services {
@@ -141,7 +152,7 @@ impl Services {
 
     /// Services over an already open store.
     pub fn with_store(config: &Config, store: Arc<Store>, templates: Templates) -> Services {
-        let politeness = Politeness::new(crate::politeness::Limits {
+        let politeness = Politeness::new(crate::fetch::politeness::Limits {
             global: config.limits.concurrency,
             per_host: config.limits.host_concurrency,
             min_delay: config.limits.host_delay,
@@ -154,6 +165,7 @@ impl Services {
             templates: Arc::new(std::sync::RwLock::new(Arc::new(templates))),
             drift: DriftParams::default(),
             fetchers: Arc::default(),
+            advertised_told: Arc::default(),
         }
     }
 
@@ -172,6 +184,26 @@ impl Services {
             Err(poisoned) => poisoned.into_inner(),
         };
         *t = Arc::new(templates);
+    }
+
+    /// Say once per feed (per process) that its page advertises a feed of
+    /// its own, and how to use it.
+    fn announce_advertised(&self, feed: &Feed, listing: &Listing) {
+        let Some(first) = listing.advertised.first() else {
+            return;
+        };
+        let mut told = self
+            .advertised_told
+            .lock()
+            .unwrap_or_else(|p| p.into_inner());
+        if told.insert(feed.id.clone()) {
+            tracing::info!(
+                feed = %feed.id,
+                "this page advertises a feed: {} ({}); url = that address with source = \"feed\" would use it, with full-text bodies",
+                first.url,
+                first.kind.label()
+            );
+        }
     }
 
     /// A fetcher for `opts`, shared by every feed with the same options so
@@ -375,6 +407,7 @@ async fn run_inner(
                 drift: Vec::new(),
                 paths: Vec::new(),
                 elapsed: started.elapsed(),
+                notes: Vec::new(),
             });
         }
         Fetched::Page(p) => p,
@@ -384,22 +417,27 @@ async fn run_inner(
         last_modified: page.last_modified.clone(),
     };
     let final_url = page.final_url.clone();
-    let mining = feed.mining.clone();
     let dates = date_context(feed, now);
-    let url_for_task = final_url.clone();
-    let (items, page_title, lang, groups, pattern) = tokio::task::spawn_blocking(move || {
-        let list = analyze_list(&page.text, &url_for_task, &mining, &dates);
-        let pattern = drift::pattern_signature(&list);
-        (
-            list.items,
-            list.doc.title,
-            list.doc.lang,
-            list.detection.groups.len(),
-            pattern,
-        )
-    })
-    .await
-    .map_err(|e| RefreshError::Task(e.to_string()))?;
+    let mut listing = listing::read_first(feed, page, dates).await?;
+    listing::follow_pages(&mut listing, feed, &fetcher, store, &final_url, &dates).await?;
+    services.announce_advertised(feed, &listing);
+    for note in &listing.notes {
+        tracing::warn!(feed = %feed.id, "{note}");
+    }
+    let from_feed = listing.from_feed.is_some();
+    if feed.bodies.always {
+        // The feed's own content gives way to the extracted page text.
+        listing.items.iter_mut().for_each(|i| i.body_html = None);
+    }
+    let notes = std::mem::take(&mut listing.notes);
+    let Listing {
+        items,
+        page_title,
+        lang,
+        groups,
+        pattern,
+        ..
+    } = listing;
 
     // Drift: judged against the recent good runs, unless the degraded runs
     // since then agree on a new normal (a redesign that stuck).
@@ -440,8 +478,12 @@ async fn run_inner(
                 drift: reasons,
                 paths: Vec::new(),
                 elapsed: started.elapsed(),
+                notes: Vec::new(),
             });
         }
+    }
+    if items.is_empty() && from_feed {
+        return Err(RefreshError::EmptyFeed { url: final_url });
     }
     if items.is_empty() {
         let reason = if groups == 0 {
@@ -520,6 +562,7 @@ async fn run_inner(
         drift: Vec::new(),
         paths: paths.0,
         elapsed: started.elapsed(),
+        notes,
     })
 }
 
@@ -564,7 +607,7 @@ fn publish_from_state(
     // the files as they were.
     let mut rendered = Vec::new();
     for (format, path) in targets {
-        let text = crate::feed::render(*format, channel, &items).map_err(|source| {
+        let text = crate::publish::feed::render(*format, channel, &items).map_err(|source| {
             RefreshError::Render {
                 format: format.name(),
                 source,
@@ -640,7 +683,7 @@ pub fn publish_shared_files(config: &Config, templates: &Templates) -> Result<()
         .collect();
     write_atomically(
         &config.output_dir.join(OPML_FILE),
-        crate::feed::render_opml(&entries).as_bytes(),
+        crate::publish::feed::render_opml(&entries).as_bytes(),
     )
 }
 

@@ -43,6 +43,10 @@
 //! `busy_timeout` lets a second process (e.g. `feedmine status` next to the
 //! daemon) wait for the write lock instead of failing at once.
 //!
+//! An existing file that is empty, not a database or fails SQLite's
+//! integrity check is refused with a recovery hint, never replaced
+//! (`preflight`); `--reset-state` moves it aside.
+//!
 //! The schema version lives in `PRAGMA user_version`; [`SCHEMA_VERSION`] is
 //! the version this build writes, and [`Store::open`] migrates older files
 //! step by step (each step in its own transaction) and refuses newer ones.
@@ -58,7 +62,10 @@ use sha2::{Digest, Sha256};
 use url::Url;
 
 use crate::drift::Observation;
-use crate::items::Item;
+use crate::extract::items::Item;
+
+mod preflight;
+pub use preflight::reset;
 
 /// Schema version this build reads and writes (`PRAGMA user_version`).
 pub const SCHEMA_VERSION: u32 = 1;
@@ -148,6 +155,19 @@ pub enum StateError {
         op: &'static str,
         detail: String,
     },
+    #[error("state database {path} {problem}. {hint}")]
+    Unusable {
+        path: String,
+        problem: String,
+        hint: String,
+    },
+    #[error("cannot move state file {path} aside to {to}")]
+    Reset {
+        path: String,
+        to: String,
+        #[source]
+        source: std::io::Error,
+    },
     #[error("state database {path}: cannot {op}: feed {feed:?} has no item {key:?}")]
     UnknownItem {
         path: String,
@@ -203,6 +223,8 @@ impl StoredItem {
             ),
             summary: self.summary.clone(),
             image: self.image.clone(),
+            author: None,
+            categories: Vec::new(),
             body_html: self.body_html.clone(),
         }
     }
@@ -340,6 +362,8 @@ impl Store {
                 source,
             })?;
         }
+        preflight::before_open(path)?;
+        let existed = path.exists();
         let conn = Connection::open(path).map_err(|source| StateError::Sql {
             path: label.clone(),
             op: "open the file",
@@ -350,7 +374,15 @@ impl Store {
             path: Some(path.to_path_buf()),
             label,
         };
-        store.configure(true)?;
+        if existed {
+            store.configure(true).map_err(|e| match e {
+                StateError::Sql { source, .. } => preflight::damaged(path, source),
+                other => other,
+            })?;
+            preflight::after_open(&store.lock(), path)?;
+        } else {
+            store.configure(true)?;
+        }
         store.migrate()?;
         Ok(store)
     }
@@ -1124,6 +1156,8 @@ mod tests {
             date: None,
             summary: summary.into(),
             image: thumb.map(|s| Url::parse(s).unwrap()),
+            author: None,
+            categories: Vec::new(),
             body_html: None,
         }
     }
@@ -1159,6 +1193,8 @@ mod tests {
             date: None,
             summary: summary.into(),
             image: None,
+            author: None,
+            categories: Vec::new(),
             body_html: None,
         }
     }

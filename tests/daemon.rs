@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use common::{Reply, TestServer};
 use feedmine::daemon::{self, DaemonOptions};
-use feedmine::status::{Health, StatusBoard};
+use feedmine::serve::status::{Health, StatusBoard};
 use tokio_util::sync::CancellationToken;
 
 /// A forum board: topics without dates (so pubDate comes from first-seen),

@@ -10,12 +10,12 @@ use std::io::Write;
 use std::time::Duration;
 
 use common::{Reply, TestServer};
-use feedmine::decode::DecodeError;
+use feedmine::fetch::decode::DecodeError;
+use feedmine::fetch::netguard::{AddressClass, BlockReason};
 use feedmine::fetch::{
     AddressPolicy, FetchError, FetchOptions, Fetched, Fetcher, RedirectProblem, TimeoutPhase,
     resolve_target,
 };
-use feedmine::netguard::{AddressClass, BlockReason};
 use url::Url;
 
 const NEWS_ZH: &str = "国务院常务会议部署进一步优化营商环境的措施，推动经济持续回升向好。";

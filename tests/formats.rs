@@ -6,10 +6,10 @@
 //! and the parsed trees are checked; nothing is decided by grepping.
 
 use chrono::{TimeZone, Utc};
-use feedmine::feed::{self, ChannelInfo, Format, OpmlEntry};
-use feedmine::items::Item;
-use feedmine::status::{FeedStatus, Health, LastRun, RunOutcome};
-use feedmine::templates::{IndexContext, IndexTemplate, ItemTemplate};
+use feedmine::extract::items::Item;
+use feedmine::publish::feed::{self, ChannelInfo, Format, OpmlEntry};
+use feedmine::publish::templates::{IndexContext, IndexTemplate, ItemTemplate};
+use feedmine::serve::status::{FeedStatus, Health, LastRun, RunOutcome};
 use kuchikikiki::NodeRef;
 use kuchikikiki::traits::TendrilSink;
 use url::Url;
@@ -103,6 +103,8 @@ fn hostile_items() -> Vec<Item> {
                 date: None,
                 summary: "Plain summary".to_owned(),
                 image: None,
+                author: None,
+                categories: Vec::new(),
                 body_html: Some("<p>Plain body</p>".to_owned()),
             };
             match place {
@@ -608,6 +610,8 @@ fn hostile_characters_stay_well_formed_in_every_format() {
         date: None,
         summary: nasty.to_owned(),
         image: Some(Url::parse("https://city.example.gov/i.png?a=1&b=2").unwrap()),
+        author: None,
+        categories: Vec::new(),
         body_html: Some(format!(
             "<p>{nasty}</p><p>&#xD800; &#0; &#x1; &#xFFFF; &#x10FFFF;</p><![CDATA[x]]>"
         )),
@@ -668,7 +672,7 @@ fn hostile_characters_stay_well_formed_in_every_format() {
 
 #[test]
 fn the_bundled_stylesheet_is_well_formed_xslt_for_rss_and_atom() {
-    let xsl = feedmine::templates::stylesheet();
+    let xsl = feedmine::publish::templates::stylesheet();
     let names = assert_well_formed(xsl, "feed.xsl");
     assert_eq!(names.first().map(String::as_str), Some("xsl:stylesheet"));
     assert!(names.iter().any(|n| n == "xsl:output"));

@@ -9,8 +9,8 @@
 use std::path::{Path, PathBuf};
 
 use chrono::{TimeZone, Utc};
-use feedmine::dates::DateContext;
-use feedmine::patterns::{MiningParams, Mode};
+use feedmine::extract::dates::DateContext;
+use feedmine::extract::patterns::{MiningParams, Mode};
 use serde::Deserialize;
 use url::Url;
 
@@ -43,14 +43,14 @@ fn context() -> DateContext {
     }
 }
 
-fn run(name: &str, params: &MiningParams) -> (Expected, Vec<feedmine::items::Item>) {
+fn run(name: &str, params: &MiningParams) -> (Expected, Vec<feedmine::extract::items::Item>) {
     let dir = fixtures();
     let bytes = std::fs::read(dir.join(format!("{name}.html"))).unwrap();
     let expected: Expected = serde_json::from_str(
         &std::fs::read_to_string(dir.join(format!("{name}.expected.json"))).unwrap(),
     )
     .unwrap();
-    let decoded = feedmine::decode::decode(&bytes, None, None).unwrap();
+    let decoded = feedmine::fetch::decode::decode(&bytes, None, None).unwrap();
     let url = Url::parse(&expected.url).unwrap();
     let page = feedmine::pipeline::analyze_list(&decoded.text, &url, params, &context());
     (expected, page.items)
@@ -103,7 +103,7 @@ fn check(name: &str) {
     assert!(problems.is_empty(), "{name}:\n  {}", problems.join("\n  "));
 }
 
-fn titles(items: &[feedmine::items::Item]) -> Vec<&str> {
+fn titles(items: &[feedmine::extract::items::Item]) -> Vec<&str> {
     items.iter().map(|i| i.title.as_str()).collect()
 }
 

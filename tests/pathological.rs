@@ -11,11 +11,11 @@ use std::time::Duration;
 
 use chrono::{FixedOffset, TimeZone, Utc};
 use feedmine::bodies::{self, BodyParams, Method};
-use feedmine::dates::DateContext;
-use feedmine::decode::{self, CharsetSource};
-use feedmine::dom;
+use feedmine::extract::dates::DateContext;
+use feedmine::extract::dom;
+use feedmine::extract::patterns::MiningParams;
+use feedmine::fetch::decode::{self, CharsetSource};
 use feedmine::fetch::{FetchError, FetchOptions, Fetcher};
-use feedmine::patterns::MiningParams;
 use feedmine::pipeline::{self, ListPage};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
@@ -81,11 +81,11 @@ fn twenty_thousand_identical_list_items_are_one_list_and_one_item() {
     html.push_str(&"<li><a href=\"/story\">Same story</a> <span>2026-11-01</span></li>".repeat(n));
     html.push_str("</ul></body></html>");
     let page = analyze(&html);
-    assert!(page.seq.truncated_nodes >= n - feedmine::sequence::MAX_CHILDREN as usize);
+    assert!(page.seq.truncated_nodes >= n - feedmine::extract::sequence::MAX_CHILDREN as usize);
     let winner = page.detection.winner().expect("the list is found");
     assert_eq!(
         winner.records.len(),
-        feedmine::sequence::MAX_CHILDREN as usize
+        feedmine::extract::sequence::MAX_CHILDREN as usize
     );
     // Identical items share one guid: one item survives deduplication.
     assert_eq!(page.items.len(), 1);

@@ -12,9 +12,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use common::{Reply, TestServer};
+use feedmine::fetch::politeness::{Backoff, Limits, Politeness};
+use feedmine::fetch::robots::RobotsCache;
 use feedmine::fetch::{FetchError, FetchOptions, Fetcher};
-use feedmine::politeness::{Backoff, Limits, Politeness};
-use feedmine::robots::RobotsCache;
 use futures_util::future::join_all;
 use url::Url;
 

@@ -9,10 +9,10 @@ use std::time::Duration;
 
 use axum::body::Body;
 use axum::http::{HeaderMap, Request, StatusCode, header};
-use feedmine::feed::Format;
-use feedmine::metrics::{FetchKind, Metrics};
-use feedmine::server::{self, AppState, IndexRenderer, ServerOptions};
-use feedmine::status::{FeedStatus, Health, RunOutcome, StatusBoard};
+use feedmine::publish::feed::Format;
+use feedmine::serve::metrics::{FetchKind, Metrics};
+use feedmine::serve::server::{self, AppState, IndexRenderer, ServerOptions};
+use feedmine::serve::status::{FeedStatus, Health, RunOutcome, StatusBoard};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use tokio_util::sync::CancellationToken;

@@ -2,7 +2,7 @@
 //! Input layout: `content-type \n tld \n body` (missing lines mean `None`).
 #![no_main]
 
-use feedmine::decode;
+use feedmine::fetch::decode;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

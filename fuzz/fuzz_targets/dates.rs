@@ -4,7 +4,7 @@
 #![no_main]
 
 use chrono::{Datelike, FixedOffset, TimeZone, Utc};
-use feedmine::dates::{self, DateContext};
+use feedmine::extract::dates::{self, DateContext};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|text: &str| {

@@ -3,8 +3,8 @@
 #![no_main]
 
 use chrono::{FixedOffset, TimeZone, Utc};
-use feedmine::dates::DateContext;
-use feedmine::patterns::MiningParams;
+use feedmine::extract::dates::DateContext;
+use feedmine::extract::patterns::MiningParams;
 use feedmine::pipeline;
 use libfuzzer_sys::fuzz_target;
 

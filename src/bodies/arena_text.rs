@@ -9,7 +9,7 @@
 
 use std::collections::HashMap;
 
-use crate::dom::{BLOCK_ELEMENTS, Document, NodeData, NodeId, collapse_whitespace};
+use crate::extract::dom::{BLOCK_ELEMENTS, Document, NodeData, NodeId, collapse_whitespace};
 
 use super::Extraction;
 
@@ -228,7 +228,7 @@ pub fn finish(ex: &mut Extraction, text: String, empty_reason: Option<String>, w
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dom::parse;
+    use crate::extract::dom::parse;
 
     #[test]
     fn leaves_merge_inline_markup_and_split_at_blocks() {

@@ -22,7 +22,7 @@
 //! parent always precedes its children), so no recursion and no panic on
 //! any page.
 
-use crate::dom::{Document, NodeData, NodeId};
+use crate::extract::dom::{Document, NodeData, NodeId};
 
 use super::arena_text::{NodeFacts, non_space_len, render_text};
 use super::stopwords::{self, StopWords};
@@ -232,7 +232,7 @@ pub fn extract(doc: &Document, params: &CevcParams) -> CevcResult {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dom::parse;
+    use crate::extract::dom::parse;
 
     const NEWS: &str = r#"<!doctype html><html lang="en"><head><title>Council approves new bridge | Daily Courier</title></head>
 <body>

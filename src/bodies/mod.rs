@@ -217,7 +217,14 @@ pub fn extract(
     if params.debug {
         debug_dump(html, &toks, &located, &skip);
     }
-    let skip_fn = |id: tree::NodeId| skip.get(id as usize).copied().unwrap_or(false);
+    let cleaned = |id: tree::NodeId| skip.get(id as usize).copied().unwrap_or(false);
+    let repeated = if paper {
+        Vec::new()
+    } else {
+        output::repeated_blocks(html, &toks, &located.tree, located.root, &cleaned)
+    };
+    let skip_fn =
+        |id: tree::NodeId| cleaned(id) || repeated.get(id as usize).copied().unwrap_or(false);
     ex.text = output::text(html, &toks, &located.tree, located.root, &skip_fn);
     let mut skip_fn: &dyn Fn(tree::NodeId) -> bool = &skip_fn;
     if ex.text.is_empty() && !paper {
@@ -240,7 +247,7 @@ pub fn extract(
 
 /// The extractors over the `dom` arena (papers 004, 003, 002).
 fn arena_methods(html: &str, method: Method, params: &BodyParams, ex: &mut Extraction) {
-    let doc = crate::dom::parse(html);
+    let doc = crate::extract::dom::parse(html);
     let (text, reason) = match method {
         Method::Tagpath => tagpath::extract(&doc, &params.tagpath),
         Method::Similarity => similarity_blocks::extract(&doc, &params.similarity),
@@ -254,7 +261,12 @@ fn arena_methods(html: &str, method: Method, params: &BodyParams, ex: &mut Extra
     ex.nodes_built = doc
         .nodes
         .iter()
-        .filter(|n| !matches!(n.data, crate::dom::NodeData::Text { blank: true, .. }))
+        .filter(|n| {
+            !matches!(
+                n.data,
+                crate::extract::dom::NodeData::Text { blank: true, .. }
+            )
+        })
         .count();
     arena_text::finish(ex, text, reason, params.want_html);
 }

@@ -219,6 +219,49 @@ pub fn dedup_paragraphs(text: &str) -> String {
     out
 }
 
+/// Leaf blocks (blocks without a block inside) under `root` whose text
+/// (80 bytes or more) repeats an earlier one's: marked `true`, so that text
+/// and HTML output both leave them out and say the same thing (the
+/// published body is what `eval articles` scores).
+pub fn repeated_blocks(
+    src: &str,
+    toks: &Tokens,
+    tree: &Tree,
+    root: NodeId,
+    skip: &dyn Fn(NodeId) -> bool,
+) -> Vec<bool> {
+    let mut order = Vec::new();
+    let mut stack = vec![root];
+    while let Some(id) = stack.pop() {
+        if skip(id) && id != root {
+            continue;
+        }
+        order.push(id);
+        stack.extend(tree.node(id).children.iter().rev().copied());
+    }
+    let mut block_inside = vec![false; tree.nodes.len()];
+    for &id in order.iter().rev() {
+        let node = tree.node(id);
+        let inside = node
+            .children
+            .iter()
+            .any(|&c| is_block(tree.node(c).tag) || block_inside[c as usize]);
+        block_inside[id as usize] = inside;
+    }
+    let mut seen = HashSet::new();
+    let mut repeated = vec![false; tree.nodes.len()];
+    for &id in &order {
+        if id == root || !is_block(tree.node(id).tag) || block_inside[id as usize] {
+            continue;
+        }
+        let para = text(src, toks, tree, id, skip);
+        if para.len() >= 80 && !seen.insert(para) {
+            repeated[id as usize] = true;
+        }
+    }
+    repeated
+}
+
 /// Tags kept in HTML output; everything else is unwrapped (or turned into
 /// `<p>` when it is a block holding text directly).
 const KEEP: &[&str] = &[
@@ -383,5 +426,49 @@ mod tests {
             "This paragraph is long enough to count as a real paragraph of the article body text.";
         let t = format!("{p}\n\nshort\n\nshort\n\n{p}");
         assert_eq!(dedup_paragraphs(&t), format!("{p}\n\nshort\n\nshort"));
+    }
+
+    /// Regression: the text output dropped a repeated paragraph but the
+    /// HTML body (what feeds publish) kept it, so `eval articles` scored
+    /// something other than what readers got.
+    #[test]
+    fn a_repeated_paragraph_leaves_text_and_html_alike() {
+        let cta = "Try our intuitive personal trainer software for your gym with a free month and no card needed.";
+        let para = |n: u32| {
+            format!(
+                "<p>Paragraph {n} of the story: the ferry timetable changes in December, when the late \
+                 sailings are cut for the winter months and the operators count the passengers.</p>"
+            )
+        };
+        let page = format!(
+            "<html><body><article><h1>Timetable</h1>{}{}<p>{cta}</p>{}{}<p>{cta}</p>{}{}</article>\
+             <footer><a href=/about>About</a></footer></body></html>",
+            para(1),
+            para(2),
+            para(3),
+            para(4),
+            para(5),
+            para(6)
+        );
+        let ex = crate::bodies::extract(
+            &page,
+            None,
+            crate::bodies::Method::Reverse,
+            &crate::bodies::BodyParams::default(),
+        )
+        .unwrap();
+        assert_eq!(
+            ex.text.matches("intuitive personal trainer").count(),
+            1,
+            "{}",
+            ex.text
+        );
+        assert_eq!(
+            ex.html.matches("intuitive personal trainer").count(),
+            1,
+            "{}",
+            ex.html
+        );
+        assert!(ex.html.contains("Paragraph 6 of the story"), "{}", ex.html);
     }
 }

@@ -31,7 +31,7 @@
 
 use std::collections::HashMap;
 
-use crate::dom::{Document, NodeData, NodeId};
+use crate::extract::dom::{Document, NodeData, NodeId};
 
 use super::arena_text::{NodeFacts, non_space_len, render_text};
 
@@ -260,7 +260,7 @@ pub fn extract(doc: &Document, params: &SimilarityParams) -> (String, Option<Str
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dom::parse;
+    use crate::extract::dom::parse;
 
     #[test]
     fn cjk_terms_are_bigrams() {

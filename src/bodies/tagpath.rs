@@ -43,7 +43,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::dom::{Document, NodeId};
+use crate::extract::dom::{Document, NodeId};
 
 use super::arena_text::{Leaf, NodeFacts, leaves, render_text};
 
@@ -564,8 +564,8 @@ pub fn train_tagpath_with(
             raw
         };
         // Empty or binary samples teach nothing; skip them.
-        if let Ok(decoded) = crate::decode::decode(&bytes, None, None) {
-            docs.push(crate::dom::parse(&decoded.text));
+        if let Ok(decoded) = crate::fetch::decode::decode(&bytes, None, None) {
+            docs.push(crate::extract::dom::parse(&decoded.text));
         }
     }
     train_from_docs(&docs, params, scale)
@@ -598,7 +598,7 @@ pub fn load_thresholds(path: &Path) -> Result<TagpathThresholds, TagpathError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dom::parse;
+    use crate::extract::dom::parse;
 
     #[test]
     fn theta_rule_cuts_where_the_period_breaks() {

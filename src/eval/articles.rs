@@ -103,16 +103,16 @@ pub fn run(
 }
 
 /// One page of a set.
-struct Case {
-    id: String,
-    html_path: PathBuf,
-    truth: String,
+pub(crate) struct Case {
+    pub(crate) id: String,
+    pub(crate) html_path: PathBuf,
+    pub(crate) truth: String,
     url: Option<String>,
     with: Vec<String>,
     without: Vec<String>,
 }
 
-fn load_cases(dir: &Path) -> Result<Vec<Case>, EvalError> {
+pub(crate) fn load_cases(dir: &Path) -> Result<Vec<Case>, EvalError> {
     if !dir.is_dir() {
         return Err(EvalError::MissingDir(dir.to_path_buf()));
     }
@@ -172,17 +172,17 @@ fn load_cases(dir: &Path) -> Result<Vec<Case>, EvalError> {
     Ok(cases)
 }
 
-/// Decode page bytes the way feeds decode them ([`crate::decode`]: BOM,
+/// Decode page bytes the way feeds decode them ([`crate::fetch::decode`]: BOM,
 /// declared charset, detector); a page that cannot be decoded (binary,
 /// empty) is read as lossy UTF-8 so it still counts as a prediction.
 pub fn decode_page(bytes: &[u8]) -> String {
-    match crate::decode::decode(bytes, None, None) {
+    match crate::fetch::decode::decode(bytes, None, None) {
         Ok(d) => d.text,
         Err(_) => String::from_utf8_lossy(bytes).into_owned(),
     }
 }
 
-fn read_page(path: &Path) -> Result<String, EvalError> {
+pub(crate) fn read_page(path: &Path) -> Result<String, EvalError> {
     let f = std::fs::File::open(path).map_err(|source| EvalError::Io {
         path: path.to_path_buf(),
         source,

@@ -24,7 +24,7 @@
 //!   stands in for case folding).
 //! - P = 0 when nothing is predicted, R = 0 when nothing is expected,
 //!   F1 = 0 when P + R = 0.
-//! - Expected dates are read with [`crate::dates::parse_date`] (offset UTC, a
+//! - Expected dates are read with [`crate::extract::dates::parse_date`] (offset UTC, a
 //!   fixed `now`, so only absolute dates count); an expected date that does
 //!   not parse is left out of the date accuracy rather than counted wrong.
 //! - A case whose extractor returned `Err` scores as an empty prediction
@@ -53,7 +53,7 @@ use chrono::{DateTime, FixedOffset, Offset, Utc};
 use serde::Deserialize;
 use url::Url;
 
-use crate::dates::{DateContext, parse_date};
+use crate::extract::dates::{DateContext, parse_date};
 
 /// Base for cases whose page URL is unknown or relative: a reserved domain,
 /// so resolved links can never collide with a real site.
@@ -258,11 +258,19 @@ pub fn load_cases(dir: &Path) -> Result<Vec<(ExpectedCase, PathBuf)>, EvalError>
         let path = entry.path();
         let file_name = entry.file_name().to_string_lossy().into_owned();
         if path.is_dir() && path.join("expected.json").is_file() {
-            found.push((file_name, path.join("expected.json"), path.join("page.html")));
+            found.push((
+                file_name,
+                path.join("expected.json"),
+                path.join("page.html"),
+            ));
         } else if let Some(stem) = file_name.strip_suffix(FIXTURE_SUFFIX)
             && path.is_file()
         {
-            found.push((stem.to_owned(), path.clone(), dir.join(format!("{stem}.html"))));
+            found.push((
+                stem.to_owned(),
+                path.clone(),
+                dir.join(format!("{stem}.html")),
+            ));
         }
     }
     found.sort();
@@ -450,8 +458,16 @@ pub fn score_case(case: &ExpectedCase, predicted: &[PredictedRecord]) -> CaseSco
     // Nothing expected and nothing found: the right verdict on a page
     // without a list.
     let both_empty = n_pred == 0 && n_exp == 0;
-    let precision = if both_empty { 1.0 } else { ratio(matched, n_pred) };
-    let recall = if both_empty { 1.0 } else { ratio(matched, n_exp) };
+    let precision = if both_empty {
+        1.0
+    } else {
+        ratio(matched, n_pred)
+    };
+    let recall = if both_empty {
+        1.0
+    } else {
+        ratio(matched, n_exp)
+    };
     let f1 = if precision + recall > 0.0 {
         2.0 * precision * recall / (precision + recall)
     } else {
@@ -1049,7 +1065,11 @@ mod tests {
         assert_eq!(names, ["plain", "thread"]);
         let thread = &cases[1].0;
         assert_eq!(
-            (thread.source.as_str(), thread.quality.as_str(), thread.match_by),
+            (
+                thread.source.as_str(),
+                thread.quality.as_str(),
+                thread.match_by
+            ),
             ("fixture", "gold", MatchBy::Link)
         );
         assert_eq!(thread.shape.as_deref(), Some("threaded_comments"));

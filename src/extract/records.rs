@@ -28,9 +28,9 @@
 
 use rustc_hash::FxHashMap as HashMap;
 
-use crate::dom::{Document, NodeData, NodeId};
-use crate::patterns::{DropReason, Mining, MiningParams, Mode, PatternCandidate};
-use crate::sequence::TagSequence;
+use crate::extract::dom::{Document, NodeData, NodeId};
+use crate::extract::patterns::{DropReason, Mining, MiningParams, Mode, PatternCandidate};
+use crate::extract::sequence::TagSequence;
 
 /// One data record: the arena nodes `start..end` (whole subtrees in
 /// structural mode; exactly an instance's tokens in paper mode).
@@ -186,9 +186,28 @@ struct Acc {
 
 /// Class tokens that say what state a thing is in, not what it is.
 const STATE_CLASSES: &[&str] = &[
-    "active", "selected", "current", "open", "closed", "hidden", "visible", "first", "last", "odd",
-    "even", "alt", "parent", "new", "featured", "sticky", "unvoted", "upvoted", "downvoted",
-    "collapsed", "expanded", "noncollapsed",
+    "active",
+    "selected",
+    "current",
+    "open",
+    "closed",
+    "hidden",
+    "visible",
+    "first",
+    "last",
+    "odd",
+    "even",
+    "alt",
+    "parent",
+    "new",
+    "featured",
+    "sticky",
+    "unvoted",
+    "upvoted",
+    "downvoted",
+    "collapsed",
+    "expanded",
+    "noncollapsed",
 ];
 
 /// Class tokens generated per build or per state.
@@ -268,7 +287,7 @@ impl<'d> Kinds<'d> {
             let children: Vec<NodeId> = self
                 .doc
                 .children(p)
-                .take(crate::sequence::MAX_CHILDREN as usize)
+                .take(crate::extract::sequence::MAX_CHILDREN as usize)
                 .filter(|&c| self.doc.element(c).is_some())
                 .collect();
             for c in children {
@@ -334,7 +353,11 @@ fn detect_structural(
             };
             let container = containers.first().copied().unwrap_or(0);
             if std::env::var("FM_DEBUG").is_ok() {
-                eprintln!("place {place:?} tag {tag} containers {} records {}", containers.len(), records.len());
+                eprintln!(
+                    "place {place:?} tag {tag} containers {} records {}",
+                    containers.len(),
+                    records.len()
+                );
             }
             let mut g = RecordGroup {
                 container: Some(container),
@@ -469,9 +492,7 @@ fn collect_thread(
             continue;
         }
         containers.sort_unstable();
-        let nested = containers
-            .windows(2)
-            .any(|w| doc.contains(w[0], w[1]));
+        let nested = containers.windows(2).any(|w| doc.contains(w[0], w[1]));
         // The records themselves must not nest: a reply sits beside the
         // comment's own body, not inside it (nested menus fail here).
         let mut roots: Vec<NodeId> = containers
@@ -502,7 +523,7 @@ fn expand_place(
     place: &Place,
     mut found: Vec<NodeId>,
 ) -> Vec<NodeId> {
-    let cap = crate::sequence::MAX_CHILDREN as usize;
+    let cap = crate::extract::sequence::MAX_CHILDREN as usize;
     let mut containers: Vec<NodeId> = match place {
         Place::Siblings(p, k) => {
             let children: Vec<NodeId> = doc.children(*p).take(cap).collect();
@@ -694,7 +715,6 @@ fn dice(a: &HashMap<&str, u32>, b: &HashMap<&str, u32>) -> f64 {
     }
 }
 
-
 /// Single-sibling records of one container: every child with the group's
 /// root tag (and a class all mined roots share) that structurally
 /// resembles the mined records (`mined`: runs, first → last, sorted).
@@ -707,7 +727,7 @@ fn widen(doc: &Document, container: NodeId, tag: &str, mined: &[(NodeId, NodeId)
     // of a million items costs what one of two thousand does.
     let members: Vec<NodeId> = doc
         .children(container)
-        .take(crate::sequence::MAX_CHILDREN as usize)
+        .take(crate::extract::sequence::MAX_CHILDREN as usize)
         .filter(|&c| doc.is_tag(c, tag) && !is_header_row(doc, c))
         .collect();
     let root_set: std::collections::HashSet<NodeId> = mined.iter().map(|m| m.0).collect();
@@ -851,7 +871,7 @@ fn segment(
     }
     let children: Vec<NodeId> = doc
         .children(container)
-        .take(crate::sequence::MAX_CHILDREN as usize)
+        .take(crate::extract::sequence::MAX_CHILDREN as usize)
         .filter(|&c| doc.element(c).is_some())
         .collect();
     let heads: Vec<usize> = (0..children.len())
@@ -1067,9 +1087,9 @@ pub fn selector(doc: &Document, id: NodeId) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dom::parse;
-    use crate::patterns::mine;
-    use crate::sequence::flatten;
+    use crate::extract::dom::parse;
+    use crate::extract::patterns::mine;
+    use crate::extract::sequence::flatten;
 
     fn titles(html: &str, params: &MiningParams) -> Vec<String> {
         let doc = parse(html);

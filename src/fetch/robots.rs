@@ -21,8 +21,8 @@ use texting_robots::Robot;
 use tokio::time::Instant;
 use url::Url;
 
+use crate::fetch::politeness::MAX_CRAWL_DELAY;
 use crate::fetch::{FetchError, Fetcher};
-use crate::politeness::MAX_CRAWL_DELAY;
 
 /// The user-agent token matched against `User-agent:` lines when the
 /// configured user agent has none.

@@ -5,7 +5,7 @@
 //! Invariants: `tokens[i]` came from arena node `nodes[i]`; node ids increase
 //! strictly along the sequence; token id [`TEXT`] is `<text>`; the other ids
 //! index `names`. Script, style, comments and the like never reach the
-//! sequence because [`crate::dom`] keeps them out of the arena.
+//! sequence because [`crate::extract::dom`] keeps them out of the arena.
 //! [`flatten_capped`] keeps only the first tokens in document order;
 //! [`TagSequence::truncated_nodes`] says how much of the arena was left out.
 //! Every flatten keeps at most [`MAX_CHILDREN`] token children per element
@@ -15,7 +15,7 @@
 
 use std::collections::HashMap;
 
-use crate::dom::{Document, NodeData, NodeId};
+use crate::extract::dom::{Document, NodeData, NodeId};
 
 /// Token id of `<text>`.
 pub const TEXT: u16 = 0;
@@ -192,7 +192,7 @@ pub fn flatten_capped(doc: &Document, max_tokens: usize) -> TagSequence {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dom::parse;
+    use crate::extract::dom::parse;
 
     #[test]
     fn a_huge_list_is_cut_at_a_record_boundary() {
@@ -222,7 +222,7 @@ mod tests {
         let page = crate::pipeline::analyze_list(
             &html,
             &url::Url::parse("https://example.com/").unwrap(),
-            &crate::patterns::MiningParams::default(),
+            &crate::extract::patterns::MiningParams::default(),
             &crate::commands::default_date_context(),
         );
         assert_eq!(

@@ -13,7 +13,7 @@ use std::sync::{Arc, RwLock};
 
 use chrono::{DateTime, Utc};
 
-use crate::feed::Format;
+use crate::publish::feed::Format;
 
 /// How a feed is doing, as shown on `/health` and the index page.
 #[derive(Debug, Clone, PartialEq, Eq)]

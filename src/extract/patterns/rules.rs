@@ -9,7 +9,7 @@
 //! patterns whose instances hold too little of the page's visible text.
 //!
 //! In structural mode only Rules 1 and 3 and the within-pattern part of
-//! Rule 4 run here; [`crate::records`] applies length, overlap and coverage
+//! Rule 4 run here; [`crate::extract::records`] applies length, overlap and coverage
 //! to whole records instead of exact repeats.
 //!
 //! Invariants: every candidate's `instances` are sorted and, after Rule 4,
@@ -18,7 +18,7 @@
 
 use super::suffix_tree::{lcp_array, lcp_intervals, suffix_array};
 use super::{MiningParams, Mode};
-use crate::sequence::{TEXT, TagSequence};
+use crate::extract::sequence::{TEXT, TagSequence};
 
 /// Why a candidate pattern was dropped.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

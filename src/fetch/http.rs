@@ -16,7 +16,7 @@
 //!   for a conditional request); everything else is a [`FetchError`] whose
 //!   `Display` names the URL and the cause, and whose `source()` chain
 //!   carries the underlying error (print with `{err:#}` through anyhow).
-//! - Text is decoded by [`crate::decode::decode`] (BOM → header → meta →
+//! - Text is decoded by [`crate::fetch::decode::decode`] (BOM → header → meta →
 //!   detector), never by reqwest's header-only `text()`.
 
 use std::path::{Path, PathBuf};
@@ -28,10 +28,10 @@ use thiserror::Error;
 use tokio::time::Instant;
 use url::Url;
 
-use crate::decode::{self, DecodeError};
-pub use crate::netguard::AddressPolicy;
-use crate::netguard::{self, BlockReason, Hop, PublicResolver, ResolveError};
-use crate::politeness::{Permit, Politeness};
+use crate::fetch::decode::{self, DecodeError};
+pub use crate::fetch::netguard::AddressPolicy;
+use crate::fetch::netguard::{self, BlockReason, Hop, PublicResolver, ResolveError};
+use crate::fetch::politeness::{Permit, Politeness};
 
 /// Sent as `User-Agent` unless [`FetchOptions::user_agent`] says otherwise.
 pub const DEFAULT_USER_AGENT: &str = concat!(
@@ -50,7 +50,7 @@ pub const DEFAULT_MAX_BODY_BYTES: u64 = 10 * 1024 * 1024;
 /// Redirects followed before giving up.
 pub const DEFAULT_MAX_REDIRECTS: usize = 10;
 /// Longest `Retry-After` honoured; longer values are cut to this.
-pub const MAX_RETRY_AFTER: Duration = crate::politeness::MAX_DEFERRAL;
+pub const MAX_RETRY_AFTER: Duration = crate::fetch::politeness::MAX_DEFERRAL;
 
 /// Limits and headers for a [`Fetcher`].
 #[derive(Debug, Clone, PartialEq, Eq)]

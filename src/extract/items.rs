@@ -9,10 +9,10 @@ use chrono::{DateTime, FixedOffset};
 use sha2::{Digest, Sha256};
 use url::Url;
 
-use crate::dates::{DateContext, find_date, parse_date};
-use crate::dom::BLOCK_ELEMENTS;
-use crate::dom::{Document, NodeData, NodeId, collapse_whitespace};
-use crate::records::Record;
+use crate::extract::dates::{DateContext, find_date, parse_date};
+use crate::extract::dom::BLOCK_ELEMENTS;
+use crate::extract::dom::{Document, NodeData, NodeId, collapse_whitespace};
+use crate::extract::records::Record;
 
 /// One entry of a published feed.
 #[derive(Debug, Clone, PartialEq)]
@@ -30,6 +30,10 @@ pub struct Item {
     pub summary: String,
     /// First content image of the record, absolute.
     pub image: Option<Url>,
+    /// The record's byline (poster, author), whitespace-collapsed.
+    pub author: Option<String>,
+    /// The record's tags or labels, in page order, without duplicates.
+    pub categories: Vec<String>,
     /// Sanitized main-content HTML of the linked page (filled by `bodies`).
     pub body_html: Option<String>,
 }
@@ -358,7 +362,9 @@ fn headless_group(
     let half = records.len().div_ceil(2);
     let with_heading = records
         .iter()
-        .filter(|r| (r.start..r.end).any(|i| doc.tag(i).is_some_and(is_heading) && doc.text_bytes(i) > 0))
+        .filter(|r| {
+            (r.start..r.end).any(|i| doc.tag(i).is_some_and(is_heading) && doc.text_bytes(i) > 0)
+        })
         .count();
     let with_permalink = permalinks.iter().filter(|p| p.is_some()).count();
     if with_heading >= half || with_permalink < half {
@@ -392,8 +398,10 @@ fn is_permalink_text(text: &str, dates: &DateContext) -> bool {
         return false;
     }
     let lower = t.to_lowercase();
-    matches!(lower.as_str(), "permalink" | "link" | "#" | "¶" | "direct link")
-        || parse_date(t, dates).is_some()
+    matches!(
+        lower.as_str(),
+        "permalink" | "link" | "#" | "¶" | "direct link"
+    ) || parse_date(t, dates).is_some()
         || find_date(t, dates).is_some_and(|(_, m)| m.len() * 2 >= t.len())
 }
 
@@ -429,7 +437,11 @@ const DOWNLOAD_EXTENSIONS: &[&str] = &[
 ];
 
 fn is_download(href: &str) -> bool {
-    let path = href.split(['?', '#']).next().unwrap_or("").to_ascii_lowercase();
+    let path = href
+        .split(['?', '#'])
+        .next()
+        .unwrap_or("")
+        .to_ascii_lowercase();
     DOWNLOAD_EXTENSIONS.iter().any(|e| path.ends_with(e))
 }
 
@@ -622,6 +634,8 @@ pub fn item_from_record(
         date,
         summary,
         image,
+        author: None,
+        categories: Vec::new(),
         body_html: None,
     }
 }
@@ -807,7 +821,7 @@ fn summary_without(full: &str, title: &str) -> String {
 
 /// A content image's absolute URL: `src`, lazy-loading attributes, or the
 /// first `srcset` candidate; tracking pixels and inline data are skipped.
-fn image_url(el: &crate::dom::Element, base: &Url) -> Option<Url> {
+fn image_url(el: &crate::extract::dom::Element, base: &Url) -> Option<Url> {
     // Declared dimensions below this are icons, spacers and tracking pixels.
     const MIN_CONTENT_IMAGE_PX: u32 = 40;
     let tiny = ["width", "height"].iter().any(|a| {
@@ -882,7 +896,7 @@ mod tests {
     }
 
     fn item_of(html: &str, selector_tag: &str) -> Item {
-        let doc = crate::dom::parse(html);
+        let doc = crate::extract::dom::parse(html);
         let id = (0..doc.nodes.len() as NodeId)
             .find(|&i| doc.is_tag(i, selector_tag))
             .unwrap();
@@ -944,7 +958,7 @@ mod tests {
 
     #[test]
     fn base_href_and_javascript_links() {
-        let doc = crate::dom::parse(
+        let doc = crate::extract::dom::parse(
             "<head><base href='/blog/'></head><body><a href='javascript:void(0)'>x</a></body>",
         );
         let base = base_url(&doc, &Url::parse("https://ex.com/a/b").unwrap());

@@ -8,7 +8,7 @@
 //! Invariants: every value is HTML-escaped by the template engine
 //! (autoescape on, for user templates too) except the item's `body`, which
 //! is marked safe here and sanitized again by `feed` before publishing
-//! (`crate::sanitize`), so a user template cannot publish active content; a
+//! (`crate::publish::sanitize`), so a user template cannot publish active content; a
 //! template is compiled when the config is loaded, so a broken one fails
 //! `check` with the file and line, never a run.
 
@@ -18,18 +18,18 @@ use chrono::{DateTime, Utc};
 use minijinja::{Environment, Value, context};
 use url::Url;
 
-use crate::feed::Format;
-use crate::items::Item;
-use crate::status::{FeedStatus, Health, RunOutcome};
+use crate::extract::items::Item;
+use crate::publish::feed::Format;
+use crate::serve::status::{FeedStatus, Health, RunOutcome};
 
 /// The bundled item template.
-pub const DEFAULT_ITEM_TEMPLATE: &str = include_str!("../templates/item.html");
+pub const DEFAULT_ITEM_TEMPLATE: &str = include_str!("../../templates/item.html");
 
 /// The bundled index page template.
-pub const DEFAULT_INDEX_TEMPLATE: &str = include_str!("../templates/index.html");
+pub const DEFAULT_INDEX_TEMPLATE: &str = include_str!("../../templates/index.html");
 
 /// The bundled XSLT 1.0 stylesheet for RSS and Atom.
-pub const DEFAULT_STYLESHEET: &str = include_str!("../templates/feed.xsl");
+pub const DEFAULT_STYLESHEET: &str = include_str!("../../templates/feed.xsl");
 
 /// Where the index page links the OPML list of all feeds.
 pub const OPML_HREF: &str = "feeds.opml";
@@ -141,6 +141,24 @@ impl ItemTemplate {
         let source = read("item", path)?;
         let (env, name) = compile("item", path.display().to_string(), source)?;
         Ok(ItemTemplate { env, name })
+    }
+
+    /// Render a sample item with every field set, so that what only fails
+    /// at render time (an `include` of a missing file, an unknown filter,
+    /// a type error) is reported by `check` instead of by every run.
+    pub fn check_renders(&self) -> Result<(), TemplateError> {
+        let sample = Item {
+            title: "Sample title".into(),
+            link: url::Url::parse("https://example.com/a").ok(),
+            guid: "sample".into(),
+            date: Some(chrono::Utc::now().fixed_offset()),
+            summary: "Sample summary".into(),
+            image: url::Url::parse("https://example.com/a.jpg").ok(),
+            author: Some("Sample Author".into()),
+            categories: vec!["sample".into()],
+            body_html: Some("<p>Sample body</p>".into()),
+        };
+        self.render(&sample).map(drop)
     }
 
     /// The item's HTML, or `None` when it has neither body nor image (the
@@ -424,7 +442,7 @@ fn check_stylesheet(source: &str) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::status::LastRun;
+    use crate::serve::status::LastRun;
     use chrono::TimeZone;
 
     fn item() -> Item {
@@ -435,6 +453,8 @@ mod tests {
             date: None,
             summary: "Late sailings <b>cut</b>".into(),
             image: None,
+            author: None,
+            categories: Vec::new(),
             body_html: None,
         }
     }

@@ -4,7 +4,7 @@
 //! [`rules`] applies the paper's Rules 1–5 (instance count, length, key tags,
 //! overlap with the NPO tie-break, coverage) and records, for each candidate
 //! that reached the rules, why it was kept or dropped, so `feedmine preview`
-//! can explain the result. [`crate::records`] turns the survivors into
+//! can explain the result. [`crate::extract::records`] turns the survivors into
 //! records, either exactly as the paper does (`mode = "paper"`) or with the
 //! structural refinements that measure better (the default).
 

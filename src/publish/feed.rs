@@ -8,7 +8,7 @@
 //!   U+FFFE, U+FFFF) are removed from every string before writing, and the
 //!   writers escape or CDATA-split the rest (`]]>`, `<script>`, `&`). U+FFFD
 //!   (what HTML parsers make of `&#xD800;`) is a legal character and stays.
-//! - No unsanitized HTML: every `body_html` passes [`crate::sanitize::item_html`]
+//! - No unsanitized HTML: every `body_html` passes [`crate::publish::sanitize::item_html`]
 //!   (relative URLs resolved against the item's link, else the list page)
 //!   right here, whoever produced it (extractor, item template, a test).
 //!   Titles and summaries are plain text everywhere: escaped in RSS
@@ -42,7 +42,7 @@ use rss::extension::atom::{AtomExtension, Link};
 use rss::{ChannelBuilder, EnclosureBuilder, GuidBuilder, ItemBuilder};
 use url::Url;
 
-use crate::items::Item;
+use crate::extract::items::Item;
 
 /// A published feed format. Each is written to `<output_dir>/<id>.<ext>`
 /// and served at `/feeds/<id>.<ext>`.
@@ -255,7 +255,7 @@ fn prepare<'a>(
         let body = item
             .body_html
             .as_deref()
-            .map(|html| xml_clean(&crate::sanitize::item_html(html, Some(base))))
+            .map(|html| xml_clean(&crate::publish::sanitize::item_html(html, Some(base))))
             .filter(|html| !html.trim().is_empty());
         entries.push(Entry {
             item,
@@ -618,7 +618,10 @@ impl OpmlEntry {
     }
 
     /// The entry of a feed on the status board.
-    pub fn from_status(status: &crate::status::FeedStatus, public_url: Option<&Url>) -> OpmlEntry {
+    pub fn from_status(
+        status: &crate::serve::status::FeedStatus,
+        public_url: Option<&Url>,
+    ) -> OpmlEntry {
         OpmlEntry::new(
             &status.id,
             &status.title,
@@ -753,6 +756,8 @@ mod tests {
             date: None,
             summary: String::new(),
             image: None,
+            author: None,
+            categories: Vec::new(),
             body_html: None,
         }
     }

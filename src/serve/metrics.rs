@@ -30,7 +30,7 @@ use prometheus_client::metrics::gauge::Gauge;
 use prometheus_client::metrics::histogram::{Histogram, exponential_buckets};
 use prometheus_client::registry::Registry;
 
-use crate::status::RunOutcome;
+use crate::serve::status::RunOutcome;
 
 /// Counters and histograms of the daemon, shared by the scheduler and the
 /// server. Cheap to clone: clones share the same values.

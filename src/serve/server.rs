@@ -52,9 +52,9 @@ use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 use tower_http::timeout::TimeoutLayer;
 
-use crate::feed::Format;
-use crate::metrics::Metrics;
-use crate::status::{FeedStatus, StatusBoard};
+use crate::publish::feed::Format;
+use crate::serve::metrics::Metrics;
+use crate::serve::status::{FeedStatus, StatusBoard};
 
 /// File name of the OPML list of all feeds, in the output directory.
 pub const OPML_FILE: &str = "feeds.opml";
@@ -698,7 +698,7 @@ mod tests {
             title: "World".into(),
             source: "https://example.com/world/".into(),
             formats: vec![Format::Rss, Format::Json],
-            health: crate::status::Health::Ok,
+            health: crate::serve::status::Health::Ok,
             last_run: None,
             last_success: None,
             items: 3,

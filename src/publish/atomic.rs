@@ -146,6 +146,54 @@ fn set_published_permissions(_path: &Path, _file: &fs::File) -> io::Result<()> {
     Ok(())
 }
 
+/// Temporary files older than this are leftovers of a process that died
+/// mid-write (a write takes milliseconds); younger ones may belong to
+/// another feedmine writing into the same directory right now.
+pub const STALE_TEMP_AGE: std::time::Duration = std::time::Duration::from_secs(300);
+
+/// Is `name` one of [`write_atomically`]'s temporary names,
+/// `.<file name>.<6 random characters>.tmp`?
+fn is_own_temp_name(name: &str) -> bool {
+    let Some(stem) = name.strip_prefix('.').and_then(|n| n.strip_suffix(".tmp")) else {
+        return false;
+    };
+    stem.rsplit_once('.').is_some_and(|(file, random)| {
+        !file.is_empty() && random.len() == 6 && random.chars().all(|c| c.is_ascii_alphanumeric())
+    })
+}
+
+/// Remove the temporary files a killed run left in `dir` (not recursive):
+/// only regular files with [`write_atomically`]'s naming pattern, older
+/// than [`STALE_TEMP_AGE`]. Returns the removed paths; a directory that
+/// does not exist yet has none.
+pub fn remove_stale_temps(dir: &Path) -> io::Result<Vec<PathBuf>> {
+    let entries = match fs::read_dir(dir) {
+        Ok(e) => e,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(e),
+    };
+    let now = std::time::SystemTime::now();
+    let mut removed = Vec::new();
+    for entry in entries {
+        let entry = entry?;
+        let name = entry.file_name();
+        if !name.to_str().is_some_and(is_own_temp_name) {
+            continue;
+        }
+        let meta = entry.metadata()?;
+        let age = meta
+            .modified()
+            .ok()
+            .and_then(|m| now.duration_since(m).ok())
+            .unwrap_or_default();
+        if meta.is_file() && age >= STALE_TEMP_AGE {
+            fs::remove_file(entry.path())?;
+            removed.push(entry.path());
+        }
+    }
+    Ok(removed)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -302,5 +350,40 @@ mod tests {
         } else {
             assert_eq!(fs::read(&path).unwrap(), b"new");
         }
+    }
+
+    #[test]
+    fn stale_temp_files_of_our_pattern_are_removed_and_nothing_else() {
+        let root = tempfile::tempdir().unwrap();
+        let old = std::time::SystemTime::now() - STALE_TEMP_AGE * 2;
+        let make = |name: &str, aged: bool| {
+            let p = root.path().join(name);
+            fs::write(&p, b"partial").unwrap();
+            if aged {
+                fs::File::options()
+                    .write(true)
+                    .open(&p)
+                    .unwrap()
+                    .set_modified(old)
+                    .unwrap();
+            }
+            p
+        };
+        let stale = make(".news.xml.a1B2c3.tmp", true);
+        let fresh = make(".news.atom.Zz9Yy8.tmp", false);
+        let feed = make("news.xml", true);
+        let user = make(".notes.tmp", true);
+        let other = make(".news.xml.toolong1.tmp", true);
+        let removed = remove_stale_temps(root.path()).unwrap();
+        assert_eq!(removed, vec![stale.clone()]);
+        assert!(!stale.exists());
+        for kept in [fresh, feed, user, other] {
+            assert!(kept.exists(), "{} kept", kept.display());
+        }
+        assert!(
+            remove_stale_temps(&root.path().join("absent"))
+                .unwrap()
+                .is_empty()
+        );
     }
 }

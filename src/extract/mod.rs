@@ -1,0 +1,18 @@
+//! Record extraction from one list page, as pure functions over plain data:
+//! `dom` (parse into a flat arena, with depth and size caps) → `sequence`
+//! (the tag sequence) → `patterns` (repeats by suffix array and LCP
+//! intervals, filtered by the paper's rules) → `records` (record groups,
+//! ranked) → `items` (title, link, date, summary, image per record, with
+//! `dates` reading dates). Beside the mining: `advertised` (the feeds a page
+//! links to), `feedsource` (a feed read as items) and `pagination` (where a
+//! list continues). Nothing here does I/O.
+
+pub mod advertised;
+pub mod dates;
+pub mod dom;
+pub mod feedsource;
+pub mod items;
+pub mod pagination;
+pub mod patterns;
+pub mod records;
+pub mod sequence;

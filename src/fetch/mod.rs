@@ -1,0 +1,13 @@
+//! The network and file edge: everything that asks another host (or the
+//! local disk) for bytes. `http` fetches one page with every bound and the
+//! redirect policy, `decode` turns bytes into text, `netguard` is the one
+//! address policy every request obeys, `politeness` paces hosts, `robots`
+//! reads robots.txt.
+
+pub mod decode;
+mod http;
+pub mod netguard;
+pub mod politeness;
+pub mod robots;
+
+pub use http::*;

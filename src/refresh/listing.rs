@@ -1,0 +1,205 @@
+//! The items of one run, before they meet the state: from the list page's
+//! records, or from a feed (`source = "feed"`, or a `url` that serves
+//! one), and from the list's later pages (`pages = N`).
+//!
+//! # Invariants
+//! - Later pages are read only for mined lists, at most `pages - 1` of
+//!   them, each through the same fetcher (politeness, address policy,
+//!   caps), never the same URL twice.
+//! - A later page's records are taken from the group at the first page's
+//!   winning place ([`crate::pipeline::items_like`]); a page without it, a
+//!   failing page or a page with nothing new ends the walk, keeping what
+//!   was found, and says why in the run's notes.
+//! - Items stay in page order; a record already seen on an earlier page
+//!   (same guid) is kept once, where it first appeared.
+//! - After the first run (the state holds items), the walk goes on only
+//!   while every record of the page just read is new to the state.
+
+use std::collections::HashSet;
+
+use url::Url;
+
+use super::RefreshError;
+use crate::config::{Feed, Source};
+use crate::drift;
+use crate::extract::advertised::{self, Advertised};
+use crate::extract::dates::DateContext;
+use crate::extract::feedsource;
+use crate::extract::items::Item;
+use crate::extract::pagination;
+use crate::fetch::{Fetcher, Page};
+use crate::pipeline::{self, analyze_list};
+use crate::state::Store;
+
+/// What one run found to publish.
+#[derive(Debug, Default)]
+pub(super) struct Listing {
+    pub items: Vec<Item>,
+    pub page_title: Option<String>,
+    pub lang: Option<String>,
+    /// Record groups seen on the first page (0 for a feed).
+    pub groups: usize,
+    /// Drift signature: the winning pattern, or `feed:<version>`.
+    pub pattern: Option<String>,
+    /// The first page's winning group, to find its records on later pages.
+    selector: Option<String>,
+    /// The first page's next page.
+    next: Option<Url>,
+    /// Feeds the first page advertises.
+    pub advertised: Vec<Advertised>,
+    /// "RSS 2.0, 20 items, summaries only" when the items came from a feed.
+    pub from_feed: Option<String>,
+    /// Pages read (1 without pagination).
+    pub pages_read: usize,
+    /// What the run should say about its pages (a later page failed, ...).
+    pub notes: Vec<String>,
+}
+
+/// Read the fetched first page as a feed or as a list page.
+pub(super) async fn read_first(
+    feed: &Feed,
+    page: Page,
+    dates: DateContext,
+) -> Result<Listing, RefreshError> {
+    let as_feed = feed.source == Source::Feed
+        || feedsource::looks_like_feed(&page.bytes, page.content_type.as_deref());
+    let mining = feed.mining.clone();
+    tokio::task::spawn_blocking(move || {
+        if as_feed {
+            from_feed(&page)
+        } else {
+            Ok(from_page(&page.text, &page.final_url, &mining, &dates))
+        }
+    })
+    .await
+    .map_err(|e| RefreshError::Task(e.to_string()))?
+}
+
+fn from_feed(page: &Page) -> Result<Listing, RefreshError> {
+    let parsed =
+        feedsource::parse_feed(&page.bytes, &page.final_url).map_err(RefreshError::Source)?;
+    Ok(Listing {
+        from_feed: Some(parsed.describe()),
+        pattern: Some(format!("feed:{}", parsed.version)),
+        page_title: parsed.title,
+        items: parsed.items,
+        pages_read: 1,
+        ..Listing::default()
+    })
+}
+
+fn from_page(
+    html: &str,
+    url: &Url,
+    mining: &crate::extract::patterns::MiningParams,
+    dates: &DateContext,
+) -> Listing {
+    let list = analyze_list(html, url, mining, dates);
+    Listing {
+        pattern: drift::pattern_signature(&list),
+        selector: list.detection.winner().map(|g| g.selector.clone()),
+        next: pagination::next_page(&list.doc, &list.base, url).map(|n| n.url),
+        advertised: advertised::advertised_feeds(&list.doc, &list.base),
+        groups: list.detection.groups.len(),
+        items: list.items,
+        page_title: list.doc.title,
+        lang: list.doc.lang,
+        pages_read: 1,
+        ..Listing::default()
+    }
+}
+
+/// One later page: its items at the first page's place, and its next page.
+struct LaterPage {
+    items: Option<Vec<Item>>,
+    next: Option<Url>,
+}
+
+/// Follow the list's next pages up to `feed.pages` (see the module header
+/// for when the walk stops).
+pub(super) async fn follow_pages(
+    listing: &mut Listing,
+    feed: &Feed,
+    fetcher: &Fetcher,
+    store: &Store,
+    first_url: &Url,
+    dates: &DateContext,
+) -> Result<(), RefreshError> {
+    let (Some(selector), true) = (listing.selector.clone(), feed.pages > 1) else {
+        return Ok(());
+    };
+    let backfill = store.item_count(&feed.id).map_err(RefreshError::State)? == 0;
+    let mut visited: HashSet<String> = HashSet::from([first_url.to_string()]);
+    let mut guids: HashSet<String> = listing.items.iter().map(|i| i.guid.clone()).collect();
+    let mut last_page: Vec<Item> = listing.items.clone();
+    let mut next = listing.next.clone();
+    while listing.pages_read < feed.pages {
+        let Some(url) = next.take() else { break };
+        let n = listing.pages_read + 1;
+        if !visited.insert(url.to_string()) {
+            listing.notes.push(format!(
+                "page {n} ({url}) loops back to a page already read"
+            ));
+            break;
+        }
+        if !backfill && !all_new(store, &feed.id, &last_page)? {
+            break;
+        }
+        let page = match fetcher.fetch(&url).await {
+            Ok(p) => p,
+            Err(e) => {
+                let cause = super::anyhow_like(&e);
+                listing.notes.push(format!(
+                    "page {n} ({url}) failed, keeping the records of pages 1-{}: {cause}",
+                    n - 1
+                ));
+                break;
+            }
+        };
+        let later = read_later(page, &feed.mining, &selector, *dates).await?;
+        let Some(items) = later.items else {
+            listing.notes.push(format!(
+                "page {n} ({url}) has no records like page 1's ({selector}); stopped there"
+            ));
+            break;
+        };
+        listing.pages_read = n;
+        let fresh: Vec<Item> = items
+            .into_iter()
+            .filter(|i| guids.insert(i.guid.clone()))
+            .collect();
+        if fresh.is_empty() {
+            break;
+        }
+        listing.items.extend(fresh.iter().cloned());
+        last_page = fresh;
+        next = later.next;
+    }
+    Ok(())
+}
+
+async fn read_later(
+    page: Page,
+    mining: &crate::extract::patterns::MiningParams,
+    selector: &str,
+    dates: DateContext,
+) -> Result<LaterPage, RefreshError> {
+    let (mining, selector) = (mining.clone(), selector.to_string());
+    tokio::task::spawn_blocking(move || {
+        let list = analyze_list(&page.text, &page.final_url, &mining, &dates);
+        LaterPage {
+            items: pipeline::items_like(&list, &selector, &dates),
+            next: pagination::next_page(&list.doc, &list.base, &page.final_url).map(|n| n.url),
+        }
+    })
+    .await
+    .map_err(|e| RefreshError::Task(e.to_string()))
+}
+
+/// Is every item of `page` unknown to the state (a burst of new posts that
+/// may go on on the next page)?
+fn all_new(store: &Store, feed: &str, page: &[Item]) -> Result<bool, RefreshError> {
+    let keys = Store::identity_keys(feed, page);
+    let known = store.known_keys(feed, &keys).map_err(RefreshError::State)?;
+    Ok(known.is_empty())
+}
