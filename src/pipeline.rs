@@ -15,7 +15,7 @@ use crate::extract::dates::DateContext;
 use crate::extract::dom::{self, Document};
 use crate::extract::items::{self, Item};
 use crate::extract::patterns::{self, Mining, MiningParams};
-use crate::extract::records::{self, Detection};
+use crate::extract::records::{self, Detection, RecordGroup};
 use crate::extract::sequence::{self, TagSequence};
 
 /// Wall time of each stage.
@@ -45,6 +45,30 @@ pub struct ListPage {
     pub timings: Timings,
 }
 
+/// The items of one record group: records without title and link
+/// dropped, duplicate guids removed (first occurrence kept).
+pub fn group_items(doc: &Document, group: &RecordGroup, base: &Url, dates: &DateContext) -> Vec<Item> {
+    let mut seen = HashSet::new();
+    let plan = items::plan_titles(doc, &group.records);
+    group
+        .records
+        .iter()
+        .map(|r| items::item_from_record(doc, r, base, dates, &plan))
+        .filter(|it| !it.title.is_empty() || it.link.is_some())
+        .filter(|it| seen.insert(it.guid.clone()))
+        .collect()
+}
+
+/// The items of the group ranked `rank` (1 = the first group, as
+/// `preview` numbers them), dropped or not; empty when there is no such
+/// group (a feed's `group` beyond what the page has: drift reports it).
+pub fn items_of_rank(page: &ListPage, rank: usize, dates: &DateContext) -> Vec<Item> {
+    rank.checked_sub(1)
+        .and_then(|i| page.detection.groups.get(i))
+        .map(|g| group_items(&page.doc, g, &page.base, dates))
+        .unwrap_or_default()
+}
+
 /// Analyse decoded list-page HTML fetched from `page_url` (its final URL
 /// after redirects).
 pub fn analyze_list(
@@ -61,18 +85,9 @@ pub fn analyze_list(
     let detection = records::detect(&doc, &seq, &mining, params);
     let t2 = Instant::now();
     let base = items::base_url(&doc, page_url);
-    let mut seen = HashSet::new();
     let items: Vec<Item> = detection
         .winner()
-        .map(|g| {
-            let plan = items::plan_titles(&doc, &g.records);
-            g.records
-                .iter()
-                .map(|r| items::item_from_record(&doc, r, &base, dates, &plan))
-                .filter(|it| !it.title.is_empty() || it.link.is_some())
-                .filter(|it| seen.insert(it.guid.clone()))
-                .collect()
-        })
+        .map(|g| group_items(&doc, g, &base, dates))
         .unwrap_or_default();
     let t3 = Instant::now();
     ListPage {
