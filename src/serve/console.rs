@@ -768,7 +768,9 @@ fn render(
     h.insert(header::CONTENT_TYPE, HeaderValue::from_static("text/html; charset=utf-8"));
     h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
     h.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
-    h.insert(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
+    // Not `no-referrer`: with it, browsers send `Origin: null` on the
+    // console's own form posts, which the same-origin check refuses.
+    h.insert(header::REFERRER_POLICY, HeaderValue::from_static("same-origin"));
     if let Ok(csp) = HeaderValue::from_str(&csp) {
         h.insert(header::CONTENT_SECURITY_POLICY, csp);
     }

@@ -142,5 +142,6 @@ pub async fn wait_until(page: &Page, js: &str) {
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     let url = page.url().await.ok().flatten().unwrap_or_default();
-    panic!("timed out waiting for {js} on {url}");
+    let text = eval(page, "document.body ? document.body.innerText.slice(0, 2000) : ''").await;
+    panic!("timed out waiting for {js} on {url}; the page says:\n{}", text.as_str().unwrap_or(""));
 }
