@@ -207,8 +207,12 @@ impl FormPairs for reqwest::RequestBuilder {
     }
 }
 
+/// A client that shows redirects instead of following them.
 fn client() -> reqwest::Client {
-    reqwest::Client::new()
+    reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap()
 }
 
 /// The CSRF token in a console page.
@@ -483,6 +487,22 @@ async fn console_posts_need_the_token_the_form_token_and_the_same_origin() {
     assert_eq!(bad.status(), 400);
     assert!(bad.text().await.unwrap().contains("town-news"));
     assert_eq!(std::fs::read_to_string(&site.config).unwrap(), before);
+    // Adding the second group works without a browser too: 303 to the
+    // index, which lists the feed once the daemon has reloaded.
+    let added = c
+        .post(format!("{}/console/add", site.base))
+        .header("Authorization", &auth)
+        .header("Origin", &site.base)
+        .form_pairs(&[("csrf", csrf.as_str()), ("draft", draft), ("group", "2"), ("id", "town-events"), ("title", "Elmbridge events")])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(added.status(), 303);
+    assert_eq!(added.headers()["location"], "/#feed-town-events");
+    assert!(site.board.get("town-events").is_some(), "reloaded before the answer");
+    let text = std::fs::read_to_string(&site.config).unwrap();
+    assert!(text.starts_with(&before), "the existing text is kept as it was:\n{text}");
+    assert!(text.contains("group = 2") && text.contains("hush-hush-42"), "{text}");
     site.stop().await;
 }
 
