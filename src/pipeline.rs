@@ -47,7 +47,12 @@ pub struct ListPage {
 
 /// The items of one record group: records without title and link
 /// dropped, duplicate guids removed (first occurrence kept).
-pub fn group_items(doc: &Document, group: &RecordGroup, base: &Url, dates: &DateContext) -> Vec<Item> {
+pub fn group_items(
+    doc: &Document,
+    group: &RecordGroup,
+    base: &Url,
+    dates: &DateContext,
+) -> Vec<Item> {
     let mut seen = HashSet::new();
     let plan = items::plan_titles(doc, &group.records);
     group

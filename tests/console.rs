@@ -4,9 +4,9 @@
 //! screenshots at 1280 and 390 px), and over plain HTTP for the security
 //! rules (private addresses, the token, CSRF, content types).
 
-mod common;
 #[path = "common/browser.rs"]
 mod browser;
+mod common;
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -146,7 +146,10 @@ fn start_daemon(
 async fn wait_for(what: &str, mut check: impl FnMut() -> bool) {
     let start = Instant::now();
     while !check() {
-        assert!(start.elapsed() < Duration::from_secs(20), "timed out waiting for {what}");
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "timed out waiting for {what}"
+        );
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
 }
@@ -240,13 +243,23 @@ async fn feed_pages_and_the_console_work_in_chromium() {
     let _ = std::fs::remove_dir_all(&shots);
 
     // The index links each feed's page; the page shows the items.
-    let page = chrome.open(&format!("{}/", site.base), 1280, Some(TOKEN)).await;
+    let page = chrome
+        .open(&format!("{}/", site.base), 1280, Some(TOKEN))
+        .await;
     screenshot(&page, &shots, "index", 1280).await;
     screenshot(&page, &shots, "index", 390).await;
     let link = page.find_element("a.page").await.expect("a feed page link");
     link.click().await.unwrap();
-    wait_until(&page, "location.pathname === '/feeds/town-news.html' && document.readyState === 'complete'").await;
-    let titles = eval(&page, "[...document.querySelectorAll('ol.items h2')].map(h => h.textContent.trim())").await;
+    wait_until(
+        &page,
+        "location.pathname === '/feeds/town-news.html' && document.readyState === 'complete'",
+    )
+    .await;
+    let titles = eval(
+        &page,
+        "[...document.querySelectorAll('ol.items h2')].map(h => h.textContent.trim())",
+    )
+    .await;
     let titles: Vec<String> = serde_json::from_value(titles).unwrap();
     assert_eq!(titles.len(), NEWS.len(), "{titles:?}");
     assert_eq!(titles[0], "Council adopts the 2026 budget");
@@ -254,61 +267,138 @@ async fn feed_pages_and_the_console_work_in_chromium() {
         titles[3].contains("<img src=x onerror="),
         "the payload is shown as text: {titles:?}"
     );
-    let subscribe = eval(&page, "[...document.querySelectorAll('.subscribe a')].map(a => a.getAttribute('href'))").await;
-    assert_eq!(subscribe, serde_json::json!(["town-news.xml", "feeds.opml"]));
-    assert_eq!(eval(&page, "typeof window.__canary").await, "undefined");
-    assert_eq!(eval(&page, "document.querySelectorAll('script, ol.items img').length").await, 0);
+    let subscribe = eval(
+        &page,
+        "[...document.querySelectorAll('.subscribe a')].map(a => a.getAttribute('href'))",
+    )
+    .await;
     assert_eq!(
-        eval(&page, "document.documentElement.scrollWidth <= window.innerWidth").await,
+        subscribe,
+        serde_json::json!(["town-news.xml", "feeds.opml"])
+    );
+    assert_eq!(eval(&page, "typeof window.__canary").await, "undefined");
+    assert_eq!(
+        eval(
+            &page,
+            "document.querySelectorAll('script, ol.items img').length"
+        )
+        .await,
+        0
+    );
+    assert_eq!(
+        eval(
+            &page,
+            "document.documentElement.scrollWidth <= window.innerWidth"
+        )
+        .await,
         true
     );
     screenshot(&page, &shots, "feed-page", 1280).await;
     screenshot(&page, &shots, "feed-page", 390).await;
     assert_eq!(
-        eval(&page, "document.documentElement.scrollWidth <= window.innerWidth").await,
+        eval(
+            &page,
+            "document.documentElement.scrollWidth <= window.innerWidth"
+        )
+        .await,
         true,
         "the feed page scrolls sideways at 390 px"
     );
     // The subscribe links work: the RSS file loads from the page.
-    page.find_element(".subscribe a").await.unwrap().click().await.unwrap();
+    page.find_element(".subscribe a")
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
     wait_until(&page, "location.pathname === '/feeds/town-news.xml'").await;
 
     // The console: preview the page, choose the second group, add it.
-    let page = chrome.open(&format!("{}/console", site.base), 1280, Some(TOKEN)).await;
+    let page = chrome
+        .open(&format!("{}/console", site.base), 1280, Some(TOKEN))
+        .await;
     let url = site.server.url("/news").to_string();
-    page.find_element("#url").await.unwrap().click().await.unwrap().type_str(&url).await.unwrap();
-    page.find_element("#url").await.unwrap().press_key("Enter").await.unwrap();
+    page.find_element("#url")
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap()
+        .type_str(&url)
+        .await
+        .unwrap();
+    page.find_element("#url")
+        .await
+        .unwrap()
+        .press_key("Enter")
+        .await
+        .unwrap();
     wait_until(&page, "document.querySelectorAll('li.group').length >= 2").await;
     assert_eq!(eval(&page, "typeof window.__canary").await, "undefined");
-    let native = eval(&page, "document.querySelector('.note a').getAttribute('href')").await;
+    let native = eval(
+        &page,
+        "document.querySelector('.note a').getAttribute('href')",
+    )
+    .await;
     assert_eq!(native, site.server.url("/press.rss").as_str());
     let first_cards = eval(&page, "document.querySelectorAll('#group-1 .card').length").await;
     assert_eq!(first_cards, 6);
-    let payload = eval(&page, "document.querySelectorAll('#group-1 .card .title')[3].textContent").await;
+    let payload = eval(
+        &page,
+        "document.querySelectorAll('#group-1 .card .title')[3].textContent",
+    )
+    .await;
     assert!(payload.as_str().unwrap().contains("onerror="), "{payload}");
     screenshot(&page, &shots, "console-preview", 1280).await;
-    page.find_element("#group-2 button").await.unwrap().click().await.unwrap();
+    page.find_element("#group-2 button")
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
     wait_until(&page, "!!document.querySelector('#group-2.chosen')").await;
     let block = eval(&page, "document.querySelector('#block').value").await;
     let block = block.as_str().unwrap().to_string();
     assert!(block.starts_with("[[feed]]\n"), "{block}");
     assert!(block.contains(&format!("url = \"{url}\"")), "{block}");
     assert!(block.contains("group = 2"), "{block}");
-    let cards = eval(&page, "[...document.querySelectorAll('#group-2 .card .title')].map(t => t.textContent.trim())").await;
+    let cards = eval(
+        &page,
+        "[...document.querySelectorAll('#group-2 .card .title')].map(t => t.textContent.trim())",
+    )
+    .await;
     assert_eq!(cards[0], "Spring fair");
     assert_eq!(eval(&page, "typeof window.__canary").await, "undefined");
     screenshot(&page, &shots, "console-group-2", 1280).await;
     screenshot(&page, &shots, "console-group-2", 390).await;
     assert_eq!(
-        eval(&page, "document.documentElement.scrollWidth <= window.innerWidth").await,
+        eval(
+            &page,
+            "document.documentElement.scrollWidth <= window.innerWidth"
+        )
+        .await,
         true,
         "the console scrolls sideways at 390 px"
     );
     let id = eval(&page, "document.querySelector('#id').value").await;
     let id = id.as_str().unwrap().to_string();
-    page.find_element("#title").await.unwrap().type_str(" events").await.unwrap();
-    page.find_element("form[action='/console/add'] button").await.unwrap().click().await.unwrap();
-    wait_until(&page, "location.pathname === '/' && document.readyState === 'complete'").await;
+    page.find_element("#title")
+        .await
+        .unwrap()
+        .type_str(" events")
+        .await
+        .unwrap();
+    page.find_element("form[action='/console/add'] button")
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_until(
+        &page,
+        "location.pathname === '/' && document.readyState === 'complete'",
+    )
+    .await;
     let row = eval(&page, &format!("!!document.getElementById('feed-{id}')")).await;
     assert_eq!(row, true, "the new feed {id} is on the index");
     screenshot(&page, &shots, "index-after-add", 1280).await;
@@ -326,7 +416,11 @@ async fn feed_pages_and_the_console_work_in_chromium() {
     let page = chrome
         .open(&format!("{}/feeds/{id}.html", site.base), 390, Some(TOKEN))
         .await;
-    let titles = eval(&page, "[...document.querySelectorAll('ol.items h2')].map(h => h.textContent.trim())").await;
+    let titles = eval(
+        &page,
+        "[...document.querySelectorAll('ol.items h2')].map(h => h.textContent.trim())",
+    )
+    .await;
     let mut titles: Vec<String> = serde_json::from_value(titles).unwrap();
     titles.sort();
     let mut expected: Vec<String> = EVENTS.iter().map(|e| e.1.to_string()).collect();
@@ -347,36 +441,79 @@ async fn feed_pages_are_written_and_served_with_browser_friendly_types() {
     assert!(html.contains("http-equiv=\"Content-Security-Policy\""));
     assert!(!html.contains("<script"), "no script on a feed page");
     let c = client();
-    let r = c.get(format!("{}/feeds/town-news.html", site.base)).send().await.unwrap();
-    assert_eq!(r.status(), 200);
-    assert_eq!(r.headers()["content-type"], "text/html; charset=utf-8");
-    let csp = r.headers()["content-security-policy"].to_str().unwrap();
-    assert!(csp.contains("default-src 'none'") && !csp.contains("script-src"), "{csp}");
-    let browser = c
-        .get(format!("{}/feeds/town-news.xml", site.base))
-        .header("Accept", "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8")
+    let r = c
+        .get(format!("{}/feeds/town-news.html", site.base))
         .send()
         .await
         .unwrap();
-    assert_eq!(browser.headers()["content-type"], "application/xml; charset=utf-8");
+    assert_eq!(r.status(), 200);
+    assert_eq!(r.headers()["content-type"], "text/html; charset=utf-8");
+    let csp = r.headers()["content-security-policy"].to_str().unwrap();
+    assert!(
+        csp.contains("default-src 'none'") && !csp.contains("script-src"),
+        "{csp}"
+    );
+    let browser = c
+        .get(format!("{}/feeds/town-news.xml", site.base))
+        .header(
+            "Accept",
+            "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
+        )
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        browser.headers()["content-type"],
+        "application/xml; charset=utf-8"
+    );
     assert_eq!(browser.headers()["vary"], "Accept");
-    assert!(browser.headers()["link"].to_str().unwrap().contains("<town-news.html>"));
+    assert!(
+        browser.headers()["link"]
+            .to_str()
+            .unwrap()
+            .contains("<town-news.html>")
+    );
     let reader = c
         .get(format!("{}/feeds/town-news.xml", site.base))
         .header("Accept", "application/rss+xml, application/xml;q=0.9")
         .send()
         .await
         .unwrap();
-    assert_eq!(reader.headers()["content-type"], "application/rss+xml; charset=utf-8");
-    let opml = c.get(format!("{}/feeds/feeds.opml", site.base)).send().await.unwrap();
+    assert_eq!(
+        reader.headers()["content-type"],
+        "application/rss+xml; charset=utf-8"
+    );
+    let opml = c
+        .get(format!("{}/feeds/feeds.opml", site.base))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(opml.status(), 200, "the OPML link of a feed page resolves");
     let index = c.get(format!("{}/", site.base)).send().await.unwrap();
     assert!(index.headers().contains_key("content-security-policy"));
-    assert!(index.text().await.unwrap().contains("href=\"feeds/town-news.html\""));
-    let missing = c.get(format!("{}/feeds/nobody.html", site.base)).send().await.unwrap();
+    assert!(
+        index
+            .text()
+            .await
+            .unwrap()
+            .contains("href=\"feeds/town-news.html\"")
+    );
+    let missing = c
+        .get(format!("{}/feeds/nobody.html", site.base))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(missing.status(), 404);
-    let off = c.get(format!("{}/console", site.base)).send().await.unwrap();
-    assert_eq!(off.status(), 404, "the console is off unless console = true");
+    let off = c
+        .get(format!("{}/console", site.base))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        off.status(),
+        404,
+        "the console is off unless console = true"
+    );
     site.stop().await;
 }
 
@@ -384,9 +521,19 @@ async fn feed_pages_are_written_and_served_with_browser_friendly_types() {
 async fn the_console_refuses_private_addresses_unless_configured() {
     let site = Site::start("console = true").await;
     let c = client();
-    let form = c.get(format!("{}/console", site.base)).send().await.unwrap();
-    let csp = form.headers()["content-security-policy"].to_str().unwrap().to_string();
-    assert!(csp.contains("style-src 'sha256-") && !csp.contains("unsafe"), "{csp}");
+    let form = c
+        .get(format!("{}/console", site.base))
+        .send()
+        .await
+        .unwrap();
+    let csp = form.headers()["content-security-policy"]
+        .to_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        csp.contains("style-src 'sha256-") && !csp.contains("unsafe"),
+        "{csp}"
+    );
     let csrf = csrf_of(&form.text().await.unwrap());
     let hits = site.server.hits("/news");
     let url = site.server.url("/news").to_string();
@@ -400,7 +547,11 @@ async fn the_console_refuses_private_addresses_unless_configured() {
     let body = r.text().await.unwrap();
     assert!(body.contains("refused to fetch"), "{body}");
     assert!(body.contains("allow_private_addresses"), "{body}");
-    assert_eq!(site.server.hits("/news"), hits, "no request reached the page");
+    assert_eq!(
+        site.server.hits("/news"),
+        hits,
+        "no request reached the page"
+    );
     let file = c
         .post(format!("{}/console", site.base))
         .form_pairs(&[("csrf", csrf.as_str()), ("url", "file:///etc/passwd")])
@@ -471,16 +622,31 @@ async fn console_posts_need_the_token_the_form_token_and_the_same_origin() {
     assert!(!html.contains("hush-hush-42") && !html.contains("cookie-value-77"));
     assert!(html.contains("********"));
     assert_eq!(
-        site.server.requests().last().and_then(|r| r.header("x-api-key").map(str::to_string)).as_deref(),
+        site.server
+            .requests()
+            .last()
+            .and_then(|r| r.header("x-api-key").map(str::to_string))
+            .as_deref(),
         Some("hush-hush-42"),
         "the preview sent the header"
     );
     // An id that breaks validation leaves the file as it was.
-    let draft = html.split("name=\"draft\" value=\"").nth(1).unwrap().split('"').next().unwrap();
+    let draft = html
+        .split("name=\"draft\" value=\"")
+        .nth(1)
+        .unwrap()
+        .split('"')
+        .next()
+        .unwrap();
     let bad = c
         .post(format!("{}/console/add", site.base))
         .header("Authorization", &auth)
-        .form_pairs(&[("csrf", csrf.as_str()), ("draft", draft), ("group", "1"), ("id", "town-news")])
+        .form_pairs(&[
+            ("csrf", csrf.as_str()),
+            ("draft", draft),
+            ("group", "1"),
+            ("id", "town-news"),
+        ])
         .send()
         .await
         .unwrap();
@@ -493,16 +659,31 @@ async fn console_posts_need_the_token_the_form_token_and_the_same_origin() {
         .post(format!("{}/console/add", site.base))
         .header("Authorization", &auth)
         .header("Origin", &site.base)
-        .form_pairs(&[("csrf", csrf.as_str()), ("draft", draft), ("group", "2"), ("id", "town-events"), ("title", "Elmbridge events")])
+        .form_pairs(&[
+            ("csrf", csrf.as_str()),
+            ("draft", draft),
+            ("group", "2"),
+            ("id", "town-events"),
+            ("title", "Elmbridge events"),
+        ])
         .send()
         .await
         .unwrap();
     assert_eq!(added.status(), 303);
     assert_eq!(added.headers()["location"], "/#feed-town-events");
-    assert!(site.board.get("town-events").is_some(), "reloaded before the answer");
+    assert!(
+        site.board.get("town-events").is_some(),
+        "reloaded before the answer"
+    );
     let text = std::fs::read_to_string(&site.config).unwrap();
-    assert!(text.starts_with(&before), "the existing text is kept as it was:\n{text}");
-    assert!(text.contains("group = 2") && text.contains("hush-hush-42"), "{text}");
+    assert!(
+        text.starts_with(&before),
+        "the existing text is kept as it was:\n{text}"
+    );
+    assert!(
+        text.contains("group = 2") && text.contains("hush-hush-42"),
+        "{text}"
+    );
     site.stop().await;
 }
 
@@ -523,6 +704,9 @@ fn check_refuses_console_write_without_a_token_or_console() {
         .unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success());
-    assert!(err.contains("console_write") && err.contains("bearer_token"), "{err}");
+    assert!(
+        err.contains("console_write") && err.contains("bearer_token"),
+        "{err}"
+    );
     assert!(err.contains("needs `console = true`"), "{err}");
 }

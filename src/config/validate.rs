@@ -93,20 +93,18 @@ pub(super) fn validate(
         &mut issues,
     );
     let stylesheet = template_file("stylesheet", &raw.stylesheet, &base_dir, &mut issues);
-    let page_template = template_file(
-        "page_template",
-        &raw.page_template,
-        &base_dir,
-        &mut issues,
-    );
+    let page_template = template_file("page_template", &raw.page_template, &base_dir, &mut issues);
     if let Err(e) = crate::publish::templates::Templates::load(
         None,
         index_template.as_deref(),
         stylesheet.as_deref(),
-    )
-    .and_then(|t| t.with_page(page_template.as_deref()))
-    {
+    ) {
         issues.push(None, "index_template", None, e.to_string());
+    }
+    if let Some(page) = page_template.as_deref()
+        && let Err(e) = crate::publish::page::PageTemplate::from_file(page)
+    {
+        issues.push(None, "page_template", None, e.to_string());
     }
     let state_path = match &raw.state {
         Some(p) => base_dir.join(p.get_ref()),

@@ -346,7 +346,10 @@ mod tests {
             item("Second", "javascript:alert(2)"),
         ];
         let html = PageTemplate::default().render(&ctx, &items).unwrap();
-        assert!(html.contains("&lt;img src=x onerror=alert(1)&gt;"), "{html}");
+        assert!(
+            html.contains("&lt;img src=x onerror=alert(1)&gt;"),
+            "{html}"
+        );
         assert!(html.contains("Town &lt;news&gt;"));
         assert!(!html.contains("<script"));
         assert!(!html.contains("javascript:"), "unsafe URL kept: {html}");
@@ -365,7 +368,10 @@ mod tests {
         let html = "<head><style>a{}</style></head><body>&lt;style&gt;x</body>";
         let csp = content_security_policy(html);
         let expected = base64_lite::encode(&Sha256::digest(b"a{}"));
-        assert!(csp.contains(&format!("style-src 'sha256-{expected}';")), "{csp}");
+        assert!(
+            csp.contains(&format!("style-src 'sha256-{expected}';")),
+            "{csp}"
+        );
         assert!(csp.contains("default-src 'none'"));
         assert_eq!(csp.matches("sha256-").count(), 1);
     }

@@ -231,11 +231,7 @@ async fn form_page(State(console): State<Arc<Console>>) -> Response {
 }
 
 /// `POST /console`: preview a URL, or show another group of a draft.
-async fn preview(
-    State(console): State<Arc<Console>>,
-    headers: HeaderMap,
-    body: Bytes,
-) -> Response {
+async fn preview(State(console): State<Arc<Console>>, headers: HeaderMap, body: Bytes) -> Response {
     let fields = Fields::parse(&body);
     if let Err(r) = check_post(&console, &headers, &fields) {
         return r;
@@ -309,7 +305,15 @@ async fn new_draft(console: &Console, fields: &Fields) -> Result<Draft, FormView
     };
     let url = match Url::parse(fields.get("url")) {
         Ok(u) if matches!(u.scheme(), "http" | "https") => u,
-        Ok(u) => return Err(fail(view, format!("Only http and https pages can be previewed, not {}:.", u.scheme()))),
+        Ok(u) => {
+            return Err(fail(
+                view,
+                format!(
+                    "Only http and https pages can be previewed, not {}:.",
+                    u.scheme()
+                ),
+            ));
+        }
         Err(e) => return Err(fail(view, format!("Not a URL: {e}."))),
     };
     let headers = match parse_headers(fields.get("headers")) {
@@ -369,7 +373,10 @@ fn parse_headers(text: &str) -> Result<Vec<(String, String)>, String> {
             continue;
         }
         let Some((name, value)) = line.split_once(':') else {
-            return Err(format!("Header line {} has no colon: write it as Name: value.", n + 1));
+            return Err(format!(
+                "Header line {} has no colon: write it as Name: value.",
+                n + 1
+            ));
         };
         out.push((name.trim().to_string(), value.trim().to_string()));
     }
@@ -408,7 +415,13 @@ fn unused_id(config_text: &str, base: &str) -> String {
         })
         .unwrap_or_default();
     (1..)
-        .map(|n| if n == 1 { base.to_string() } else { format!("{base}-{n}") })
+        .map(|n| {
+            if n == 1 {
+                base.to_string()
+            } else {
+                format!("{base}-{n}")
+            }
+        })
         .find(|id| !taken.iter().any(|t| t.eq_ignore_ascii_case(id)))
         .unwrap_or_else(|| base.to_string())
 }
@@ -562,7 +575,11 @@ fn result_view(
 ) -> minijinja::Value {
     let shown = page.detection.groups.len().min(CONSOLE_GROUPS);
     let winner = page.detection.winner().is_some();
-    let chosen = if (1..=shown).contains(&wanted) { wanted } else { 1 };
+    let chosen = if (1..=shown).contains(&wanted) {
+        wanted
+    } else {
+        1
+    };
     let dates = default_date_context();
     let groups: Vec<minijinja::Value> = page
         .detection
@@ -663,7 +680,12 @@ async fn add(State(console): State<Arc<Console>>, headers: HeaderMap, body: Byte
     tracing::info!(feed = %spec.id, "console: feed added to {}", console.config_path.display());
     let (tx, rx) = oneshot::channel();
     if console.reload.send(tx).await.is_err() {
-        return render(&console, StatusCode::INTERNAL_SERVER_ERROR, &back("The feed was written, but the daemon is not running to load it.".into()), None);
+        return render(
+            &console,
+            StatusCode::INTERNAL_SERVER_ERROR,
+            &back("The feed was written, but the daemon is not running to load it.".into()),
+            None,
+        );
     }
     match tokio::time::timeout(RELOAD_WAIT, rx).await {
         Ok(Ok(Ok(_))) => {
@@ -674,8 +696,20 @@ async fn add(State(console): State<Arc<Console>>, headers: HeaderMap, body: Byte
             }
             r
         }
-        Ok(Ok(Err(e))) => render(&console, StatusCode::INTERNAL_SERVER_ERROR, &back(format!("The feed was written, but the daemon kept its previous config: {e}")), None),
-        _ => render(&console, StatusCode::INTERNAL_SERVER_ERROR, &back("The feed was written; the daemon has not confirmed the reload yet.".into()), None),
+        Ok(Ok(Err(e))) => render(
+            &console,
+            StatusCode::INTERNAL_SERVER_ERROR,
+            &back(format!(
+                "The feed was written, but the daemon kept its previous config: {e}"
+            )),
+            None,
+        ),
+        _ => render(
+            &console,
+            StatusCode::INTERNAL_SERVER_ERROR,
+            &back("The feed was written; the daemon has not confirmed the reload yet.".into()),
+            None,
+        ),
     }
 }
 
@@ -706,7 +740,9 @@ fn check_post(console: &Console, headers: &HeaderMap, fields: &Fields) -> Result
             .fold(0u8, |acc, (a, b)| acc | (a ^ b))
             == 0;
     if !equal {
-        return Err(forbidden("missing or wrong form token: reload the console and try again"));
+        return Err(forbidden(
+            "missing or wrong form token: reload the console and try again",
+        ));
     }
     Ok(())
 }
@@ -714,7 +750,11 @@ fn check_post(console: &Console, headers: &HeaderMap, fields: &Fields) -> Result
 /// `Sec-Fetch-Site` (when sent) must be same-origin or none, and `Origin`
 /// (when sent) must name the host the request was sent to.
 fn same_origin(headers: &HeaderMap) -> bool {
-    let text = |name| headers.get(name).and_then(|v: &HeaderValue| v.to_str().ok());
+    let text = |name| {
+        headers
+            .get(name)
+            .and_then(|v: &HeaderValue| v.to_str().ok())
+    };
     if let Some(site) = text(header::HeaderName::from_static("sec-fetch-site"))
         && !matches!(site, "same-origin" | "none")
     {
@@ -724,7 +764,8 @@ fn same_origin(headers: &HeaderMap) -> bool {
         (None, _) => true,
         (Some(origin), Some(host)) => Url::parse(origin).ok().is_some_and(|o| {
             let port = o.port().map(|p| format!(":{p}")).unwrap_or_default();
-            o.host_str().is_some_and(|h| format!("{h}{port}").eq_ignore_ascii_case(host))
+            o.host_str()
+                .is_some_and(|h| format!("{h}{port}").eq_ignore_ascii_case(host))
         }),
         (Some(_), None) => false,
     }
@@ -759,18 +800,30 @@ fn render(
         Ok(h) => h,
         Err(e) => {
             tracing::error!("console page failed to render: {e}");
-            return plain(StatusCode::INTERNAL_SERVER_ERROR, "the console page could not be rendered");
+            return plain(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "the console page could not be rendered",
+            );
         }
     };
     let csp = content_security_policy(&html);
     let mut response = (status, html).into_response();
     let h = response.headers_mut();
-    h.insert(header::CONTENT_TYPE, HeaderValue::from_static("text/html; charset=utf-8"));
+    h.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/html; charset=utf-8"),
+    );
     h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
-    h.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+    h.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
     // Not `no-referrer`: with it, browsers send `Origin: null` on the
     // console's own form posts, which the same-origin check refuses.
-    h.insert(header::REFERRER_POLICY, HeaderValue::from_static("same-origin"));
+    h.insert(
+        header::REFERRER_POLICY,
+        HeaderValue::from_static("same-origin"),
+    );
     if let Ok(csp) = HeaderValue::from_str(&csp) {
         h.insert(header::CONTENT_SECURITY_POLICY, csp);
     }
@@ -827,8 +880,14 @@ mod tests {
     fn the_block_shown_masks_header_and_cookie_values() {
         let block = block_text(&spec());
         assert!(block.starts_with("[[feed]]\n"), "{block}");
-        assert!(!block.contains("s3cret") && !block.contains("sid=abc"), "{block}");
-        assert!(block.contains("\"X-Key\" = \"********\"") || block.contains("X-Key = \"********\""), "{block}");
+        assert!(
+            !block.contains("s3cret") && !block.contains("sid=abc"),
+            "{block}"
+        );
+        assert!(
+            block.contains("\"X-Key\" = \"********\"") || block.contains("X-Key = \"********\""),
+            "{block}"
+        );
     }
 
     #[test]
@@ -854,8 +913,16 @@ mod tests {
         assert_eq!(
             found,
             vec![
-                ("https://town.example/feed.xml".into(), "application/rss+xml".into(), "News".into()),
-                ("https://x.example/atom".into(), "application/atom+xml".into(), String::new()),
+                (
+                    "https://town.example/feed.xml".into(),
+                    "application/rss+xml".into(),
+                    "News".into()
+                ),
+                (
+                    "https://x.example/atom".into(),
+                    "application/atom+xml".into(),
+                    String::new()
+                ),
             ]
         );
     }
@@ -865,11 +932,20 @@ mod tests {
         let mut h = HeaderMap::new();
         h.insert(header::HOST, HeaderValue::from_static("127.0.0.1:8080"));
         assert!(same_origin(&h));
-        h.insert(header::ORIGIN, HeaderValue::from_static("http://127.0.0.1:8080"));
+        h.insert(
+            header::ORIGIN,
+            HeaderValue::from_static("http://127.0.0.1:8080"),
+        );
         assert!(same_origin(&h));
-        h.insert(header::ORIGIN, HeaderValue::from_static("http://evil.example"));
+        h.insert(
+            header::ORIGIN,
+            HeaderValue::from_static("http://evil.example"),
+        );
         assert!(!same_origin(&h));
-        h.insert(header::ORIGIN, HeaderValue::from_static("http://127.0.0.1:8080"));
+        h.insert(
+            header::ORIGIN,
+            HeaderValue::from_static("http://127.0.0.1:8080"),
+        );
         h.insert("sec-fetch-site", HeaderValue::from_static("cross-site"));
         assert!(!same_origin(&h));
     }
@@ -878,7 +954,10 @@ mod tests {
     fn header_lines_need_a_colon() {
         assert_eq!(
             parse_headers("X-A: 1\n\n Accept-Language : de \n").unwrap(),
-            vec![("X-A".into(), "1".into()), ("Accept-Language".into(), "de".into())]
+            vec![
+                ("X-A".into(), "1".into()),
+                ("Accept-Language".into(), "de".into())
+            ]
         );
         assert!(parse_headers("nocolon").unwrap_err().contains("line 1"));
     }

@@ -599,8 +599,11 @@ fn prefers_html(headers: &HeaderMap) -> bool {
         .get(header::ACCEPT)
         .and_then(|v| v.to_str().ok())
         .is_some_and(|a| {
-            a.split(',')
-                .any(|part| part.split(';').next().is_some_and(|t| t.trim().eq_ignore_ascii_case("text/html")))
+            a.split(',').any(|part| {
+                part.split(';')
+                    .next()
+                    .is_some_and(|t| t.trim().eq_ignore_ascii_case("text/html"))
+            })
         })
 }
 

@@ -38,7 +38,9 @@ impl TestBrowser {
     /// Start Chromium, or print why not and return `None`.
     pub async fn launch() -> Option<TestBrowser> {
         let Some(path) = chromium_path() else {
-            eprintln!("skipped: Chromium not found at /usr/bin/chromium (apt-get install chromium)");
+            eprintln!(
+                "skipped: Chromium not found at /usr/bin/chromium or $FEEDMINE_CHROMIUM (apt-get install chromium)"
+            );
             return None;
         };
         let profile = tempfile::tempdir().expect("temp profile dir");
@@ -142,6 +144,13 @@ pub async fn wait_until(page: &Page, js: &str) {
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     let url = page.url().await.ok().flatten().unwrap_or_default();
-    let text = eval(page, "document.body ? document.body.innerText.slice(0, 2000) : ''").await;
-    panic!("timed out waiting for {js} on {url}; the page says:\n{}", text.as_str().unwrap_or(""));
+    let text = eval(
+        page,
+        "document.body ? document.body.innerText.slice(0, 2000) : ''",
+    )
+    .await;
+    panic!(
+        "timed out waiting for {js} on {url}; the page says:\n{}",
+        text.as_str().unwrap_or("")
+    );
 }
