@@ -888,4 +888,39 @@ mod tests {
         );
         assert!(dues.iter().any(|d| *d != dues[0]));
     }
+
+    fn report_with(outcome: RunOutcome, drift: Vec<String>) -> Result<RunReport, RefreshError> {
+        Ok(RunReport {
+            outcome,
+            records: 0,
+            new_items: 0,
+            published: 0,
+            bodies_filled: 0,
+            bodies_failed: 0,
+            pattern: None,
+            drift,
+            paths: Vec::new(),
+            elapsed: Duration::ZERO,
+        })
+    }
+
+    #[test]
+    fn the_feed_page_is_rewritten_after_runs_that_do_not_publish() {
+        let published = report_with(RunOutcome::Published, Vec::new());
+        assert_eq!(page_status_after(&published, false, 0), None);
+        let drifted = report_with(RunOutcome::Degraded, vec!["found 0 records".into()]);
+        let status = page_status_after(&drifted, true, 0).unwrap();
+        assert_eq!((status.word, status.details.len()), ("degraded", 1));
+        let failed: Result<RunReport, RefreshError> = Err(RefreshError::Task("boom".into()));
+        let status = page_status_after(&failed, true, 3).unwrap();
+        assert_eq!(status.word, "failing");
+        assert!(status.details[0].contains("boom"));
+        assert!(status.details[1].starts_with("3 failures in a row"));
+        let unchanged = report_with(RunOutcome::NotModified, Vec::new());
+        assert_eq!(page_status_after(&unchanged, true, 0), None);
+        assert_eq!(
+            page_status_after(&unchanged, false, 0),
+            Some(PageStatus::ok())
+        );
+    }
 }

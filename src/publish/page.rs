@@ -241,7 +241,7 @@ fn style_hashes(html: &str) -> String {
         let Some(close) = body.find("</style>") else {
             break;
         };
-        let digest = Sha256::digest(body[..close].as_bytes());
+        let digest = Sha256::digest(&body.as_bytes()[..close]);
         sources.push(format!("'sha256-{}'", encode(&digest)));
         rest = &body[close..];
     }

@@ -9,7 +9,8 @@
 //!
 //! Invariants:
 //! - The page is fetched like a feed's list page with the file's defaults
-//!   (timeouts, size cap, user agent, politeness, proxy), but only over
+//!   (timeouts, size cap, user agent, politeness, proxy, robots.txt when
+//!   the file says `robots = "all"`), but only over
 //!   http(s) and to public addresses unless `allow_private_addresses =
 //!   true`: the URL comes from a web form, not from the operator's file.
 //! - Every POST needs the page's CSRF token and, when the browser says
@@ -64,8 +65,6 @@ const DRAFT_TTL: Duration = Duration::from_secs(30 * 60);
 const MAX_PREVIEWS: usize = 2;
 /// Largest form accepted.
 const MAX_FORM_BYTES: usize = 64 * 1024;
-/// How long "Add feed" waits for the daemon to load the new file.
-const RELOAD_WAIT: Duration = Duration::from_secs(15);
 /// Id given to the feed a preview is validated as.
 const PREVIEW_ID: &str = "console-preview";
 
@@ -88,7 +87,8 @@ pub struct Console {
     services: Services,
     write: bool,
     reload: mpsc::Sender<ReloadAck>,
-    /// Longest a preview fetch may take (below the server's request timeout).
+    /// Longest a preview fetch, or the reload after "Add feed", may take
+    /// (below the server's request timeout).
     fetch_budget: Duration,
     secret: [u8; 32],
     env: Environment<'static>,
@@ -237,6 +237,15 @@ async fn preview(State(console): State<Arc<Console>>, headers: HeaderMap, body: 
         return r;
     }
     let group: usize = fields.get("group").parse().unwrap_or(0);
+    // Fetching and mining are bounded together: a few previews at once.
+    let Ok(_permit) = console.previews.try_acquire() else {
+        let view = FormView {
+            url: fields.get("url").to_string(),
+            error: Some("The console is busy with other previews; try again in a moment.".into()),
+            ..FormView::default()
+        };
+        return render(&console, StatusCode::SERVICE_UNAVAILABLE, &view, None);
+    };
     let (handle, draft) = match fields.get("draft") {
         "" => match new_draft(&console, &fields).await {
             Ok(d) => (console.keep(d.clone()), d),
@@ -248,7 +257,7 @@ async fn preview(State(console): State<Arc<Console>>, headers: HeaderMap, body: 
         },
     };
     let view = FormView {
-        url: draft.url.to_string(),
+        url: shown_url(&draft.url),
         headers_text: draft
             .headers
             .iter()
@@ -257,13 +266,6 @@ async fn preview(State(console): State<Arc<Console>>, headers: HeaderMap, body: 
             .join("\n"),
         cookies_set: draft.cookies.is_some(),
         error: None,
-    };
-    let Ok(_permit) = console.previews.try_acquire() else {
-        let view = FormView {
-            error: Some("The console is busy with other previews; try again in a moment.".into()),
-            ..view
-        };
-        return render(&console, StatusCode::SERVICE_UNAVAILABLE, &view, None);
     };
     let analysed = {
         let draft = draft.clone();
@@ -345,6 +347,13 @@ async fn new_draft(console: &Console, fields: &Fields) -> Result<Draft, FormView
         Ok(f) => f,
         Err(e) => return Err(fail(view, anyhow_like(&e))),
     };
+    if feed.robots == crate::config::RobotsPolicy::All
+        && !console.services.robots.allowed(&fetcher, &url).await
+    {
+        let msg =
+            format!("robots.txt of {url} disallows fetching it (the file says robots = \"all\").");
+        return Err(fail(view, msg));
+    }
     match fetcher.fetch(&url).await {
         Ok(page) => Ok(Draft {
             url,
@@ -510,12 +519,25 @@ impl FeedSpec {
 
 const MASK: &str = "********";
 
+/// A URL as a page may show it: a password in it is masked.
+fn shown_url(url: &Url) -> String {
+    let mut shown = url.clone();
+    if shown.password().is_some() {
+        let _ = shown.set_password(Some(MASK));
+    }
+    shown.to_string()
+}
+
 /// The `[[feed]]` table of `spec` (values masked when `mask`).
 fn feed_table(spec: &FeedSpec, mask: bool) -> toml_edit::Table {
     use toml_edit::{InlineTable, value};
     let mut t = toml_edit::Table::new();
     t["id"] = value(spec.id.as_str());
-    t["url"] = value(spec.url.as_str());
+    t["url"] = value(if mask {
+        shown_url(&spec.url)
+    } else {
+        spec.url.to_string()
+    });
     if let Some(title) = &spec.title {
         t["title"] = value(title.as_str());
     }
@@ -624,14 +646,14 @@ fn result_view(
     let block = block_text(&spec);
     context! {
         draft => handle,
-        final_url => draft.final_url.as_str(),
+        final_url => shown_url(&draft.final_url),
         title => title.clone(),
         natives => natives.iter().map(|(href, kind, t)| context! { href => href, type => kind, title => t }).collect::<Vec<_>>(),
         groups => groups,
         chosen => chosen,
         block_lines => block.lines().count() + 1,
         block => block,
-        has_secrets => !draft.headers.is_empty() || draft.cookies.is_some(),
+        has_secrets => !draft.headers.is_empty() || draft.cookies.is_some() || draft.url.password().is_some(),
         write => console.write,
         id => id,
         feed_title => title,
@@ -666,7 +688,7 @@ async fn add(State(console): State<Arc<Console>>, headers: HeaderMap, body: Byte
     let title = Some(fields.get("title").to_string()).filter(|t| !t.is_empty());
     let spec = FeedSpec::of(&draft, fields.get("id").to_string(), title, group);
     let back = |error: String| FormView {
-        url: draft.url.to_string(),
+        url: shown_url(&draft.url),
         error: Some(error),
         ..FormView::default()
     };
@@ -687,7 +709,7 @@ async fn add(State(console): State<Arc<Console>>, headers: HeaderMap, body: Byte
             None,
         );
     }
-    match tokio::time::timeout(RELOAD_WAIT, rx).await {
+    match tokio::time::timeout(console.fetch_budget, rx).await {
         Ok(Ok(Ok(_))) => {
             let target = format!("/#feed-{}", crate::publish::page::encode_segment(&spec.id));
             let mut r = StatusCode::SEE_OTHER.into_response();
@@ -888,6 +910,19 @@ mod tests {
             block.contains("\"X-Key\" = \"********\"") || block.contains("X-Key = \"********\""),
             "{block}"
         );
+    }
+
+    #[test]
+    fn url_passwords_are_masked_in_the_block() {
+        let mut s = spec();
+        s.url = Url::parse("https://ann:pa55word@town.example/events/").unwrap();
+        let block = block_text(&s);
+        assert!(
+            !block.contains("pa55word") && block.contains("ann:********@"),
+            "{block}"
+        );
+        let written = append_feed("", &s, false).unwrap();
+        assert!(written.contains("ann:pa55word@"));
     }
 
     #[test]
