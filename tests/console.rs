@@ -1,7 +1,7 @@
 //! Feed pages and the console, against a running daemon and a local town
-//! website: in Debian's Chromium (index → feed page; console → preview →
-//! second group → block → Add feed → index after the reload, with
-//! screenshots at 1280 and 390 px), and over plain HTTP for the security
+//! website: in Debian's Chromium (index → feed page; console by keyboard →
+//! preview → second group → block → Add feed → index after the reload,
+//! with screenshots at 1280 and 390 px), and over plain HTTP for the security
 //! rules (private addresses, the token, CSRF, content types).
 
 #[path = "common/browser.rs"]
@@ -11,7 +11,7 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use browser::{TestBrowser, eval, screenshot, wait_until};
+use browser::{TestBrowser, eval, press, screenshot, tab_to, type_text, wait_until};
 use common::{Reply, TestServer};
 use feedmine::daemon::{self, DaemonOptions};
 use feedmine::serve::status::StatusBoard;
@@ -318,21 +318,19 @@ async fn feed_pages_and_the_console_work_in_chromium() {
         .open(&format!("{}/console", site.base), 1280, Some(TOKEN))
         .await;
     let url = site.server.url("/news").to_string();
-    page.find_element("#url")
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap()
-        .type_str(&url)
-        .await
-        .unwrap();
-    page.find_element("#url")
-        .await
-        .unwrap()
-        .press_key("Enter")
-        .await
-        .unwrap();
+    // By keyboard: Tab to the URL field, type, Enter.
+    tab_to(&page, "document.activeElement.id === 'url'", 10).await;
+    assert_eq!(
+        eval(
+            &page,
+            "getComputedStyle(document.activeElement).outlineStyle !== 'none'"
+        )
+        .await,
+        true,
+        "keyboard focus is visible"
+    );
+    type_text(&page, &url).await;
+    press(&page, "Enter").await;
     wait_until(&page, "document.querySelectorAll('li.group').length >= 2").await;
     assert_eq!(eval(&page, "typeof window.__canary").await, "undefined");
     let native = eval(
@@ -350,12 +348,13 @@ async fn feed_pages_and_the_console_work_in_chromium() {
     .await;
     assert!(payload.as_str().unwrap().contains("onerror="), "{payload}");
     screenshot(&page, &shots, "console-preview", 1280).await;
-    page.find_element("#group-2 button")
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    tab_to(
+        &page,
+        "document.activeElement.tagName === 'BUTTON' && !!document.activeElement.closest('#group-2')",
+        80,
+    )
+    .await;
+    press(&page, "Enter").await;
     wait_until(&page, "!!document.querySelector('#group-2.chosen')").await;
     let block = eval(&page, "document.querySelector('#block').value").await;
     let block = block.as_str().unwrap().to_string();

@@ -154,3 +154,28 @@ pub async fn wait_until(page: &Page, js: &str) {
         text.as_str().unwrap_or("")
     );
 }
+
+/// Press Tab (at most `max` times) until `js` is true of the focused
+/// element: a keyboard user can reach it.
+pub async fn tab_to(page: &Page, js: &str, max: usize) {
+    let body = page.find_element("body").await.expect("a body");
+    for _ in 0..max {
+        body.press_key("Tab").await.expect("press Tab");
+        if eval(page, js).await == serde_json::Value::Bool(true) {
+            return;
+        }
+    }
+    panic!("{js} not reached with {max} Tab presses");
+}
+
+/// Press `key` ("Enter", "Tab", …) on whatever has the focus.
+pub async fn press(page: &Page, key: &str) {
+    let body = page.find_element("body").await.expect("a body");
+    body.press_key(key).await.expect("press a key");
+}
+
+/// Type `text` into whatever has the focus.
+pub async fn type_text(page: &Page, text: &str) {
+    let body = page.find_element("body").await.expect("a body");
+    body.type_str(text).await.expect("type");
+}
