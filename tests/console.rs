@@ -533,6 +533,9 @@ async fn the_console_refuses_private_addresses_unless_configured() {
         csp.contains("style-src 'sha256-") && !csp.contains("unsafe"),
         "{csp}"
     );
+    // Regression: with `no-referrer` Chromium posts the console's own forms
+    // with `Origin: null`, which the same-origin check refuses.
+    assert_eq!(form.headers()["referrer-policy"], "same-origin");
     let csrf = csrf_of(&form.text().await.unwrap());
     let hits = site.server.hits("/news");
     let url = site.server.url("/news").to_string();
@@ -708,4 +711,20 @@ fn check_refuses_console_write_without_a_token_or_console() {
         "{err}"
     );
     assert!(err.contains("needs `console = true`"), "{err}");
+    std::fs::write(
+        &path,
+        "[[feed]]\nid = \"a\"\nurl = \"https://example.org/\"\ngroup = 0\n",
+    )
+    .unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_feedmine"))
+        .args(["check", "--config"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(
+        err.contains("group") && err.contains("counts from 1"),
+        "{err}"
+    );
 }
