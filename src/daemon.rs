@@ -38,6 +38,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::config::{self, Config, ConfigError, Feed};
 use crate::fetch::politeness::Backoff;
+use crate::publish::page::PageStatus;
 use crate::publish::templates::{IndexContext, Templates};
 use crate::refresh::{self, RefreshError, RunReport, Services};
 use crate::serve::status::{FeedStatus, Health, LastRun, RunOutcome, StatusBoard};
@@ -82,6 +83,8 @@ pub enum DaemonError {
     },
     #[error("the HTTP server failed")]
     Server(#[source] crate::serve::server::ServerError),
+    #[error("cannot start the console")]
+    Console(#[source] crate::serve::console::ConsoleError),
 }
 
 /// Load the templates a config names (bundled ones where it names none).
@@ -92,7 +95,8 @@ pub fn load_templates(
         None,
         config.index_template.as_deref(),
         config.stylesheet.as_deref(),
-    )?;
+    )?
+    .with_page(config.page_template.as_deref())?;
     t.item = config.item_template.clone();
     Ok(t)
 }
@@ -250,6 +254,9 @@ pub async fn run_with_board(
     });
 
     let mut tasks = JoinSet::new();
+    // "Add feed" in the console asks for a reload and waits for its outcome.
+    let (console_reload_tx, mut console_reload) =
+        tokio::sync::mpsc::channel::<crate::serve::console::ReloadAck>(4);
     let listener = match (listener, opts.listen.or(config.listen)) {
         (Some(l), _) => Some(l),
         (None, Some(addr)) => Some(
@@ -265,14 +272,37 @@ pub async fn run_with_board(
             source,
         })?;
         tracing::info!("serving the feeds on http://{local}/");
+        let options = crate::serve::server::ServerOptions {
+            bearer_token: config.bearer_token.clone(),
+            ..crate::serve::server::ServerOptions::new(config.output_dir.clone())
+        };
+        let console = if config.console {
+            let console = crate::serve::console::Console::new(
+                opts.config_path.clone(),
+                services.clone(),
+                config.console_write,
+                console_reload_tx.clone(),
+                options.request_timeout,
+            )
+            .map_err(DaemonError::Console)?;
+            tracing::info!(
+                write = config.console_write,
+                "the console is on at http://{local}/console"
+            );
+            Some(Arc::new(console))
+        } else {
+            None
+        };
         let state = crate::serve::server::AppState {
             board: board.clone(),
             metrics: services.metrics.clone(),
-            render_index: index_renderer(services.clone(), config.public_url.clone()),
-            options: Arc::new(crate::serve::server::ServerOptions {
-                bearer_token: config.bearer_token.clone(),
-                ..crate::serve::server::ServerOptions::new(config.output_dir.clone())
-            }),
+            render_index: index_renderer(
+                services.clone(),
+                config.public_url.clone(),
+                config.console,
+            ),
+            options: Arc::new(options),
+            console,
         };
         let token = shutdown.clone();
         tasks.spawn(async move {
@@ -297,24 +327,30 @@ pub async fn run_with_board(
     let mut watched = file_stamp(&opts.config_path);
     let mut watch_tick = tokio::time::interval(WATCH_INTERVAL);
     loop {
-        let reload_now = tokio::select! {
+        let (reload_now, ack) = tokio::select! {
             _ = shutdown.cancelled() => break,
-            msg = reload.recv() => msg.is_some(),
+            msg = reload.recv() => (msg.is_some(), None),
+            Some(ack) = console_reload.recv() => {
+                // The console wrote the file: no second reload from the watch.
+                watched = file_stamp(&opts.config_path);
+                (true, Some(ack))
+            }
             _ = watch_tick.tick(), if opts.watch_config => {
                 let stamp = file_stamp(&opts.config_path);
                 let changed = stamp != watched;
                 watched = stamp;
-                changed
+                (changed, None)
             }
         };
         if !reload_now {
             continue;
         }
-        match reload_config(&opts.config_path) {
-            Err(e) => tracing::error!(
-                "config reload rejected, the previous config keeps running: {}",
-                refresh::anyhow_like(&e)
-            ),
+        let outcome = match reload_config(&opts.config_path) {
+            Err(e) => {
+                let e = refresh::anyhow_like(&e);
+                tracing::error!("config reload rejected, the previous config keeps running: {e}");
+                Err(e)
+            }
             Ok((new, templates)) => {
                 let new = Arc::new(new);
                 if let Err(e) = refresh::publish_shared_files(&new, &templates) {
@@ -353,7 +389,11 @@ pub async fn run_with_board(
                 }
                 services.metrics.set_feeds(workers.len());
                 tracing::info!(feeds = workers.len(), "config reloaded");
+                Ok(workers.len())
             }
+        };
+        if let Some(ack) = ack {
+            let _ = ack.send(outcome);
         }
     }
 
@@ -383,12 +423,14 @@ pub async fn run_with_board(
 fn index_renderer(
     services: Services,
     public_url: Option<url::Url>,
+    console: bool,
 ) -> crate::serve::server::IndexRenderer {
     Arc::new(move |feeds: &[FeedStatus]| {
         let ctx = IndexContext {
             generated: Utc::now(),
             public_url: public_url.clone(),
             version: env!("CARGO_PKG_VERSION"),
+            console,
         };
         services
             .templates()
@@ -492,10 +534,53 @@ async fn worker(
         memory.last_start = Some(started);
         memory.last_end = Some(ended);
         memory.retry_after = None;
+        let was_ok = shared
+            .board
+            .get(&feed.id)
+            .is_some_and(|s| s.health == Health::Ok);
         report(&shared, &feed, started, ended, &result, &mut memory);
+        if let Some(status) = page_status_after(&result, was_ok, memory.consecutive_failures) {
+            let (services, config, feed) = (shared.services.clone(), config.clone(), feed.clone());
+            let written = tokio::task::spawn_blocking(move || {
+                refresh::republish_page(&services, &config, &feed, status, Utc::now())
+                    .map_err(|e| (feed.id.clone(), refresh::anyhow_like(&e)))
+            })
+            .await;
+            if let Ok(Err((id, e))) = written {
+                tracing::warn!(feed = %id, "cannot update the feed's HTML page: {e}");
+            }
+        }
         if stop.is_cancelled() {
             return;
         }
+    }
+}
+
+/// The status a feed's HTML page must be rewritten with after a run that
+/// did not publish (a publishing run writes the page itself): failing,
+/// degraded, or ok again after either.
+fn page_status_after(
+    result: &Result<RunReport, RefreshError>,
+    was_ok: bool,
+    failures: u32,
+) -> Option<PageStatus> {
+    match result {
+        Ok(r) if r.outcome == RunOutcome::Published => None,
+        Ok(r) if !r.drift.is_empty() => Some(PageStatus {
+            word: "degraded",
+            details: r.drift.clone(),
+        }),
+        Ok(_) => (!was_ok).then(PageStatus::ok),
+        Err(e) => Some(PageStatus {
+            word: "failing",
+            details: vec![
+                refresh::anyhow_like(e),
+                format!(
+                    "{failures} failure{} in a row; the items below are from the last good run",
+                    if failures == 1 { "" } else { "s" }
+                ),
+            ],
+        }),
     }
 }
 
@@ -802,5 +887,41 @@ mod tests {
                 .all(|d| *d >= t("2024-03-05T10:10:00Z") && *d < t("2024-03-05T10:12:00Z"))
         );
         assert!(dues.iter().any(|d| *d != dues[0]));
+    }
+
+    fn report_with(outcome: RunOutcome, drift: Vec<String>) -> Result<RunReport, RefreshError> {
+        Ok(RunReport {
+            outcome,
+            records: 0,
+            new_items: 0,
+            published: 0,
+            bodies_filled: 0,
+            bodies_failed: 0,
+            pattern: None,
+            drift,
+            paths: Vec::new(),
+            elapsed: Duration::ZERO,
+            notes: Vec::new(),
+        })
+    }
+
+    #[test]
+    fn the_feed_page_is_rewritten_after_runs_that_do_not_publish() {
+        let published = report_with(RunOutcome::Published, Vec::new());
+        assert_eq!(page_status_after(&published, false, 0), None);
+        let drifted = report_with(RunOutcome::Degraded, vec!["found 0 records".into()]);
+        let status = page_status_after(&drifted, true, 0).unwrap();
+        assert_eq!((status.word, status.details.len()), ("degraded", 1));
+        let failed: Result<RunReport, RefreshError> = Err(RefreshError::Task("boom".into()));
+        let status = page_status_after(&failed, true, 3).unwrap();
+        assert_eq!(status.word, "failing");
+        assert!(status.details[0].contains("boom"));
+        assert!(status.details[1].starts_with("3 failures in a row"));
+        let unchanged = report_with(RunOutcome::NotModified, Vec::new());
+        assert_eq!(page_status_after(&unchanged, true, 0), None);
+        assert_eq!(
+            page_status_after(&unchanged, false, 0),
+            Some(PageStatus::ok())
+        );
     }
 }

@@ -45,6 +45,16 @@ pub struct ListPage {
     pub timings: Timings,
 }
 
+/// The items of the group ranked `rank` (1 = the first group, as
+/// `preview` numbers them), dropped or not; empty when there is no such
+/// group (a feed's `group` beyond what the page has: drift reports it).
+pub fn items_of_rank(page: &ListPage, rank: usize, dates: &DateContext) -> Vec<Item> {
+    rank.checked_sub(1)
+        .and_then(|i| page.detection.groups.get(i))
+        .map(|g| items_of_group(&page.doc, g, &page.base, dates))
+        .unwrap_or_default()
+}
+
 /// Analyse decoded list-page HTML fetched from `page_url` (its final URL
 /// after redirects).
 pub fn analyze_list(

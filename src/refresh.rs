@@ -23,7 +23,7 @@
 //!   not `Send` and never cross an `.await`).
 
 use std::collections::HashMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -41,6 +41,7 @@ use crate::fetch::robots::RobotsCache;
 use crate::fetch::{AddressPolicy, FetchError, FetchOptions, Fetched, Fetcher};
 use crate::filters::Filters;
 use crate::publish::feed::{ChannelInfo, FeedError, Format, OpmlEntry};
+use crate::publish::page::{PageContext, PageStatus};
 use crate::publish::templates::Templates;
 use crate::publish::{PublishError, write_atomically};
 use crate::serve::metrics::{FetchKind, Metrics};
@@ -66,6 +67,8 @@ pub enum RefreshError {
     Client(#[source] FetchError),
     #[error("cannot fetch the list page")]
     Fetch(#[source] FetchError),
+    #[error("cannot render the feed's HTML page")]
+    Page(#[source] crate::publish::templates::TemplateError),
     #[error("{url} answered 304 Not Modified to a request without validators")]
     UnexpectedNotModified { url: Url },
     #[error("robots.txt of {url} disallows fetching it (set robots = \"articles\" or \"off\")")]
@@ -537,10 +540,11 @@ async fn run_inner(
         .iter()
         .map(|f| (*f, output_path(config, feed, *f)))
         .collect();
+    let page = page_path(config, feed);
     let paths = {
         let (services, feed) = (services.clone(), feed.clone());
         tokio::task::spawn_blocking(move || {
-            publish_from_state(&services, &feed, now, &channel, &targets)
+            publish_from_state(&services, &feed, now, &channel, &targets, &page)
         })
         .await
         .map_err(|e| RefreshError::Task(e.to_string()))??
@@ -575,7 +579,83 @@ fn publish_from_state(
     now: DateTime<Utc>,
     channel: &ChannelInfo,
     targets: &[(Format, PathBuf)],
+    page: &Path,
 ) -> Result<(Vec<PathBuf>, usize), RefreshError> {
+    let items = items_to_publish(services, feed, now)?;
+    // Render every format first, then write: a render error leaves all
+    // the files as they were.
+    let mut rendered = Vec::new();
+    for (format, path) in targets {
+        let text = crate::publish::feed::render(*format, channel, &items).map_err(|source| {
+            RefreshError::Render {
+                format: format.name(),
+                source,
+            }
+        })?;
+        rendered.push((path.as_path(), text));
+    }
+    let page_html = render_page(services, feed, channel, PageStatus::ok(), &items, now)?;
+    rendered.push((page, page_html));
+    let mut paths = Vec::new();
+    for (path, text) in rendered {
+        write_atomically(path, text.as_bytes()).map_err(RefreshError::Publish)?;
+        paths.push(path.to_path_buf());
+    }
+    Ok((paths, items.len()))
+}
+
+/// The feed's HTML page (see `publish::page`).
+fn render_page(
+    services: &Services,
+    feed: &Feed,
+    channel: &ChannelInfo,
+    status: PageStatus,
+    items: &[Item],
+    now: DateTime<Utc>,
+) -> Result<String, RefreshError> {
+    let ctx = PageContext {
+        id: &feed.id,
+        channel,
+        formats: &feed.formats,
+        status,
+        generated: now,
+    };
+    services
+        .templates()
+        .page
+        .render(&ctx, items)
+        .map_err(RefreshError::Page)
+}
+
+/// Rewrite a feed's HTML page from its stored items with `status` (after a
+/// run that published nothing: failed or drifted), so the page a reader
+/// opens says what the index says. The title is the configured one (the
+/// list page's own title is only known on a run that fetched it). Blocking.
+pub fn republish_page(
+    services: &Services,
+    config: &Config,
+    feed: &Feed,
+    status: PageStatus,
+    now: DateTime<Utc>,
+) -> Result<(), RefreshError> {
+    let items = items_to_publish(services, feed, now)?;
+    let channel = channel_info(config, feed, now, None, None);
+    let html = render_page(services, feed, &channel, status, &items, now)?;
+    write_atomically(&page_path(config, feed), html.as_bytes()).map_err(RefreshError::Publish)
+}
+
+/// Path of a feed's HTML page: `<output_dir>/<id>.html`.
+pub fn page_path(config: &Config, feed: &Feed) -> PathBuf {
+    config.output_dir.join(format!("{}.html", feed.id))
+}
+
+/// The stored items a feed publishes now: retention, filters, the item
+/// template. Blocking (SQLite).
+fn items_to_publish(
+    services: &Services,
+    feed: &Feed,
+    now: DateTime<Utc>,
+) -> Result<Vec<Item>, RefreshError> {
     let retention = Retention {
         // Filters drop items after the cut, so read a margin more.
         max_items: feed.max_items.saturating_mul(4),
@@ -603,24 +683,7 @@ fn publish_from_state(
             Err(e) => tracing::warn!(feed = %feed.id, "{e}"),
         }
     }
-    // Render every format first, then write: a render error leaves all
-    // the files as they were.
-    let mut rendered = Vec::new();
-    for (format, path) in targets {
-        let text = crate::publish::feed::render(*format, channel, &items).map_err(|source| {
-            RefreshError::Render {
-                format: format.name(),
-                source,
-            }
-        })?;
-        rendered.push((path, text));
-    }
-    let mut paths = Vec::new();
-    for (path, text) in rendered {
-        write_atomically(path, text.as_bytes()).map_err(RefreshError::Publish)?;
-        paths.push(path.clone());
-    }
-    Ok((paths, items.len()))
+    Ok(items)
 }
 
 /// How long and how many items a feed keeps.

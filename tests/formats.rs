@@ -531,6 +531,7 @@ fn xss_payloads_do_not_survive_on_the_index_page() {
         generated: Utc.with_ymd_and_hms(2026, 3, 10, 9, 0, 0).unwrap(),
         public_url: Some(Url::parse("https://feeds.example.net/feeds/").unwrap()),
         version: "test",
+        console: false,
     };
     let html = IndexTemplate::default().render(&statuses, &ctx).unwrap();
     let doc = parse_html(&html);

@@ -118,6 +118,7 @@ impl Fixture {
             board: self.board.clone(),
             metrics: self.metrics.clone(),
             render_index,
+            console: None,
             options: Arc::new(options),
         }
     }

@@ -155,6 +155,8 @@ pub struct Feed {
     /// Exclude rules (see [`RawFeed::exclude`]); checked at load.
     pub exclude: Vec<crate::filters::RawFilterRule>,
     pub filter_case_insensitive: bool,
+    /// The 1-based rank of the record group to publish (`None`: the winner).
+    pub group: Option<usize>,
     /// Hash of everything in the file that shapes this feed's output: a
     /// change invalidates the feed's conditional-GET cache.
     pub config_hash: String,
@@ -226,6 +228,12 @@ pub struct Config {
     pub index_template: Option<PathBuf>,
     /// Override of `templates/feed.xsl`, checked at load.
     pub stylesheet: Option<PathBuf>,
+    /// Override of `templates/feed.html`, checked at load.
+    pub page_template: Option<PathBuf>,
+    /// Serve `/console` (see [`RawConfig::console`]).
+    pub console: bool,
+    /// The console may append feeds to this file.
+    pub console_write: bool,
     /// The SQLite state file.
     pub state_path: PathBuf,
     /// Where `feedmine run` serves (unless `--listen` says otherwise).

@@ -39,6 +39,12 @@ pub struct RawConfig {
     pub index_template: Option<Spanned<String>>,
     /// A file replacing `templates/feed.xsl` (how a browser shows a feed).
     pub stylesheet: Option<Spanned<String>>,
+    /// A file replacing `templates/feed.html` (each feed's HTML page).
+    pub page_template: Option<Spanned<String>>,
+    /// Serve the console at `/console` (preview a page, copy a `[[feed]]`).
+    pub console: Option<bool>,
+    /// Let the console append feeds to this file (needs `console`).
+    pub console_write: Option<bool>,
     /// Pages fetched at once by the whole daemon.
     pub concurrency: Option<Spanned<usize>>,
     /// Pages fetched at once from one host.
@@ -160,4 +166,7 @@ pub struct RawFeed {
     pub exclude: Vec<crate::filters::RawFilterRule>,
     /// Match filter regexes ignoring case (default true).
     pub filter_case_insensitive: Option<bool>,
+    /// Take the N-th ranked record group (1 = the winner) instead of the
+    /// winner, as `preview` and the console number them.
+    pub group: Option<Spanned<usize>>,
 }

@@ -93,12 +93,18 @@ pub(super) fn validate(
         &mut issues,
     );
     let stylesheet = template_file("stylesheet", &raw.stylesheet, &base_dir, &mut issues);
+    let page_template = template_file("page_template", &raw.page_template, &base_dir, &mut issues);
     if let Err(e) = crate::publish::templates::Templates::load(
         None,
         index_template.as_deref(),
         stylesheet.as_deref(),
     ) {
         issues.push(None, "index_template", None, e.to_string());
+    }
+    if let Some(page) = page_template.as_deref()
+        && let Err(e) = crate::publish::page::PageTemplate::from_file(page)
+    {
+        issues.push(None, "page_template", None, e.to_string());
     }
     let state_path = match &raw.state {
         Some(p) => base_dir.join(p.get_ref()),
@@ -113,6 +119,7 @@ pub(super) fn validate(
         .ok()
         .or_else(|| raw.bearer_token.clone())
         .filter(|t| !t.trim().is_empty());
+    console_switches(&raw, bearer_token.is_some(), &mut issues);
     let limits = limits(&raw, &mut issues);
     let globals = globals(&raw, base_dir, &item_template_source, &mut issues);
     if raw.feed.is_empty() {
@@ -134,6 +141,9 @@ pub(super) fn validate(
         item_template,
         index_template,
         stylesheet,
+        page_template,
+        console: raw.console.unwrap_or(false),
+        console_write: raw.console_write.unwrap_or(false),
         state_path,
         listen,
         bearer_token,
@@ -228,6 +238,22 @@ fn template_file(
         return None;
     }
     Some(p)
+}
+
+/// `console_write` needs the console, and a bearer token: a page that
+/// rewrites the config must not be open to anyone who reaches the port.
+fn console_switches(raw: &RawConfig, has_token: bool, issues: &mut Issues<'_>) {
+    if raw.console_write != Some(true) {
+        return;
+    }
+    if raw.console != Some(true) {
+        let msg = "needs `console = true`".to_string();
+        issues.push(None, "console_write", None, msg);
+    }
+    if !has_token {
+        let msg = "needs a bearer_token (or FEEDMINE_TOKEN): adding feeds from a web page must be authenticated".to_string();
+        issues.push(None, "console_write", None, msg);
+    }
 }
 
 /// `listen`: a socket address.
@@ -443,6 +469,11 @@ fn feed(
         issues.push(fid, "cookies", Some(table.line), msg);
     }
     let filter_case_insensitive = f.filter_case_insensitive.unwrap_or(true);
+    let group = f.group.as_ref().map(|g| *g.get_ref());
+    if group == Some(0) {
+        let msg = "counts from 1 (1 = the winning group, as `preview` ranks them)".into();
+        issues.push(fid, "group", Some(table.line), msg);
+    }
     if let Err(e) = crate::filters::Filters::new(&f.include, &f.exclude, filter_case_insensitive) {
         issues.push(fid, "include/exclude", Some(table.line), e.to_string());
     }
@@ -485,6 +516,7 @@ fn feed(
         include: f.include.clone(),
         exclude: f.exclude.clone(),
         filter_case_insensitive,
+        group,
         config_hash,
         line: table.line,
     })

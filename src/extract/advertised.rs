@@ -35,6 +35,15 @@ impl FeedKind {
         }
     }
 
+    /// The media type a page advertises this kind with.
+    pub fn media_type(self) -> &'static str {
+        match self {
+            FeedKind::Rss => "application/rss+xml",
+            FeedKind::Atom => "application/atom+xml",
+            FeedKind::Json => "application/feed+json",
+        }
+    }
+
     pub fn label(self) -> &'static str {
         match self {
             FeedKind::Rss => "RSS",

@@ -100,11 +100,12 @@ impl Format {
     /// `Content-Type` for a browser (a request whose `Accept` prefers
     /// `text/html`): browsers apply the `xml-stylesheet` only to documents
     /// served as XML and offer `application/rss+xml` as a download, so RSS
-    /// and Atom go out as `application/xml` there. JSON is unchanged.
+    /// and Atom go out as `application/xml` there, and JSON Feed as
+    /// `application/json` (shown as text, not downloaded).
     pub fn browser_content_type(self) -> &'static str {
         match self {
             Format::Rss | Format::Atom => "application/xml; charset=utf-8",
-            Format::Json => self.content_type(),
+            Format::Json => "application/json; charset=utf-8",
         }
     }
 }

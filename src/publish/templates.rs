@@ -1,7 +1,8 @@
 //! User-facing HTML from templates: the item HTML that becomes each entry's
 //! content (`templates/item.html`), the daemon's index page listing every
 //! feed (`templates/index.html`), and the XSLT stylesheet that makes a feed
-//! readable when opened in a browser (`templates/feed.xsl`). The bundled
+//! readable when opened in a browser (`templates/feed.xsl`); each feed's
+//! HTML page (`templates/feed.html`) is in `page`. The bundled
 //! files are compiled in; the config may replace any of them by path
 //! ([`Templates::load`]).
 //!
@@ -93,7 +94,7 @@ fn html_env() -> Environment<'static> {
 
 /// Compile `source` as template `name` (a file path for user templates,
 /// so errors point at the file).
-fn compile(
+pub(crate) fn compile(
     what: &'static str,
     name: String,
     source: String,
@@ -104,7 +105,7 @@ fn compile(
     Ok((env, name))
 }
 
-fn read(what: &'static str, path: &Path) -> Result<String, TemplateError> {
+pub(crate) fn read(what: &'static str, path: &Path) -> Result<String, TemplateError> {
     std::fs::read_to_string(path).map_err(|source| TemplateError::Read {
         what,
         path: path.to_owned(),
@@ -197,6 +198,8 @@ pub struct IndexContext {
     pub public_url: Option<Url>,
     /// feedmine's version (`env!("CARGO_PKG_VERSION")`).
     pub version: &'static str,
+    /// Whether the server has `/console` (the page links it).
+    pub console: bool,
 }
 
 /// The compiled index page template.
@@ -234,7 +237,8 @@ impl IndexTemplate {
     ///
     /// Template variables: `feeds` (list; see [`feed_value`] for the fields
     /// of each), `counts` (`ok`, `pending`, `degraded`, `failing`, `total`),
-    /// `generated` and `generated_iso`, `public_url`, `version`, `opml_href`.
+    /// `generated` and `generated_iso`, `public_url`, `version`, `opml_href`,
+    /// `console_href` (none when the console is off).
     pub fn render(
         &self,
         feeds: &[FeedStatus],
@@ -262,6 +266,7 @@ impl IndexTemplate {
                 public_url => ctx.public_url.as_ref().map(|u| u.as_str()),
                 version => ctx.version,
                 opml_href => OPML_HREF,
+                console_href => ctx.console.then_some("console"),
             })
             .map_err(err)
     }
@@ -272,7 +277,8 @@ impl IndexTemplate {
 /// `status` (ok/pending/degraded/failing), `reasons` (list), `error`,
 /// `consecutive_failures`, `last_run` (none or `started`, `started_iso`,
 /// `duration_ms`, `outcome`, `records`, `new_items`), `items`, `next_run`
-/// and `next_run_iso` (or none), `formats` (list of `name`, `label`, `content_type`, `ext`, `href`).
+/// and `next_run_iso` (or none), `formats` (list of `name`, `label`, `content_type`, `ext`, `href`),
+/// `page_href` (the feed's HTML page).
 pub fn feed_value(f: &FeedStatus) -> Value {
     let (reasons, error, failures) = match &f.health {
         Health::Degraded { reasons } => (reasons.clone(), None, 0),
@@ -323,6 +329,7 @@ pub fn feed_value(f: &FeedStatus) -> Value {
         next_run => f.next_run.map(human_time),
         next_run_iso => f.next_run.map(|t| t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)),
         formats => formats,
+        page_href => format!("feeds/{}.html", crate::publish::page::encode_segment(&f.id)),
     }
 }
 
@@ -371,6 +378,8 @@ pub struct Templates {
     pub index: IndexTemplate,
     /// XSLT source served next to the feeds (see [`stylesheet`]).
     pub stylesheet: String,
+    /// Each feed's HTML page (`templates/feed.html`).
+    pub page: crate::publish::page::PageTemplate,
 }
 
 impl Default for Templates {
@@ -379,6 +388,7 @@ impl Default for Templates {
             item: ItemTemplate::default(),
             index: IndexTemplate::default(),
             stylesheet: DEFAULT_STYLESHEET.to_owned(),
+            page: crate::publish::page::PageTemplate::default(),
         }
     }
 }
@@ -419,7 +429,17 @@ impl Templates {
             item,
             index,
             stylesheet,
+            page: crate::publish::page::PageTemplate::default(),
         })
+    }
+
+    /// These templates with the feed page template read from `page`
+    /// (`page_template`), or the bundled one.
+    pub fn with_page(mut self, page: Option<&Path>) -> Result<Templates, TemplateError> {
+        if let Some(path) = page {
+            self.page = crate::publish::page::PageTemplate::from_file(path)?;
+        }
+        Ok(self)
     }
 }
 
@@ -554,6 +574,7 @@ mod tests {
             generated: Utc.with_ymd_and_hms(2026, 3, 10, 9, 30, 0).unwrap(),
             public_url: Some(Url::parse("https://feeds.example.net/feeds/").unwrap()),
             version: "9.9.9",
+            console: true,
         }
     }
 

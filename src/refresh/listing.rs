@@ -63,12 +63,18 @@ pub(super) async fn read_first(
 ) -> Result<Listing, RefreshError> {
     let as_feed = feed.source == Source::Feed
         || feedsource::looks_like_feed(&page.bytes, page.content_type.as_deref());
-    let mining = feed.mining.clone();
+    let (mining, group) = (feed.mining.clone(), feed.group);
     tokio::task::spawn_blocking(move || {
         if as_feed {
             from_feed(&page)
         } else {
-            Ok(from_page(&page.text, &page.final_url, &mining, &dates))
+            Ok(from_page(
+                &page.text,
+                &page.final_url,
+                &mining,
+                &dates,
+                group,
+            ))
         }
     })
     .await
@@ -88,16 +94,27 @@ fn from_feed(page: &Page) -> Result<Listing, RefreshError> {
     })
 }
 
+/// The records of the list page: the winning group's, or with `group =
+/// N` (N > 1) the N-th ranked group's.
 fn from_page(
     html: &str,
     url: &Url,
     mining: &crate::extract::patterns::MiningParams,
     dates: &DateContext,
+    group: Option<usize>,
 ) -> Listing {
-    let list = analyze_list(html, url, mining, dates);
+    let mut list = analyze_list(html, url, mining, dates);
+    let chosen = match group.filter(|&r| r > 1) {
+        Some(rank) => {
+            list.items = pipeline::items_of_rank(&list, rank, dates);
+            list.detection.groups.get(rank - 1)
+        }
+        None => list.detection.winner(),
+    };
+    let selector = chosen.map(|g| g.selector.clone());
     Listing {
         pattern: drift::pattern_signature(&list),
-        selector: list.detection.winner().map(|g| g.selector.clone()),
+        selector,
         next: pagination::next_page(&list.doc, &list.base, url).map(|n| n.url),
         advertised: advertised::advertised_feeds(&list.doc, &list.base),
         groups: list.detection.groups.len(),

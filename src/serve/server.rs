@@ -3,8 +3,13 @@
 //!
 //! Routes (GET and HEAD only; every other method is 405 on every path):
 //! - `/` — index page rendered by the [`IndexRenderer`] from the board.
-//! - `/feeds/<id>.<ext>` — a published feed file; `/feeds.opml` and
-//!   `/feeds/feed.xsl` — the fixed-name files the daemon writes next to them.
+//! - `/feeds/<id>.<ext>` — a published feed file (RSS/Atom as
+//!   `application/xml` and JSON as `application/json` to a client that
+//!   accepts `text/html`, the registered feed types otherwise);
+//!   `/feeds/<id>.html` — the feed's HTML page; `/feeds.opml` (also
+//!   `/feeds/feeds.opml`, beside the pages) and `/feeds/feed.xsl` — the
+//!   fixed-name files the daemon writes next to them.
+//! - `/console` — [`crate::serve::console`], when enabled (GET and POST).
 //! - `/health` — `ok` (200) or one line per feed that is not ok (503); JSON
 //!   when the client accepts `application/json`. Never needs the token.
 //! - `/metrics` — [`Metrics::render`].
@@ -105,6 +110,8 @@ pub struct AppState {
     pub metrics: Metrics,
     pub render_index: IndexRenderer,
     pub options: Arc<ServerOptions>,
+    /// `/console` when `console = true` (see [`crate::serve::console`]).
+    pub console: Option<Arc<crate::serve::console::Console>>,
 }
 
 /// Why the server could not start or keep running.
@@ -304,13 +311,17 @@ fn is_connection_error(e: &std::io::Error) -> bool {
 /// [`serve`] runs it; tests can drive it with `tower::ServiceExt::oneshot`.
 pub fn router(state: AppState) -> Router {
     let timeout = state.options.request_timeout;
-    Router::new()
+    let mut routes = Router::new()
         .route("/", get(index))
         .route("/health", get(health))
         .route("/metrics", get(metrics))
         .route("/feeds.opml", get(opml))
         .route("/feeds/feed.xsl", get(xsl))
-        .route("/feeds/{file}", get(feed_file))
+        .route("/feeds/{file}", get(feed_file));
+    if let Some(console) = state.console.clone() {
+        routes = routes.merge(crate::serve::console::router(console));
+    }
+    routes
         .fallback(not_found)
         .layer(middleware::from_fn_with_state(state.clone(), require_token))
         .layer(middleware::from_fn(only_get_and_head))
@@ -338,10 +349,12 @@ async fn not_found() -> Response {
     plain(StatusCode::NOT_FOUND, "not found")
 }
 
-/// 405 for every method but GET and HEAD, whatever the path.
+/// 405 for every method but GET and HEAD, whatever the path (POST reaches
+/// the console's paths, which answer 404 when the console is off).
 async fn only_get_and_head(request: Request, next: Next) -> Response {
     let method = request.method();
-    if method == Method::GET || method == Method::HEAD {
+    let console_post = method == Method::POST && request.uri().path().starts_with("/console");
+    if method == Method::GET || method == Method::HEAD || console_post {
         return next.run(request).await;
     }
     let mut response = plain(StatusCode::METHOD_NOT_ALLOWED, "method not allowed");
@@ -411,6 +424,10 @@ async fn index(State(state): State<AppState>) -> Response {
                 (header::CONTENT_TYPE, "text/html; charset=utf-8"),
                 (header::CACHE_CONTROL, "no-cache"),
                 (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+                (
+                    header::CONTENT_SECURITY_POLICY,
+                    &crate::publish::page::content_security_policy(&html),
+                ),
             ],
             html,
         )
@@ -529,6 +546,21 @@ async fn feed_file(
     Path(file): Path<String>,
     headers: HeaderMap,
 ) -> Response {
+    if file == OPML_FILE {
+        // The feed pages link the OPML beside them.
+        return opml(State(state), headers).await;
+    }
+    if let Some(id) = feed_page(&state.board, &file) {
+        let path = state.options.output_dir.join(format!("{id}.html"));
+        let mut response = serve_file(&path, "text/html; charset=utf-8", &headers).await;
+        // The page's own <meta> policy allows exactly its styles by hash;
+        // this one forbids scripts even in a user template without <head>.
+        response.headers_mut().insert(
+            header::CONTENT_SECURITY_POLICY,
+            HeaderValue::from_static(FEED_PAGE_POLICY),
+        );
+        return response;
+    }
     let Some((id, format)) = published_file(&state.board, &file) else {
         return not_found().await;
     };
@@ -537,7 +569,49 @@ async fn feed_file(
         .options
         .output_dir
         .join(format!("{id}.{}", format.ext()));
-    serve_file(&path, format.content_type(), &headers).await
+    let browser = prefers_html(&headers);
+    let content_type = if browser {
+        format.browser_content_type()
+    } else {
+        format.content_type()
+    };
+    let mut response = serve_file(&path, content_type, &headers).await;
+    let h = response.headers_mut();
+    h.insert(header::VARY, HeaderValue::from_static("Accept"));
+    if let Ok(link) = HeaderValue::from_str(&format!(
+        "<{}.html>; rel=\"alternate\"; type=\"text/html\"",
+        crate::publish::page::encode_segment(&id)
+    )) {
+        h.insert(header::LINK, link);
+    }
+    response
+}
+
+/// Header policy of the feed pages (their `<meta>` policy narrows styles).
+const FEED_PAGE_POLICY: &str = "default-src 'none'; style-src 'unsafe-inline'; img-src http: https: data:; form-action 'none'; base-uri 'none'; frame-ancestors 'none'";
+
+/// True when the client lists `text/html` in `Accept` (a browser opening a
+/// link): it gets RSS/Atom as `application/xml` and JSON as
+/// `application/json`, which browsers show instead of downloading; feed
+/// readers, which ask for feed types, get the registered ones.
+fn prefers_html(headers: &HeaderMap) -> bool {
+    headers
+        .get(header::ACCEPT)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|a| {
+            a.split(',').any(|part| {
+                part.split(';')
+                    .next()
+                    .is_some_and(|t| t.trim().eq_ignore_ascii_case("text/html"))
+            })
+        })
+}
+
+/// The feed id of `/feeds/<id>.html` for a feed on the board.
+fn feed_page(board: &StatusBoard, file: &str) -> Option<String> {
+    let id = file.strip_suffix(".html")?;
+    let status = board.get(id)?;
+    is_safe_stem(&status.id).then_some(status.id)
 }
 
 /// The feed id and format that the decoded path segment `file` names, if it
