@@ -461,16 +461,23 @@ async fn run_inner(
     // a slow disk (fsync) never stalls the runtime's few worker threads.
     let (items, merge) = {
         let store = store.clone();
-        let (id, keep) = (feed.id.clone(), retention(feed));
+        let (id, keep, rules) = (feed.id.clone(), retention(feed), feed.identity.clone());
         tokio::task::spawn_blocking(move || {
-            let merge = store.merge_items_keeping(&id, &items, now, &keep);
+            let merge = store.merge_items_with(&id, &items, now, &keep, &rules);
             (items, merge)
         })
         .await
         .map_err(|e| RefreshError::Task(e.to_string()))?
     };
     let merge = merge.map_err(RefreshError::State)?;
-    let keys = Store::identity_keys(&feed.id, &items);
+    if let Some(name) = &merge.learned {
+        tracing::info!(
+            feed = %feed.id,
+            "learned volatile link parameter `{name}`: every record's link changed only in it \
+             since the last run; item identity ignores it from now on"
+        );
+    }
+    let keys = merge.keys.clone();
     let (filled, failed) = if feed.bodies.enabled {
         let wanted = store
             .items_needing_body(&feed.id, &keys, MAX_BODY_ATTEMPTS)

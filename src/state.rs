@@ -6,14 +6,24 @@
 //! # Item identity
 //! A record seen again is the same item even when its position, summary or
 //! thumbnail changed. Its *key* (unique per feed) is:
-//! - with a link: the link normalized: fragment dropped, `utm_*`, `fbclid`
-//!   and `gclid` query parameters dropped (the other parameters are kept
-//!   byte for byte, in order), the path's trailing slash kept as is, the
-//!   host lowercased (by `url`);
+//! - with a link: the link normalized by [`identity::IdentityRules`]:
+//!   fragment dropped, session and tracking parameters dropped (defaults,
+//!   the feed's `ignore_params`, and parameters learnt as volatile; the
+//!   other parameters are kept byte for byte, in order), the path's
+//!   trailing slash kept as is, the host lowercased (by `url`);
 //! - without a link: `title:` + the title lowercased with whitespace
 //!   collapsed;
 //! - when two records of one page get the same key, the 2nd gets `#2`
 //!   appended, the 3rd `#3`, and so on (page order decides).
+//!
+//! A parameter learnt as volatile is stored per feed (`volatile_params`);
+//! the merge that learns it re-keys the stored items under the new rules
+//! (of items that become one, the first seen is kept), so the same records
+//! never come back as new. The stored link is always the newest one (it
+//! keeps working: a session id of the latest visit).
+//!
+//! A date resolved from a relative phrase ("2 days ago", "today") is kept
+//! from the first sight; an absolute page date replaces the stored one.
 //!
 //! The published *guid* is chosen at first sight and never changes: the
 //! link's URL string for linked items, else
@@ -60,8 +70,11 @@ use url::Url;
 use crate::drift::Observation;
 use crate::extract::items::Item;
 
+pub mod identity;
+use identity::IdentityRules;
+
 /// Schema version this build reads and writes (`PRAGMA user_version`).
-pub const SCHEMA_VERSION: u32 = 1;
+pub const SCHEMA_VERSION: u32 = 2;
 /// How long a statement waits for another connection's write lock.
 pub const BUSY_TIMEOUT: StdDuration = StdDuration::from_secs(5);
 /// Run history kept per feed; older runs are deleted by [`Store::record_run`].
@@ -115,6 +128,17 @@ const MIGRATIONS: &[&str] = &[
         error TEXT
     );
     CREATE INDEX runs_by_feed ON runs (feed, started_ms);",
+    // v1 → v2: parameters learnt as volatile; author and categories (one
+    // per line) of items; when a failed body may be tried again.
+    "CREATE TABLE volatile_params (
+        feed TEXT NOT NULL,
+        name TEXT NOT NULL,
+        learned_ms INTEGER NOT NULL,
+        PRIMARY KEY (feed, name)
+    );
+    ALTER TABLE items ADD COLUMN author TEXT;
+    ALTER TABLE items ADD COLUMN categories TEXT NOT NULL DEFAULT '';
+    ALTER TABLE items ADD COLUMN body_retry_ms INTEGER NOT NULL DEFAULT 0;",
 ];
 
 /// Why the state database could not be used. Every message names the
@@ -187,6 +211,10 @@ pub struct StoredItem {
     pub body_html: Option<String>,
     /// Body fetches tried so far (successful or not).
     pub body_attempts: u32,
+    /// The record's byline (latest sight).
+    pub author: Option<String>,
+    /// The record's tags (latest sight).
+    pub categories: Vec<String>,
 }
 
 impl StoredItem {
@@ -203,8 +231,9 @@ impl StoredItem {
             ),
             summary: self.summary.clone(),
             image: self.image.clone(),
-            author: None,
-            categories: Vec::new(),
+            date_relative: false,
+            author: self.author.clone(),
+            categories: self.categories.clone(),
             body_html: self.body_html.clone(),
         }
     }
@@ -234,6 +263,10 @@ impl Default for Retention {
 /// What one merge did.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Merge {
+    /// The identity key of every merged item, in the items' order.
+    pub keys: Vec<String>,
+    /// A parameter this merge learnt as volatile (see [`identity`]).
+    pub learned: Option<String>,
     /// Keys of the items seen for the first time, in page order.
     pub new_keys: Vec<String>,
     /// Known items whose content hash changed.
@@ -305,10 +338,12 @@ struct ItemRow {
     body_html: Option<String>,
     body_attempts: i64,
     page_pos: i64,
+    author: Option<String>,
+    categories: String,
 }
 
 const ITEM_COLUMNS: &str = "key, guid, link, title, summary, image, page_date, first_seen_ms, \
-     last_seen_ms, content_hash, body_html, body_attempts, page_pos";
+     last_seen_ms, content_hash, body_html, body_attempts, page_pos, author, categories";
 
 impl ItemRow {
     /// Read a row selected with [`ITEM_COLUMNS`].
@@ -327,6 +362,8 @@ impl ItemRow {
             body_html: r.get("body_html")?,
             body_attempts: r.get("body_attempts")?,
             page_pos: r.get("page_pos")?,
+            author: r.get("author")?,
+            categories: r.get("categories")?,
         })
     }
 }
@@ -516,18 +553,16 @@ impl Store {
         Ok(())
     }
 
-    /// The identity key of each item, in order (rule in the module header).
-    /// Pure. Keys are stored per feed, so `_feed_id` is not part of them; it
-    /// is taken so the rule can depend on the feed later without changing
-    /// callers.
-    pub fn identity_keys(_feed_id: &str, items: &[Item]) -> Vec<String> {
+    /// The identity keys of one page's items (page order) under `rules`:
+    /// see the module header. Pure.
+    pub fn identity_keys(rules: &IdentityRules, items: &[Item]) -> Vec<String> {
         let mut taken: HashSet<String> = HashSet::with_capacity(items.len());
         let mut repeats: HashMap<String, usize> = HashMap::new();
         items
             .iter()
             .map(|item| {
                 let base = match &item.link {
-                    Some(link) => normalized_link(link),
+                    Some(link) => rules.key(link),
                     None => format!("title:{}", collapsed_lowercase(&item.title)),
                 };
                 let mut key = base.clone();
@@ -541,6 +576,18 @@ impl Store {
                 key
             })
             .collect()
+    }
+
+    /// The parameters learnt as volatile for `feed`, sorted.
+    pub fn volatile_params(&self, feed: &str) -> Result<Vec<String>, StateError> {
+        let conn = self.lock();
+        Self::volatile_params_in(&conn, feed).map_err(self.sql("read volatile parameters"))
+    }
+
+    fn volatile_params_in(conn: &Connection, feed: &str) -> rusqlite::Result<Vec<String>> {
+        let mut stmt =
+            conn.prepare_cached("SELECT name FROM volatile_params WHERE feed = ?1 ORDER BY name")?;
+        stmt.query_map(params![feed], |r| r.get(0))?.collect()
     }
 
     /// Which of `keys` `feed` already has.
@@ -588,13 +635,43 @@ impl Store {
         now: DateTime<Utc>,
         keep: &Retention,
     ) -> Result<Merge, StateError> {
+        self.merge_items_with(feed, items, now, keep, &IdentityRules::default())
+    }
+
+    /// [`Store::merge_items_keeping`] with the feed's identity rules (its
+    /// `ignore_params` / `keep_params`). Before merging, the links of the
+    /// previous run's items and these items are compared: a parameter that
+    /// [`identity::learn_volatile`] finds is stored, the stored items are
+    /// re-keyed without it, and [`Merge::learned`] names it.
+    pub fn merge_items_with(
+        &self,
+        feed: &str,
+        items: &[Item],
+        now: DateTime<Utc>,
+        keep: &Retention,
+        rules: &IdentityRules,
+    ) -> Result<Merge, StateError> {
         const OP: &str = "merge items";
-        let keys = Self::identity_keys(feed, items);
         let mut conn = self.lock();
         let tx = conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(self.sql(OP))?;
         let mut merge = Merge::default();
+        let learned = Self::volatile_params_in(&tx, feed).map_err(self.sql(OP))?;
+        let mut rules = rules.clone().with_learned(learned);
+        let previous = Self::current_links(&tx, feed).map_err(self.sql(OP))?;
+        let current: Vec<Url> = items.iter().filter_map(|i| i.link.clone()).collect();
+        if let Some(name) = identity::learn_volatile(&rules, &previous, &current) {
+            tx.execute(
+                "INSERT OR IGNORE INTO volatile_params (feed, name, learned_ms) VALUES (?1, ?2, ?3)",
+                params![feed, name, ms(now)],
+            )
+            .map_err(self.sql(OP))?;
+            rules = rules.with_learned([name.clone()]);
+            Self::rekey_in(&tx, feed, &rules).map_err(self.sql(OP))?;
+            merge.learned = Some(name);
+        }
+        let keys = Self::identity_keys(&rules, items);
         {
             let mut select = tx
                 .prepare_cached("SELECT content_hash FROM items WHERE feed = ?1 AND key = ?2")
@@ -602,16 +679,19 @@ impl Store {
             let mut update = tx
                 .prepare_cached(
                     "UPDATE items SET link = ?3, title = ?4, summary = ?5, image = ?6,
-                       page_date = ?7, page_pos = ?8, last_seen_ms = ?9, content_hash = ?10,
-                       body_html = COALESCE(?11, body_html)
+                       page_date = CASE WHEN ?12 AND page_date IS NOT NULL
+                         THEN page_date ELSE ?7 END,
+                       page_pos = ?8, last_seen_ms = ?9, content_hash = ?10,
+                       body_html = COALESCE(?11, body_html), author = ?13, categories = ?14
                      WHERE feed = ?1 AND key = ?2",
                 )
                 .map_err(self.sql(OP))?;
             let mut insert = tx
                 .prepare_cached(
                     "INSERT INTO items (feed, key, guid, link, title, summary, image, page_date,
-                       page_pos, first_seen_ms, last_seen_ms, content_hash, body_html, body_attempts)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, 0)",
+                       page_pos, first_seen_ms, last_seen_ms, content_hash, body_html, body_attempts,
+                       author, categories)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, 0, ?14, ?15)",
                 )
                 .map_err(self.sql(OP))?;
             for (pos, (item, key)) in items.iter().zip(&keys).enumerate() {
@@ -619,6 +699,7 @@ impl Store {
                 let link = item.link.as_ref().map(Url::as_str);
                 let image = item.image.as_ref().map(Url::as_str);
                 let page_date = item.date.map(|d| d.to_rfc3339());
+                let categories = item.categories.join("\n");
                 let old_hash: Option<String> = select
                     .query_row(params![feed, key], |r| r.get(0))
                     .optional()
@@ -638,6 +719,9 @@ impl Store {
                                 ms(now),
                                 hash,
                                 item.body_html,
+                                item.date_relative,
+                                item.author,
+                                categories,
                             ])
                             .map_err(self.sql(OP))?;
                         if old == hash {
@@ -668,6 +752,8 @@ impl Store {
                                 ms(now),
                                 hash,
                                 item.body_html,
+                                item.author,
+                                categories,
                             ])
                             .map_err(self.sql(OP))?;
                         merge.new_keys.push(key.clone());
@@ -677,7 +763,58 @@ impl Store {
         }
         self.prune_in(&tx, feed, keep, now)?;
         tx.commit().map_err(self.sql(OP))?;
+        merge.keys = keys;
         Ok(merge)
+    }
+
+    /// Links of the items of the latest merge of `feed`.
+    fn current_links(tx: &Transaction<'_>, feed: &str) -> rusqlite::Result<Vec<Url>> {
+        let mut stmt = tx.prepare_cached(
+            "SELECT link FROM items WHERE feed = ?1 AND link IS NOT NULL
+               AND last_seen_ms = (SELECT MAX(last_seen_ms) FROM items WHERE feed = ?1)",
+        )?;
+        let links: Vec<String> = stmt
+            .query_map(params![feed], |r| r.get(0))?
+            .collect::<rusqlite::Result<_>>()?;
+        Ok(links.iter().filter_map(|l| Url::parse(l).ok()).collect())
+    }
+
+    /// Recompute the keys of the linked items of `feed` under `rules`. Of
+    /// items that get the same key, the first seen stays (its guid was
+    /// published first) and the others are deleted.
+    fn rekey_in(tx: &Transaction<'_>, feed: &str, rules: &IdentityRules) -> rusqlite::Result<()> {
+        let rows: Vec<(i64, String, String)> = tx
+            .prepare(
+                "SELECT rowid, key, link FROM items WHERE feed = ?1 AND link IS NOT NULL
+                 ORDER BY first_seen_ms, rowid",
+            )?
+            .query_map(params![feed], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
+            .collect::<rusqlite::Result<_>>()?;
+        let mut taken = HashSet::new();
+        let mut renames = Vec::new();
+        for (rowid, key, link) in rows {
+            let Ok(url) = Url::parse(&link) else { continue };
+            let new_key = rules.key(&url);
+            if !taken.insert(new_key.clone()) {
+                tx.execute("DELETE FROM items WHERE rowid = ?1", params![rowid])?;
+            } else if new_key != key {
+                renames.push((rowid, new_key));
+            }
+        }
+        // Two passes: a new key may equal another row's old key.
+        for (rowid, _) in &renames {
+            tx.execute(
+                "UPDATE items SET key = char(1) || rowid WHERE rowid = ?1",
+                params![rowid],
+            )?;
+        }
+        for (rowid, key) in &renames {
+            tx.execute(
+                "UPDATE items SET key = ?2 WHERE rowid = ?1",
+                params![rowid, key],
+            )?;
+        }
+        Ok(())
     }
 
     /// Delete the items of `feed` unseen for longer than max(max_age, 90
@@ -883,6 +1020,13 @@ impl Store {
                 content_hash: row.content_hash,
                 body_html: row.body_html,
                 body_attempts: u32::try_from(row.body_attempts).unwrap_or(0),
+                author: row.author,
+                categories: row
+                    .categories
+                    .lines()
+                    .filter(|c| !c.is_empty())
+                    .map(str::to_string)
+                    .collect(),
             },
             row.page_pos,
         ))
@@ -1035,7 +1179,8 @@ impl Store {
             .collect())
     }
 
-    /// Delete everything stored for `feed` (items, validators, runs), in one
+    /// Delete everything stored for `feed` (items, validators, runs, learnt
+    /// parameters), in one
     /// transaction.
     pub fn forget_feed(&self, feed: &str) -> Result<(), StateError> {
         const OP: &str = "forget a feed";
@@ -1043,7 +1188,7 @@ impl Store {
         let tx = conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(self.sql(OP))?;
-        for table in ["items", "validators", "runs"] {
+        for table in ["items", "validators", "runs", "volatile_params"] {
             tx.execute(
                 &format!("DELETE FROM {table} WHERE feed = ?1"),
                 params![feed],
@@ -1052,28 +1197,6 @@ impl Store {
         }
         tx.commit().map_err(self.sql(OP))
     }
-}
-
-/// `link` without fragment and tracking parameters (`utm_*`, `fbclid`,
-/// `gclid`); the other parameters stay byte for byte, in order.
-fn normalized_link(link: &Url) -> String {
-    let mut url = link.clone();
-    url.set_fragment(None);
-    if let Some(query) = url.query() {
-        let kept: Vec<&str> = query
-            .split('&')
-            .filter(|pair| {
-                let name = pair.split('=').next().unwrap_or("").to_ascii_lowercase();
-                !(name.is_empty()
-                    || name.starts_with("utm_")
-                    || name == "fbclid"
-                    || name == "gclid")
-            })
-            .collect();
-        let kept = kept.join("&");
-        url.set_query((!kept.is_empty()).then_some(kept.as_str()));
-    }
-    url.to_string()
 }
 
 fn collapsed_lowercase(s: &str) -> String {
@@ -1124,6 +1247,7 @@ mod tests {
             guid: link.to_string(),
             link: Some(link),
             date: None,
+            date_relative: false,
             summary: summary.into(),
             image: thumb.map(|s| Url::parse(s).unwrap()),
             author: None,
@@ -1161,6 +1285,7 @@ mod tests {
             link: None,
             guid: String::new(),
             date: None,
+            date_relative: false,
             summary: summary.into(),
             image: None,
             author: None,
@@ -1343,7 +1468,7 @@ mod tests {
             linkless("Road works on Main St", "Closed until May."),
             linkless("Weekly Market Report", "Unchanged."),
         ];
-        let keys = Store::identity_keys("notices", &page);
+        let keys = Store::identity_keys(&IdentityRules::default(), &page);
         assert_eq!(
             keys,
             [
@@ -1369,9 +1494,111 @@ mod tests {
         assert!(!item.to_item().guid_is_permalink());
     }
 
+    /// A board whose links carry a per-visit parameter no default knows:
+    /// the second run learns it and the stored items are re-keyed, so the
+    /// third and later runs add nothing; the newest link is kept.
+    #[test]
+    fn volatile_parameter_is_learnt_and_items_are_not_duplicated() {
+        let store = Store::open_in_memory().unwrap();
+        let board = |visit: &str, topics: &[u32]| -> Vec<Item> {
+            topics
+                .iter()
+                .map(|t| {
+                    let mut it = story("x", &format!("Topic {t}"), "", None);
+                    let link = Url::parse(&format!(
+                        "https://forum.example.org/viewtopic.php?t={t}&visit={visit}"
+                    ))
+                    .unwrap();
+                    it.guid = link.to_string();
+                    it.link = Some(link);
+                    it
+                })
+                .collect()
+        };
+        let rules = IdentityRules::default();
+        let m1 = store
+            .merge_items_with(
+                "board",
+                &board("a1", &[1, 2, 3]),
+                t(9, 0),
+                &keep(100, None),
+                &rules,
+            )
+            .unwrap();
+        assert_eq!((m1.new_keys.len(), m1.learned.as_deref()), (3, None));
+        let m2 = store
+            .merge_items_with(
+                "board",
+                &board("b2", &[4, 1, 2, 3]),
+                t(10, 0),
+                &keep(100, None),
+                &rules,
+            )
+            .unwrap();
+        assert_eq!(m2.learned.as_deref(), Some("visit"));
+        assert_eq!(
+            m2.new_keys,
+            vec!["https://forum.example.org/viewtopic.php?t=4".to_string()]
+        );
+        let m3 = store
+            .merge_items_with(
+                "board",
+                &board("c3", &[4, 1, 2, 3]),
+                t(11, 0),
+                &keep(100, None),
+                &rules,
+            )
+            .unwrap();
+        assert_eq!((m3.new_keys.len(), m3.learned), (0, None));
+        assert_eq!(store.item_count("board").unwrap(), 4);
+        assert_eq!(
+            store.volatile_params("board").unwrap(),
+            vec!["visit".to_string()]
+        );
+        let first = store
+            .item("board", "https://forum.example.org/viewtopic.php?t=1")
+            .unwrap()
+            .unwrap();
+        assert!(
+            first.link.unwrap().as_str().ends_with("visit=c3"),
+            "newest link kept"
+        );
+        assert!(
+            first.guid.ends_with("visit=a1"),
+            "guid fixed at first sight"
+        );
+    }
+
+    /// "2 days ago" read on three runs gives three times; the first stays.
+    /// An absolute date that changes (an edit) replaces it.
+    #[test]
+    fn relative_dates_stay_fixed_and_absolute_dates_update() {
+        let store = Store::open_in_memory().unwrap();
+        let mut items = front_page();
+        for (run, h) in [(0, 9), (1, 10), (2, 13)] {
+            let mut it = items[0].clone();
+            it.date = Some((t(h, run * 7) - Duration::days(2)).fixed_offset());
+            it.date_relative = true;
+            store.merge_items("f", &[it], t(h, run * 7)).unwrap();
+        }
+        let key = Store::identity_keys(&IdentityRules::default(), &items[..1]).remove(0);
+        let stored = store.item("f", &key).unwrap().unwrap();
+        assert_eq!(
+            stored.page_date,
+            Some((t(9, 0) - Duration::days(2)).fixed_offset())
+        );
+        items[0].date = Some(t(8, 0).fixed_offset());
+        store.merge_items("f", &items[..1], t(14, 0)).unwrap();
+        items[0].date = Some(t(8, 30).fixed_offset());
+        store.merge_items("f", &items[..1], t(15, 0)).unwrap();
+        let stored = store.item("f", &key).unwrap().unwrap();
+        assert_eq!(stored.page_date, Some(t(8, 30).fixed_offset()));
+    }
+
     #[test]
     fn link_normalization_drops_tracking_and_fragment_only() {
         let u = |s: &str| Url::parse(s).unwrap();
+        let normalized_link = |l: &Url| IdentityRules::default().key(l);
         assert_eq!(
             normalized_link(&u(
                 "https://News.Example.org/a/?id=7&utm_source=x&fbclid=Z&p=2#top"

@@ -144,6 +144,9 @@ pub struct Feed {
     /// Exclude rules (see [`RawFeed::exclude`]); checked at load.
     pub exclude: Vec<crate::filters::RawFilterRule>,
     pub filter_case_insensitive: bool,
+    /// Which link parameters item identity ignores (`ignore_params`,
+    /// `keep_params` over the defaults).
+    pub identity: crate::state::identity::IdentityRules,
     /// Hash of everything in the file that shapes this feed's output: a
     /// change invalidates the feed's conditional-GET cache.
     pub config_hash: String,

@@ -146,4 +146,12 @@ pub struct RawFeed {
     pub exclude: Vec<crate::filters::RawFilterRule>,
     /// Match filter regexes ignoring case (default true).
     pub filter_case_insensitive: Option<bool>,
+    /// Link parameters that never identify a record here (added to the
+    /// session/tracking defaults), e.g. `["visit", "token"]`.
+    #[serde(default)]
+    pub ignore_params: Vec<String>,
+    /// Default-ignored parameters that do identify records here, e.g.
+    /// `["ref"]`.
+    #[serde(default)]
+    pub keep_params: Vec<String>,
 }

@@ -458,6 +458,7 @@ fn feed(
         include: f.include.clone(),
         exclude: f.exclude.clone(),
         filter_case_insensitive,
+        identity: crate::state::identity::IdentityRules::new(&f.ignore_params, &f.keep_params),
         config_hash,
         line: table.line,
     })

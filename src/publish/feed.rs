@@ -754,6 +754,7 @@ mod tests {
             ),
             link,
             date: None,
+            date_relative: false,
             summary: String::new(),
             image: None,
             author: None,

@@ -433,6 +433,7 @@ mod tests {
             link: Some(Url::parse("https://news.example.com/a?x=1&y=2").unwrap()),
             guid: "g".into(),
             date: None,
+            date_relative: false,
             summary: "Late sailings <b>cut</b>".into(),
             image: None,
             author: None,
