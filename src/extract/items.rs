@@ -415,6 +415,7 @@ pub fn item_from_record(
     let date = attr_date.or_else(|| text_date(doc, record, link_node, dates));
     let date_relative =
         date.is_some() && date_moves_with_clock(doc, record, link_node, dates, date);
+    let (author, categories) = crate::extract::byline::byline_and_tags(doc, record, link_node);
     let guid = match &link {
         Some(l) => l.to_string(),
         None => content_guid(&title, &summary),
@@ -427,8 +428,8 @@ pub fn item_from_record(
         date_relative,
         summary,
         image,
-        author: None,
-        categories: Vec::new(),
+        author,
+        categories,
         body_html: None,
     }
 }

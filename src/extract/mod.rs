@@ -5,6 +5,7 @@
 //! ranked) → `items` (title, link, date, summary, image per record, with
 //! `dates` reading dates). Nothing here does I/O.
 
+pub mod byline;
 pub mod dates;
 pub mod dom;
 pub mod items;
