@@ -23,6 +23,42 @@ pub fn default_date_context() -> DateContext {
     }
 }
 
+/// `feedmine check`'s warnings about a config that loads but will not do
+/// what it says: a feed with bodies whose list page is on a private or
+/// loopback address while `allow_private_addresses` is off (its article
+/// links, on the same host, will all be refused). Names are resolved with
+/// the system resolver; a name that does not resolve gives no warning.
+pub fn config_warnings(cfg: &crate::config::Config) -> Vec<String> {
+    use std::net::ToSocketAddrs;
+    let mut out = Vec::new();
+    for feed in &cfg.feeds {
+        if !feed.bodies.enabled || feed.allow_private_addresses {
+            continue;
+        }
+        let Some(host) = feed.url.host() else {
+            continue;
+        };
+        let ips: Vec<std::net::IpAddr> = match host {
+            url::Host::Ipv4(ip) => vec![ip.into()],
+            url::Host::Ipv6(ip) => vec![ip.into()],
+            url::Host::Domain(name) => (name, feed.url.port_or_known_default().unwrap_or(80))
+                .to_socket_addrs()
+                .map(|a| a.map(|s| s.ip()).collect())
+                .unwrap_or_default(),
+        };
+        if let Some(class) = ips
+            .iter()
+            .find_map(|ip| crate::fetch::netguard::classify(*ip))
+        {
+            out.push(format!(
+                "feed {:?} (line {}): its list page {} is on a {class}, and                  `allow_private_addresses` is off: every article link will be refused                  (set `allow_private_addresses = true` on this feed if the site is yours)",
+                feed.id, feed.line, feed.url
+            ));
+        }
+    }
+    out
+}
+
 /// `feedmine eval lists DIR`: the record extractor over labelled list pages.
 pub fn eval_lists(
     dir: &Path,

@@ -465,6 +465,9 @@ fn bench_soak(
 fn check(config_path: &Path) -> anyhow::Result<ExitCode> {
     match load_config(config_path) {
         Ok(cfg) => {
+            for warning in commands::config_warnings(&cfg) {
+                eprintln!("warning: {warning}");
+            }
             println!(
                 "{}: ok, {} feeds, output to {}",
                 config_path.display(),

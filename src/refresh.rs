@@ -37,7 +37,7 @@ use crate::drift::{self, DriftParams, Observation, Verdict};
 use crate::extract::dates::DateContext;
 use crate::extract::items::Item;
 use crate::fetch::politeness::Politeness;
-use crate::fetch::robots::RobotsCache;
+use crate::fetch::robots::{RobotsCache, RobotsVerdict};
 use crate::fetch::{AddressPolicy, FetchError, FetchOptions, Fetched, Fetcher};
 use crate::filters::Filters;
 use crate::pipeline::analyze_list;
@@ -47,7 +47,7 @@ use crate::publish::{PublishError, write_atomically};
 use crate::serve::metrics::{FetchKind, Metrics};
 use crate::serve::server::{OPML_FILE, XSL_FILE as STYLESHEET_FILE};
 use crate::serve::status::RunOutcome;
-use crate::state::{CachedValidators, Retention, RunRow, StateError, Store};
+use crate::state::{ArticleMeta, CachedValidators, Retention, RunRow, StateError, Store};
 
 /// Items whose bodies one run fetches at most (the rest get theirs on the
 /// next runs; until then they keep their summary).
@@ -364,16 +364,17 @@ async fn run_inner(
         }
         Fetched::NotModified { .. } => {
             let published = store.item_count(&feed.id).map_err(RefreshError::State)?;
+            let (filled, failed, paths) = owed_bodies(services, config, feed, now).await?;
             return Ok(RunReport {
                 outcome: RunOutcome::NotModified,
                 records: 0,
                 new_items: 0,
                 published: published.min(feed.max_items),
-                bodies_filled: 0,
-                bodies_failed: 0,
+                bodies_filled: filled,
+                bodies_failed: failed,
                 pattern: None,
                 drift: Vec::new(),
-                paths: Vec::new(),
+                paths,
                 elapsed: started.elapsed(),
             });
         }
@@ -480,7 +481,7 @@ async fn run_inner(
     let keys = merge.keys.clone();
     let (filled, failed) = if feed.bodies.enabled {
         let wanted = store
-            .items_needing_body(&feed.id, &keys, MAX_BODY_ATTEMPTS)
+            .items_needing_body(&feed.id, &keys, MAX_BODY_ATTEMPTS, now)
             .map_err(RefreshError::State)?;
         let jobs: Vec<(String, Url)> = wanted
             .into_iter()
@@ -491,11 +492,14 @@ async fn run_inner(
             })
             .take(MAX_BODIES_PER_RUN)
             .collect();
-        fill_bodies(services, feed, jobs).await?
+        fill_bodies(services, feed, jobs, now).await?
     } else {
         (0, 0)
     };
 
+    if let Err(e) = store.save_page_meta(&feed.id, page_title.as_deref(), lang.as_deref()) {
+        tracing::warn!(feed = %feed.id, "{}", anyhow_like(&e));
+    }
     let channel = channel_info(config, feed, now, page_title, lang);
     let targets: Vec<(Format, PathBuf)> = feed
         .formats
@@ -528,6 +532,53 @@ async fn run_inner(
         paths: paths.0,
         elapsed: started.elapsed(),
     })
+}
+
+/// A run whose list page answered 304 still owes the bodies that failed
+/// before: retry those that are due (their backoff passed, tries left) and
+/// republish when one was filled. Returns (filled, failed, paths written).
+async fn owed_bodies(
+    services: &Services,
+    config: &Config,
+    feed: &Feed,
+    now: DateTime<Utc>,
+) -> Result<(usize, usize, Vec<PathBuf>), RefreshError> {
+    if !feed.bodies.enabled {
+        return Ok((0, 0, Vec::new()));
+    }
+    let store = &services.store;
+    let current = store
+        .current_links_by_key(&feed.id)
+        .map_err(RefreshError::State)?;
+    let keys: Vec<String> = current.iter().map(|(k, _)| k.clone()).collect();
+    let due = store
+        .items_needing_body(&feed.id, &keys, MAX_BODY_ATTEMPTS, now)
+        .map_err(RefreshError::State)?;
+    let jobs: Vec<(String, Url)> = current
+        .into_iter()
+        .filter(|(k, link)| {
+            due.contains(k) && may_follow(link, &feed.url, feed.bodies.allow_other_hosts)
+        })
+        .take(MAX_BODIES_PER_RUN)
+        .collect();
+    let (filled, failed) = fill_bodies(services, feed, jobs, now).await?;
+    if filled == 0 {
+        return Ok((0, failed, Vec::new()));
+    }
+    let (title, lang) = store.page_meta(&feed.id).map_err(RefreshError::State)?;
+    let channel = channel_info(config, feed, now, title, lang);
+    let targets: Vec<(Format, PathBuf)> = feed
+        .formats
+        .iter()
+        .map(|f| (*f, output_path(config, feed, *f)))
+        .collect();
+    let (services, feed) = (services.clone(), feed.clone());
+    let (paths, _) = tokio::task::spawn_blocking(move || {
+        publish_from_state(&services, &feed, now, &channel, &targets)
+    })
+    .await
+    .map_err(|e| RefreshError::Task(e.to_string()))??;
+    Ok((filled, failed, paths))
 }
 
 /// Render every format of a feed from its stored items and write each to
@@ -651,6 +702,16 @@ pub fn publish_shared_files(config: &Config, templates: &Templates) -> Result<()
     )
 }
 
+/// Why the fetcher refused a URL, naming the setting that allows it when
+/// the cause is the address policy (the site said nothing).
+fn refusal_message(e: &FetchError) -> String {
+    format!(
+        "{} (feedmine refused it, the site was not asked: article links to private, loopback \
+         or other non-public addresses need `allow_private_addresses = true` on the feed)",
+        anyhow_like(e)
+    )
+}
+
 /// True when an item's link may be followed for its body: http(s) on the
 /// list page's host (any host with `allow_other_hosts`), or a local file
 /// when the list page itself is one. Address checks (SSRF) happen in
@@ -667,6 +728,7 @@ async fn fill_bodies(
     services: &Services,
     feed: &Feed,
     jobs: Vec<(String, Url)>,
+    now: DateTime<Utc>,
 ) -> Result<(usize, usize), RefreshError> {
     if jobs.is_empty() {
         return Ok((0, 0));
@@ -689,22 +751,34 @@ async fn fill_bodies(
             services.politeness.set_host_delay(host, feed.bodies.delay);
         }
     }
-    let results: Vec<(String, Url, Result<String, String>)> = futures_util::stream::iter(jobs)
+    type Found = (String, ArticleMeta);
+    let results: Vec<(String, Url, Result<Found, String>)> = futures_util::stream::iter(jobs)
         .map(|(key, link)| {
             let fetcher = fetcher.clone();
             let params = feed.bodies.params.clone();
             let metrics = services.metrics.clone();
             let robots = services.robots.clone();
             async move {
-                if check_robots && link.scheme() != "file" && !robots.allowed(&fetcher, &link).await
-                {
-                    return (key, link, Err("disallowed by robots.txt".to_string()));
+                if check_robots && link.scheme() != "file" {
+                    match robots.check(&fetcher, &link).await {
+                        RobotsVerdict::Allowed => {}
+                        RobotsVerdict::Disallowed => {
+                            return (key, link, Err("disallowed by robots.txt".to_string()));
+                        }
+                        RobotsVerdict::Refused(e) => {
+                            let why = refusal_message(&e);
+                            return (key, link, Err(format!("robots.txt not requested: {why}")));
+                        }
+                    }
                 }
                 let t = Instant::now();
                 let fetched = fetcher.fetch(&link).await;
                 metrics.record_fetch(FetchKind::Article, t.elapsed(), fetched.is_ok());
                 let page = match fetched {
                     Ok(p) => p,
+                    Err(e @ FetchError::Blocked { .. }) => {
+                        return (key, link, Err(refusal_message(&e)));
+                    }
                     Err(e) => return (key, link, Err(anyhow_like(&e))),
                 };
                 let base = page.final_url.clone();
@@ -713,7 +787,13 @@ async fn fill_bodies(
                 })
                 .await;
                 let r = match extracted {
-                    Ok(Ok(x)) if !x.html.trim().is_empty() => Ok(x.html),
+                    Ok(Ok(x)) if !x.html.trim().is_empty() => Ok((
+                        x.html,
+                        ArticleMeta {
+                            author: x.byline,
+                            tags: x.tags,
+                        },
+                    )),
                     Ok(Ok(x)) => Err(x
                         .empty_reason
                         .unwrap_or_else(|| "no main text found".to_string())),
@@ -728,20 +808,21 @@ async fn fill_bodies(
         .await;
     let (mut filled, mut failed) = (0, 0);
     for (key, link, r) in results {
-        let body = match &r {
-            Ok(html) => {
+        let no_meta = ArticleMeta::default();
+        let (body, meta) = match &r {
+            Ok((html, meta)) => {
                 filled += 1;
-                Some(html.as_str())
+                (Some(html.as_str()), meta)
             }
             Err(reason) => {
                 failed += 1;
                 tracing::warn!(feed = %feed.id, link = %link, "body not extracted: {reason}");
-                None
+                (None, &no_meta)
             }
         };
         services
             .store
-            .record_body_attempt(&feed.id, &key, body)
+            .record_body(&feed.id, &key, body, meta, now)
             .map_err(RefreshError::State)?;
     }
     Ok((filled, failed))

@@ -129,7 +129,8 @@ const MIGRATIONS: &[&str] = &[
     );
     CREATE INDEX runs_by_feed ON runs (feed, started_ms);",
     // v1 → v2: parameters learnt as volatile; author and categories (one
-    // per line) of items; when a failed body may be tried again.
+    // per line) of items; when a failed body may be tried again; the list
+    // page's own title and language (for runs answered 304, OPML, index).
     "CREATE TABLE volatile_params (
         feed TEXT NOT NULL,
         name TEXT NOT NULL,
@@ -138,7 +139,12 @@ const MIGRATIONS: &[&str] = &[
     );
     ALTER TABLE items ADD COLUMN author TEXT;
     ALTER TABLE items ADD COLUMN categories TEXT NOT NULL DEFAULT '';
-    ALTER TABLE items ADD COLUMN body_retry_ms INTEGER NOT NULL DEFAULT 0;",
+    ALTER TABLE items ADD COLUMN body_retry_ms INTEGER NOT NULL DEFAULT 0;
+    CREATE TABLE pages (
+        feed TEXT PRIMARY KEY,
+        title TEXT,
+        language TEXT
+    );",
 ];
 
 /// Why the state database could not be used. Every message names the
@@ -218,17 +224,20 @@ pub struct StoredItem {
 }
 
 impl StoredItem {
-    /// The item for the feed: `date` is the page date, else `first_seen`
-    /// (as a UTC offset); `guid` is the stored guid.
+    /// The item for the feed: `date` is the page date, else (or when the
+    /// page date is later) `first_seen` (as a UTC offset); `guid` is the
+    /// stored guid.
     pub fn to_item(&self) -> Item {
         Item {
             title: self.title.clone(),
             link: self.link.clone(),
             guid: self.guid.clone(),
-            date: Some(
-                self.page_date
-                    .unwrap_or_else(|| self.first_seen.fixed_offset()),
-            ),
+            // Never after the first sight: a date-only "today" read as noon
+            // is dated when it was first seen instead (see the README).
+            date: Some(match self.page_date {
+                Some(d) if d.to_utc() <= self.first_seen => d,
+                _ => self.first_seen.fixed_offset(),
+            }),
             summary: self.summary.clone(),
             image: self.image.clone(),
             date_relative: false,
@@ -293,6 +302,25 @@ pub struct RunRow {
 /// Body fetches an item gets before it is left with its summary (a value
 /// for `items_needing_body`'s `max_attempts`).
 pub const DEFAULT_BODY_ATTEMPTS: u32 = 3;
+
+/// Wait after the first failed body fetch of an item; it doubles with each
+/// further failure (see [`body_retry_delay`]).
+pub const BODY_RETRY_BASE: Duration = Duration::minutes(15);
+
+/// How long after its `attempts`-th failed fetch an item's body may be
+/// tried again: 15 min, 30 min, 1 h, ... (capped at 24 h).
+pub fn body_retry_delay(attempts: u32) -> Duration {
+    let factor = 1i32 << attempts.saturating_sub(1).min(7);
+    (BODY_RETRY_BASE * factor).min(Duration::hours(24))
+}
+
+/// What an article page says about itself, kept for items whose record
+/// had no byline or tags.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ArticleMeta {
+    pub author: Option<String>,
+    pub tags: Vec<String>,
+}
 
 /// Run status of a run whose items were published (a "good" run for drift).
 pub const STATUS_PUBLISHED: &str = "published";
@@ -578,6 +606,36 @@ impl Store {
             .collect()
     }
 
+    /// Remember the list page's `<title>` and language of `feed`.
+    pub fn save_page_meta(
+        &self,
+        feed: &str,
+        title: Option<&str>,
+        language: Option<&str>,
+    ) -> Result<(), StateError> {
+        let conn = self.lock();
+        conn.execute(
+            "INSERT INTO pages (feed, title, language) VALUES (?1, ?2, ?3)
+             ON CONFLICT (feed) DO UPDATE SET title = ?2, language = ?3",
+            params![feed, title, language],
+        )
+        .map(drop)
+        .map_err(self.sql("save the page title"))
+    }
+
+    /// The list page's `<title>` and language of `feed`, as last seen.
+    pub fn page_meta(&self, feed: &str) -> Result<(Option<String>, Option<String>), StateError> {
+        let conn = self.lock();
+        conn.query_row(
+            "SELECT title, language FROM pages WHERE feed = ?1",
+            params![feed],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .optional()
+        .map(Option::unwrap_or_default)
+        .map_err(self.sql("read the page title"))
+    }
+
     /// The parameters learnt as volatile for `feed`, sorted.
     pub fn volatile_params(&self, feed: &str) -> Result<Vec<String>, StateError> {
         let conn = self.lock();
@@ -682,7 +740,8 @@ impl Store {
                        page_date = CASE WHEN ?12 AND page_date IS NOT NULL
                          THEN page_date ELSE ?7 END,
                        page_pos = ?8, last_seen_ms = ?9, content_hash = ?10,
-                       body_html = COALESCE(?11, body_html), author = ?13, categories = ?14
+                       body_html = COALESCE(?11, body_html), author = COALESCE(?13, author),
+                       categories = CASE WHEN ?14 = '' THEN categories ELSE ?14 END
                      WHERE feed = ?1 AND key = ?2",
                 )
                 .map_err(self.sql(OP))?;
@@ -874,22 +933,58 @@ impl Store {
         Ok(by_age + by_count)
     }
 
-    /// Count one body fetch of item `key`; `body_html` is stored when the
-    /// fetch produced one (a failed fetch keeps any earlier body).
+    /// Count one body fetch of item `key` made at `now`; `body_html` is
+    /// stored when the fetch produced one (a failed fetch keeps any earlier
+    /// body and may be tried again [`body_retry_delay`] after `now`).
     pub fn record_body_attempt(
         &self,
         feed: &str,
         key: &str,
         body_html: Option<&str>,
+        now: DateTime<Utc>,
+    ) -> Result<(), StateError> {
+        self.record_body(feed, key, body_html, &ArticleMeta::default(), now)
+    }
+
+    /// [`Store::record_body_attempt`], also keeping the article page's
+    /// byline and tags for an item whose record had none.
+    pub fn record_body(
+        &self,
+        feed: &str,
+        key: &str,
+        body_html: Option<&str>,
+        meta: &ArticleMeta,
+        now: DateTime<Utc>,
     ) -> Result<(), StateError> {
         const OP: &str = "record a body fetch";
         let conn = self.lock();
+        let attempts: Option<i64> = conn
+            .query_row(
+                "SELECT body_attempts FROM items WHERE feed = ?1 AND key = ?2",
+                params![feed, key],
+                |r| r.get(0),
+            )
+            .optional()
+            .map_err(self.sql(OP))?;
+        let retry = attempts.map_or(0, |a| {
+            let delay = body_retry_delay(u32::try_from(a + 1).unwrap_or(u32::MAX));
+            now.checked_add_signed(delay).map_or(i64::MAX, ms)
+        });
         let n = conn
             .execute(
                 "UPDATE items SET body_attempts = body_attempts + 1,
-                   body_html = COALESCE(?3, body_html)
+                   body_html = COALESCE(?3, body_html), body_retry_ms = ?4,
+                   author = COALESCE(author, ?5),
+                   categories = CASE WHEN categories = '' THEN ?6 ELSE categories END
                  WHERE feed = ?1 AND key = ?2",
-                params![feed, key, body_html],
+                params![
+                    feed,
+                    key,
+                    body_html,
+                    retry,
+                    meta.author,
+                    meta.tags.join("\n")
+                ],
             )
             .map_err(self.sql(OP))?;
         if n == 0 {
@@ -903,25 +998,27 @@ impl Store {
         Ok(())
     }
 
-    /// Of `keys` (in their order), those stored without a body and tried
-    /// fewer than `max_attempts` times. Unknown keys are skipped.
+    /// Of `keys` (in their order), those stored without a body, tried
+    /// fewer than `max_attempts` times and due at `now` (their last failure's
+    /// [`body_retry_delay`] has passed). Unknown keys are skipped.
     pub fn items_needing_body(
         &self,
         feed: &str,
         keys: &[String],
         max_attempts: u32,
+        now: DateTime<Utc>,
     ) -> Result<Vec<String>, StateError> {
         let conn = self.lock();
         let mut stmt = conn
             .prepare_cached(
                 "SELECT 1 FROM items WHERE feed = ?1 AND key = ?2
-                   AND body_html IS NULL AND body_attempts < ?3",
+                   AND body_html IS NULL AND body_attempts < ?3 AND body_retry_ms <= ?4",
             )
             .map_err(self.sql("list items needing a body"))?;
         let mut out = Vec::new();
         for key in keys {
             if stmt
-                .exists(params![feed, key, max_attempts])
+                .exists(params![feed, key, max_attempts, ms(now)])
                 .map_err(self.sql("list items needing a body"))?
             {
                 out.push(key.clone());
@@ -930,13 +1027,37 @@ impl Store {
         Ok(out)
     }
 
+    /// Keys and links of the current items of `feed` (those of the latest
+    /// merge), in page order: what a run whose list page answered 304 still
+    /// owes bodies to.
+    pub fn current_links_by_key(&self, feed: &str) -> Result<Vec<(String, Url)>, StateError> {
+        const OP: &str = "read the current items";
+        let conn = self.lock();
+        let mut stmt = conn
+            .prepare_cached(
+                "SELECT key, link FROM items WHERE feed = ?1 AND link IS NOT NULL
+                   AND last_seen_ms = (SELECT MAX(last_seen_ms) FROM items WHERE feed = ?1)
+                 ORDER BY page_pos",
+            )
+            .map_err(self.sql(OP))?;
+        let rows: Vec<(String, String)> = stmt
+            .query_map(params![feed], |r| Ok((r.get(0)?, r.get(1)?)))
+            .map_err(self.sql(OP))?
+            .collect::<rusqlite::Result<_>>()
+            .map_err(self.sql(OP))?;
+        Ok(rows
+            .into_iter()
+            .filter_map(|(k, l)| Url::parse(&l).ok().map(|u| (k, u)))
+            .collect())
+    }
+
     /// Drop every stored body of `feed` and reset the attempt counts, so
     /// the next runs fetch them again ("re-fetch on request"). Returns how
     /// many items were reset.
     pub fn clear_bodies(&self, feed: &str) -> Result<usize, StateError> {
         let conn = self.lock();
         conn.execute(
-            "UPDATE items SET body_html = NULL, body_attempts = 0
+            "UPDATE items SET body_html = NULL, body_attempts = 0, body_retry_ms = 0
              WHERE feed = ?1 AND (body_html IS NOT NULL OR body_attempts > 0)",
             params![feed],
         )
@@ -1188,7 +1309,7 @@ impl Store {
         let tx = conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(self.sql(OP))?;
-        for table in ["items", "validators", "runs", "volatile_params"] {
+        for table in ["items", "validators", "runs", "volatile_params", "pages"] {
             tx.execute(
                 &format!("DELETE FROM {table} WHERE feed = ?1"),
                 params![feed],
@@ -1652,7 +1773,7 @@ mod tests {
             assert_eq!(store.path(), Some(path.as_path()));
             let m = store.merge_items("city", &front_page(), t(8, 0)).unwrap();
             store
-                .record_body_attempt("city", &m.new_keys[0], Some("<p>Full story.</p>"))
+                .record_body_attempt("city", &m.new_keys[0], Some("<p>Full story.</p>"), t(8, 0))
                 .unwrap();
             store
                 .save_validators(
@@ -1754,36 +1875,69 @@ mod tests {
         page[2].body_html = Some("<p>Lunch details.</p>".into());
         let keys = store.merge_items("city", &page, t(8, 0)).unwrap().new_keys;
         assert_eq!(
-            store.items_needing_body("city", &keys, 3).unwrap(),
+            store
+                .items_needing_body("city", &keys, 3, t(23, 0))
+                .unwrap(),
             keys[..2]
         );
         store
-            .record_body_attempt("city", &keys[0], Some("<p>Budget.</p>"))
+            .record_body_attempt("city", &keys[0], Some("<p>Budget.</p>"), t(8, 0))
             .unwrap();
         for _ in 0..3 {
-            store.record_body_attempt("city", &keys[1], None).unwrap();
+            store
+                .record_body_attempt("city", &keys[1], None, t(8, 0))
+                .unwrap();
         }
         assert!(
             store
-                .items_needing_body("city", &keys, 3)
+                .items_needing_body("city", &keys, 3, t(23, 0))
                 .unwrap()
                 .is_empty()
         );
         assert_eq!(
-            store.items_needing_body("city", &keys, 4).unwrap(),
+            store
+                .items_needing_body("city", &keys, 4, t(23, 0))
+                .unwrap(),
             [keys[1].clone()]
         );
         assert_eq!(
             store.item("city", &keys[1]).unwrap().unwrap().body_attempts,
             3
         );
+        // A failed body waits its backoff: 15 min after the 1st failure.
+        store.clear_bodies("city").unwrap();
+        store
+            .record_body_attempt("city", &keys[0], None, t(8, 0))
+            .unwrap();
+        let due = |at| {
+            store
+                .items_needing_body("city", &keys[..1], 3, at)
+                .unwrap()
+                .len()
+        };
+        assert_eq!((due(t(8, 14)), due(t(8, 15))), (0, 1));
+        store
+            .record_body_attempt("city", &keys[0], None, t(8, 15))
+            .unwrap();
+        assert_eq!((due(t(8, 44)), due(t(8, 45))), (0, 1));
+        store
+            .record_body_attempt("city", &keys[0], Some("<p>Budget.</p>"), t(8, 45))
+            .unwrap();
+        store
+            .record_body_attempt("city", &keys[2], Some("<p>Lunch details.</p>"), t(8, 45))
+            .unwrap();
         // A later merge without bodies keeps the stored ones.
         store.merge_items("city", &front_page(), t(9, 0)).unwrap();
         let lunch = store.item("city", &keys[2]).unwrap().unwrap();
         assert_eq!(lunch.body_html.as_deref(), Some("<p>Lunch details.</p>"));
         assert_eq!(store.clear_bodies("city").unwrap(), 3);
-        assert_eq!(store.items_needing_body("city", &keys, 1).unwrap(), keys);
-        let err = store.record_body_attempt("city", "https://nowhere.example/", None);
+        assert_eq!(
+            store
+                .items_needing_body("city", &keys, 1, t(23, 0))
+                .unwrap(),
+            keys
+        );
+        let err = store.record_body_attempt("city", "https://nowhere.example/", None, t(8, 0));
         assert!(matches!(err, Err(StateError::UnknownItem { .. })));
     }
 

@@ -41,7 +41,8 @@ pub fn fill(src: &str, toks: &Tokens, base: Option<&url::Url>, ex: &mut Extracti
                         continue;
                     }
                     if key == "keywords" || key == "news_keywords" {
-                        m.meta_keywords.extend(content.split(',').map(str::to_string));
+                        m.meta_keywords
+                            .extend(content.split(',').map(str::to_string));
                         continue;
                     }
                     let slot = match key.as_str() {

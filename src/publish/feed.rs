@@ -49,9 +49,9 @@ use std::sync::LazyLock;
 
 use chrono::{DateTime, SecondsFormat, SubsecRound, Utc};
 
+use rss::extension::Extension;
 use rss::extension::atom::{AtomExtension, Link};
 use rss::extension::dublincore::DublinCoreExtension;
-use rss::extension::Extension;
 use rss::{CategoryBuilder, ChannelBuilder, GuidBuilder, ItemBuilder};
 use url::Url;
 
@@ -283,9 +283,11 @@ fn prepare<'a>(
             summary: xml_clean(&item.summary).trim().to_owned(),
             body,
             image_mime: item.image.as_ref().and_then(image_mime),
-            date: item
-                .date
-                .map(|d| d.with_timezone(&Utc).min(channel.last_build).trunc_subsecs(0)),
+            date: item.date.map(|d| {
+                d.with_timezone(&Utc)
+                    .min(channel.last_build)
+                    .trunc_subsecs(0)
+            }),
             author: item
                 .author
                 .as_deref()
@@ -1189,8 +1191,14 @@ mod tests {
         assert_eq!(a.id, "https://blog.example.org/posts/budget/");
         // Regression: newsboat read `+01:00` times an hour late: UTC, `Z`.
         assert_eq!(a.updated.to_rfc3339(), "2026-03-09T06:15:00+00:00");
-        assert!(xml.contains("<updated>2026-03-09T06:15:00Z</updated>"), "{xml}");
-        assert!(xml.contains("<updated>2026-03-10T09:00:00Z</updated>"), "{xml}");
+        assert!(
+            xml.contains("<updated>2026-03-09T06:15:00Z</updated>"),
+            "{xml}"
+        );
+        assert!(
+            xml.contains("<updated>2026-03-10T09:00:00Z</updated>"),
+            "{xml}"
+        );
         assert!(!xml.contains("+00:00<"), "{xml}");
         assert_eq!(a.published, Some(a.updated));
         assert_eq!(a.authors[0].name, "M. Okafor");
