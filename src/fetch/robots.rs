@@ -185,9 +185,12 @@ impl RobotsCache {
         origins.get(&origin)?.entry.as_ref()?.crawl_delay()
     }
 
-    /// Origins currently cached.
+    /// Origins whose robots.txt answer is cached (fresh or not).
     pub fn len(&self) -> usize {
-        lock(&self.origins).len()
+        lock(&self.origins)
+            .values()
+            .filter(|slot| slot.entry.is_some())
+            .count()
     }
 
     /// Whether nothing is cached.
