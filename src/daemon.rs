@@ -41,7 +41,7 @@ use crate::fetch::politeness::Backoff;
 use crate::publish::templates::{IndexContext, Templates};
 use crate::refresh::{self, RefreshError, RunReport, Services};
 use crate::serve::status::{FeedStatus, Health, LastRun, RunOutcome, StatusBoard};
-use crate::state::{RunRow, StateError};
+use crate::state::{RunRow, StateError, Store};
 
 /// Longest single sleep of a worker before it looks at the clock again.
 pub const MAX_SLEEP: Duration = Duration::from_secs(60);
@@ -101,6 +101,16 @@ pub fn load_templates(
 fn failures_in_a_row(history: &[RunRow]) -> u32 {
     let n = history.iter().take_while(|r| r.status == "failed").count();
     u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+/// The title the index and the OPML show: the config's, else the list
+/// page's own `<title>` (as last seen), else the id.
+fn display_title(store: &Store, feed: &Feed) -> String {
+    feed.title
+        .clone()
+        .or_else(|| store.page_meta(&feed.id).ok().and_then(|(t, _)| t))
+        .filter(|t| !t.trim().is_empty())
+        .unwrap_or_else(|| feed.id.clone())
 }
 
 /// A status entry for a feed that has not run in this process yet.
@@ -270,6 +280,7 @@ pub async fn run_with_board(
             render_index: index_renderer(services.clone(), config.public_url.clone()),
             options: Arc::new(crate::serve::server::ServerOptions {
                 bearer_token: config.bearer_token.clone(),
+                public_url: config.public_url.clone(),
                 ..crate::serve::server::ServerOptions::new(config.output_dir.clone())
             }),
         };
@@ -443,9 +454,9 @@ async fn worker(
     let (_, feed) = rx.borrow().clone();
     let history = store.recent_runs(&feed.id, 50).unwrap_or_default();
     let items = store.item_count(&feed.id).unwrap_or(0);
-    shared
-        .board
-        .put(initial_status(&feed, &history, items.min(feed.max_items)));
+    let mut status = initial_status(&feed, &history, items.min(feed.max_items));
+    status.title = display_title(&store, &feed);
+    shared.board.put(status);
     let mut memory = RunMemory {
         last_start: history.first().map(|r| r.started),
         last_end: history
@@ -534,7 +545,9 @@ fn report(
                 _ => {}
             }
             let succeeded = matches!(r.outcome, RunOutcome::Published | RunOutcome::NotModified);
+            let title = display_title(&shared.services.store, feed);
             shared.board.update(&feed.id, |s| {
+                s.title = title;
                 s.health = health;
                 s.items = r.published;
                 if succeeded {
