@@ -278,6 +278,9 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
         issues,
     };
     let raw: RawConfig = toml::from_str(text).map_err(|e| {
+        if let Some(issue) = single_bracket_table(text) {
+            return invalid(vec![issue]);
+        }
         let line = e.span().map(|s| line_of(text, s.start));
         // Find the feed the error is in: the last `[[feed]]` before it
         // with an `id` line.
@@ -290,6 +293,24 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
         }])
     })?;
     validate::validate(raw, text, path).map_err(invalid)
+}
+
+/// `[feed]` (or `[ feed ]`) where `[[feed]]` is meant: toml reads it as one
+/// table and serde's "invalid type: map, expected a sequence" says nothing
+/// useful, so it is named exactly.
+fn single_bracket_table(text: &str) -> Option<ConfigIssue> {
+    text.lines().enumerate().find_map(|(i, l)| {
+        let code = l.split('#').next().unwrap_or("").trim();
+        let inner = code.strip_prefix('[')?.strip_suffix(']')?;
+        (!inner.starts_with('[') && inner.trim() == "feed").then(|| ConfigIssue {
+            feed: None,
+            field: "feed".to_string(),
+            line: Some(i + 1),
+            message: "`[feed]` declares a single table; each feed is an entry of the \
+                      `feed` array: write `[[feed]]` (two brackets on each side)"
+                .to_string(),
+        })
+    })
 }
 
 /// The id of the `[[feed]]` table that contains byte `offset`, if any.
@@ -396,6 +417,30 @@ timezone = "Asia/Shanghai"
         assert!(!blog.bodies.enabled && news.bodies.enabled);
         assert_eq!(blog.schedule.source, DEFAULT_SCHEDULE);
         assert_eq!(blog.timezone, chrono_tz::Asia::Shanghai);
+    }
+
+    /// Regression: `[feed]` gave "invalid type: map, expected a sequence".
+    #[test]
+    fn single_bracket_feed_table_is_named() {
+        let got = issues(
+            "output_dir = \"out\"\n\n[feed]  # mine\nid = \"n\"\nurl = \"https://x.example/\"\n",
+        );
+        assert_eq!(got.len(), 1);
+        assert_eq!(got[0].line, Some(3));
+        assert!(
+            got[0].message.contains("write `[[feed]]`"),
+            "{}",
+            got[0].message
+        );
+        // `ignore_params` / `keep_params` are read per feed.
+        let c = parse_str(
+            "[[feed]]\nid = \"b\"\nurl = \"https://x.example/\"\nignore_params = [\"Visit\"]\nkeep_params = [\"ref\"]\n",
+        )
+        .unwrap();
+        let key = c.feeds[0]
+            .identity
+            .key(&url::Url::parse("https://x.example/t?id=1&visit=2&ref=3&sid=4").unwrap());
+        assert_eq!(key, "https://x.example/t?id=1&ref=3");
     }
 
     #[test]
