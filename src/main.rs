@@ -384,7 +384,7 @@ fn once(config_path: &Path, only: &[String], refetch_bodies: bool) -> anyhow::Re
                 );
             }
             Ok(rep) => println!(
-                "feed {}: {} ({} records, {} new, {} items, {} bodies, {} failed) in {:.1}s{}",
+                "feed {}: {} ({} records, {} new, {} items, {} bodies, {} failed{}) in {:.1}s{}{}",
                 r.feed,
                 match rep.outcome {
                     RunOutcome::Published => "published",
@@ -397,11 +397,24 @@ fn once(config_path: &Path, only: &[String], refetch_bodies: bool) -> anyhow::Re
                 rep.published,
                 rep.bodies_filled,
                 rep.bodies_failed,
+                if rep.bodies_missing > 0 {
+                    format!(
+                        ", {} linked pages do not exist and keep their summaries",
+                        rep.bodies_missing
+                    )
+                } else {
+                    String::new()
+                },
                 rep.elapsed.as_secs_f64(),
                 if rep.drift.is_empty() {
                     String::new()
                 } else {
                     format!(": {}", rep.drift.join("; "))
+                },
+                if rep.published == 0 && rep.outcome == RunOutcome::Published {
+                    " — the feed has no items (see the warnings above: filters, or no records)"
+                } else {
+                    ""
                 }
             ),
             Err(err) => {
@@ -411,11 +424,26 @@ fn once(config_path: &Path, only: &[String], refetch_bodies: bool) -> anyhow::Re
             }
         }
     }
+    print_next_steps(&cfg, config_path);
     Ok(if failed == 0 {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(EXIT_FEED_FAILED)
     })
+}
+
+/// The end of `once`'s summary: where the files are and what to try next.
+fn print_next_steps(cfg: &config::Config, config_path: &Path) {
+    println!(
+        "\nFeeds are in {} (<id>.xml, .atom, .json; feeds.opml lists them all).",
+        cfg.output_dir.display()
+    );
+    println!(
+        "Next: `feedmine run --config {} --listen 127.0.0.1:8080` keeps them fresh and serves \
+         them (subscribe to http://127.0.0.1:8080/feeds.opml); `feedmine demo` shows the bundled \
+         example in a browser.",
+        config_path.display()
+    );
 }
 
 fn run_daemon(opts: feedmine::daemon::DaemonOptions) -> anyhow::Result<ExitCode> {

@@ -110,6 +110,9 @@ pub struct RunReport {
     pub published: usize,
     pub bodies_filled: usize,
     pub bodies_failed: usize,
+    /// Linked pages that do not exist (404, 410, a missing local file):
+    /// their items keep their summaries. Not counted in `bodies_failed`.
+    pub bodies_missing: usize,
     /// The winning record pattern (for drift detection).
     pub pattern: Option<String>,
     /// Why the run counts as degraded (empty otherwise).
@@ -365,13 +368,15 @@ async fn run_inner(
         Fetched::NotModified { .. } => {
             let published = store.item_count(&feed.id).map_err(RefreshError::State)?;
             let (filled, failed, paths) = owed_bodies(services, config, feed, now).await?;
+            let filled = filled.filled;
             return Ok(RunReport {
                 outcome: RunOutcome::NotModified,
                 records: 0,
                 new_items: 0,
                 published: published.min(feed.max_items),
                 bodies_filled: filled,
-                bodies_failed: failed,
+                bodies_failed: failed.failed,
+                bodies_missing: failed.missing,
                 pattern: None,
                 drift: Vec::new(),
                 paths,
@@ -437,6 +442,7 @@ async fn run_inner(
                 published: published.min(feed.max_items),
                 bodies_filled: 0,
                 bodies_failed: 0,
+                bodies_missing: 0,
                 pattern,
                 drift: reasons,
                 paths: Vec::new(),
@@ -479,7 +485,7 @@ async fn run_inner(
         );
     }
     let keys = merge.keys.clone();
-    let (filled, failed) = if feed.bodies.enabled {
+    let counts = if feed.bodies.enabled {
         let wanted = store
             .items_needing_body(&feed.id, &keys, MAX_BODY_ATTEMPTS, now)
             .map_err(RefreshError::State)?;
@@ -494,8 +500,9 @@ async fn run_inner(
             .collect();
         fill_bodies(services, feed, jobs, now).await?
     } else {
-        (0, 0)
+        BodyCounts::default()
     };
+    let (filled, failed) = (counts.filled, counts.failed);
 
     if let Err(e) = store.save_page_meta(&feed.id, page_title.as_deref(), lang.as_deref()) {
         tracing::warn!(feed = %feed.id, "{}", anyhow_like(&e));
@@ -527,6 +534,7 @@ async fn run_inner(
         published,
         bodies_filled: filled,
         bodies_failed: failed,
+        bodies_missing: counts.missing,
         pattern,
         drift: Vec::new(),
         paths: paths.0,
@@ -536,15 +544,16 @@ async fn run_inner(
 
 /// A run whose list page answered 304 still owes the bodies that failed
 /// before: retry those that are due (their backoff passed, tries left) and
-/// republish when one was filled. Returns (filled, failed, paths written).
+/// republish when one was filled. Returns the counts (twice, for the
+/// filled and the failed side of the report) and the paths written.
 async fn owed_bodies(
     services: &Services,
     config: &Config,
     feed: &Feed,
     now: DateTime<Utc>,
-) -> Result<(usize, usize, Vec<PathBuf>), RefreshError> {
+) -> Result<(BodyCounts, BodyCounts, Vec<PathBuf>), RefreshError> {
     if !feed.bodies.enabled {
-        return Ok((0, 0, Vec::new()));
+        return Ok((BodyCounts::default(), BodyCounts::default(), Vec::new()));
     }
     let store = &services.store;
     let current = store
@@ -561,9 +570,9 @@ async fn owed_bodies(
         })
         .take(MAX_BODIES_PER_RUN)
         .collect();
-    let (filled, failed) = fill_bodies(services, feed, jobs, now).await?;
-    if filled == 0 {
-        return Ok((0, failed, Vec::new()));
+    let counts = fill_bodies(services, feed, jobs, now).await?;
+    if counts.filled == 0 {
+        return Ok((counts, counts, Vec::new()));
     }
     let (title, lang) = store.page_meta(&feed.id).map_err(RefreshError::State)?;
     let channel = channel_info(config, feed, now, title, lang);
@@ -578,7 +587,7 @@ async fn owed_bodies(
     })
     .await
     .map_err(|e| RefreshError::Task(e.to_string()))??;
-    Ok((filled, failed, paths))
+    Ok((counts, counts, paths))
 }
 
 /// Render every format of a feed from its stored items and write each to
@@ -608,6 +617,17 @@ fn publish_from_state(
         .filter(|item| filters.keep(item))
         .take(feed.max_items)
         .collect();
+    if items.is_empty() && !stored.is_empty() && targets.iter().all(|(_, p)| p.is_file()) {
+        // Publishing an empty feed would make every reader drop what it
+        // shows; the filters are more likely wrong than every item.
+        tracing::warn!(
+            feed = %feed.id,
+            "the include/exclude filters removed all {} items: nothing new published, \
+             the previous files stay",
+            stored.len()
+        );
+        return Ok((Vec::new(), 0));
+    }
     let templates = services.templates();
     for item in &mut items {
         // A broken template was rejected at load; a render error here
@@ -729,15 +749,15 @@ async fn fill_bodies(
     feed: &Feed,
     jobs: Vec<(String, Url)>,
     now: DateTime<Utc>,
-) -> Result<(usize, usize), RefreshError> {
+) -> Result<BodyCounts, RefreshError> {
     if jobs.is_empty() {
-        return Ok((0, 0));
+        return Ok(BodyCounts::default());
     }
     let method: Method = match feed.bodies.method.parse() {
         Ok(m) => m,
         Err(e) => {
             tracing::warn!(feed = %feed.id, "bodies skipped: {e}");
-            return Ok((0, 0));
+            return Ok(BodyCounts::default());
         }
     };
     let fetcher = services
@@ -779,6 +799,9 @@ async fn fill_bodies(
                     Err(e @ FetchError::Blocked { .. }) => {
                         return (key, link, Err(refusal_message(&e)));
                     }
+                    Err(e) if is_missing_page(&e) => {
+                        return (key, link, Err(format!("{MISSING_PAGE}{}", anyhow_like(&e))));
+                    }
                     Err(e) => return (key, link, Err(anyhow_like(&e))),
                 };
                 let base = page.final_url.clone();
@@ -806,16 +829,21 @@ async fn fill_bodies(
         .buffer_unordered(feed.bodies.concurrency.max(1))
         .collect()
         .await;
-    let (mut filled, mut failed) = (0, 0);
+    let mut counts = BodyCounts::default();
     for (key, link, r) in results {
         let no_meta = ArticleMeta::default();
         let (body, meta) = match &r {
             Ok((html, meta)) => {
-                filled += 1;
+                counts.filled += 1;
                 (Some(html.as_str()), meta)
             }
+            Err(reason) if reason.starts_with(MISSING_PAGE) => {
+                counts.missing += 1;
+                tracing::info!(feed = %feed.id, link = %link, "{reason}");
+                (None, &no_meta)
+            }
             Err(reason) => {
-                failed += 1;
+                counts.failed += 1;
                 tracing::warn!(feed = %feed.id, link = %link, "body not extracted: {reason}");
                 (None, &no_meta)
             }
@@ -825,7 +853,31 @@ async fn fill_bodies(
             .record_body(&feed.id, &key, body, meta, now)
             .map_err(RefreshError::State)?;
     }
-    Ok((filled, failed))
+    Ok(counts)
+}
+
+/// What one round of body fetches did.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct BodyCounts {
+    pub filled: usize,
+    pub failed: usize,
+    /// Linked pages that do not exist (see [`is_missing_page`]).
+    pub missing: usize,
+}
+
+/// Start of the reason of a body whose page does not exist.
+const MISSING_PAGE: &str = "no page at the item's link, it keeps its summary: ";
+
+/// A linked page that does not exist: HTTP 404 or 410, or a local file
+/// that is not there. Sites and example sets link pages they never wrote;
+/// that is not a failure to warn about (the fetch is still counted and
+/// retried with the backoff, in case the page appears).
+fn is_missing_page(e: &FetchError) -> bool {
+    match e {
+        FetchError::Status { status, .. } => matches!(status, 404 | 410),
+        FetchError::File { source, .. } => source.kind() == std::io::ErrorKind::NotFound,
+        _ => false,
+    }
 }
 
 #[cfg(test)]

@@ -245,7 +245,10 @@ async fn once_publishes_good_feeds_and_reports_each_bad_one() {
             .is_some_and(|d| d.contains("What the change means"))
     );
     assert!(
-        stdout.contains("feed news: published (6 records, 6 new, 6 items, 5 bodies, 1 failed)"),
+        stdout.contains(
+            "feed news: published (6 records, 6 new, 6 items, 5 bodies, 0 failed, \
+             1 linked pages do not exist and keep their summaries)"
+        ),
         "{stdout}"
     );
     let self_link = news

@@ -327,3 +327,80 @@ async fn private_address_refusals_name_the_setting_and_are_not_cached() {
         .unwrap();
     assert_eq!((report.bodies_filled, report.bodies_failed), (3, 0));
 }
+
+/// An exclude rule that removes every item must not empty the feed
+/// readers see: nothing new is published, the previous files stay.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_filter_that_removes_every_item_publishes_nothing_new() {
+    let server = TestServer::start([("/board", Reply::html(news_list()))]).await;
+    let dir = tempfile::tempdir().unwrap();
+    let path = write_config(dir.path(), &server, "");
+    let (cfg, services) = load(&path);
+    run(&cfg, &services, Utc::now()).await;
+    let before = std::fs::read(dir.path().join("out/board.xml")).unwrap();
+    std::fs::write(
+        &path,
+        std::fs::read_to_string(&path).unwrap() + "exclude = [{ any = \".\" }]\n",
+    )
+    .unwrap();
+    let cfg = config::load(&path).unwrap();
+    let report = run_feed(
+        &services,
+        &cfg,
+        &cfg.feeds[0],
+        Utc::now() + Duration::minutes(1),
+    )
+    .await
+    .unwrap();
+    assert_eq!(report.published, 0);
+    assert!(report.paths.is_empty());
+    assert_eq!(
+        std::fs::read(dir.path().join("out/board.xml")).unwrap(),
+        before
+    );
+}
+
+/// The bundled example runs clean: no warning, no failure; the pages the
+/// example leaves out on purpose are named as missing, and the summary
+/// ends with where the files are and what to try next.
+#[test]
+fn bundled_example_runs_clean() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    std::fs::copy(root.join("feeds.toml"), dir.path().join("feeds.toml")).unwrap();
+    copy_dir(
+        &root.join("examples/site"),
+        &dir.path().join("examples/site"),
+    );
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_feedmine"))
+        .args(["once", "--config", "feeds.toml"])
+        .current_dir(dir.path())
+        .env("RUST_LOG", "warn")
+        .output()
+        .unwrap();
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    assert!(!stderr.contains("WARN"), "{stderr}");
+    assert!(
+        !stdout.contains(" 1 failed") && stdout.contains("0 failed"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("Feeds are in public"), "{stdout}");
+    assert!(stdout.contains("feedmine demo"), "{stdout}");
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
