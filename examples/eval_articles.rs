@@ -10,7 +10,9 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let Some(dir) = args.first().cloned() else {
         eprintln!("usage: eval_articles DIR [reverse|reverse-paper] [--per-page] [--save OUT]");
-        eprintln!("DIR: an article set of the evaluation data set, e.g. <data>/articles/scrapinghub");
+        eprintln!(
+            "DIR: an article set of the evaluation data set, e.g. <data>/articles/scrapinghub"
+        );
         std::process::exit(2);
     };
     let method: Method = args
