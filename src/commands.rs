@@ -105,6 +105,8 @@ pub struct PreviewRecord {
     pub date: Option<String>,
     pub summary: String,
     pub image: Option<String>,
+    pub author: Option<String>,
+    pub categories: Vec<String>,
 }
 
 #[derive(Debug, serde::Serialize)]
@@ -160,6 +162,8 @@ pub fn preview_of(page: &crate::pipeline::ListPage, url: &Url) -> Preview {
                 date: it.date.map(|d| d.to_rfc3339()),
                 summary: it.summary.clone(),
                 image: it.image.as_ref().map(|l| l.to_string()),
+                author: it.author.clone(),
+                categories: it.categories.clone(),
             })
             .collect(),
         groups: page
@@ -269,6 +273,51 @@ pub fn write_preview(p: &Preview, out: &mut dyn Write) -> std::io::Result<()> {
         if let Some(img) = &r.image {
             writeln!(out, "       image: {img}")?;
         }
+        if let Some(author) = &r.author {
+            writeln!(out, "       by:    {author}")?;
+        }
+        if !r.categories.is_empty() {
+            writeln!(out, "       tags:  {}", r.categories.join(", "))?;
+        }
+    }
+    if p.records.is_empty() {
+        writeln!(out, "\n{}", no_records_hint(p))?;
     }
     Ok(())
+}
+
+/// One line on why a page gave no records, and what to try.
+pub fn no_records_hint(p: &Preview) -> String {
+    if p.stats.tokens < 20 {
+        format!(
+            "no records: the page has almost no markup ({} tokens); it is probably built by \
+             JavaScript or is an error page — open it in a browser and check what the server sends",
+            p.stats.tokens
+        )
+    } else if p.groups.is_empty() {
+        "no records: nothing on the page repeats at least `min_instances` times; try \
+         `min_instances = 2` or the page that lists more items"
+            .to_string()
+    } else {
+        format!(
+            "no records: {} candidate groups, none passed the rules (see `dropped:` above); try a \
+             lower `min_coverage` or `min_record_len`, or `--mode paper`",
+            p.groups.len()
+        )
+    }
+}
+
+/// The identity lines `preview --feed` adds: parameters the feed's links
+/// ignore, and those learnt as volatile (from the state file).
+pub fn write_identity(learned: &[String], out: &mut dyn Write) -> std::io::Result<()> {
+    writeln!(
+        out,
+        "\nidentity  link parameters ignored: the defaults (session ids, utm_*, ...), the \
+         feed's ignore_params, and learnt as volatile: {}",
+        if learned.is_empty() {
+            "none yet".to_string()
+        } else {
+            learned.join(", ")
+        }
+    )
 }

@@ -87,8 +87,15 @@ enum Command {
     },
     /// Show what would be published for a page, and why.
     Preview {
-        /// URL or local file.
-        target: String,
+        /// URL or local file (default with --feed: the feed's URL).
+        target: Option<String>,
+        /// With --feed: read the feed's settings from this config.
+        #[arg(long, default_value = "feeds.toml")]
+        config: PathBuf,
+        /// Use this feed's settings (headers, cookies, user agent, time
+        /// zone, mining thresholds) and show what its state learnt.
+        #[arg(long)]
+        feed: Option<String>,
         /// Resolve links against this URL (for local files).
         #[arg(long)]
         base_url: Option<url::Url>,
@@ -260,10 +267,23 @@ fn main() -> ExitCode {
         } => once(&config, &feeds, refetch_bodies),
         Command::Preview {
             target,
+            config,
+            feed: Some(feed),
+            base_url,
+            json,
+            ..
+        } => preview_feed(&config, &feed, target.as_deref(), base_url, json),
+        Command::Preview {
+            target: Some(target),
             base_url,
             json,
             mode,
+            ..
         } => preview(&target, base_url, json, mode).map(|()| ExitCode::SUCCESS),
+        Command::Preview { target: None, .. } => {
+            eprintln!("feedmine: preview needs a URL or file, or --feed ID (with --config)");
+            Ok(ExitCode::from(EXIT_USAGE))
+        }
         Command::Check { config } => check(&config),
         Command::Extract {
             target,
@@ -539,6 +559,55 @@ fn preview(target: &str, base_url: Option<url::Url>, json: bool, mode: Mode) -> 
         commands::write_preview(&p, &mut out)?;
     }
     Ok(())
+}
+
+/// `preview --config FILE --feed ID [TARGET]`: the page through everything
+/// a run of that feed would use (fetch options, time zone, mining
+/// thresholds), plus what the state learnt about its links.
+fn preview_feed(
+    config_path: &Path,
+    id: &str,
+    target: Option<&str>,
+    base_url: Option<url::Url>,
+    json: bool,
+) -> anyhow::Result<ExitCode> {
+    let cfg = match load_config(config_path) {
+        Ok(c) => c,
+        Err(code) => return Ok(code),
+    };
+    let Some(feed) = cfg.feeds.iter().find(|f| f.id == id) else {
+        eprintln!("feedmine: no feed {id:?} in {}", config_path.display());
+        return Ok(ExitCode::from(EXIT_USAGE));
+    };
+    let url = match target {
+        Some(t) => fetch::resolve_target(t)?,
+        None => feed.url.clone(),
+    };
+    let fetcher = fetch::Fetcher::new(feedmine::refresh::list_fetch_options(feed))?;
+    let page = runtime()?
+        .block_on(fetcher.fetch(&url))
+        .with_context(|| format!("fetching {url} with feed {id:?}'s settings"))?;
+    let base = base_url.unwrap_or(page.final_url);
+    let dates = feedmine::refresh::date_context(feed, chrono::Utc::now());
+    let list = pipeline::analyze_list(&page.text, &base, &feed.mining, &dates);
+    let p = commands::preview_of(&list, &base);
+    // Read the state only if it exists: a preview never creates one.
+    let learned = if cfg.state_path.is_file() {
+        feedmine::state::Store::open(&cfg.state_path)?.volatile_params(id)?
+    } else {
+        Vec::new()
+    };
+    let mut out = std::io::stdout().lock();
+    if json {
+        let mut v = serde_json::to_value(&p)?;
+        v["volatile_params"] = serde_json::json!(learned);
+        serde_json::to_writer_pretty(&mut out, &v)?;
+        writeln!(out)?;
+    } else {
+        commands::write_preview(&p, &mut out)?;
+        commands::write_identity(&learned, &mut out)?;
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 /// Extraction parameters: defaults, plus trained tag-path thresholds.

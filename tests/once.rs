@@ -361,3 +361,26 @@ fn preview_json_has_records_and_patterns() {
     assert!(v["patterns"][0]["tokens"].as_str().unwrap().contains("<a>"));
     assert!(v["groups"][0]["winner"].as_bool().unwrap());
 }
+
+/// Regression: a page without records printed empty tables and nothing
+/// else; now one line says why and what to try.
+#[test]
+fn preview_of_a_page_without_records_says_why_in_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let shell = dir.path().join("app.html");
+    std::fs::write(
+        &shell,
+        "<!doctype html><html><head><title>Jobs</title><script src=app.js></script></head>\
+         <body><div id=root></div></body></html>",
+    )
+    .unwrap();
+    let run = feedmine(&["preview", shell.to_str().unwrap()]);
+    assert!(run.status.success());
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    let hint: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.starts_with("no records:"))
+        .collect();
+    assert_eq!(hint.len(), 1, "{stdout}");
+    assert!(hint[0].contains("JavaScript"), "{stdout}");
+}

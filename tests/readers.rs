@@ -132,7 +132,8 @@ async fn session_ids_and_relative_dates_over_three_runs() {
         let server =
             TestServer::start([("/board", Reply::html(board(param, "a1f3", &topics)))]).await;
         let dir = tempfile::tempdir().unwrap();
-        let (cfg, services) = load(&write_config(dir.path(), &server, ""));
+        let config_path = write_config(dir.path(), &server, "");
+        let (cfg, services) = load(&config_path);
         let t0 = DateTime::parse_from_rfc3339("2026-11-20T09:15:42.123456789Z")
             .unwrap()
             .to_utc();
@@ -179,6 +180,25 @@ async fn session_ids_and_relative_dates_over_three_runs() {
         assert_eq!(third.rss[0].4, ["Sailing"]);
         if param == "vk" {
             assert_eq!(services.store.volatile_params("board").unwrap(), ["vk"]);
+            // `preview --feed` shows what the state learnt, and the bylines.
+            let config_arg = config_path.to_str().unwrap().to_string();
+            let out = tokio::task::spawn_blocking(move || {
+                std::process::Command::new(env!("CARGO_BIN_EXE_feedmine"))
+                    .args(["preview", "--config", &config_arg, "--feed", "board"])
+                    .output()
+                    .unwrap()
+            })
+            .await
+            .unwrap();
+            let stdout = String::from_utf8_lossy(&out.stdout);
+            assert!(
+                out.status.success(),
+                "{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            assert!(stdout.contains("learnt as volatile: vk"), "{stdout}");
+            assert!(stdout.contains("by:    skipper1"), "{stdout}");
+            assert!(stdout.contains("tags:  Sailing"), "{stdout}");
         }
         assert_eq!(services.store.item_count("board").unwrap(), 7);
     }
