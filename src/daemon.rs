@@ -248,6 +248,8 @@ pub async fn run_with_board(
         );
     }
     let services = Services::open(&config, templates).map_err(DaemonError::State)?;
+    // Again with the page titles the state remembers.
+    let _ = refresh::write_opml(&config, Some(&services.store));
     let shared = Arc::new(Shared {
         services: services.clone(),
         board: board.clone(),
@@ -327,7 +329,9 @@ pub async fn run_with_board(
             ),
             Ok((new, templates)) => {
                 let new = Arc::new(new);
-                if let Err(e) = refresh::publish_shared_files(&new, &templates) {
+                if let Err(e) = refresh::publish_shared_files(&new, &templates)
+                    .and_then(|()| refresh::write_opml(&new, Some(&shared.services.store)))
+                {
                     tracing::warn!(
                         "cannot write feed.xsl/feeds.opml: {}",
                         refresh::anyhow_like(&e)
@@ -608,6 +612,7 @@ pub async fn run_once(config: &Config, feeds: &[&Feed]) -> Result<Vec<OnceResult
         );
     }
     let services = Services::open(config, templates).map_err(DaemonError::State)?;
+    let _ = refresh::write_opml(config, Some(&services.store));
     let mut results: Vec<(usize, OnceResult)> =
         futures_util::stream::iter(feeds.iter().enumerate())
             .map(|(i, feed)| {

@@ -504,8 +504,14 @@ async fn run_inner(
     };
     let (filled, failed) = (counts.filled, counts.failed);
 
+    let old_title = store.page_meta(&feed.id).ok().and_then(|(t, _)| t);
     if let Err(e) = store.save_page_meta(&feed.id, page_title.as_deref(), lang.as_deref()) {
         tracing::warn!(feed = %feed.id, "{}", anyhow_like(&e));
+    } else if feed.title.is_none() && old_title != page_title {
+        // The OPML names this feed by its page's title: it just changed.
+        if let Err(e) = write_opml(config, Some(store)) {
+            tracing::warn!(feed = %feed.id, "cannot update {OPML_FILE}: {}", anyhow_like(&e));
+        }
     }
     let channel = channel_info(config, feed, now, page_title, lang);
     let targets: Vec<(Format, PathBuf)> = feed
@@ -703,13 +709,27 @@ pub fn publish_shared_files(config: &Config, templates: &Templates) -> Result<()
         &config.output_dir.join(STYLESHEET_FILE),
         templates.stylesheet.as_bytes(),
     )?;
+    write_opml(config, None)
+}
+
+/// Write `feeds.opml`: each feed titled by its config `title`, else (with
+/// a store) its list page's own `<title>`, else its id; `xmlUrl`s relative
+/// to the file's own directory, or under `public_url`.
+pub fn write_opml(config: &Config, store: Option<&Store>) -> Result<(), PublishError> {
     let entries: Vec<OpmlEntry> = config
         .feeds
         .iter()
         .map(|f| {
+            let page_title = store
+                .and_then(|s| s.page_meta(&f.id).ok())
+                .and_then(|(t, _)| t)
+                .filter(|t| !t.trim().is_empty());
             OpmlEntry::new(
                 &f.id,
-                f.title.as_deref().unwrap_or(&f.id),
+                f.title
+                    .as_deref()
+                    .or(page_title.as_deref())
+                    .unwrap_or(&f.id),
                 f.url.as_str(),
                 &f.formats,
                 config.public_url.as_ref(),

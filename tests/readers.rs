@@ -410,6 +410,12 @@ fn bundled_example_runs_clean() {
     );
     assert!(stdout.contains("Feeds are in public"), "{stdout}");
     assert!(stdout.contains("feedmine demo"), "{stdout}");
+    // Feeds without a configured title are listed by their page's title.
+    let opml = std::fs::read_to_string(dir.path().join("public/feeds.opml")).unwrap();
+    assert!(
+        opml.contains(r#"title="Notes from the workshop" xmlUrl="workshop-notes.xml""#),
+        "{opml}"
+    );
 }
 
 fn copy_dir(from: &Path, to: &Path) {
