@@ -558,6 +558,21 @@ pub fn render_atom(channel: &ChannelInfo, items: &[Item]) -> Result<String, Feed
     Ok(with_stylesheet(xml, prepared.stylesheet.as_deref()))
 }
 
+/// [`media_elements`] for atom_syndication, whose writer puts extension
+/// attribute values into the XML as they are (rss's escapes them): they
+/// are escaped here.
+fn atom_media(
+    entry: &Entry<'_>,
+) -> BTreeMap<String, BTreeMap<String, Vec<atom_syndication::extension::Extension>>> {
+    let mut map = media_map!(entry, atom_syndication::extension::Extension);
+    for ext in map.values_mut().flat_map(|m| m.values_mut()).flatten() {
+        for v in ext.attrs.values_mut() {
+            *v = escape_xml_attr(v);
+        }
+    }
+    map
+}
+
 /// Atom and JSON time: RFC 3339, whole seconds, `Z`.
 fn rfc3339_z(t: DateTime<Utc>) -> String {
     t.to_rfc3339_opts(SecondsFormat::Secs, true)
@@ -609,7 +624,7 @@ fn atom_entry(
                 ..atom_syndication::Category::default()
             })
             .collect(),
-        extensions: media_map!(entry, atom_syndication::extension::Extension),
+        extensions: atom_media(entry),
         ..atom_syndication::Entry::default()
     };
     if let Some(link) = &item.link {
