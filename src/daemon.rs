@@ -249,7 +249,9 @@ pub async fn run_with_board(
     }
     let services = Services::open(&config, templates).map_err(DaemonError::State)?;
     // Again with the page titles the state remembers.
-    let _ = refresh::write_opml(&config, Some(&services.store));
+    if let Err(e) = refresh::write_opml(&config, Some(&services.store)) {
+        tracing::warn!("cannot write feeds.opml: {}", refresh::anyhow_like(&e));
+    }
     let shared = Arc::new(Shared {
         services: services.clone(),
         board: board.clone(),
@@ -612,7 +614,9 @@ pub async fn run_once(config: &Config, feeds: &[&Feed]) -> Result<Vec<OnceResult
         );
     }
     let services = Services::open(config, templates).map_err(DaemonError::State)?;
-    let _ = refresh::write_opml(config, Some(&services.store));
+    if let Err(e) = refresh::write_opml(config, Some(&services.store)) {
+        tracing::warn!("cannot write feeds.opml: {}", refresh::anyhow_like(&e));
+    }
     let mut results: Vec<(usize, OnceResult)> =
         futures_util::stream::iter(feeds.iter().enumerate())
             .map(|(i, feed)| {

@@ -702,14 +702,15 @@ fn channel_info(
     }
 }
 
-/// Write `feed.xsl` and `feeds.opml` into the output directory (at start-up
-/// and after a reload).
+/// Write `feed.xsl` into the output directory (at start-up and after a
+/// reload). `feeds.opml` is [`write_opml`]'s, once the state (which knows
+/// the page titles) is open: a state that cannot be opened leaves it as it
+/// was.
 pub fn publish_shared_files(config: &Config, templates: &Templates) -> Result<(), PublishError> {
     write_atomically(
         &config.output_dir.join(STYLESHEET_FILE),
         templates.stylesheet.as_bytes(),
-    )?;
-    write_opml(config, None)
+    )
 }
 
 /// Write `feeds.opml`: each feed titled by its config `title`, else (with
