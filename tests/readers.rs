@@ -57,9 +57,12 @@ fn load(path: &Path) -> (Config, Services) {
     (cfg, services)
 }
 
+/// One RSS item as read back: guid, title, pubDate, dc:creator, categories.
+type RssItem = (String, String, String, Option<String>, Vec<String>);
+
 /// Items of the three files, as (id, title, date text) per format.
 struct Published {
-    rss: Vec<(String, String, String, Option<String>, Vec<String>)>,
+    rss: Vec<RssItem>,
     atom: Vec<(String, String)>,
     json: Vec<(String, String)>,
     atom_xml: String,

@@ -404,9 +404,12 @@ fn quick_xml_outlines(xml: &str) -> Vec<(String, String)> {
                         .flatten()
                         .find(|a| a.key.as_ref() == name)
                         .map(|a| {
-                            a.decode_and_unescape_value(reader.decoder())
-                                .unwrap()
-                                .into_owned()
+                            a.decoded_and_normalized_value(
+                                quick_xml::XmlVersion::Explicit1_0,
+                                reader.decoder(),
+                            )
+                            .unwrap()
+                            .into_owned()
                         })
                         .unwrap_or_default()
                 };
