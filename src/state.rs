@@ -1716,6 +1716,34 @@ mod tests {
         assert_eq!(stored.page_date, Some(t(8, 30).fixed_offset()));
     }
 
+    /// A date-only "today" is read as noon; seen at 09:00 it would be
+    /// dated in the future: it is dated at its first sight instead, and a
+    /// day's items keep the page order. Yesterday's noon stays.
+    #[test]
+    fn date_only_items_are_never_dated_in_the_future() {
+        let store = Store::open_in_memory().unwrap();
+        let mut items = front_page();
+        items[0].date = Some(t(12, 0).fixed_offset());
+        items[1].date = Some(t(12, 0).fixed_offset());
+        items[2].date = Some((t(12, 0) - Duration::days(1)).fixed_offset());
+        store.merge_items("f", &items, t(9, 0)).unwrap();
+        let published = store
+            .published_items("f", t(9, 0), &keep(10, None))
+            .unwrap();
+        let dates: Vec<_> = published
+            .iter()
+            .map(|i| i.to_item().date.unwrap())
+            .collect();
+        assert_eq!(
+            dates,
+            [
+                t(9, 0).fixed_offset(),
+                (t(9, 0) - Duration::seconds(1)).fixed_offset(),
+                (t(12, 0) - Duration::days(1)).fixed_offset(),
+            ]
+        );
+    }
+
     #[test]
     fn link_normalization_drops_tracking_and_fragment_only() {
         let u = |s: &str| Url::parse(s).unwrap();
