@@ -1,6 +1,8 @@
 //! Speed of `bodies::extract` beside dom_smoothie on the same decoded pages
-//! (`../shared/data/articles/scrapinghub`), interleaved page by page over
-//! several rounds; prints both medians (ms/page) and their ratio.
+//! (an article set of the evaluation data set, named by the
+//! `FEEDMINE_ARTICLES` environment variable, e.g.
+//! `<data>/articles/scrapinghub`), interleaved page by page over several
+//! rounds; prints both medians (ms/page) and their ratio.
 //! `cargo bench --bench bodies` (exits 0 with a note when the data is absent).
 
 use std::io::Read;
@@ -12,8 +14,15 @@ use feedmine::bodies::{BodyParams, Method, extract};
 const ROUNDS: usize = 5;
 
 fn main() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/articles/scrapinghub");
-    let Ok(entries) = std::fs::read_dir(&dir) else {
+    let Some(dir) = std::env::var_os("FEEDMINE_ARTICLES") else {
+        println!(
+            "bodies bench: set FEEDMINE_ARTICLES to an article set of the evaluation data set \
+             (e.g. <data>/articles/scrapinghub); nothing to measure"
+        );
+        return;
+    };
+    let dir = Path::new(&dir);
+    let Ok(entries) = std::fs::read_dir(dir) else {
         println!(
             "bodies bench: {} is absent, nothing to measure",
             dir.display()

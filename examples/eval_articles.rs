@@ -1,4 +1,5 @@
-//! Measure the body extractors on `../shared/data/articles/<set>`:
+//! Measure the body extractors on an article set of the evaluation data set
+//! (`<data>/articles/<set>`, given as DIR):
 //! `cargo run --release --example eval_articles -- DIR [reverse|reverse-paper] [--per-page] [--save OUT]`
 use std::path::Path;
 
@@ -7,10 +8,13 @@ use feedmine::eval::articles::{RunOptions, run_with};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let dir = args
-        .first()
-        .cloned()
-        .unwrap_or_else(|| "../shared/data/articles/scrapinghub".into());
+    let Some(dir) = args.first().cloned() else {
+        eprintln!("usage: eval_articles DIR [reverse|reverse-paper] [--per-page] [--save OUT]");
+        eprintln!(
+            "DIR: an article set of the evaluation data set, e.g. <data>/articles/scrapinghub"
+        );
+        std::process::exit(2);
+    };
     let method: Method = args
         .get(1)
         .filter(|a| !a.starts_with("--"))

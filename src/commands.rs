@@ -23,6 +23,42 @@ pub fn default_date_context() -> DateContext {
     }
 }
 
+/// `feedmine check`'s warnings about a config that loads but will not do
+/// what it says: a feed with bodies whose list page is on a private or
+/// loopback address while `allow_private_addresses` is off (its article
+/// links, on the same host, will all be refused). Names are resolved with
+/// the system resolver; a name that does not resolve gives no warning.
+pub fn config_warnings(cfg: &crate::config::Config) -> Vec<String> {
+    use std::net::ToSocketAddrs;
+    let mut out = Vec::new();
+    for feed in &cfg.feeds {
+        if !feed.bodies.enabled || feed.allow_private_addresses {
+            continue;
+        }
+        let Some(host) = feed.url.host() else {
+            continue;
+        };
+        let ips: Vec<std::net::IpAddr> = match host {
+            url::Host::Ipv4(ip) => vec![ip.into()],
+            url::Host::Ipv6(ip) => vec![ip.into()],
+            url::Host::Domain(name) => (name, feed.url.port_or_known_default().unwrap_or(80))
+                .to_socket_addrs()
+                .map(|a| a.map(|s| s.ip()).collect())
+                .unwrap_or_default(),
+        };
+        if let Some(class) = ips
+            .iter()
+            .find_map(|ip| crate::fetch::netguard::classify(*ip))
+        {
+            out.push(format!(
+                "feed {:?} (line {}): its list page {} is on a {class}, and                  `allow_private_addresses` is off: every article link will be refused                  (set `allow_private_addresses = true` on this feed if the site is yours)",
+                feed.id, feed.line, feed.url
+            ));
+        }
+    }
+    out
+}
+
 /// `feedmine eval lists DIR`: the record extractor over labelled list pages.
 pub fn eval_lists(
     dir: &Path,
@@ -87,6 +123,8 @@ pub struct PreviewRecord {
     pub date: Option<String>,
     pub summary: String,
     pub image: Option<String>,
+    pub author: Option<String>,
+    pub categories: Vec<String>,
 }
 
 #[derive(Debug, serde::Serialize)]
@@ -184,6 +222,8 @@ fn preview_record(it: &crate::extract::items::Item) -> PreviewRecord {
         date: it.date.map(|d| d.to_rfc3339()),
         summary: it.summary.clone(),
         image: it.image.as_ref().map(|l| l.to_string()),
+        author: it.author.clone(),
+        categories: it.categories.clone(),
     }
 }
 
@@ -294,6 +334,51 @@ pub fn write_preview(p: &Preview, out: &mut dyn Write) -> std::io::Result<()> {
         if let Some(img) = &r.image {
             writeln!(out, "       image: {img}")?;
         }
+        if let Some(author) = &r.author {
+            writeln!(out, "       by:    {author}")?;
+        }
+        if !r.categories.is_empty() {
+            writeln!(out, "       tags:  {}", r.categories.join(", "))?;
+        }
+    }
+    if p.records.is_empty() {
+        writeln!(out, "\n{}", no_records_hint(p))?;
     }
     Ok(())
+}
+
+/// One line on why a page gave no records, and what to try.
+pub fn no_records_hint(p: &Preview) -> String {
+    if p.stats.tokens < 20 {
+        format!(
+            "no records: the page has almost no markup ({} tokens); it is probably built by \
+             JavaScript or is an error page — open it in a browser and check what the server sends",
+            p.stats.tokens
+        )
+    } else if p.groups.is_empty() {
+        "no records: nothing on the page repeats at least `min_instances` times; try \
+         `min_instances = 2` or the page that lists more items"
+            .to_string()
+    } else {
+        format!(
+            "no records: {} candidate groups, none passed the rules (see `dropped:` above); try a \
+             lower `min_coverage` or `min_record_len`, or `--mode paper`",
+            p.groups.len()
+        )
+    }
+}
+
+/// The identity lines `preview --feed` adds: parameters the feed's links
+/// ignore, and those learnt as volatile (from the state file).
+pub fn write_identity(learned: &[String], out: &mut dyn Write) -> std::io::Result<()> {
+    writeln!(
+        out,
+        "\nidentity  link parameters ignored: the defaults (session ids, utm_*, ...), the \
+         feed's ignore_params, and learnt as volatile: {}",
+        if learned.is_empty() {
+            "none yet".to_string()
+        } else {
+            learned.join(", ")
+        }
+    )
 }

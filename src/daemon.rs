@@ -42,7 +42,7 @@ use crate::publish::page::PageStatus;
 use crate::publish::templates::{IndexContext, Templates};
 use crate::refresh::{self, RefreshError, RunReport, Services};
 use crate::serve::status::{FeedStatus, Health, LastRun, RunOutcome, StatusBoard};
-use crate::state::{RunRow, StateError};
+use crate::state::{RunRow, StateError, Store};
 
 /// Longest single sleep of a worker before it looks at the clock again.
 pub const MAX_SLEEP: Duration = Duration::from_secs(60);
@@ -105,6 +105,16 @@ pub fn load_templates(
 fn failures_in_a_row(history: &[RunRow]) -> u32 {
     let n = history.iter().take_while(|r| r.status == "failed").count();
     u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+/// The title the index and the OPML show: the config's, else the list
+/// page's own `<title>` (as last seen), else the id.
+fn display_title(store: &Store, feed: &Feed) -> String {
+    feed.title
+        .clone()
+        .or_else(|| store.page_meta(&feed.id).ok().and_then(|(t, _)| t))
+        .filter(|t| !t.trim().is_empty())
+        .unwrap_or_else(|| feed.id.clone())
 }
 
 /// A status entry for a feed that has not run in this process yet.
@@ -243,6 +253,10 @@ pub async fn run_with_board(
     }
     remove_leftovers(&config);
     let services = Services::open(&config, templates).map_err(DaemonError::State)?;
+    // Again with the page titles the state remembers.
+    if let Err(e) = refresh::write_opml(&config, Some(&services.store)) {
+        tracing::warn!("cannot write feeds.opml: {}", refresh::anyhow_like(&e));
+    }
     let shared = Arc::new(Shared {
         services: services.clone(),
         board: board.clone(),
@@ -274,6 +288,7 @@ pub async fn run_with_board(
         tracing::info!("serving the feeds on http://{local}/");
         let options = crate::serve::server::ServerOptions {
             bearer_token: config.bearer_token.clone(),
+            public_url: config.public_url.clone(),
             ..crate::serve::server::ServerOptions::new(config.output_dir.clone())
         };
         let console = if config.console {
@@ -353,7 +368,9 @@ pub async fn run_with_board(
             }
             Ok((new, templates)) => {
                 let new = Arc::new(new);
-                if let Err(e) = refresh::publish_shared_files(&new, &templates) {
+                if let Err(e) = refresh::publish_shared_files(&new, &templates)
+                    .and_then(|()| refresh::write_opml(&new, Some(&shared.services.store)))
+                {
                     tracing::warn!(
                         "cannot write feed.xsl/feeds.opml: {}",
                         refresh::anyhow_like(&e)
@@ -486,9 +503,9 @@ async fn worker(
     let (_, feed) = rx.borrow().clone();
     let history = store.recent_runs(&feed.id, 50).unwrap_or_default();
     let items = store.item_count(&feed.id).unwrap_or(0);
-    shared
-        .board
-        .put(initial_status(&feed, &history, items.min(feed.max_items)));
+    let mut status = initial_status(&feed, &history, items.min(feed.max_items));
+    status.title = display_title(&store, &feed);
+    shared.board.put(status);
     let mut memory = RunMemory {
         last_start: history.first().map(|r| r.started),
         last_end: history
@@ -620,7 +637,9 @@ fn report(
                 _ => {}
             }
             let succeeded = matches!(r.outcome, RunOutcome::Published | RunOutcome::NotModified);
+            let title = display_title(&shared.services.store, feed);
             shared.board.update(&feed.id, |s| {
+                s.title = title;
                 s.health = health;
                 s.items = r.published;
                 if succeeded {
@@ -682,6 +701,9 @@ pub async fn run_once(config: &Config, feeds: &[&Feed]) -> Result<Vec<OnceResult
     }
     remove_leftovers(config);
     let services = Services::open(config, templates).map_err(DaemonError::State)?;
+    if let Err(e) = refresh::write_opml(config, Some(&services.store)) {
+        tracing::warn!("cannot write feeds.opml: {}", refresh::anyhow_like(&e));
+    }
     let mut results: Vec<(usize, OnceResult)> =
         futures_util::stream::iter(feeds.iter().enumerate())
             .map(|(i, feed)| {
@@ -897,6 +919,7 @@ mod tests {
             published: 0,
             bodies_filled: 0,
             bodies_failed: 0,
+            bodies_missing: 0,
             pattern: None,
             drift,
             paths: Vec::new(),

@@ -108,8 +108,38 @@ pub enum DemoError {
         #[source]
         source: std::io::Error,
     },
+    #[error(
+        "cannot serve the demo on {listen}: {source}{}",
+        free.map(|f| format!("; {f} is free: run `feedmine demo --listen {f}`")).unwrap_or_default()
+    )]
+    PortInUse {
+        listen: SocketAddr,
+        #[source]
+        source: std::io::Error,
+        /// A port that was free on the same address a moment ago.
+        free: Option<SocketAddr>,
+    },
     #[error(transparent)]
     Daemon(#[from] DaemonError),
+}
+
+/// Fails when `listen` cannot be bound now (in use, not permitted),
+/// offering a free port on the same address. Checked before the banner so
+/// the demo never announces an address it cannot serve.
+pub fn check_listen(listen: SocketAddr) -> Result<(), DemoError> {
+    match std::net::TcpListener::bind(listen) {
+        Ok(_) => Ok(()),
+        Err(source) => {
+            let free = std::net::TcpListener::bind(SocketAddr::new(listen.ip(), 0))
+                .and_then(|l| l.local_addr())
+                .ok();
+            Err(DemoError::PortInUse {
+                listen,
+                source,
+                free,
+            })
+        }
+    }
 }
 
 /// One file of the site, by its path (`/` is `index.html`).
@@ -190,6 +220,7 @@ pub async fn run(
     shutdown: CancellationToken,
     reload: tokio::sync::mpsc::Receiver<()>,
 ) -> Result<(), DemoError> {
+    check_listen(listen)?;
     let site_listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
         .map_err(DemoError::Bind)?;
@@ -277,6 +308,29 @@ mod tests {
         assert!(site_file("/").is_some());
         assert!(site_file("news/index.html").is_some());
         assert!(site_file("../Cargo.toml").is_none());
+    }
+
+    /// Regression: with 8080 taken, the demo printed its banner and then
+    /// failed to bind.
+    #[test]
+    fn a_taken_port_is_refused_with_a_free_one_offered() {
+        let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = taken.local_addr().unwrap();
+        let err = check_listen(addr).unwrap_err();
+        let text = err.to_string();
+        let DemoError::PortInUse {
+            free: Some(free), ..
+        } = err
+        else {
+            panic!("{text}");
+        };
+        assert_ne!(free, addr);
+        assert!(
+            text.contains(&format!("feedmine demo --listen {free}")),
+            "{text}"
+        );
+        drop(taken);
+        assert!(check_listen(addr).is_ok());
     }
 
     #[test]

@@ -251,6 +251,7 @@ mod tests {
             link: Some(Url::parse(link).unwrap()),
             guid: link.into(),
             date: None,
+            date_relative: false,
             summary: summary.into(),
             image: None,
             author: None,

@@ -95,8 +95,15 @@ enum Command {
     },
     /// Show what would be published for a page, and why.
     Preview {
-        /// URL or local file.
-        target: String,
+        /// URL or local file (default with --feed: the feed's URL).
+        target: Option<String>,
+        /// With --feed: read the feed's settings from this config.
+        #[arg(long, default_value = "feeds.toml")]
+        config: PathBuf,
+        /// Use this feed's settings (headers, cookies, user agent, time
+        /// zone, mining thresholds) and show what its state learnt.
+        #[arg(long)]
+        feed: Option<String>,
         /// Resolve links against this URL (for local files).
         #[arg(long)]
         base_url: Option<url::Url>,
@@ -281,11 +288,24 @@ fn main() -> ExitCode {
             .and_then(|()| once(&config, &feeds, refetch_bodies)),
         Command::Preview {
             target,
+            config,
+            feed: Some(feed),
+            base_url,
+            json,
+            ..
+        } => preview_feed(&config, &feed, target.as_deref(), base_url, json),
+        Command::Preview {
+            target: Some(target),
             base_url,
             json,
             mode,
             discover,
+            ..
         } => preview(&target, base_url, json, mode, discover).map(|()| ExitCode::SUCCESS),
+        Command::Preview { target: None, .. } => {
+            eprintln!("feedmine: preview needs a URL or file, or --feed ID (with --config)");
+            Ok(ExitCode::from(EXIT_USAGE))
+        }
         Command::Check { config } => check(&config),
         Command::Extract {
             target,
@@ -436,7 +456,7 @@ fn once(config_path: &Path, only: &[String], refetch_bodies: bool) -> anyhow::Re
                 );
             }
             Ok(rep) => println!(
-                "feed {}: {} ({} records, {} new, {} items, {} bodies, {} failed) in {:.1}s{}",
+                "feed {}: {} ({} records, {} new, {} items, {} bodies, {} failed{}) in {:.1}s{}{}",
                 r.feed,
                 match rep.outcome {
                     RunOutcome::Published => "published",
@@ -449,11 +469,24 @@ fn once(config_path: &Path, only: &[String], refetch_bodies: bool) -> anyhow::Re
                 rep.published,
                 rep.bodies_filled,
                 rep.bodies_failed,
+                if rep.bodies_missing > 0 {
+                    format!(
+                        ", {} linked pages do not exist and keep their summaries",
+                        rep.bodies_missing
+                    )
+                } else {
+                    String::new()
+                },
                 rep.elapsed.as_secs_f64(),
                 if rep.drift.is_empty() && rep.notes.is_empty() {
                     String::new()
                 } else {
                     format!(": {}", [rep.drift, rep.notes].concat().join("; "))
+                },
+                if rep.published == 0 && rep.outcome == RunOutcome::Published {
+                    " — the feed has no items (see the warnings above: filters, or no records)"
+                } else {
+                    ""
                 }
             ),
             Err(err) => {
@@ -463,11 +496,26 @@ fn once(config_path: &Path, only: &[String], refetch_bodies: bool) -> anyhow::Re
             }
         }
     }
+    print_next_steps(&cfg, config_path);
     Ok(if failed == 0 {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(EXIT_FEED_FAILED)
     })
+}
+
+/// The end of `once`'s summary: where the files are and what to try next.
+fn print_next_steps(cfg: &config::Config, config_path: &Path) {
+    println!(
+        "\nFeeds are in {} (<id>.xml, .atom, .json; feeds.opml lists them all).",
+        cfg.output_dir.display()
+    );
+    println!(
+        "Next: `feedmine run --config {} --listen 127.0.0.1:8080` keeps them fresh and serves \
+         them (subscribe to http://127.0.0.1:8080/feeds.opml); `feedmine demo` shows the bundled \
+         example in a browser.",
+        config_path.display()
+    );
 }
 
 fn run_daemon(opts: feedmine::daemon::DaemonOptions) -> anyhow::Result<ExitCode> {
@@ -517,6 +565,9 @@ fn bench_soak(
 fn check(config_path: &Path) -> anyhow::Result<ExitCode> {
     match load_config(config_path) {
         Ok(cfg) => {
+            for warning in commands::config_warnings(&cfg) {
+                eprintln!("warning: {warning}");
+            }
             println!(
                 "{}: ok, {} feeds, output to {}",
                 config_path.display(),
@@ -630,6 +681,55 @@ fn describe_feeds(
 
 /// Advertised feeds `preview` fetches to describe.
 const MAX_DESCRIBED_FEEDS: usize = 3;
+
+/// `preview --config FILE --feed ID [TARGET]`: the page through everything
+/// a run of that feed would use (fetch options, time zone, mining
+/// thresholds), plus what the state learnt about its links.
+fn preview_feed(
+    config_path: &Path,
+    id: &str,
+    target: Option<&str>,
+    base_url: Option<url::Url>,
+    json: bool,
+) -> anyhow::Result<ExitCode> {
+    let cfg = match load_config(config_path) {
+        Ok(c) => c,
+        Err(code) => return Ok(code),
+    };
+    let Some(feed) = cfg.feeds.iter().find(|f| f.id == id) else {
+        eprintln!("feedmine: no feed {id:?} in {}", config_path.display());
+        return Ok(ExitCode::from(EXIT_USAGE));
+    };
+    let url = match target {
+        Some(t) => fetch::resolve_target(t)?,
+        None => feed.url.clone(),
+    };
+    let fetcher = fetch::Fetcher::new(feedmine::refresh::list_fetch_options(feed))?;
+    let page = runtime()?
+        .block_on(fetcher.fetch(&url))
+        .with_context(|| format!("fetching {url} with feed {id:?}'s settings"))?;
+    let base = base_url.unwrap_or(page.final_url);
+    let dates = feedmine::refresh::date_context(feed, chrono::Utc::now());
+    let list = pipeline::analyze_list(&page.text, &base, &feed.mining, &dates);
+    let p = commands::preview_of(&list, &base);
+    // Read the state only if it exists: a preview never creates one.
+    let learned = if cfg.state_path.is_file() {
+        feedmine::state::Store::open(&cfg.state_path)?.volatile_params(id)?
+    } else {
+        Vec::new()
+    };
+    let mut out = std::io::stdout().lock();
+    if json {
+        let mut v = serde_json::to_value(&p)?;
+        v["volatile_params"] = serde_json::json!(learned);
+        serde_json::to_writer_pretty(&mut out, &v)?;
+        writeln!(out)?;
+    } else {
+        commands::write_preview(&p, &mut out)?;
+        commands::write_identity(&learned, &mut out)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
 
 /// Extraction parameters: defaults, plus trained tag-path thresholds.
 fn body_params(thresholds: Option<&Path>) -> anyhow::Result<BodyParams> {

@@ -37,7 +37,7 @@ use crate::drift::{self, DriftParams, Observation, Verdict};
 use crate::extract::dates::DateContext;
 use crate::extract::items::Item;
 use crate::fetch::politeness::Politeness;
-use crate::fetch::robots::RobotsCache;
+use crate::fetch::robots::{RobotsCache, RobotsVerdict};
 use crate::fetch::{AddressPolicy, FetchError, FetchOptions, Fetched, Fetcher};
 use crate::filters::Filters;
 use crate::publish::feed::{ChannelInfo, FeedError, Format, OpmlEntry};
@@ -47,7 +47,7 @@ use crate::publish::{PublishError, write_atomically};
 use crate::serve::metrics::{FetchKind, Metrics};
 use crate::serve::server::{OPML_FILE, XSL_FILE as STYLESHEET_FILE};
 use crate::serve::status::RunOutcome;
-use crate::state::{CachedValidators, Retention, RunRow, StateError, Store};
+use crate::state::{ArticleMeta, CachedValidators, Retention, RunRow, StateError, Store};
 use listing::Listing;
 
 mod listing;
@@ -119,6 +119,9 @@ pub struct RunReport {
     pub published: usize,
     pub bodies_filled: usize,
     pub bodies_failed: usize,
+    /// Linked pages that do not exist (404, 410, a missing local file):
+    /// their items keep their summaries. Not counted in `bodies_failed`.
+    pub bodies_missing: usize,
     /// The winning record pattern (for drift detection).
     pub pattern: Option<String>,
     /// Why the run counts as degraded (empty otherwise).
@@ -399,16 +402,19 @@ async fn run_inner(
         }
         Fetched::NotModified { .. } => {
             let published = store.item_count(&feed.id).map_err(RefreshError::State)?;
+            let (filled, failed, paths) = owed_bodies(services, config, feed, now).await?;
+            let filled = filled.filled;
             return Ok(RunReport {
                 outcome: RunOutcome::NotModified,
                 records: 0,
                 new_items: 0,
                 published: published.min(feed.max_items),
-                bodies_filled: 0,
-                bodies_failed: 0,
+                bodies_filled: filled,
+                bodies_failed: failed.failed,
+                bodies_missing: failed.missing,
                 pattern: None,
                 drift: Vec::new(),
-                paths: Vec::new(),
+                paths,
                 elapsed: started.elapsed(),
                 notes: Vec::new(),
             });
@@ -477,6 +483,7 @@ async fn run_inner(
                 published: published.min(feed.max_items),
                 bodies_filled: 0,
                 bodies_failed: 0,
+                bodies_missing: 0,
                 pattern,
                 drift: reasons,
                 paths: Vec::new(),
@@ -506,19 +513,26 @@ async fn run_inner(
     // a slow disk (fsync) never stalls the runtime's few worker threads.
     let (items, merge) = {
         let store = store.clone();
-        let (id, keep) = (feed.id.clone(), retention(feed));
+        let (id, keep, rules) = (feed.id.clone(), retention(feed), feed.identity.clone());
         tokio::task::spawn_blocking(move || {
-            let merge = store.merge_items_keeping(&id, &items, now, &keep);
+            let merge = store.merge_items_with(&id, &items, now, &keep, &rules);
             (items, merge)
         })
         .await
         .map_err(|e| RefreshError::Task(e.to_string()))?
     };
     let merge = merge.map_err(RefreshError::State)?;
-    let keys = Store::identity_keys(&feed.id, &items);
-    let (filled, failed) = if feed.bodies.enabled {
+    if let Some(name) = &merge.learned {
+        tracing::info!(
+            feed = %feed.id,
+            "learned volatile link parameter `{name}`: every record's link changed only in it \
+             since the last run; item identity ignores it from now on"
+        );
+    }
+    let keys = merge.keys.clone();
+    let counts = if feed.bodies.enabled {
         let wanted = store
-            .items_needing_body(&feed.id, &keys, MAX_BODY_ATTEMPTS)
+            .items_needing_body(&feed.id, &keys, MAX_BODY_ATTEMPTS, now)
             .map_err(RefreshError::State)?;
         let jobs: Vec<(String, Url)> = wanted
             .into_iter()
@@ -529,11 +543,21 @@ async fn run_inner(
             })
             .take(MAX_BODIES_PER_RUN)
             .collect();
-        fill_bodies(services, feed, jobs).await?
+        fill_bodies(services, feed, jobs, now).await?
     } else {
-        (0, 0)
+        BodyCounts::default()
     };
+    let (filled, failed) = (counts.filled, counts.failed);
 
+    let old_title = store.page_meta(&feed.id).ok().and_then(|(t, _)| t);
+    if let Err(e) = store.save_page_meta(&feed.id, page_title.as_deref(), lang.as_deref()) {
+        tracing::warn!(feed = %feed.id, "{}", anyhow_like(&e));
+    } else if feed.title.is_none() && old_title != page_title {
+        // The OPML names this feed by its page's title: it just changed.
+        if let Err(e) = write_opml(config, Some(store)) {
+            tracing::warn!(feed = %feed.id, "cannot update {OPML_FILE}: {}", anyhow_like(&e));
+        }
+    }
     let channel = channel_info(config, feed, now, page_title, lang);
     let targets: Vec<(Format, PathBuf)> = feed
         .formats
@@ -562,12 +586,62 @@ async fn run_inner(
         published,
         bodies_filled: filled,
         bodies_failed: failed,
+        bodies_missing: counts.missing,
         pattern,
         drift: Vec::new(),
         paths: paths.0,
         elapsed: started.elapsed(),
         notes,
     })
+}
+
+/// A run whose list page answered 304 still owes the bodies that failed
+/// before: retry those that are due (their backoff passed, tries left) and
+/// republish when one was filled. Returns the counts (twice, for the
+/// filled and the failed side of the report) and the paths written.
+async fn owed_bodies(
+    services: &Services,
+    config: &Config,
+    feed: &Feed,
+    now: DateTime<Utc>,
+) -> Result<(BodyCounts, BodyCounts, Vec<PathBuf>), RefreshError> {
+    if !feed.bodies.enabled {
+        return Ok((BodyCounts::default(), BodyCounts::default(), Vec::new()));
+    }
+    let store = &services.store;
+    let current = store
+        .current_links_by_key(&feed.id)
+        .map_err(RefreshError::State)?;
+    let keys: Vec<String> = current.iter().map(|(k, _)| k.clone()).collect();
+    let due = store
+        .items_needing_body(&feed.id, &keys, MAX_BODY_ATTEMPTS, now)
+        .map_err(RefreshError::State)?;
+    let jobs: Vec<(String, Url)> = current
+        .into_iter()
+        .filter(|(k, link)| {
+            due.contains(k) && may_follow(link, &feed.url, feed.bodies.allow_other_hosts)
+        })
+        .take(MAX_BODIES_PER_RUN)
+        .collect();
+    let counts = fill_bodies(services, feed, jobs, now).await?;
+    if counts.filled == 0 {
+        return Ok((counts, counts, Vec::new()));
+    }
+    let (title, lang) = store.page_meta(&feed.id).map_err(RefreshError::State)?;
+    let channel = channel_info(config, feed, now, title, lang);
+    let targets: Vec<(Format, PathBuf)> = feed
+        .formats
+        .iter()
+        .map(|f| (*f, output_path(config, feed, *f)))
+        .collect();
+    let page = page_path(config, feed);
+    let (services, feed) = (services.clone(), feed.clone());
+    let (paths, _) = tokio::task::spawn_blocking(move || {
+        publish_from_state(&services, &feed, now, &channel, &targets, &page)
+    })
+    .await
+    .map_err(|e| RefreshError::Task(e.to_string()))??;
+    Ok((counts, counts, paths))
 }
 
 /// Render every format of a feed from its stored items and write each to
@@ -581,7 +655,17 @@ fn publish_from_state(
     targets: &[(Format, PathBuf)],
     page: &Path,
 ) -> Result<(Vec<PathBuf>, usize), RefreshError> {
-    let items = items_to_publish(services, feed, now)?;
+    let (items, stored) = items_to_publish(services, feed, now)?;
+    if items.is_empty() && stored > 0 && targets.iter().all(|(_, p)| p.is_file()) {
+        // Publishing an empty feed would make every reader drop what it
+        // shows; the filters are more likely wrong than every item.
+        tracing::warn!(
+            feed = %feed.id,
+            "the include/exclude filters removed all {stored} items: nothing new published, \
+             the previous files stay",
+        );
+        return Ok((Vec::new(), 0));
+    }
     // Render every format first, then write: a render error leaves all
     // the files as they were.
     let mut rendered = Vec::new();
@@ -638,7 +722,7 @@ pub fn republish_page(
     status: PageStatus,
     now: DateTime<Utc>,
 ) -> Result<(), RefreshError> {
-    let items = items_to_publish(services, feed, now)?;
+    let (items, _) = items_to_publish(services, feed, now)?;
     let channel = channel_info(config, feed, now, None, None);
     let html = render_page(services, feed, &channel, status, &items, now)?;
     write_atomically(&page_path(config, feed), html.as_bytes()).map_err(RefreshError::Publish)
@@ -650,12 +734,13 @@ pub fn page_path(config: &Config, feed: &Feed) -> PathBuf {
 }
 
 /// The stored items a feed publishes now: retention, filters, the item
-/// template. Blocking (SQLite).
+/// template; with the number of stored items the filters looked at.
+/// Blocking (SQLite).
 fn items_to_publish(
     services: &Services,
     feed: &Feed,
     now: DateTime<Utc>,
-) -> Result<Vec<Item>, RefreshError> {
+) -> Result<(Vec<Item>, usize), RefreshError> {
     let retention = Retention {
         // Filters drop items after the cut, so read a margin more.
         max_items: feed.max_items.saturating_mul(4),
@@ -683,7 +768,7 @@ fn items_to_publish(
             Err(e) => tracing::warn!(feed = %feed.id, "{e}"),
         }
     }
-    Ok(items)
+    Ok((items, stored.len()))
 }
 
 /// How long and how many items a feed keeps.
@@ -724,20 +809,35 @@ fn channel_info(
     }
 }
 
-/// Write `feed.xsl` and `feeds.opml` into the output directory (at start-up
-/// and after a reload).
+/// Write `feed.xsl` into the output directory (at start-up and after a
+/// reload). `feeds.opml` is [`write_opml`]'s, once the state (which knows
+/// the page titles) is open: a state that cannot be opened leaves it as it
+/// was.
 pub fn publish_shared_files(config: &Config, templates: &Templates) -> Result<(), PublishError> {
     write_atomically(
         &config.output_dir.join(STYLESHEET_FILE),
         templates.stylesheet.as_bytes(),
-    )?;
+    )
+}
+
+/// Write `feeds.opml`: each feed titled by its config `title`, else (with
+/// a store) its list page's own `<title>`, else its id; `xmlUrl`s relative
+/// to the file's own directory, or under `public_url`.
+pub fn write_opml(config: &Config, store: Option<&Store>) -> Result<(), PublishError> {
     let entries: Vec<OpmlEntry> = config
         .feeds
         .iter()
         .map(|f| {
+            let page_title = store
+                .and_then(|s| s.page_meta(&f.id).ok())
+                .and_then(|(t, _)| t)
+                .filter(|t| !t.trim().is_empty());
             OpmlEntry::new(
                 &f.id,
-                f.title.as_deref().unwrap_or(&f.id),
+                f.title
+                    .as_deref()
+                    .or(page_title.as_deref())
+                    .unwrap_or(&f.id),
                 f.url.as_str(),
                 &f.formats,
                 config.public_url.as_ref(),
@@ -747,6 +847,16 @@ pub fn publish_shared_files(config: &Config, templates: &Templates) -> Result<()
     write_atomically(
         &config.output_dir.join(OPML_FILE),
         crate::publish::feed::render_opml(&entries).as_bytes(),
+    )
+}
+
+/// Why the fetcher refused a URL, naming the setting that allows it when
+/// the cause is the address policy (the site said nothing).
+fn refusal_message(e: &FetchError) -> String {
+    format!(
+        "{} (feedmine refused it, the site was not asked: article links to private, loopback \
+         or other non-public addresses need `allow_private_addresses = true` on the feed)",
+        anyhow_like(e)
     )
 }
 
@@ -766,15 +876,16 @@ async fn fill_bodies(
     services: &Services,
     feed: &Feed,
     jobs: Vec<(String, Url)>,
-) -> Result<(usize, usize), RefreshError> {
+    now: DateTime<Utc>,
+) -> Result<BodyCounts, RefreshError> {
     if jobs.is_empty() {
-        return Ok((0, 0));
+        return Ok(BodyCounts::default());
     }
     let method: Method = match feed.bodies.method.parse() {
         Ok(m) => m,
         Err(e) => {
             tracing::warn!(feed = %feed.id, "bodies skipped: {e}");
-            return Ok((0, 0));
+            return Ok(BodyCounts::default());
         }
     };
     let fetcher = services
@@ -788,22 +899,37 @@ async fn fill_bodies(
             services.politeness.set_host_delay(host, feed.bodies.delay);
         }
     }
-    let results: Vec<(String, Url, Result<String, String>)> = futures_util::stream::iter(jobs)
+    type Found = (String, ArticleMeta);
+    let results: Vec<(String, Url, Result<Found, String>)> = futures_util::stream::iter(jobs)
         .map(|(key, link)| {
             let fetcher = fetcher.clone();
             let params = feed.bodies.params.clone();
             let metrics = services.metrics.clone();
             let robots = services.robots.clone();
             async move {
-                if check_robots && link.scheme() != "file" && !robots.allowed(&fetcher, &link).await
-                {
-                    return (key, link, Err("disallowed by robots.txt".to_string()));
+                if check_robots && link.scheme() != "file" {
+                    match robots.check(&fetcher, &link).await {
+                        RobotsVerdict::Allowed => {}
+                        RobotsVerdict::Disallowed => {
+                            return (key, link, Err("disallowed by robots.txt".to_string()));
+                        }
+                        RobotsVerdict::Refused(e) => {
+                            let why = refusal_message(&e);
+                            return (key, link, Err(format!("robots.txt not requested: {why}")));
+                        }
+                    }
                 }
                 let t = Instant::now();
                 let fetched = fetcher.fetch(&link).await;
                 metrics.record_fetch(FetchKind::Article, t.elapsed(), fetched.is_ok());
                 let page = match fetched {
                     Ok(p) => p,
+                    Err(e @ FetchError::Blocked { .. }) => {
+                        return (key, link, Err(refusal_message(&e)));
+                    }
+                    Err(e) if is_missing_page(&e) => {
+                        return (key, link, Err(format!("{MISSING_PAGE}{}", anyhow_like(&e))));
+                    }
                     Err(e) => return (key, link, Err(anyhow_like(&e))),
                 };
                 let base = page.final_url.clone();
@@ -812,7 +938,13 @@ async fn fill_bodies(
                 })
                 .await;
                 let r = match extracted {
-                    Ok(Ok(x)) if !x.html.trim().is_empty() => Ok(x.html),
+                    Ok(Ok(x)) if !x.html.trim().is_empty() => Ok((
+                        x.html,
+                        ArticleMeta {
+                            author: x.byline,
+                            tags: x.tags,
+                        },
+                    )),
                     Ok(Ok(x)) => Err(x
                         .empty_reason
                         .unwrap_or_else(|| "no main text found".to_string())),
@@ -825,25 +957,55 @@ async fn fill_bodies(
         .buffer_unordered(feed.bodies.concurrency.max(1))
         .collect()
         .await;
-    let (mut filled, mut failed) = (0, 0);
+    let mut counts = BodyCounts::default();
     for (key, link, r) in results {
-        let body = match &r {
-            Ok(html) => {
-                filled += 1;
-                Some(html.as_str())
+        let no_meta = ArticleMeta::default();
+        let (body, meta) = match &r {
+            Ok((html, meta)) => {
+                counts.filled += 1;
+                (Some(html.as_str()), meta)
+            }
+            Err(reason) if reason.starts_with(MISSING_PAGE) => {
+                counts.missing += 1;
+                tracing::info!(feed = %feed.id, link = %link, "{reason}");
+                (None, &no_meta)
             }
             Err(reason) => {
-                failed += 1;
+                counts.failed += 1;
                 tracing::warn!(feed = %feed.id, link = %link, "body not extracted: {reason}");
-                None
+                (None, &no_meta)
             }
         };
         services
             .store
-            .record_body_attempt(&feed.id, &key, body)
+            .record_body(&feed.id, &key, body, meta, now)
             .map_err(RefreshError::State)?;
     }
-    Ok((filled, failed))
+    Ok(counts)
+}
+
+/// What one round of body fetches did.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct BodyCounts {
+    pub filled: usize,
+    pub failed: usize,
+    /// Linked pages that do not exist (see [`is_missing_page`]).
+    pub missing: usize,
+}
+
+/// Start of the reason of a body whose page does not exist.
+const MISSING_PAGE: &str = "no page at the item's link, it keeps its summary: ";
+
+/// A linked page that does not exist: HTTP 404 or 410, or a local file
+/// that is not there. Sites and example sets link pages they never wrote;
+/// that is not a failure to warn about (the fetch is still counted and
+/// retried with the backoff, in case the page appears).
+fn is_missing_page(e: &FetchError) -> bool {
+    match e {
+        FetchError::Status { status, .. } => matches!(status, 404 | 410),
+        FetchError::File { source, .. } => source.kind() == std::io::ErrorKind::NotFound,
+        _ => false,
+    }
 }
 
 #[cfg(test)]

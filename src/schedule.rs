@@ -99,6 +99,57 @@ fn translate_dow(field: &str) -> Result<String, String> {
         .map(|v| v.join(","))
 }
 
+/// (name, lowest, highest) of each field of a 5-field crontab line.
+const CRONTAB_FIELDS: [(&str, u32, u32); 5] = [
+    ("minute", 0, 59),
+    ("hour", 0, 23),
+    ("day of month", 1, 31),
+    ("month", 1, 12),
+    ("day of week", 0, 7),
+];
+/// The same for 6- and 7-field lines (seconds first, years last).
+const SECONDS_FIELDS: [(&str, u32, u32); 7] = [
+    ("second", 0, 59),
+    ("minute", 0, 59),
+    ("hour", 0, 23),
+    ("day of month", 1, 31),
+    ("month", 1, 12),
+    ("day of week", 1, 7),
+    ("year", 1970, 2099),
+];
+
+/// Every number in every field within that field's range. The error shows
+/// the line as written with a caret under the offending field and names
+/// the range ("hour 25 is out of range 0-23").
+fn check_ranges(line: &str, fields: &[&str]) -> Result<(), String> {
+    let spec: &[(&str, u32, u32)] = match fields.len() {
+        5 => &CRONTAB_FIELDS,
+        6 | 7 => &SECONDS_FIELDS,
+        _ => return Ok(()),
+    };
+    let mut from = 0;
+    for (field, (name, lo, hi)) in fields.iter().zip(spec) {
+        let start = line[from..].find(field).map_or(from, |i| from + i);
+        from = start + field.len();
+        for part in field.split(',') {
+            // A step after `/` counts intervals, not positions.
+            let range = part.split('/').next().unwrap_or("");
+            for bound in range.split('-') {
+                let Ok(n) = bound.parse::<u32>() else {
+                    continue;
+                };
+                if n < *lo || n > *hi {
+                    let caret = format!("{}{}", " ".repeat(start), "^".repeat(field.len()));
+                    return Err(format!(
+                        "{name} {n} is out of range {lo}-{hi}\n    {line}\n    {caret}"
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
 fn restricted(field: &str) -> bool {
     field != "*" && field != "?"
 }
@@ -122,6 +173,7 @@ impl FromStr for Schedule {
             other => other,
         };
         let fields: Vec<&str> = expanded.split_whitespace().collect();
+        check_ranges(expanded, &fields).map_err(err)?;
         let lines: Vec<String> = match fields.len() {
             5 => {
                 let dow = translate_dow(fields[4]).map_err(err)?;
@@ -145,7 +197,15 @@ impl FromStr for Schedule {
         };
         let crons = lines
             .iter()
-            .map(|l| cron::Schedule::from_str(l).map_err(|e| err(format!("{e}"))))
+            .map(|l| {
+                cron::Schedule::from_str(l).map_err(|e| {
+                    // cron's message quotes the line it was given (ours,
+                    // rewritten): keep only its reason, under the user's.
+                    let text = e.to_string();
+                    let reason = text.lines().rfind(|l| !l.trim().is_empty()).unwrap_or("");
+                    err(format!("{reason}\n    {trimmed}"))
+                })
+            })
             .collect::<Result<Vec<_>, _>>()?;
         let hour_field = if fields.len() == 5 {
             fields[1]
@@ -430,5 +490,30 @@ mod tests {
                 .contains("out of range")
         );
         assert!("@often".parse::<Schedule>().is_err());
+    }
+
+    /// Regression: `25` in the hour field said "Hours must be less than
+    /// 23" under a line feedmine had rewritten (`0 0 25 * * *`).
+    #[test]
+    fn out_of_range_fields_show_the_users_line_and_the_range() {
+        let e = "0  25 * * *".parse::<Schedule>().unwrap_err();
+        assert_eq!(
+            e.reason,
+            "hour 25 is out of range 0-23\n    0  25 * * *\n       ^^"
+        );
+        let e = "*/5 * 32 * *".parse::<Schedule>().unwrap_err();
+        assert!(
+            e.reason.starts_with("day of month 32 is out of range 1-31"),
+            "{}",
+            e.reason
+        );
+        let e = "0 1-60/5 * * *".parse::<Schedule>().unwrap_err();
+        assert!(
+            e.reason.starts_with("hour 60 is out of range 0-23"),
+            "{}",
+            e.reason
+        );
+        // Steps are not positions.
+        assert!("*/45 */6 * * *".parse::<Schedule>().is_ok());
     }
 }

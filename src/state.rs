@@ -6,14 +6,24 @@
 //! # Item identity
 //! A record seen again is the same item even when its position, summary or
 //! thumbnail changed. Its *key* (unique per feed) is:
-//! - with a link: the link normalized: fragment dropped, `utm_*`, `fbclid`
-//!   and `gclid` query parameters dropped (the other parameters are kept
-//!   byte for byte, in order), the path's trailing slash kept as is, the
-//!   host lowercased (by `url`);
+//! - with a link: the link normalized by [`identity::IdentityRules`]:
+//!   fragment dropped, session and tracking parameters dropped (defaults,
+//!   the feed's `ignore_params`, and parameters learnt as volatile; the
+//!   other parameters are kept byte for byte, in order), the path's
+//!   trailing slash kept as is, the host lowercased (by `url`);
 //! - without a link: `title:` + the title lowercased with whitespace
 //!   collapsed;
 //! - when two records of one page get the same key, the 2nd gets `#2`
 //!   appended, the 3rd `#3`, and so on (page order decides).
+//!
+//! A parameter learnt as volatile is stored per feed (`volatile_params`);
+//! the merge that learns it re-keys the stored items under the new rules
+//! (of items that become one, the first seen is kept), so the same records
+//! never come back as new. The stored link is always the newest one (it
+//! keeps working: a session id of the latest visit).
+//!
+//! A date resolved from a relative phrase ("2 days ago", "today") is kept
+//! from the first sight; an absolute page date replaces the stored one.
 //!
 //! The published *guid* is chosen at first sight and never changes: the
 //! link's URL string for linked items, else
@@ -66,9 +76,11 @@ use crate::extract::items::Item;
 
 mod preflight;
 pub use preflight::reset;
+pub mod identity;
+use identity::IdentityRules;
 
 /// Schema version this build reads and writes (`PRAGMA user_version`).
-pub const SCHEMA_VERSION: u32 = 1;
+pub const SCHEMA_VERSION: u32 = 2;
 /// How long a statement waits for another connection's write lock.
 pub const BUSY_TIMEOUT: StdDuration = StdDuration::from_secs(5);
 /// Run history kept per feed; older runs are deleted by [`Store::record_run`].
@@ -122,6 +134,23 @@ const MIGRATIONS: &[&str] = &[
         error TEXT
     );
     CREATE INDEX runs_by_feed ON runs (feed, started_ms);",
+    // v1 → v2: parameters learnt as volatile; author and categories (one
+    // per line) of items; when a failed body may be tried again; the list
+    // page's own title and language (for runs answered 304, OPML, index).
+    "CREATE TABLE volatile_params (
+        feed TEXT NOT NULL,
+        name TEXT NOT NULL,
+        learned_ms INTEGER NOT NULL,
+        PRIMARY KEY (feed, name)
+    );
+    ALTER TABLE items ADD COLUMN author TEXT;
+    ALTER TABLE items ADD COLUMN categories TEXT NOT NULL DEFAULT '';
+    ALTER TABLE items ADD COLUMN body_retry_ms INTEGER NOT NULL DEFAULT 0;
+    CREATE TABLE pages (
+        feed TEXT PRIMARY KEY,
+        title TEXT,
+        language TEXT
+    );",
 ];
 
 /// Why the state database could not be used. Every message names the
@@ -207,24 +236,32 @@ pub struct StoredItem {
     pub body_html: Option<String>,
     /// Body fetches tried so far (successful or not).
     pub body_attempts: u32,
+    /// The record's byline (latest sight).
+    pub author: Option<String>,
+    /// The record's tags (latest sight).
+    pub categories: Vec<String>,
 }
 
 impl StoredItem {
-    /// The item for the feed: `date` is the page date, else `first_seen`
-    /// (as a UTC offset); `guid` is the stored guid.
+    /// The item for the feed: `date` is the page date, else (or when the
+    /// page date is later) `first_seen` (as a UTC offset); `guid` is the
+    /// stored guid.
     pub fn to_item(&self) -> Item {
         Item {
             title: self.title.clone(),
             link: self.link.clone(),
             guid: self.guid.clone(),
-            date: Some(
-                self.page_date
-                    .unwrap_or_else(|| self.first_seen.fixed_offset()),
-            ),
+            // Never after the first sight: a date-only "today" read as noon
+            // is dated when it was first seen instead (see the README).
+            date: Some(match self.page_date {
+                Some(d) if d.to_utc() <= self.first_seen => d,
+                _ => self.first_seen.fixed_offset(),
+            }),
             summary: self.summary.clone(),
             image: self.image.clone(),
-            author: None,
-            categories: Vec::new(),
+            date_relative: false,
+            author: self.author.clone(),
+            categories: self.categories.clone(),
             body_html: self.body_html.clone(),
         }
     }
@@ -254,6 +291,10 @@ impl Default for Retention {
 /// What one merge did.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Merge {
+    /// The identity key of every merged item, in the items' order.
+    pub keys: Vec<String>,
+    /// A parameter this merge learnt as volatile (see [`identity`]).
+    pub learned: Option<String>,
     /// Keys of the items seen for the first time, in page order.
     pub new_keys: Vec<String>,
     /// Known items whose content hash changed.
@@ -280,6 +321,25 @@ pub struct RunRow {
 /// Body fetches an item gets before it is left with its summary (a value
 /// for `items_needing_body`'s `max_attempts`).
 pub const DEFAULT_BODY_ATTEMPTS: u32 = 3;
+
+/// Wait after the first failed body fetch of an item; it doubles with each
+/// further failure (see [`body_retry_delay`]).
+pub const BODY_RETRY_BASE: Duration = Duration::minutes(15);
+
+/// How long after its `attempts`-th failed fetch an item's body may be
+/// tried again: 15 min, 30 min, 1 h, ... (capped at 24 h).
+pub fn body_retry_delay(attempts: u32) -> Duration {
+    let factor = 1i32 << attempts.saturating_sub(1).min(7);
+    (BODY_RETRY_BASE * factor).min(Duration::hours(24))
+}
+
+/// What an article page says about itself, kept for items whose record
+/// had no byline or tags.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ArticleMeta {
+    pub author: Option<String>,
+    pub tags: Vec<String>,
+}
 
 /// Run status of a run whose items were published (a "good" run for drift).
 pub const STATUS_PUBLISHED: &str = "published";
@@ -325,10 +385,12 @@ struct ItemRow {
     body_html: Option<String>,
     body_attempts: i64,
     page_pos: i64,
+    author: Option<String>,
+    categories: String,
 }
 
 const ITEM_COLUMNS: &str = "key, guid, link, title, summary, image, page_date, first_seen_ms, \
-     last_seen_ms, content_hash, body_html, body_attempts, page_pos";
+     last_seen_ms, content_hash, body_html, body_attempts, page_pos, author, categories";
 
 impl ItemRow {
     /// Read a row selected with [`ITEM_COLUMNS`].
@@ -347,6 +409,8 @@ impl ItemRow {
             body_html: r.get("body_html")?,
             body_attempts: r.get("body_attempts")?,
             page_pos: r.get("page_pos")?,
+            author: r.get("author")?,
+            categories: r.get("categories")?,
         })
     }
 }
@@ -546,18 +610,16 @@ impl Store {
         Ok(())
     }
 
-    /// The identity key of each item, in order (rule in the module header).
-    /// Pure. Keys are stored per feed, so `_feed_id` is not part of them; it
-    /// is taken so the rule can depend on the feed later without changing
-    /// callers.
-    pub fn identity_keys(_feed_id: &str, items: &[Item]) -> Vec<String> {
+    /// The identity keys of one page's items (page order) under `rules`:
+    /// see the module header. Pure.
+    pub fn identity_keys(rules: &IdentityRules, items: &[Item]) -> Vec<String> {
         let mut taken: HashSet<String> = HashSet::with_capacity(items.len());
         let mut repeats: HashMap<String, usize> = HashMap::new();
         items
             .iter()
             .map(|item| {
                 let base = match &item.link {
-                    Some(link) => normalized_link(link),
+                    Some(link) => rules.key(link),
                     None => format!("title:{}", collapsed_lowercase(&item.title)),
                 };
                 let mut key = base.clone();
@@ -571,6 +633,48 @@ impl Store {
                 key
             })
             .collect()
+    }
+
+    /// Remember the list page's `<title>` and language of `feed`.
+    pub fn save_page_meta(
+        &self,
+        feed: &str,
+        title: Option<&str>,
+        language: Option<&str>,
+    ) -> Result<(), StateError> {
+        let conn = self.lock();
+        conn.execute(
+            "INSERT INTO pages (feed, title, language) VALUES (?1, ?2, ?3)
+             ON CONFLICT (feed) DO UPDATE SET title = ?2, language = ?3",
+            params![feed, title, language],
+        )
+        .map(drop)
+        .map_err(self.sql("save the page title"))
+    }
+
+    /// The list page's `<title>` and language of `feed`, as last seen.
+    pub fn page_meta(&self, feed: &str) -> Result<(Option<String>, Option<String>), StateError> {
+        let conn = self.lock();
+        conn.query_row(
+            "SELECT title, language FROM pages WHERE feed = ?1",
+            params![feed],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .optional()
+        .map(Option::unwrap_or_default)
+        .map_err(self.sql("read the page title"))
+    }
+
+    /// The parameters learnt as volatile for `feed`, sorted.
+    pub fn volatile_params(&self, feed: &str) -> Result<Vec<String>, StateError> {
+        let conn = self.lock();
+        Self::volatile_params_in(&conn, feed).map_err(self.sql("read volatile parameters"))
+    }
+
+    fn volatile_params_in(conn: &Connection, feed: &str) -> rusqlite::Result<Vec<String>> {
+        let mut stmt =
+            conn.prepare_cached("SELECT name FROM volatile_params WHERE feed = ?1 ORDER BY name")?;
+        stmt.query_map(params![feed], |r| r.get(0))?.collect()
     }
 
     /// Which of `keys` `feed` already has.
@@ -618,13 +722,43 @@ impl Store {
         now: DateTime<Utc>,
         keep: &Retention,
     ) -> Result<Merge, StateError> {
+        self.merge_items_with(feed, items, now, keep, &IdentityRules::default())
+    }
+
+    /// [`Store::merge_items_keeping`] with the feed's identity rules (its
+    /// `ignore_params` / `keep_params`). Before merging, the links of the
+    /// previous run's items and these items are compared: a parameter that
+    /// [`identity::learn_volatile`] finds is stored, the stored items are
+    /// re-keyed without it, and [`Merge::learned`] names it.
+    pub fn merge_items_with(
+        &self,
+        feed: &str,
+        items: &[Item],
+        now: DateTime<Utc>,
+        keep: &Retention,
+        rules: &IdentityRules,
+    ) -> Result<Merge, StateError> {
         const OP: &str = "merge items";
-        let keys = Self::identity_keys(feed, items);
         let mut conn = self.lock();
         let tx = conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(self.sql(OP))?;
         let mut merge = Merge::default();
+        let learned = Self::volatile_params_in(&tx, feed).map_err(self.sql(OP))?;
+        let mut rules = rules.clone().with_learned(learned);
+        let previous = Self::current_links(&tx, feed).map_err(self.sql(OP))?;
+        let current: Vec<Url> = items.iter().filter_map(|i| i.link.clone()).collect();
+        if let Some(name) = identity::learn_volatile(&rules, &previous, &current) {
+            tx.execute(
+                "INSERT OR IGNORE INTO volatile_params (feed, name, learned_ms) VALUES (?1, ?2, ?3)",
+                params![feed, name, ms(now)],
+            )
+            .map_err(self.sql(OP))?;
+            rules = rules.with_learned([name.clone()]);
+            Self::rekey_in(&tx, feed, &rules).map_err(self.sql(OP))?;
+            merge.learned = Some(name);
+        }
+        let keys = Self::identity_keys(&rules, items);
         {
             let mut select = tx
                 .prepare_cached("SELECT content_hash FROM items WHERE feed = ?1 AND key = ?2")
@@ -632,16 +766,20 @@ impl Store {
             let mut update = tx
                 .prepare_cached(
                     "UPDATE items SET link = ?3, title = ?4, summary = ?5, image = ?6,
-                       page_date = ?7, page_pos = ?8, last_seen_ms = ?9, content_hash = ?10,
-                       body_html = COALESCE(?11, body_html)
+                       page_date = CASE WHEN ?12 AND page_date IS NOT NULL
+                         THEN page_date ELSE ?7 END,
+                       page_pos = ?8, last_seen_ms = ?9, content_hash = ?10,
+                       body_html = COALESCE(?11, body_html), author = COALESCE(?13, author),
+                       categories = CASE WHEN ?14 = '' THEN categories ELSE ?14 END
                      WHERE feed = ?1 AND key = ?2",
                 )
                 .map_err(self.sql(OP))?;
             let mut insert = tx
                 .prepare_cached(
                     "INSERT INTO items (feed, key, guid, link, title, summary, image, page_date,
-                       page_pos, first_seen_ms, last_seen_ms, content_hash, body_html, body_attempts)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, 0)",
+                       page_pos, first_seen_ms, last_seen_ms, content_hash, body_html, body_attempts,
+                       author, categories)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, 0, ?14, ?15)",
                 )
                 .map_err(self.sql(OP))?;
             for (pos, (item, key)) in items.iter().zip(&keys).enumerate() {
@@ -649,6 +787,7 @@ impl Store {
                 let link = item.link.as_ref().map(Url::as_str);
                 let image = item.image.as_ref().map(Url::as_str);
                 let page_date = item.date.map(|d| d.to_rfc3339());
+                let categories = item.categories.join("\n");
                 let old_hash: Option<String> = select
                     .query_row(params![feed, key], |r| r.get(0))
                     .optional()
@@ -668,6 +807,9 @@ impl Store {
                                 ms(now),
                                 hash,
                                 item.body_html,
+                                item.date_relative,
+                                item.author,
+                                categories,
                             ])
                             .map_err(self.sql(OP))?;
                         if old == hash {
@@ -698,6 +840,8 @@ impl Store {
                                 ms(now),
                                 hash,
                                 item.body_html,
+                                item.author,
+                                categories,
                             ])
                             .map_err(self.sql(OP))?;
                         merge.new_keys.push(key.clone());
@@ -707,7 +851,58 @@ impl Store {
         }
         self.prune_in(&tx, feed, keep, now)?;
         tx.commit().map_err(self.sql(OP))?;
+        merge.keys = keys;
         Ok(merge)
+    }
+
+    /// Links of the items of the latest merge of `feed`.
+    fn current_links(tx: &Transaction<'_>, feed: &str) -> rusqlite::Result<Vec<Url>> {
+        let mut stmt = tx.prepare_cached(
+            "SELECT link FROM items WHERE feed = ?1 AND link IS NOT NULL
+               AND last_seen_ms = (SELECT MAX(last_seen_ms) FROM items WHERE feed = ?1)",
+        )?;
+        let links: Vec<String> = stmt
+            .query_map(params![feed], |r| r.get(0))?
+            .collect::<rusqlite::Result<_>>()?;
+        Ok(links.iter().filter_map(|l| Url::parse(l).ok()).collect())
+    }
+
+    /// Recompute the keys of the linked items of `feed` under `rules`. Of
+    /// items that get the same key, the first seen stays (its guid was
+    /// published first) and the others are deleted.
+    fn rekey_in(tx: &Transaction<'_>, feed: &str, rules: &IdentityRules) -> rusqlite::Result<()> {
+        let rows: Vec<(i64, String, String)> = tx
+            .prepare(
+                "SELECT rowid, key, link FROM items WHERE feed = ?1 AND link IS NOT NULL
+                 ORDER BY first_seen_ms, rowid",
+            )?
+            .query_map(params![feed], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
+            .collect::<rusqlite::Result<_>>()?;
+        let mut taken = HashSet::new();
+        let mut renames = Vec::new();
+        for (rowid, key, link) in rows {
+            let Ok(url) = Url::parse(&link) else { continue };
+            let new_key = rules.key(&url);
+            if !taken.insert(new_key.clone()) {
+                tx.execute("DELETE FROM items WHERE rowid = ?1", params![rowid])?;
+            } else if new_key != key {
+                renames.push((rowid, new_key));
+            }
+        }
+        // Two passes: a new key may equal another row's old key.
+        for (rowid, _) in &renames {
+            tx.execute(
+                "UPDATE items SET key = char(1) || rowid WHERE rowid = ?1",
+                params![rowid],
+            )?;
+        }
+        for (rowid, key) in &renames {
+            tx.execute(
+                "UPDATE items SET key = ?2 WHERE rowid = ?1",
+                params![rowid, key],
+            )?;
+        }
+        Ok(())
     }
 
     /// Delete the items of `feed` unseen for longer than max(max_age, 90
@@ -767,22 +962,58 @@ impl Store {
         Ok(by_age + by_count)
     }
 
-    /// Count one body fetch of item `key`; `body_html` is stored when the
-    /// fetch produced one (a failed fetch keeps any earlier body).
+    /// Count one body fetch of item `key` made at `now`; `body_html` is
+    /// stored when the fetch produced one (a failed fetch keeps any earlier
+    /// body and may be tried again [`body_retry_delay`] after `now`).
     pub fn record_body_attempt(
         &self,
         feed: &str,
         key: &str,
         body_html: Option<&str>,
+        now: DateTime<Utc>,
+    ) -> Result<(), StateError> {
+        self.record_body(feed, key, body_html, &ArticleMeta::default(), now)
+    }
+
+    /// [`Store::record_body_attempt`], also keeping the article page's
+    /// byline and tags for an item whose record had none.
+    pub fn record_body(
+        &self,
+        feed: &str,
+        key: &str,
+        body_html: Option<&str>,
+        meta: &ArticleMeta,
+        now: DateTime<Utc>,
     ) -> Result<(), StateError> {
         const OP: &str = "record a body fetch";
         let conn = self.lock();
+        let attempts: Option<i64> = conn
+            .query_row(
+                "SELECT body_attempts FROM items WHERE feed = ?1 AND key = ?2",
+                params![feed, key],
+                |r| r.get(0),
+            )
+            .optional()
+            .map_err(self.sql(OP))?;
+        let retry = attempts.map_or(0, |a| {
+            let delay = body_retry_delay(u32::try_from(a + 1).unwrap_or(u32::MAX));
+            now.checked_add_signed(delay).map_or(i64::MAX, ms)
+        });
         let n = conn
             .execute(
                 "UPDATE items SET body_attempts = body_attempts + 1,
-                   body_html = COALESCE(?3, body_html)
+                   body_html = COALESCE(?3, body_html), body_retry_ms = ?4,
+                   author = COALESCE(author, ?5),
+                   categories = CASE WHEN categories = '' THEN ?6 ELSE categories END
                  WHERE feed = ?1 AND key = ?2",
-                params![feed, key, body_html],
+                params![
+                    feed,
+                    key,
+                    body_html,
+                    retry,
+                    meta.author,
+                    meta.tags.join("\n")
+                ],
             )
             .map_err(self.sql(OP))?;
         if n == 0 {
@@ -796,25 +1027,27 @@ impl Store {
         Ok(())
     }
 
-    /// Of `keys` (in their order), those stored without a body and tried
-    /// fewer than `max_attempts` times. Unknown keys are skipped.
+    /// Of `keys` (in their order), those stored without a body, tried
+    /// fewer than `max_attempts` times and due at `now` (their last failure's
+    /// [`body_retry_delay`] has passed). Unknown keys are skipped.
     pub fn items_needing_body(
         &self,
         feed: &str,
         keys: &[String],
         max_attempts: u32,
+        now: DateTime<Utc>,
     ) -> Result<Vec<String>, StateError> {
         let conn = self.lock();
         let mut stmt = conn
             .prepare_cached(
                 "SELECT 1 FROM items WHERE feed = ?1 AND key = ?2
-                   AND body_html IS NULL AND body_attempts < ?3",
+                   AND body_html IS NULL AND body_attempts < ?3 AND body_retry_ms <= ?4",
             )
             .map_err(self.sql("list items needing a body"))?;
         let mut out = Vec::new();
         for key in keys {
             if stmt
-                .exists(params![feed, key, max_attempts])
+                .exists(params![feed, key, max_attempts, ms(now)])
                 .map_err(self.sql("list items needing a body"))?
             {
                 out.push(key.clone());
@@ -823,13 +1056,37 @@ impl Store {
         Ok(out)
     }
 
+    /// Keys and links of the current items of `feed` (those of the latest
+    /// merge), in page order: what a run whose list page answered 304 still
+    /// owes bodies to.
+    pub fn current_links_by_key(&self, feed: &str) -> Result<Vec<(String, Url)>, StateError> {
+        const OP: &str = "read the current items";
+        let conn = self.lock();
+        let mut stmt = conn
+            .prepare_cached(
+                "SELECT key, link FROM items WHERE feed = ?1 AND link IS NOT NULL
+                   AND last_seen_ms = (SELECT MAX(last_seen_ms) FROM items WHERE feed = ?1)
+                 ORDER BY page_pos",
+            )
+            .map_err(self.sql(OP))?;
+        let rows: Vec<(String, String)> = stmt
+            .query_map(params![feed], |r| Ok((r.get(0)?, r.get(1)?)))
+            .map_err(self.sql(OP))?
+            .collect::<rusqlite::Result<_>>()
+            .map_err(self.sql(OP))?;
+        Ok(rows
+            .into_iter()
+            .filter_map(|(k, l)| Url::parse(&l).ok().map(|u| (k, u)))
+            .collect())
+    }
+
     /// Drop every stored body of `feed` and reset the attempt counts, so
     /// the next runs fetch them again ("re-fetch on request"). Returns how
     /// many items were reset.
     pub fn clear_bodies(&self, feed: &str) -> Result<usize, StateError> {
         let conn = self.lock();
         conn.execute(
-            "UPDATE items SET body_html = NULL, body_attempts = 0
+            "UPDATE items SET body_html = NULL, body_attempts = 0, body_retry_ms = 0
              WHERE feed = ?1 AND (body_html IS NOT NULL OR body_attempts > 0)",
             params![feed],
         )
@@ -913,6 +1170,13 @@ impl Store {
                 content_hash: row.content_hash,
                 body_html: row.body_html,
                 body_attempts: u32::try_from(row.body_attempts).unwrap_or(0),
+                author: row.author,
+                categories: row
+                    .categories
+                    .lines()
+                    .filter(|c| !c.is_empty())
+                    .map(str::to_string)
+                    .collect(),
             },
             row.page_pos,
         ))
@@ -1065,7 +1329,8 @@ impl Store {
             .collect())
     }
 
-    /// Delete everything stored for `feed` (items, validators, runs), in one
+    /// Delete everything stored for `feed` (items, validators, runs, learnt
+    /// parameters), in one
     /// transaction.
     pub fn forget_feed(&self, feed: &str) -> Result<(), StateError> {
         const OP: &str = "forget a feed";
@@ -1073,7 +1338,7 @@ impl Store {
         let tx = conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(self.sql(OP))?;
-        for table in ["items", "validators", "runs"] {
+        for table in ["items", "validators", "runs", "volatile_params", "pages"] {
             tx.execute(
                 &format!("DELETE FROM {table} WHERE feed = ?1"),
                 params![feed],
@@ -1082,28 +1347,6 @@ impl Store {
         }
         tx.commit().map_err(self.sql(OP))
     }
-}
-
-/// `link` without fragment and tracking parameters (`utm_*`, `fbclid`,
-/// `gclid`); the other parameters stay byte for byte, in order.
-fn normalized_link(link: &Url) -> String {
-    let mut url = link.clone();
-    url.set_fragment(None);
-    if let Some(query) = url.query() {
-        let kept: Vec<&str> = query
-            .split('&')
-            .filter(|pair| {
-                let name = pair.split('=').next().unwrap_or("").to_ascii_lowercase();
-                !(name.is_empty()
-                    || name.starts_with("utm_")
-                    || name == "fbclid"
-                    || name == "gclid")
-            })
-            .collect();
-        let kept = kept.join("&");
-        url.set_query((!kept.is_empty()).then_some(kept.as_str()));
-    }
-    url.to_string()
 }
 
 fn collapsed_lowercase(s: &str) -> String {
@@ -1154,6 +1397,7 @@ mod tests {
             guid: link.to_string(),
             link: Some(link),
             date: None,
+            date_relative: false,
             summary: summary.into(),
             image: thumb.map(|s| Url::parse(s).unwrap()),
             author: None,
@@ -1191,6 +1435,7 @@ mod tests {
             link: None,
             guid: String::new(),
             date: None,
+            date_relative: false,
             summary: summary.into(),
             image: None,
             author: None,
@@ -1373,7 +1618,7 @@ mod tests {
             linkless("Road works on Main St", "Closed until May."),
             linkless("Weekly Market Report", "Unchanged."),
         ];
-        let keys = Store::identity_keys("notices", &page);
+        let keys = Store::identity_keys(&IdentityRules::default(), &page);
         assert_eq!(
             keys,
             [
@@ -1399,9 +1644,139 @@ mod tests {
         assert!(!item.to_item().guid_is_permalink());
     }
 
+    /// A board whose links carry a per-visit parameter no default knows:
+    /// the second run learns it and the stored items are re-keyed, so the
+    /// third and later runs add nothing; the newest link is kept.
+    #[test]
+    fn volatile_parameter_is_learnt_and_items_are_not_duplicated() {
+        let store = Store::open_in_memory().unwrap();
+        let board = |visit: &str, topics: &[u32]| -> Vec<Item> {
+            topics
+                .iter()
+                .map(|t| {
+                    let mut it = story("x", &format!("Topic {t}"), "", None);
+                    let link = Url::parse(&format!(
+                        "https://forum.example.org/viewtopic.php?t={t}&visit={visit}"
+                    ))
+                    .unwrap();
+                    it.guid = link.to_string();
+                    it.link = Some(link);
+                    it
+                })
+                .collect()
+        };
+        let rules = IdentityRules::default();
+        let m1 = store
+            .merge_items_with(
+                "board",
+                &board("a1", &[1, 2, 3]),
+                t(9, 0),
+                &keep(100, None),
+                &rules,
+            )
+            .unwrap();
+        assert_eq!((m1.new_keys.len(), m1.learned.as_deref()), (3, None));
+        let m2 = store
+            .merge_items_with(
+                "board",
+                &board("b2", &[4, 1, 2, 3]),
+                t(10, 0),
+                &keep(100, None),
+                &rules,
+            )
+            .unwrap();
+        assert_eq!(m2.learned.as_deref(), Some("visit"));
+        assert_eq!(
+            m2.new_keys,
+            vec!["https://forum.example.org/viewtopic.php?t=4".to_string()]
+        );
+        let m3 = store
+            .merge_items_with(
+                "board",
+                &board("c3", &[4, 1, 2, 3]),
+                t(11, 0),
+                &keep(100, None),
+                &rules,
+            )
+            .unwrap();
+        assert_eq!((m3.new_keys.len(), m3.learned), (0, None));
+        assert_eq!(store.item_count("board").unwrap(), 4);
+        assert_eq!(
+            store.volatile_params("board").unwrap(),
+            vec!["visit".to_string()]
+        );
+        let first = store
+            .item("board", "https://forum.example.org/viewtopic.php?t=1")
+            .unwrap()
+            .unwrap();
+        assert!(
+            first.link.unwrap().as_str().ends_with("visit=c3"),
+            "newest link kept"
+        );
+        assert!(
+            first.guid.ends_with("visit=a1"),
+            "guid fixed at first sight"
+        );
+    }
+
+    /// "2 days ago" read on three runs gives three times; the first stays.
+    /// An absolute date that changes (an edit) replaces it.
+    #[test]
+    fn relative_dates_stay_fixed_and_absolute_dates_update() {
+        let store = Store::open_in_memory().unwrap();
+        let mut items = front_page();
+        for (run, h) in [(0, 9), (1, 10), (2, 13)] {
+            let mut it = items[0].clone();
+            it.date = Some((t(h, run * 7) - Duration::days(2)).fixed_offset());
+            it.date_relative = true;
+            store.merge_items("f", &[it], t(h, run * 7)).unwrap();
+        }
+        let key = Store::identity_keys(&IdentityRules::default(), &items[..1]).remove(0);
+        let stored = store.item("f", &key).unwrap().unwrap();
+        assert_eq!(
+            stored.page_date,
+            Some((t(9, 0) - Duration::days(2)).fixed_offset())
+        );
+        items[0].date = Some(t(8, 0).fixed_offset());
+        store.merge_items("f", &items[..1], t(14, 0)).unwrap();
+        items[0].date = Some(t(8, 30).fixed_offset());
+        store.merge_items("f", &items[..1], t(15, 0)).unwrap();
+        let stored = store.item("f", &key).unwrap().unwrap();
+        assert_eq!(stored.page_date, Some(t(8, 30).fixed_offset()));
+    }
+
+    /// A date-only "today" is read as noon; seen at 09:00 it would be
+    /// dated in the future: it is dated at its first sight instead, and a
+    /// day's items keep the page order. Yesterday's noon stays.
+    #[test]
+    fn date_only_items_are_never_dated_in_the_future() {
+        let store = Store::open_in_memory().unwrap();
+        let mut items = front_page();
+        items[0].date = Some(t(12, 0).fixed_offset());
+        items[1].date = Some(t(12, 0).fixed_offset());
+        items[2].date = Some((t(12, 0) - Duration::days(1)).fixed_offset());
+        store.merge_items("f", &items, t(9, 0)).unwrap();
+        let published = store
+            .published_items("f", t(9, 0), &keep(10, None))
+            .unwrap();
+        let dates: Vec<_> = published
+            .iter()
+            .map(|i| i.to_item().date.unwrap())
+            .collect();
+        assert_eq!(
+            dates,
+            [
+                t(9, 0).fixed_offset(),
+                (t(9, 0) - Duration::seconds(1)).fixed_offset(),
+                (t(12, 0) - Duration::days(1)).fixed_offset(),
+            ]
+        );
+    }
+
     #[test]
     fn link_normalization_drops_tracking_and_fragment_only() {
         let u = |s: &str| Url::parse(s).unwrap();
+        let normalized_link = |l: &Url| IdentityRules::default().key(l);
         assert_eq!(
             normalized_link(&u(
                 "https://News.Example.org/a/?id=7&utm_source=x&fbclid=Z&p=2#top"
@@ -1455,7 +1830,7 @@ mod tests {
             assert_eq!(store.path(), Some(path.as_path()));
             let m = store.merge_items("city", &front_page(), t(8, 0)).unwrap();
             store
-                .record_body_attempt("city", &m.new_keys[0], Some("<p>Full story.</p>"))
+                .record_body_attempt("city", &m.new_keys[0], Some("<p>Full story.</p>"), t(8, 0))
                 .unwrap();
             store
                 .save_validators(
@@ -1557,36 +1932,69 @@ mod tests {
         page[2].body_html = Some("<p>Lunch details.</p>".into());
         let keys = store.merge_items("city", &page, t(8, 0)).unwrap().new_keys;
         assert_eq!(
-            store.items_needing_body("city", &keys, 3).unwrap(),
+            store
+                .items_needing_body("city", &keys, 3, t(23, 0))
+                .unwrap(),
             keys[..2]
         );
         store
-            .record_body_attempt("city", &keys[0], Some("<p>Budget.</p>"))
+            .record_body_attempt("city", &keys[0], Some("<p>Budget.</p>"), t(8, 0))
             .unwrap();
         for _ in 0..3 {
-            store.record_body_attempt("city", &keys[1], None).unwrap();
+            store
+                .record_body_attempt("city", &keys[1], None, t(8, 0))
+                .unwrap();
         }
         assert!(
             store
-                .items_needing_body("city", &keys, 3)
+                .items_needing_body("city", &keys, 3, t(23, 0))
                 .unwrap()
                 .is_empty()
         );
         assert_eq!(
-            store.items_needing_body("city", &keys, 4).unwrap(),
+            store
+                .items_needing_body("city", &keys, 4, t(23, 0))
+                .unwrap(),
             [keys[1].clone()]
         );
         assert_eq!(
             store.item("city", &keys[1]).unwrap().unwrap().body_attempts,
             3
         );
+        // A failed body waits its backoff: 15 min after the 1st failure.
+        store.clear_bodies("city").unwrap();
+        store
+            .record_body_attempt("city", &keys[0], None, t(8, 0))
+            .unwrap();
+        let due = |at| {
+            store
+                .items_needing_body("city", &keys[..1], 3, at)
+                .unwrap()
+                .len()
+        };
+        assert_eq!((due(t(8, 14)), due(t(8, 15))), (0, 1));
+        store
+            .record_body_attempt("city", &keys[0], None, t(8, 15))
+            .unwrap();
+        assert_eq!((due(t(8, 44)), due(t(8, 45))), (0, 1));
+        store
+            .record_body_attempt("city", &keys[0], Some("<p>Budget.</p>"), t(8, 45))
+            .unwrap();
+        store
+            .record_body_attempt("city", &keys[2], Some("<p>Lunch details.</p>"), t(8, 45))
+            .unwrap();
         // A later merge without bodies keeps the stored ones.
         store.merge_items("city", &front_page(), t(9, 0)).unwrap();
         let lunch = store.item("city", &keys[2]).unwrap().unwrap();
         assert_eq!(lunch.body_html.as_deref(), Some("<p>Lunch details.</p>"));
-        assert_eq!(store.clear_bodies("city").unwrap(), 3);
-        assert_eq!(store.items_needing_body("city", &keys, 1).unwrap(), keys);
-        let err = store.record_body_attempt("city", "https://nowhere.example/", None);
+        assert_eq!(store.clear_bodies("city").unwrap(), 2);
+        assert_eq!(
+            store
+                .items_needing_body("city", &keys, 1, t(23, 0))
+                .unwrap(),
+            keys
+        );
+        let err = store.record_body_attempt("city", "https://nowhere.example/", None, t(8, 0));
         assert!(matches!(err, Err(StateError::UnknownItem { .. })));
     }
 

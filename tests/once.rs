@@ -245,7 +245,10 @@ async fn once_publishes_good_feeds_and_reports_each_bad_one() {
             .is_some_and(|d| d.contains("What the change means"))
     );
     assert!(
-        stdout.contains("feed news: published (6 records, 6 new, 6 items, 5 bodies, 1 failed)"),
+        stdout.contains(
+            "feed news: published (6 records, 6 new, 6 items, 5 bodies, 0 failed, \
+             1 linked pages do not exist and keep their summaries)"
+        ),
         "{stdout}"
     );
     let self_link = news
@@ -357,4 +360,27 @@ fn preview_json_has_records_and_patterns() {
     assert!(v["patterns"].as_array().is_some_and(|p| !p.is_empty()));
     assert!(v["patterns"][0]["tokens"].as_str().unwrap().contains("<a>"));
     assert!(v["groups"][0]["winner"].as_bool().unwrap());
+}
+
+/// Regression: a page without records printed empty tables and nothing
+/// else; now one line says why and what to try.
+#[test]
+fn preview_of_a_page_without_records_says_why_in_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let shell = dir.path().join("app.html");
+    std::fs::write(
+        &shell,
+        "<!doctype html><html><head><title>Jobs</title><script src=app.js></script></head>\
+         <body><div id=root></div></body></html>",
+    )
+    .unwrap();
+    let run = feedmine(&["preview", shell.to_str().unwrap()]);
+    assert!(run.status.success());
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    let hint: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.starts_with("no records:"))
+        .collect();
+    assert_eq!(hint.len(), 1, "{stdout}");
+    assert!(hint[0].contains("JavaScript"), "{stdout}");
 }

@@ -338,12 +338,90 @@ async fn unknown_feeds_formats_and_unpublished_files_are_404() {
         assert_eq!(reply.status, StatusCode::NOT_FOUND, "{uri}");
         assert!(!reply.body.contains(SECRET), "{uri}");
     }
-    // Without the fixed-name files, their routes are 404 too.
-    std::fs::remove_file(f.out.join("feeds.opml")).unwrap();
+    // Without the stylesheet file, its route is 404 too.
+    std::fs::remove_file(f.out.join("feed.xsl")).unwrap();
     assert_eq!(
-        get(&app, "/feeds.opml", &[]).await.status,
+        get(&app, "/feeds/feed.xsl", &[]).await.status,
         StatusCode::NOT_FOUND
     );
+}
+
+/// Regression: the served OPML said `xmlUrl="news.xml"`, which resolves
+/// to `/news.xml` (404) and which newsboat rejects outright.
+#[tokio::test]
+async fn served_opml_has_absolute_urls_from_host_or_public_url() {
+    let f = fixture();
+    let app = f.app();
+    let opml = get(&app, "/feeds.opml", &[("host", "feeds.lan:8080")]).await;
+    assert_eq!(opml.status, StatusCode::OK);
+    let doc = quick_xml_outlines(&opml.body);
+    assert_eq!(
+        doc,
+        [
+            (
+                "City news".to_string(),
+                "http://feeds.lan:8080/feeds/news.xml".to_string()
+            ),
+            (
+                "Team blog".to_string(),
+                "http://feeds.lan:8080/feeds/blog.xml".to_string()
+            ),
+        ]
+    );
+    // Every xmlUrl it lists is served.
+    let news = get(&app, "/feeds/news.xml", &[]).await;
+    assert_eq!(news.status, StatusCode::OK);
+    let mut options = f.options();
+    options.public_url = Some(url::Url::parse("https://example.org/rss/").unwrap());
+    let app = server::router(f.state(options));
+    let opml = get(&app, "/feeds.opml", &[("host", "feeds.lan:8080")]).await;
+    assert!(
+        opml.body
+            .contains(r#"xmlUrl="https://example.org/rss/news.xml""#),
+        "{}",
+        opml.body
+    );
+    // A hostile Host header never becomes part of a URL.
+    let f2 = fixture();
+    let opml = get(&f2.app(), "/feeds.opml", &[("host", "evil/path?x")]).await;
+    assert!(
+        opml.body
+            .contains(r#"xmlUrl="http://localhost/feeds/news.xml""#),
+        "{}",
+        opml.body
+    );
+}
+
+/// (title, xmlUrl) of every outline, in order.
+fn quick_xml_outlines(xml: &str) -> Vec<(String, String)> {
+    use quick_xml::events::Event;
+    let mut reader = quick_xml::Reader::from_str(xml);
+    let mut out = Vec::new();
+    loop {
+        match reader.read_event().unwrap() {
+            Event::Empty(e) | Event::Start(e) if e.name().as_ref() == b"outline" => {
+                let attr = |name: &[u8]| {
+                    e.attributes()
+                        .flatten()
+                        .find(|a| a.key.as_ref() == name)
+                        .map(|a| {
+                            a.decoded_and_normalized_value(
+                                quick_xml::XmlVersion::Explicit1_0,
+                                reader.decoder(),
+                            )
+                            .unwrap()
+                            .into_owned()
+                        })
+                        .unwrap_or_default()
+                };
+                out.push((attr(b"title"), attr(b"xmlUrl")));
+            }
+            Event::Eof => break,
+            _ => {}
+        }
+    }
+    out.sort();
+    out
 }
 
 #[tokio::test]
@@ -570,11 +648,50 @@ async fn bearer_token_guards_everything_but_health() {
             assert_eq!(reply.status, StatusCode::UNAUTHORIZED, "{uri} {wrong}");
         }
     }
-    for auth in ["Bearer s3cret-token", "bearer s3cret-token"] {
+    // Bearer, Basic with the token as password (readers can send it), and
+    // `?token=` on the URL (readers that can send nothing).
+    for auth in [
+        "Bearer s3cret-token",
+        "bearer s3cret-token",
+        "Basic cmVhZGVyOnMzY3JldC10b2tlbg==", // reader:s3cret-token
+        "Basic OnMzY3JldC10b2tlbg==",         // :s3cret-token
+    ] {
         let ok = get(&app, "/feeds/news.xml", &[("authorization", auth)]).await;
-        assert_eq!(ok.status, StatusCode::OK);
+        assert_eq!(ok.status, StatusCode::OK, "{auth}");
         assert_eq!(ok.body, NEWS_RSS);
     }
+    let wrong_basic = get(
+        &app,
+        "/feeds/news.xml",
+        &[("authorization", "Basic cmVhZGVyOnMzY3JldC10b2tlbQ==")],
+    )
+    .await;
+    assert_eq!(wrong_basic.status, StatusCode::UNAUTHORIZED);
+    let query = get(&app, "/feeds/news.xml?token=s3cret-token", &[]).await;
+    assert_eq!(query.status, StatusCode::OK);
+    for bad in ["/feeds/news.xml?token=s3cret", "/feeds/news.xml?token="] {
+        assert_eq!(
+            get(&app, bad, &[]).await.status,
+            StatusCode::UNAUTHORIZED,
+            "{bad}"
+        );
+    }
+    // The OPML served to an authenticated client carries the token.
+    let opml = get(&app, "/feeds.opml?token=s3cret-token", &[("host", "h.lan")]).await;
+    assert!(
+        opml.body
+            .contains(r#"xmlUrl="http://h.lan/feeds/news.xml?token=s3cret-token""#),
+        "{}",
+        opml.body
+    );
+    let missing = get(&app, "/", &[]).await;
+    let challenge: Vec<&str> = missing
+        .headers
+        .get_all(header::WWW_AUTHENTICATE)
+        .iter()
+        .map(|v| v.to_str().unwrap().split(' ').next().unwrap())
+        .collect();
+    assert_eq!(challenge, ["Bearer", "Basic"]);
     let index = get(&app, "/", &[("authorization", "Bearer s3cret-token")]).await;
     assert_eq!(index.status, StatusCode::OK);
     let unknown = get(

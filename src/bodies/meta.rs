@@ -36,6 +36,15 @@ pub fn fill(src: &str, toks: &Tokens, base: Option<&url::Url>, ex: &mut Extracti
                         continue;
                     };
                     let key = key.to_ascii_lowercase();
+                    if key == "article:tag" {
+                        m.meta_tags.push(content.to_string());
+                        continue;
+                    }
+                    if key == "keywords" || key == "news_keywords" {
+                        m.meta_keywords
+                            .extend(content.split(',').map(str::to_string));
+                        continue;
+                    }
                     let slot = match key.as_str() {
                         "og:title" | "twitter:title" => &mut m.meta_title,
                         "author" | "article:author" | "dc.creator" | "byl" | "sailthru.author"
@@ -90,6 +99,18 @@ pub fn fill(src: &str, toks: &Tokens, base: Option<&url::Url>, ex: &mut Extracti
     }
     ex.title = m.ld_title.or(m.meta_title).or(m.h1).or(m.doc_title);
     ex.byline = m.ld_byline.or(m.meta_byline);
+    // Tags name topics; keywords are often SEO lists: the first source
+    // that has any wins, at most MAX_TAGS.
+    let tags = [m.ld_tags, m.meta_tags, m.meta_keywords]
+        .into_iter()
+        .find(|t| t.iter().any(|x| !x.trim().is_empty()))
+        .unwrap_or_default();
+    for t in tags {
+        let t = t.split_whitespace().collect::<Vec<_>>().join(" ");
+        if !t.is_empty() && !ex.tags.contains(&t) && ex.tags.len() < MAX_TAGS {
+            ex.tags.push(t);
+        }
+    }
     ex.published = [m.ld_date, m.meta_date, m.time_date]
         .into_iter()
         .flatten()
@@ -100,8 +121,14 @@ pub fn fill(src: &str, toks: &Tokens, base: Option<&url::Url>, ex: &mut Extracti
         .find_map(|u| absolute(&u, base));
 }
 
+/// Tags kept from one article page at most.
+pub const MAX_TAGS: usize = 16;
+
 #[derive(Default)]
 struct Found {
+    ld_tags: Vec<String>,
+    meta_tags: Vec<String>,
+    meta_keywords: Vec<String>,
     ld_title: Option<String>,
     ld_byline: Option<String>,
     ld_date: Option<String>,
@@ -159,6 +186,15 @@ fn json_ld(v: &serde_json::Value, m: &mut Found, depth: usize) {
                 && let Some(name) = person_names(a)
             {
                 set_once(&mut m.ld_byline, &name);
+            }
+            if m.ld_tags.is_empty() {
+                match o.get("keywords") {
+                    Some(Value::String(k)) => m.ld_tags.extend(k.split(',').map(str::to_string)),
+                    Some(Value::Array(a)) => m
+                        .ld_tags
+                        .extend(a.iter().filter_map(|x| x.as_str()).map(str::to_string)),
+                    _ => {}
+                }
             }
             if let Some(img) = o.get("image")
                 && let Some(u) = image_url(img)
@@ -243,6 +279,28 @@ pub fn parse_date(s: &str) -> Option<chrono::DateTime<chrono::FixedOffset>> {
 mod tests {
     use super::super::tokenize::tokenize;
     use super::*;
+
+    #[test]
+    fn tags_come_from_article_tag_before_keywords() {
+        let src = r#"<html><head>
+            <meta name="keywords" content="news, city, news">
+            <meta property="article:tag" content="Harbour">
+            <meta property="article:tag" content=" Ferries  ">
+            <meta property="article:tag" content="Harbour">
+            </head><body><p>x</p></body></html>"#;
+        let mut ex = Extraction::default();
+        fill(src, &tokenize(src), None, &mut ex);
+        assert_eq!(ex.tags, ["Harbour", "Ferries"]);
+        let src = r#"<meta name="keywords" content="news, city, news">"#;
+        let mut ex = Extraction::default();
+        fill(src, &tokenize(src), None, &mut ex);
+        assert_eq!(ex.tags, ["news", "city"]);
+        let src = r#"<script type="application/ld+json">{"@type":"BlogPosting","keywords":["rust","async"]}</script>
+            <meta property="article:tag" content="Other">"#;
+        let mut ex = Extraction::default();
+        fill(src, &tokenize(src), None, &mut ex);
+        assert_eq!(ex.tags, ["rust", "async"]);
+    }
 
     #[test]
     fn json_ld_wins_over_meta_and_urls_are_absolute() {

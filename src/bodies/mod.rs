@@ -154,6 +154,9 @@ pub struct Extraction {
     pub byline: Option<String>,
     pub published: Option<chrono::DateTime<chrono::FixedOffset>>,
     pub lead_image: Option<url::Url>,
+    /// The article's tags (`article:tag`, `keywords`, JSON-LD `keywords`),
+    /// in page order, without duplicates.
+    pub tags: Vec<String>,
     /// Tree nodes the extractor built.
     pub nodes_built: usize,
     /// Nodes of the page's whole DOM (elements + non-blank texts).

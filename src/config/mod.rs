@@ -157,6 +157,9 @@ pub struct Feed {
     pub filter_case_insensitive: bool,
     /// The 1-based rank of the record group to publish (`None`: the winner).
     pub group: Option<usize>,
+    /// Which link parameters item identity ignores (`ignore_params`,
+    /// `keep_params` over the defaults).
+    pub identity: crate::state::identity::IdentityRules,
     /// Hash of everything in the file that shapes this feed's output: a
     /// change invalidates the feed's conditional-GET cache.
     pub config_hash: String,
@@ -321,6 +324,9 @@ const MAX_SHAPE_ISSUES: usize = 50;
 /// read again, so one typo does not hide the next.
 fn parse_raw(text: &str) -> Result<RawConfig, Vec<ConfigIssue>> {
     use serde::Deserialize;
+    if let Some(issue) = single_bracket_table(text) {
+        return Err(vec![issue]);
+    }
     let mut tree = toml::de::DeTable::parse(text).map_err(|e| vec![issue_of(text, &e)])?;
     let mut issues = Vec::new();
     while issues.len() < MAX_SHAPE_ISSUES {
@@ -337,6 +343,24 @@ fn parse_raw(text: &str) -> Result<RawConfig, Vec<ConfigIssue>> {
     }
     issues.sort_by_key(|i| i.line);
     Err(issues)
+}
+
+/// `[feed]` (or `[ feed ]`) where `[[feed]]` is meant: toml reads it as one
+/// table and serde's "invalid type: map, expected a sequence" says nothing
+/// useful, so it is named exactly.
+fn single_bracket_table(text: &str) -> Option<ConfigIssue> {
+    text.lines().enumerate().find_map(|(i, l)| {
+        let code = l.split('#').next().unwrap_or("").trim();
+        let inner = code.strip_prefix('[')?.strip_suffix(']')?;
+        (!inner.starts_with('[') && inner.trim() == "feed").then(|| ConfigIssue {
+            feed: None,
+            field: "feed".to_string(),
+            line: Some(i + 1),
+            message: "`[feed]` declares a single table; each feed is an entry of the \
+                      `feed` array: write `[[feed]]` (two brackets on each side)"
+                .to_string(),
+        })
+    })
 }
 
 /// A toml/serde error as an issue with its feed, field and line.
@@ -475,6 +499,30 @@ timezone = "Asia/Shanghai"
         assert!(!blog.bodies.enabled && news.bodies.enabled);
         assert_eq!(blog.schedule.source, DEFAULT_SCHEDULE);
         assert_eq!(blog.timezone, chrono_tz::Asia::Shanghai);
+    }
+
+    /// Regression: `[feed]` gave "invalid type: map, expected a sequence".
+    #[test]
+    fn single_bracket_feed_table_is_named() {
+        let got = issues(
+            "output_dir = \"out\"\n\n[feed]  # mine\nid = \"n\"\nurl = \"https://x.example/\"\n",
+        );
+        assert_eq!(got.len(), 1);
+        assert_eq!(got[0].line, Some(3));
+        assert!(
+            got[0].message.contains("write `[[feed]]`"),
+            "{}",
+            got[0].message
+        );
+        // `ignore_params` / `keep_params` are read per feed.
+        let c = parse_str(
+            "[[feed]]\nid = \"b\"\nurl = \"https://x.example/\"\nignore_params = [\"Visit\"]\nkeep_params = [\"ref\"]\n",
+        )
+        .unwrap();
+        let key = c.feeds[0]
+            .identity
+            .key(&url::Url::parse("https://x.example/t?id=1&visit=2&ref=3&sid=4").unwrap());
+        assert_eq!(key, "https://x.example/t?id=1&ref=3");
     }
 
     #[test]

@@ -169,4 +169,12 @@ pub struct RawFeed {
     /// Take the N-th ranked record group (1 = the winner) instead of the
     /// winner, as `preview` and the console number them.
     pub group: Option<Spanned<usize>>,
+    /// Link parameters that never identify a record here (added to the
+    /// session/tracking defaults), e.g. `["visit", "token"]`.
+    #[serde(default)]
+    pub ignore_params: Vec<String>,
+    /// Default-ignored parameters that do identify records here, e.g.
+    /// `["ref"]`.
+    #[serde(default)]
+    pub keep_params: Vec<String>,
 }

@@ -517,6 +517,7 @@ fn feed(
         exclude: f.exclude.clone(),
         filter_case_insensitive,
         group,
+        identity: crate::state::identity::IdentityRules::new(&f.ignore_params, &f.keep_params),
         config_hash,
         line: table.line,
     })

@@ -1,6 +1,6 @@
 //! Main-text extraction measured on article pages with true text
-//! (`shared/data/articles/<set>/<id>.html.gz` + `<id>.json`), with the exact
-//! metrics of `shared/data/README.md` (articles section):
+//! (the evaluation data set's `articles/<set>/<id>.html.gz` + `<id>.json`),
+//! with the exact metrics the data set defines for articles:
 //! 1. shingle F1 (P averaged over non-empty predictions, R over non-empty
 //!    truths, F1 of the two means) and the number of empty predictions;
 //! 2. word F1 (lowercase `\w+` bags, macro mean);

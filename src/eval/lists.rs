@@ -1,6 +1,7 @@
-//! List-page evaluation: loads the labelled cases of `shared/data/lists/`,
-//! scores predicted records against the true ones with exactly the metric of
-//! `shared/data/README.md` ("lists/ → Metric"), and prints a per-case table
+//! List-page evaluation: loads the labelled cases of the evaluation data
+//! set's `lists/` directory (given as an argument), scores predicted records
+//! against the true ones with exactly the metric the data set defines for
+//! lists, and prints a per-case table
 //! and a gold / all summary.
 //!
 //! Metric decisions the README leaves open, fixed here:
@@ -41,7 +42,7 @@
 //!   repository's own fixtures), whose missing `source`, `quality`,
 //!   `complete` and `match_by` default to `fixture`, `gold`, true, `link`.
 //!
-//! Tests never need `shared/data`: they build small cases in a temporary
+//! Tests never need the data set: they build small cases in a temporary
 //! directory; a missing data directory is an [`EvalError`] naming it.
 
 use std::fmt::Write as _;

@@ -1,9 +1,9 @@
-//! Measurement of the extractors on labelled data (`../shared/data`, never
-//! copied into the repository). `lists` scores record extraction on list
+//! Measurement of the extractors on the evaluation data set (labelled pages
+//! outside this repository, never copied into it; paths are arguments). `lists` scores record extraction on list
 //! pages; `articles` scores main-text extraction on article pages. Both
+//! report the exact metrics the data set defines, plus timings;
 //! `feedbodies` runs the article pages through a `source = "feed"` feed and
-//! scores the bodies it publishes. All
-//! report the exact metrics of `shared/data/README.md` plus timings.
+//! scores the bodies it publishes.
 
 pub mod articles;
 pub mod feedbodies;

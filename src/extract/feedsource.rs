@@ -192,6 +192,7 @@ fn entry_item(e: &Entry, feed_url: &Url) -> Item {
             .filter(|n| !n.is_empty()),
         categories: categories(e),
         body_html,
+        date_relative: false,
     }
 }
 

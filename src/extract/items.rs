@@ -26,6 +26,9 @@ pub struct Item {
     pub guid: String,
     /// Publication date found in the record, if any.
     pub date: Option<DateTime<FixedOffset>>,
+    /// True when `date` was resolved from a phrase relative to the fetch
+    /// time ("2 days ago", "today"): the state keeps the first sight's.
+    pub date_relative: bool,
     /// The record's remaining text (without the title), whitespace-collapsed.
     pub summary: String,
     /// First content image of the record, absolute.
@@ -623,6 +626,9 @@ pub fn item_from_record(
     let full = doc.text_of_range(record.start, record.end);
     let summary = summary_without(&full, &title);
     let date = attr_date.or_else(|| text_date(doc, record, link_node, dates));
+    let date_relative =
+        date.is_some() && date_moves_with_clock(doc, record, link_node, dates, date);
+    let (author, categories) = crate::extract::byline::byline_and_tags(doc, record, link_node);
     let guid = match &link {
         Some(l) => l.to_string(),
         None => content_guid(&title, &summary),
@@ -632,12 +638,43 @@ pub fn item_from_record(
         link,
         guid,
         date,
+        date_relative,
         summary,
         image,
-        author: None,
-        categories: Vec::new(),
+        author,
+        categories,
         body_html: None,
     }
+}
+
+/// True when the record's date depends on the fetch time ("2 days ago",
+/// "today", a day without a year): read one day later, it is another date.
+fn date_moves_with_clock(
+    doc: &Document,
+    record: &Record,
+    title_link: Option<NodeId>,
+    ctx: &DateContext,
+    date: Option<DateTime<FixedOffset>>,
+) -> bool {
+    let Some(now) = ctx.now.checked_add_signed(chrono::Duration::days(1)) else {
+        return false;
+    };
+    let later = DateContext { now, ..*ctx };
+    let attr = (record.start..record.end).find_map(|i| {
+        let el = doc.element(i)?;
+        [
+            "datetime",
+            "data-datetime",
+            "data-date",
+            "data-time",
+            "title",
+        ]
+        .iter()
+        .filter(|a| **a != "title" || matches!(el.name.as_str(), "abbr" | "time" | "span"))
+        .filter_map(|a| el.attr(a))
+        .find_map(|v| parse_date(v, &later))
+    });
+    attr.or_else(|| text_date(doc, record, title_link, &later)) != date
 }
 
 /// First date in the record's text, in document order (a record's own date

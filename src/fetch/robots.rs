@@ -10,6 +10,11 @@
 //!   nothing allowed on that origin until the retry (Google's rule: a site
 //!   whose robots.txt cannot be read may be in trouble, so leave it alone).
 //! - URLs other than http(s) have no robots.txt and are always allowed.
+//! - A robots.txt the fetcher refuses to request (its address policy:
+//!   a private address without `allow_private_addresses`) is not an answer
+//!   from the site: [`RobotsCache::check`] reports it as
+//!   [`RobotsVerdict::Refused`] and nothing is cached, so fixing the config
+//!   takes effect on the next run.
 //! - The cache holds at most [`MAX_ORIGINS`] origins; beyond that, expired
 //!   entries go first, then the oldest.
 
@@ -36,6 +41,17 @@ pub const FRESH_FOR: Duration = Duration::from_secs(24 * 3600);
 pub const RETRY_UNREACHABLE_AFTER: Duration = Duration::from_secs(3600);
 /// Origins remembered at most.
 pub const MAX_ORIGINS: usize = 1024;
+
+/// What [`RobotsCache::check`] found.
+#[derive(Debug)]
+pub enum RobotsVerdict {
+    /// The site's rules let us fetch the URL (or it has no robots.txt).
+    Allowed,
+    /// The site's robots.txt forbids it, or the site is unreachable.
+    Disallowed,
+    /// robots.txt was not requested: our own address policy refused it.
+    Refused(FetchError),
+}
 
 /// What an origin's robots.txt says.
 #[derive(Debug)]
@@ -136,16 +152,29 @@ impl RobotsCache {
     /// when this origin's copy is missing or stale. When the fetcher has a
     /// politeness scheduler, the origin's crawl delay is applied to it.
     pub async fn allowed(&self, fetcher: &Fetcher, url: &Url) -> bool {
+        matches!(self.check(fetcher, url).await, RobotsVerdict::Allowed)
+    }
+
+    /// [`RobotsCache::allowed`], telling a site's "no" from our own
+    /// address policy's refusal to ask.
+    pub async fn check(&self, fetcher: &Fetcher, url: &Url) -> RobotsVerdict {
         let Some((origin, robots_url)) = robots_location(url) else {
-            return true;
+            return RobotsVerdict::Allowed;
         };
-        let entry = self.entry(fetcher, &origin, &robots_url).await;
+        let entry = match self.entry(fetcher, &origin, &robots_url).await {
+            Ok(entry) => entry,
+            Err(refused) => return RobotsVerdict::Refused(refused),
+        };
         if let (Some(politeness), Some(delay), Some(host)) =
             (fetcher.politeness(), entry.crawl_delay(), url.host_str())
         {
             politeness.set_host_delay(host, delay);
         }
-        entry.allows(url)
+        if entry.allows(url) {
+            RobotsVerdict::Allowed
+        } else {
+            RobotsVerdict::Disallowed
+        }
     }
 
     /// The `Crawl-delay` for us in the cached robots.txt of `url`'s origin
@@ -156,9 +185,12 @@ impl RobotsCache {
         origins.get(&origin)?.entry.as_ref()?.crawl_delay()
     }
 
-    /// Origins currently cached.
+    /// Origins whose robots.txt answer is cached (fresh or not).
     pub fn len(&self) -> usize {
-        lock(&self.origins).len()
+        lock(&self.origins)
+            .values()
+            .filter(|slot| slot.entry.is_some())
+            .count()
     }
 
     /// Whether nothing is cached.
@@ -168,11 +200,16 @@ impl RobotsCache {
 
     /// The fresh entry for `origin`, fetching it if needed (one fetch at a
     /// time per origin).
-    async fn entry(&self, fetcher: &Fetcher, origin: &str, robots_url: &Url) -> Arc<Entry> {
+    async fn entry(
+        &self,
+        fetcher: &Fetcher,
+        origin: &str,
+        robots_url: &Url,
+    ) -> Result<Arc<Entry>, FetchError> {
         let fetching = {
             let mut origins = lock(&self.origins);
             if let Some(entry) = fresh(origins.get(origin)) {
-                return entry;
+                return Ok(entry);
             }
             if !origins.contains_key(origin) {
                 make_room(&mut origins);
@@ -182,19 +219,21 @@ impl RobotsCache {
         let _fetch_turn = fetching.lock().await;
         // Another check may have fetched it while we waited.
         if let Some(entry) = fresh(lock(&self.origins).get(origin)) {
-            return entry;
+            return Ok(entry);
         }
-        let entry = Arc::new(self.fetch_rules(fetcher, robots_url).await);
+        let entry = Arc::new(self.fetch_rules(fetcher, robots_url).await?);
         let mut origins = lock(&self.origins);
         if !origins.contains_key(origin) {
             make_room(&mut origins);
         }
         let slot = origins.entry(origin.to_owned()).or_default();
         slot.entry = Some(Arc::clone(&entry));
-        entry
+        Ok(entry)
     }
 
-    async fn fetch_rules(&self, fetcher: &Fetcher, robots_url: &Url) -> Entry {
+    /// The rules at `robots_url`; `Err` only when the fetcher refused to
+    /// request it (address policy), which is not cached.
+    async fn fetch_rules(&self, fetcher: &Fetcher, robots_url: &Url) -> Result<Entry, FetchError> {
         let now = Instant::now();
         let (rules, fresh_for) = match fetcher.fetch_prefix(robots_url, MAX_ROBOTS_BYTES).await {
             Ok(body) => match Robot::new(&self.token, &body.bytes) {
@@ -209,16 +248,17 @@ impl RobotsCache {
             {
                 (Rules::AllowAll, FRESH_FOR)
             }
+            Err(refused @ FetchError::Blocked { .. }) => return Err(refused),
             Err(e) => {
                 tracing::info!(url = %robots_url, "robots.txt unreachable, origin paused for an hour: {e:#}");
                 (Rules::DisallowAll, RETRY_UNREACHABLE_AFTER)
             }
         };
-        Entry {
+        Ok(Entry {
             rules,
             fetched_at: now,
             expires_at: now + fresh_for,
-        }
+        })
     }
 }
 

@@ -29,17 +29,30 @@
 //!   need none; an entry without link carries its summary as text content.
 //! - JSON: every item has `id` and `content_html` (sanitized body) or
 //!   `content_text` (summary); dates are RFC 3339.
-//! - The item image becomes an enclosure (RSS `<enclosure length="0">`, Atom
-//!   `rel="enclosure"`) whose type is guessed from the file extension; an
-//!   image with an unknown extension gets none rather than a wrong type.
-//!   JSON lists it as `image`.
+//! - Times are whole seconds in UTC: RSS in RFC 2822 with `+0000`, Atom and
+//!   JSON in RFC 3339 with `Z` (readers misread fractions and offsets). No
+//!   item is dated after the feed's `last_build` (a date-only "today" read
+//!   as noon is clamped to the run's time).
+//! - The item image is a Media RSS thumbnail in RSS and Atom
+//!   (`media:thumbnail`, plus `media:content medium="image"` with the type
+//!   guessed from the file extension when it is known) and JSON's `image`.
+//!   No enclosure is written: RSS and Atom enclosures need the file's
+//!   length, which a list page does not give (a `length="0"` is a lie
+//!   readers act on).
+//! - The byline is RSS `dc:creator`, Atom entry `author`, JSON `authors`;
+//!   tags are `category` (RSS, Atom) and `tags` (JSON).
 //! - With [`ChannelInfo::stylesheet`] set, RSS and Atom start with an
 //!   `xml-stylesheet` processing instruction right after the declaration.
 
-use std::collections::HashSet;
+use std::collections::{BTreeMap, HashSet};
+use std::sync::LazyLock;
 
+use chrono::{DateTime, SecondsFormat, SubsecRound, Utc};
+
+use rss::extension::Extension;
 use rss::extension::atom::{AtomExtension, Link};
-use rss::{ChannelBuilder, EnclosureBuilder, GuidBuilder, ItemBuilder};
+use rss::extension::dublincore::DublinCoreExtension;
+use rss::{CategoryBuilder, ChannelBuilder, GuidBuilder, ItemBuilder};
 use url::Url;
 
 use crate::extract::items::Item;
@@ -186,6 +199,12 @@ struct Entry<'a> {
     body: Option<String>,
     /// Image MIME type guessed from its URL (`None`: unknown or no image).
     image_mime: Option<&'static str>,
+    /// The item's date in whole UTC seconds, never after `last_build`.
+    date: Option<DateTime<Utc>>,
+    /// Cleaned byline; `None` when empty.
+    author: Option<String>,
+    /// Cleaned, non-empty tags.
+    categories: Vec<String>,
 }
 
 impl Entry<'_> {
@@ -265,6 +284,22 @@ fn prepare<'a>(
             summary: xml_clean(&item.summary).trim().to_owned(),
             body,
             image_mime: item.image.as_ref().and_then(image_mime),
+            date: item.date.map(|d| {
+                d.with_timezone(&Utc)
+                    .min(channel.last_build)
+                    .trunc_subsecs(0)
+            }),
+            author: item
+                .author
+                .as_deref()
+                .map(|a| xml_clean(a).trim().to_owned())
+                .filter(|a| !a.is_empty()),
+            categories: item
+                .categories
+                .iter()
+                .map(|c| xml_clean(c).trim().to_owned())
+                .filter(|c| !c.is_empty())
+                .collect(),
         });
     }
     Ok(Prepared {
@@ -272,7 +307,7 @@ fn prepare<'a>(
         link: &channel.link,
         description: xml_clean(&channel.description).trim().to_owned(),
         self_url,
-        last_build: channel.last_build,
+        last_build: channel.last_build.trunc_subsecs(0),
         language,
         stylesheet,
         entries,
@@ -339,6 +374,50 @@ fn with_stylesheet(xml: String, href: Option<&str>) -> String {
     }
 }
 
+/// The Media RSS namespace (`media:`).
+pub const MEDIA_NS: &str = "http://search.yahoo.com/mrss/";
+
+/// `media:thumbnail` and `media:content` of an item's image as (local
+/// name, attributes); empty when it has none.
+fn media_elements(entry: &Entry<'_>) -> Vec<(&'static str, BTreeMap<String, String>)> {
+    let Some(image) = &entry.item.image else {
+        return Vec::new();
+    };
+    let attrs = |pairs: &[(&str, &str)]| -> BTreeMap<String, String> {
+        pairs
+            .iter()
+            .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+            .collect()
+    };
+    let mut content = vec![("url", image.as_str()), ("medium", "image")];
+    if let Some(mime) = entry.image_mime {
+        content.push(("type", mime));
+    }
+    vec![
+        ("thumbnail", attrs(&[("url", image.as_str())])),
+        ("content", attrs(&content)),
+    ]
+}
+
+/// [`media_elements`] as an extension map of `$ext` (rss's and
+/// atom_syndication's types are distinct but alike).
+macro_rules! media_map {
+    ($entry:expr, $ext:ty) => {{
+        let mut media: BTreeMap<String, Vec<$ext>> = BTreeMap::new();
+        for (name, attrs) in media_elements($entry) {
+            let mut ext = <$ext>::default();
+            ext.name = format!("media:{name}");
+            ext.attrs = attrs;
+            media.insert(name.to_owned(), vec![ext]);
+        }
+        let mut map = BTreeMap::new();
+        if !media.is_empty() {
+            map.insert("media".to_owned(), media);
+        }
+        map
+    }};
+}
+
 /// Renders the channel and items as a pretty-printed RSS 2.0 document.
 pub fn render_rss(channel: &ChannelInfo, items: &[Item]) -> Result<String, FeedError> {
     let prepared = prepare(Format::Rss, channel, items)?;
@@ -352,6 +431,9 @@ pub fn render_rss(channel: &ChannelInfo, items: &[Item]) -> Result<String, FeedE
         .last_build_date(prepared.last_build.to_rfc2822())
         .generator(format!("feedmine {}", env!("CARGO_PKG_VERSION")))
         .items(rss_items);
+    let mut namespaces = BTreeMap::new();
+    namespaces.insert("media".to_owned(), MEDIA_NS.to_owned());
+    builder.namespaces(namespaces);
     if let Some(language) = &prepared.language {
         builder.language(language.clone());
     }
@@ -392,21 +474,26 @@ fn rss_item(entry: &Entry<'_>) -> rss::Item {
             .permalink(item.guid_is_permalink())
             .build(),
     );
-    if let Some(date) = item.date {
+    if let Some(date) = entry.date {
         builder.pub_date(date.to_rfc2822());
     }
     if let Some(body) = &entry.body {
         builder.content(body.clone());
     }
-    if let (Some(image), Some(mime)) = (&item.image, entry.image_mime) {
-        builder.enclosure(
-            EnclosureBuilder::default()
-                .url(image.as_str().to_owned())
-                .mime_type(mime.to_owned())
-                .length("0".to_owned())
-                .build(),
-        );
+    if let Some(author) = &entry.author {
+        builder.dublin_core_ext(DublinCoreExtension {
+            creators: vec![author.clone()],
+            ..DublinCoreExtension::default()
+        });
     }
+    builder.categories(
+        entry
+            .categories
+            .iter()
+            .map(|c| CategoryBuilder::default().name(c.clone()).build())
+            .collect::<Vec<_>>(),
+    );
+    builder.extensions(media_map!(entry, Extension));
     builder.build()
 }
 
@@ -415,6 +502,8 @@ pub fn render_atom(channel: &ChannelInfo, items: &[Item]) -> Result<String, Feed
     use atom_syndication::{Feed, Generator, Person, Text, WriteConfig};
     let prepared = prepare(Format::Atom, channel, items)?;
     let updated = prepared.last_build.fixed_offset();
+    let mut namespaces = BTreeMap::new();
+    namespaces.insert("media".to_owned(), MEDIA_NS.to_owned());
     let mut feed = Feed {
         title: Text::plain(prepared.title.clone()),
         id: prepared
@@ -439,6 +528,7 @@ pub fn render_atom(channel: &ChannelInfo, items: &[Item]) -> Result<String, Feed
             version: Some(env!("CARGO_PKG_VERSION").to_owned()),
         }),
         lang: prepared.language.clone(),
+        namespaces,
         ..Feed::default()
     };
     feed.links
@@ -462,10 +552,41 @@ pub fn render_atom(channel: &ChannelInfo, items: &[Item]) -> Result<String, Feed
             indent_size: Some(2),
         },
     )?;
-    let mut xml = String::from_utf8(bytes)?;
+    let xml = String::from_utf8(bytes)?;
+    // RFC 3339 allows both; `Z` is what every reader parses right.
+    let mut xml = ATOM_UTC_TIME.replace_all(&xml, "${1}Z${2}").into_owned();
     xml.push('\n');
     Ok(with_stylesheet(xml, prepared.stylesheet.as_deref()))
 }
+
+/// [`media_elements`] for atom_syndication, whose writer puts extension
+/// attribute values into the XML as they are (rss's escapes them): they
+/// are escaped here.
+fn atom_media(
+    entry: &Entry<'_>,
+) -> BTreeMap<String, BTreeMap<String, Vec<atom_syndication::extension::Extension>>> {
+    let mut map = media_map!(entry, atom_syndication::extension::Extension);
+    for ext in map.values_mut().flat_map(|m| m.values_mut()).flatten() {
+        for v in ext.attrs.values_mut() {
+            *v = escape_xml_attr(v);
+        }
+    }
+    map
+}
+
+/// Atom and JSON time: RFC 3339, whole seconds, `Z`.
+fn rfc3339_z(t: DateTime<Utc>) -> String {
+    t.to_rfc3339_opts(SecondsFormat::Secs, true)
+}
+
+/// `<updated>`/`<published>` lines of atom_syndication's output (always
+/// whole-second UTC here, written as `+00:00`).
+static ATOM_UTC_TIME: LazyLock<regex::Regex> = LazyLock::new(|| {
+    regex::Regex::new(
+        r"(?m)^(\s*<(?:updated|published)>\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)\+00:00(</(?:updated|published)>)$",
+    )
+    .expect("valid regex")
+});
 
 fn atom_link(url: &Url, rel: &str, mime: &str) -> atom_syndication::Link {
     atom_syndication::Link {
@@ -482,20 +603,33 @@ fn atom_entry(
 ) -> atom_syndication::Entry {
     use atom_syndication::{Content, Text};
     let item = entry.item;
+    let date = entry.date.map(|d| d.fixed_offset());
     let mut out = atom_syndication::Entry {
         title: Text::plain(entry.display_title()),
         id: entry.id.clone(),
-        updated: item.date.unwrap_or(feed_updated),
-        published: item.date,
+        updated: date.unwrap_or(feed_updated),
+        published: date,
+        authors: entry
+            .author
+            .iter()
+            .map(|name| atom_syndication::Person {
+                name: name.clone(),
+                ..atom_syndication::Person::default()
+            })
+            .collect(),
+        categories: entry
+            .categories
+            .iter()
+            .map(|term| atom_syndication::Category {
+                term: term.clone(),
+                ..atom_syndication::Category::default()
+            })
+            .collect(),
+        extensions: atom_media(entry),
         ..atom_syndication::Entry::default()
     };
     if let Some(link) = &item.link {
         out.links.push(atom_link(link, "alternate", "text/html"));
-    }
-    if let (Some(image), Some(mime)) = (&item.image, entry.image_mime) {
-        let mut enclosure = atom_link(image, "enclosure", mime);
-        enclosure.length = Some("0".to_owned());
-        out.links.push(enclosure);
     }
     if !entry.summary.is_empty() {
         out.summary = Some(Text::plain(entry.summary.clone()));
@@ -550,6 +684,16 @@ struct JsonItem<'a> {
     image: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     date_published: Option<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    authors: Vec<JsonAuthor<'a>>,
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    tags: &'a [String],
+}
+
+/// JSON Feed 1.1 author.
+#[derive(serde::Serialize)]
+struct JsonAuthor<'a> {
+    name: &'a str,
 }
 
 /// Renders the channel and items as a pretty-printed JSON Feed 1.1 document.
@@ -567,7 +711,9 @@ pub fn render_json(channel: &ChannelInfo, items: &[Item]) -> Result<String, Feed
             content_text: e.body.is_none().then_some(e.summary.as_str()),
             summary: &e.summary,
             image: e.item.image.as_ref().map(Url::as_str),
-            date_published: e.item.date.map(|d| d.to_rfc3339()),
+            date_published: e.date.map(rfc3339_z),
+            authors: e.author.iter().map(|name| JsonAuthor { name }).collect(),
+            tags: &e.categories,
         })
         .collect();
     let feed = JsonFeed {
@@ -755,6 +901,7 @@ mod tests {
             ),
             link,
             date: None,
+            date_relative: false,
             summary: String::new(),
             image: None,
             author: None,
@@ -782,6 +929,8 @@ mod tests {
         first.summary = "We cut CI time by 40% & kept caches warm.".to_owned();
         first.image = Some(Url::parse("https://cdn.example.org/img/build.PNG?w=640").unwrap());
         first.body_html = Some("<p>Full <em>article</em> text.</p>".to_owned());
+        first.author = Some("Ana Lima".to_owned());
+        first.categories = vec!["CI".to_owned(), "Rust".to_owned()];
         let mut second = item("Release notes without a page", None);
         second.guid = "urn:feedmine:0123abcd".to_owned();
         second.summary = "Minor fixes.".to_owned();
@@ -820,15 +969,21 @@ mod tests {
         let guid = a.guid().unwrap();
         assert_eq!(guid.value(), "https://blog.example.org/posts/sccache/");
         assert!(guid.is_permalink());
-        assert_eq!(a.pub_date(), Some("Tue, 5 Mar 2024 14:30:00 +0900"));
+        // Regression: the page's +09:00 went out as is; readers want UTC.
+        assert_eq!(a.pub_date(), Some("Tue, 5 Mar 2024 05:30:00 +0000"));
         assert_eq!(a.content(), Some("<p>Full <em>article</em> text.</p>"));
-        let enclosure = a.enclosure().unwrap();
-        assert_eq!(
-            enclosure.url(),
-            "https://cdn.example.org/img/build.PNG?w=640"
-        );
-        assert_eq!(enclosure.mime_type(), "image/png");
-        assert_eq!(enclosure.length(), "0");
+        // Regression: `<enclosure length="0">` claimed an empty file.
+        assert!(a.enclosure().is_none());
+        let media = &a.extensions()["media"];
+        let image = "https://cdn.example.org/img/build.PNG?w=640";
+        assert_eq!(media["thumbnail"][0].attrs()["url"], image);
+        assert_eq!(media["content"][0].attrs()["url"], image);
+        assert_eq!(media["content"][0].attrs()["type"], "image/png");
+        assert_eq!(media["content"][0].attrs()["medium"], "image");
+        assert!(xml.contains(r#"xmlns:media="http://search.yahoo.com/mrss/""#));
+        assert_eq!(a.dublin_core_ext().unwrap().creators(), ["Ana Lima"]);
+        let tags: Vec<&str> = a.categories().iter().map(|c| c.name()).collect();
+        assert_eq!(tags, ["CI", "Rust"]);
 
         let b = &ch.items()[1];
         assert_eq!(b.link(), None);
@@ -1005,6 +1160,8 @@ mod tests {
         );
         a.summary = "Council meets on <Friday> & votes.".to_owned();
         a.image = Some(Url::parse("https://cdn.example.org/council.jpg").unwrap());
+        a.author = Some("M. Okafor".to_owned());
+        a.categories = vec!["Council".to_owned()];
         a.body_html = Some(
             r#"<p>Full text with <a href="../minutes.pdf">minutes</a>.</p><script>x()</script>"#
                 .to_owned(),
@@ -1048,8 +1205,25 @@ mod tests {
         let a = &feed.entries[0];
         assert_eq!(a.title.value, "Budget vote moved");
         assert_eq!(a.id, "https://blog.example.org/posts/budget/");
-        assert_eq!(a.updated.to_rfc3339(), "2026-03-09T08:15:00+02:00");
+        // Regression: newsboat read `+01:00` times an hour late: UTC, `Z`.
+        assert_eq!(a.updated.to_rfc3339(), "2026-03-09T06:15:00+00:00");
+        assert!(
+            xml.contains("<updated>2026-03-09T06:15:00Z</updated>"),
+            "{xml}"
+        );
+        assert!(
+            xml.contains("<updated>2026-03-10T09:00:00Z</updated>"),
+            "{xml}"
+        );
+        assert!(!xml.contains("+00:00<"), "{xml}");
         assert_eq!(a.published, Some(a.updated));
+        assert_eq!(a.authors[0].name, "M. Okafor");
+        assert_eq!(a.categories[0].term, "Council");
+        assert!(a.links.iter().all(|l| l.rel != "enclosure"));
+        assert_eq!(
+            a.extensions["media"]["thumbnail"][0].attrs["url"],
+            "https://cdn.example.org/council.jpg"
+        );
         assert_eq!(
             a.summary.as_ref().unwrap().value,
             "Council meets on <Friday> & votes."
@@ -1066,8 +1240,10 @@ mod tests {
                 r#"<p>Full text with <a href="https://blog.example.org/posts/minutes.pdf" rel="noopener noreferrer">minutes</a>.</p>"#
             )
         );
-        let enclosure = a.links.iter().find(|l| l.rel == "enclosure").unwrap();
-        assert_eq!(enclosure.mime_type.as_deref(), Some("image/jpeg"));
+        assert_eq!(
+            a.extensions["media"]["content"][0].attrs["type"],
+            "image/jpeg"
+        );
 
         let b = &feed.entries[1];
         assert!(b.id.starts_with("urn:feedmine:"), "{}", b.id);
@@ -1103,7 +1279,9 @@ mod tests {
         assert_eq!(a["title"], "Budget vote moved");
         assert_eq!(a["summary"], "Council meets on <Friday> & votes.");
         assert_eq!(a["image"], "https://cdn.example.org/council.jpg");
-        assert_eq!(a["date_published"], "2026-03-09T08:15:00+02:00");
+        assert_eq!(a["date_published"], "2026-03-09T06:15:00Z");
+        assert_eq!(a["authors"][0]["name"], "M. Okafor");
+        assert_eq!(a["tags"][0], "Council");
         assert!(a["content_html"].as_str().unwrap().contains("minutes.pdf"));
         assert!(!a["content_html"].as_str().unwrap().contains("script"));
         assert!(a.get("content_text").is_none());

@@ -111,6 +111,7 @@ impl PageTemplate {
             author: Some("Someone".into()),
             categories: vec!["news".into()],
             body_html: None,
+            date_relative: false,
         };
         let ctx = PageContext {
             id: "sample",
@@ -319,6 +320,7 @@ mod tests {
             author: Some("Ann".into()),
             categories: vec![],
             body_html: Some("<script>alert(1)</script>".into()),
+            date_relative: false,
         }
     }
 

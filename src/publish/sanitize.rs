@@ -157,7 +157,29 @@ pub fn item_html(html: &str, base: Option<&Url>) -> String {
         Some(base) => builder.url_relative(ammonia::UrlRelative::RewriteWithBase(base.clone())),
         None => builder.url_relative(ammonia::UrlRelative::Deny),
     };
-    builder.clean(html).to_string()
+    without_sourceless_images(&builder.clean(html).to_string())
+}
+
+/// An `<img>` tag as ammonia serializes it (double-quoted values, `"`
+/// escaped inside them, so `>` in a value cannot end the match early).
+static IMG_TAG: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    regex::Regex::new(r#"<img((?:\s+[^\s=>"]+(?:="[^"]*")?)*)\s*/?>"#).expect("valid regex")
+});
+
+/// `html` without the `<img>` tags that lost (or never had) a `src`: a
+/// reader shows them as broken-image boxes.
+fn without_sourceless_images(html: &str) -> String {
+    IMG_TAG
+        .replace_all(html, |c: &regex::Captures<'_>| {
+            let attrs = c.get(1).map_or("", |m| m.as_str());
+            // Values cannot hold `"`, so ` src="` only starts an attribute.
+            if attrs.contains(" src=\"") {
+                c[0].to_string()
+            } else {
+                String::new()
+            }
+        })
+        .into_owned()
 }
 
 /// A `srcset` value with every candidate URL made absolute and checked;
@@ -313,7 +335,21 @@ mod tests {
         );
         assert_eq!(
             out,
-            r#"<a rel="noopener noreferrer">r</a><img><a href="https://ok.example/" rel="noopener noreferrer">ok</a>"#
+            r#"<a rel="noopener noreferrer">r</a><a href="https://ok.example/" rel="noopener noreferrer">ok</a>"#
+        );
+    }
+
+    /// Regression: `<img data-src=…>` (lazy loading) came out as a bare
+    /// `<img>`, a broken-image box in every reader.
+    #[test]
+    fn images_without_src_are_dropped() {
+        let out = item_html(
+            r#"<p>a<img data-src="lazy.jpg" alt="x > y"></p><img alt="src=&quot;" src="ok.png"><img>"#,
+            Some(&base()),
+        );
+        assert_eq!(
+            out,
+            r#"<p>a</p><img alt="src=&quot;" src="https://news.example.org/2026/03/ok.png">"#
         );
     }
 

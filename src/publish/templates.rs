@@ -158,6 +158,7 @@ impl ItemTemplate {
             author: Some("Sample Author".into()),
             categories: vec!["sample".into()],
             body_html: Some("<p>Sample body</p>".into()),
+            date_relative: false,
         };
         self.render(&sample).map(drop)
     }
@@ -471,6 +472,7 @@ mod tests {
             link: Some(Url::parse("https://news.example.com/a?x=1&y=2").unwrap()),
             guid: "g".into(),
             date: None,
+            date_relative: false,
             summary: "Late sailings <b>cut</b>".into(),
             image: None,
             author: None,

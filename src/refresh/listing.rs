@@ -159,7 +159,7 @@ pub(super) async fn follow_pages(
             ));
             break;
         }
-        if !backfill && !all_new(store, &feed.id, &last_page)? {
+        if !backfill && !all_new(store, feed, &last_page)? {
             break;
         }
         let page = match fetcher.fetch(&url).await {
@@ -215,8 +215,10 @@ async fn read_later(
 
 /// Is every item of `page` unknown to the state (a burst of new posts that
 /// may go on on the next page)?
-fn all_new(store: &Store, feed: &str, page: &[Item]) -> Result<bool, RefreshError> {
-    let keys = Store::identity_keys(feed, page);
-    let known = store.known_keys(feed, &keys).map_err(RefreshError::State)?;
+fn all_new(store: &Store, feed: &Feed, page: &[Item]) -> Result<bool, RefreshError> {
+    let keys = Store::identity_keys(&feed.identity, page);
+    let known = store
+        .known_keys(&feed.id, &keys)
+        .map_err(RefreshError::State)?;
     Ok(known.is_empty())
 }

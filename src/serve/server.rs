@@ -6,9 +6,14 @@
 //! - `/feeds/<id>.<ext>` — a published feed file (RSS/Atom as
 //!   `application/xml` and JSON as `application/json` to a client that
 //!   accepts `text/html`, the registered feed types otherwise);
-//!   `/feeds/<id>.html` — the feed's HTML page; `/feeds.opml` (also
-//!   `/feeds/feeds.opml`, beside the pages) and `/feeds/feed.xsl` — the
-//!   fixed-name files the daemon writes next to them.
+//!   `/feeds/<id>.html` — the feed's HTML page; `/feeds/feed.xsl` — the
+//!   stylesheet the daemon writes next to them.
+//! - `/feeds.opml` (also `/feeds/feeds.opml`, beside the pages) — every feed
+//!   on the board, with absolute `xmlUrl`s built from `public_url` or,
+//!   without it, from the request's `Host` (`http://<host>/feeds/<id>.<ext>`),
+//!   so a reader can import it as is. When the client authenticated with the
+//!   token, each `xmlUrl` carries it as `?token=` (most readers cannot send a
+//!   header).
 //! - `/console` — [`crate::serve::console`], when enabled (GET and POST).
 //! - `/health` — `ok` (200) or one line per feed that is not ok (503); JSON
 //!   when the client accepts `application/json`. Never needs the token.
@@ -22,9 +27,11 @@
 //! - File responses carry a strong `ETag` (quoted hex SHA-256 of the bytes,
 //!   so an unchanged re-publish keeps its tag) and `Last-Modified` (mtime),
 //!   both taken from the same open file handle as the bytes.
-//! - With a bearer token configured, every route but `/health` needs
-//!   `Authorization: Bearer <token>`, compared in constant time (SHA-256 of
-//!   both sides, then a branch-free byte compare, so length leaks nothing).
+//! - With a bearer token configured, every route but `/health` needs the
+//!   token: as `Authorization: Bearer <token>`, as the password of HTTP
+//!   Basic (any user name), or as a `?token=` query parameter. Compared in
+//!   constant time (SHA-256 of both sides, then a branch-free byte compare,
+//!   so length leaks nothing); never logged.
 //! - Each request must be answered within `request_timeout` (else 503);
 //!   a client must finish its request head within `header_read_timeout`
 //!   (else the connection is closed; this also bounds idle keep-alive
@@ -57,7 +64,7 @@ use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 use tower_http::timeout::TimeoutLayer;
 
-use crate::publish::feed::Format;
+use crate::publish::feed::{Format, OpmlEntry, render_opml};
 use crate::serve::metrics::Metrics;
 use crate::serve::status::{FeedStatus, StatusBoard};
 
@@ -71,8 +78,11 @@ pub const XSL_FILE: &str = "feed.xsl";
 pub struct ServerOptions {
     /// Where the daemon publishes `<id>.<ext>`, `feeds.opml` and `feed.xsl`.
     pub output_dir: PathBuf,
-    /// When set, every route but `/health` needs `Authorization: Bearer <token>`.
+    /// When set, every route but `/health` needs the token (see the module
+    /// header for the three ways to give it).
     pub bearer_token: Option<String>,
+    /// Where the feeds are served publicly (`xmlUrl`s of the served OPML).
+    pub public_url: Option<url::Url>,
     /// Connections served at once; more wait unaccepted (default 256; 0
     /// counts as 1).
     pub max_connections: usize,
@@ -92,6 +102,7 @@ impl ServerOptions {
         ServerOptions {
             output_dir: output_dir.into(),
             bearer_token: None,
+            public_url: None,
             max_connections: 256,
             request_timeout: Duration::from_secs(10),
             header_read_timeout: Duration::from_secs(5),
@@ -372,16 +383,54 @@ async fn require_token(State(state): State<AppState>, request: Request, next: Ne
     if request.uri().path() == "/health" {
         return next.run(request).await;
     }
-    let presented = request
-        .headers()
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(bearer_token);
-    match presented {
-        Some(token) if tokens_equal(token, expected) => next.run(request).await,
+    match presented_token(&request) {
+        Some(token) if tokens_equal(&token, expected) => {
+            let mut request = request;
+            request.extensions_mut().insert(Authenticated(token));
+            next.run(request).await
+        }
         Some(_) => unauthorized(r#"Bearer realm="feedmine", error="invalid_token""#),
         None => unauthorized(r#"Bearer realm="feedmine""#),
     }
+}
+
+/// The token a request authenticated with (set by [`require_token`]).
+#[derive(Clone)]
+struct Authenticated(String);
+
+/// The token a request presents: Bearer, else the Basic password, else the
+/// `token` query parameter.
+fn presented_token(request: &Request) -> Option<String> {
+    let auth = request
+        .headers()
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok());
+    if let Some(t) = auth.and_then(bearer_token) {
+        return Some(t.to_owned());
+    }
+    if let Some(t) = auth.and_then(basic_password) {
+        return Some(t);
+    }
+    let query = request.uri().query()?;
+    url::form_urlencoded::parse(query.as_bytes())
+        .find(|(k, _)| k == "token")
+        .map(|(_, v)| v.into_owned())
+        .filter(|v| !v.is_empty())
+}
+
+/// The password of an `Authorization: Basic` value (user name ignored).
+fn basic_password(value: &str) -> Option<String> {
+    use base64::Engine;
+    let (scheme, encoded) = value.trim().split_once(' ')?;
+    if !scheme.eq_ignore_ascii_case("basic") {
+        return None;
+    }
+    let decoded = base64::engine::general_purpose::STANDARD
+        .decode(encoded.trim())
+        .ok()?;
+    let text = String::from_utf8(decoded).ok()?;
+    let (_, password) = text.split_once(':')?;
+    (!password.is_empty()).then(|| password.to_owned())
 }
 
 fn unauthorized(challenge: &'static str) -> Response {
@@ -389,6 +438,11 @@ fn unauthorized(challenge: &'static str) -> Response {
     response.headers_mut().insert(
         header::WWW_AUTHENTICATE,
         HeaderValue::from_static(challenge),
+    );
+    // Readers that only speak Basic learn they may use it.
+    response.headers_mut().append(
+        header::WWW_AUTHENTICATE,
+        HeaderValue::from_static(r#"Basic realm="feedmine""#),
     );
     response
 }
@@ -530,9 +584,57 @@ async fn metrics(State(state): State<AppState>, headers: HeaderMap) -> Response 
         .into_response()
 }
 
-async fn opml(State(state): State<AppState>, headers: HeaderMap) -> Response {
-    let path = state.options.output_dir.join(OPML_FILE);
-    serve_file(&path, "text/x-opml; charset=utf-8", &headers).await
+async fn opml(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    auth: Option<axum::Extension<Authenticated>>,
+) -> Response {
+    let base = match &state.options.public_url {
+        Some(u) => u.clone(),
+        None => {
+            let host = headers
+                .get(header::HOST)
+                .and_then(|h| h.to_str().ok())
+                .filter(|h| is_host_header(h))
+                .unwrap_or("localhost");
+            match url::Url::parse(&format!("http://{host}/feeds/")) {
+                Ok(u) => u,
+                Err(_) => return plain(StatusCode::BAD_REQUEST, "bad Host header"),
+            }
+        }
+    };
+    let entries: Vec<OpmlEntry> = state
+        .board
+        .snapshot()
+        .iter()
+        .map(|s| {
+            let mut entry = OpmlEntry::from_status(s, Some(&base));
+            if let Some(axum::Extension(Authenticated(token))) = &auth
+                && let Ok(mut u) = url::Url::parse(&entry.xml_url)
+            {
+                u.query_pairs_mut().append_pair("token", token);
+                entry.xml_url = u.to_string();
+            }
+            entry
+        })
+        .collect();
+    (
+        [
+            (header::CONTENT_TYPE, "text/x-opml; charset=utf-8"),
+            (header::CACHE_CONTROL, "no-cache"),
+        ],
+        render_opml(&entries),
+    )
+        .into_response()
+}
+
+/// A `Host` value that is a host name or address with an optional port
+/// (nothing that could change the URL's path or add credentials).
+fn is_host_header(h: &str) -> bool {
+    !h.is_empty()
+        && h.len() <= 255
+        && h.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b':' | b'[' | b']'))
 }
 
 async fn xsl(State(state): State<AppState>, headers: HeaderMap) -> Response {
@@ -545,10 +647,11 @@ async fn feed_file(
     State(state): State<AppState>,
     Path(file): Path<String>,
     headers: HeaderMap,
+    auth: Option<axum::Extension<Authenticated>>,
 ) -> Response {
     if file == OPML_FILE {
         // The feed pages link the OPML beside them.
-        return opml(State(state), headers).await;
+        return opml(State(state), headers, auth).await;
     }
     if let Some(id) = feed_page(&state.board, &file) {
         let path = state.options.output_dir.join(format!("{id}.html"));

@@ -1,0 +1,230 @@
+//! A record's byline (forum poster, article author) and its tags or labels,
+//! found by the markup conventions sites use for them: microformats and
+//! schema.org (`rel="author"`, `itemprop="author"`, `class="p-author"`,
+//! `rel="tag"`, `itemprop="keywords"`), and class names with an author- or
+//! tag-like word (`author`, `byline`, `poster`, `username`; `tag`, `tags`,
+//! `category`, `label`, `topic`).
+//!
+//! Invariants: pure; the byline is whitespace-collapsed, without a leading
+//! "by"/"von"/"par"/"posted by", at most [`MAX_BYLINE_CHARS`] characters
+//! (longer text is a sentence, not a name) and never inside the title link;
+//! tags are the link texts of a tag container (its own text when it has no
+//! links), in page order, without duplicates, at most [`MAX_TAGS`], each
+//! at most [`MAX_TAG_CHARS`] characters.
+
+use crate::extract::dom::{Document, NodeId, collapse_whitespace};
+use crate::extract::records::Record;
+
+/// Longest byline kept.
+pub const MAX_BYLINE_CHARS: usize = 80;
+/// Most tags kept per record.
+pub const MAX_TAGS: usize = 12;
+/// Longest tag kept.
+pub const MAX_TAG_CHARS: usize = 48;
+
+/// Class-name words of a byline element.
+const AUTHOR_WORDS: &[&str] = &[
+    "author",
+    "byline",
+    "poster",
+    "username",
+    "user-name",
+    "creator",
+    "p-author",
+    "h-card",
+    "submitter",
+];
+/// Class-name words of a tag container or a single tag.
+const TAG_WORDS: &[&str] = &[
+    "tag",
+    "tags",
+    "category",
+    "categories",
+    "label",
+    "labels",
+    "topic",
+    "topics",
+    "p-category",
+    "badge",
+];
+
+/// The byline and tags of `record`; `title_link` (the element the title
+/// came from) is never one of them.
+pub fn byline_and_tags(
+    doc: &Document,
+    record: &Record,
+    title_link: Option<NodeId>,
+) -> (Option<String>, Vec<String>) {
+    let outside_title = |i: NodeId| title_link.is_none_or(|t| !doc.contains(t, i));
+    let mut author = None;
+    let mut tags: Vec<String> = Vec::new();
+    let mut i = record.start;
+    while i < record.end {
+        let Some(el) = doc.element(i) else {
+            i += 1;
+            continue;
+        };
+        let end = subtree_end(doc, i, record.end);
+        if !outside_title(i) {
+            i += 1;
+            continue;
+        }
+        if author.is_none() && is_author(el) {
+            author = clean_byline(&doc.text(i));
+            if author.is_some() {
+                i = end;
+                continue;
+            }
+        }
+        if is_tag(el) {
+            push_tags(doc, i, end, &mut tags);
+            i = end;
+            continue;
+        }
+        i += 1;
+    }
+    (author, tags)
+}
+
+/// First node after the subtree of `id` (bounded by `limit`).
+fn subtree_end(doc: &Document, id: NodeId, limit: NodeId) -> NodeId {
+    doc.node(id).end.min(limit)
+}
+
+fn words(v: Option<&str>) -> impl Iterator<Item = String> + '_ {
+    v.unwrap_or("")
+        .split_ascii_whitespace()
+        .map(str::to_ascii_lowercase)
+}
+
+fn is_author(el: &crate::extract::dom::Element) -> bool {
+    words(el.attr("rel")).any(|w| w == "author")
+        || words(el.attr("itemprop")).any(|w| w == "author" || w == "creator")
+        || words(el.attr("class")).any(|w| {
+            AUTHOR_WORDS.contains(&w.as_str())
+                || w.ends_with("-author")
+                || w.ends_with("_author")
+                || w.starts_with("author-")
+                || w.starts_with("author_")
+        })
+}
+
+fn is_tag(el: &crate::extract::dom::Element) -> bool {
+    words(el.attr("rel")).any(|w| w == "tag" || w == "category")
+        || words(el.attr("itemprop")).any(|w| w == "keywords" || w == "articlesection")
+        || words(el.attr("class")).any(|w| {
+            TAG_WORDS.contains(&w.as_str())
+                || w.starts_with("tag-")
+                || w.starts_with("tags-")
+                || w.ends_with("-tags")
+                || w.ends_with("-tag")
+                || w.ends_with("-category")
+                || w.ends_with("-label")
+        })
+}
+
+/// The tags in `start..end`: its links' texts, else its own text.
+fn push_tags(doc: &Document, start: NodeId, end: NodeId, tags: &mut Vec<String>) {
+    let links: Vec<String> = (start..end)
+        .filter(|&j| doc.is_tag(j, "a"))
+        .map(|j| doc.text(j))
+        .collect();
+    let found = if links.is_empty() {
+        vec![doc.text(start)]
+    } else {
+        links
+    };
+    for t in found {
+        let t = collapse_whitespace(&t)
+            .trim_matches(|c: char| c == '#' || c == ',' || c.is_whitespace())
+            .to_string();
+        if !t.is_empty()
+            && t.chars().count() <= MAX_TAG_CHARS
+            && !tags.contains(&t)
+            && tags.len() < MAX_TAGS
+        {
+            tags.push(t);
+        }
+    }
+}
+
+/// Leading words that introduce a name, not part of it (lowercase).
+const BY_PREFIXES: &[&str] = &["posted by", "written by", "by", "von", "par", "por", "作者"];
+
+fn clean_byline(text: &str) -> Option<String> {
+    let mut s = collapse_whitespace(text);
+    let lower = s.to_lowercase();
+    if let Some(p) = BY_PREFIXES.iter().find(|p| {
+        lower.starts_with(*p)
+            && lower[p.len()..]
+                .chars()
+                .next()
+                .is_some_and(|c| c.is_whitespace() || c == ':' || c == '：')
+    }) {
+        s = s[p.len()..]
+            .trim_start_matches(|c: char| c.is_whitespace() || c == ':' || c == '：')
+            .to_string();
+    }
+    let s = s.trim().to_string();
+    (!s.is_empty() && s.chars().count() <= MAX_BYLINE_CHARS).then_some(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::extract::dom;
+
+    fn record_of(doc: &Document, class: &str) -> Record {
+        let start = (0..doc.nodes.len() as NodeId)
+            .find(|&i| {
+                doc.element(i)
+                    .is_some_and(|e| e.attr("class") == Some(class))
+            })
+            .unwrap();
+        Record {
+            start,
+            end: doc.node(start).end,
+        }
+    }
+
+    #[test]
+    fn forum_poster_and_article_tags() {
+        let doc = dom::parse(
+            r#"<ul><li class="row"><a class="topictitle" href="/t/1">Ferry timetable changes</a>
+               <div class="topic-poster">by <a class="username" href="/u/7">harbourmaster</a> » Mon</div>
+               <span class="labels"><a href="/l/1">Ferries</a>, <a href="/l/2">#Winter</a>
+               <a href="/l/1">Ferries</a></span></li></ul>"#,
+        );
+        let rec = record_of(&doc, "row");
+        let (author, tags) = byline_and_tags(&doc, &rec, None);
+        assert_eq!(author.as_deref(), Some("harbourmaster"));
+        assert_eq!(tags, ["Ferries", "Winter"]);
+    }
+
+    #[test]
+    fn by_prefix_is_dropped_and_sentences_are_not_names() {
+        let doc = dom::parse(
+            r#"<article class="post"><h2><a href="/p">Title</a></h2>
+               <p class="byline">By  Ana  Lima</p><a rel="tag" href="/t/x">Council</a></article>"#,
+        );
+        let (author, tags) = byline_and_tags(&doc, &record_of(&doc, "post"), None);
+        assert_eq!(author.as_deref(), Some("Ana Lima"));
+        assert_eq!(tags, ["Council"]);
+        let long = "x".repeat(81);
+        let doc = dom::parse(&format!(
+            r#"<div class="item"><span class="author">{long}</span><span class="tag-news">News</span></div>"#
+        ));
+        let (author, tags) = byline_and_tags(&doc, &record_of(&doc, "item"), None);
+        assert_eq!((author, tags), (None, vec!["News".to_string()]));
+    }
+
+    #[test]
+    fn nothing_inside_the_title_link() {
+        let doc = dom::parse(
+            r#"<div class="item"><a href="/p"><span class="author">Not a byline</span> Title</a></div>"#,
+        );
+        let rec = record_of(&doc, "item");
+        let link = (rec.start..rec.end).find(|&i| doc.is_tag(i, "a"));
+        assert_eq!(byline_and_tags(&doc, &rec, link), (None, vec![]));
+    }
+}
