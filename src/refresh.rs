@@ -40,7 +40,7 @@ use crate::fetch::politeness::Politeness;
 use crate::fetch::robots::RobotsCache;
 use crate::fetch::{AddressPolicy, FetchError, FetchOptions, Fetched, Fetcher};
 use crate::filters::Filters;
-use crate::pipeline::analyze_list;
+use crate::pipeline::analyze_list_with;
 use crate::publish::feed::{ChannelInfo, FeedError, Format, OpmlEntry};
 use crate::publish::templates::Templates;
 use crate::publish::{PublishError, write_atomically};
@@ -387,8 +387,9 @@ async fn run_inner(
     let mining = feed.mining.clone();
     let dates = date_context(feed, now);
     let url_for_task = final_url.clone();
-    let (items, page_title, lang, groups, pattern) = tokio::task::spawn_blocking(move || {
-        let list = analyze_list(&page.text, &url_for_task, &mining, &dates);
+    let choice = feed.choice.clone();
+    let (items, page_title, lang, groups, pattern, chosen) = tokio::task::spawn_blocking(move || {
+        let list = analyze_list_with(&page.text, &url_for_task, &mining, &dates, &choice);
         let pattern = drift::pattern_signature(&list);
         (
             list.items,
@@ -396,6 +397,7 @@ async fn run_inner(
             list.doc.lang,
             list.detection.groups.len(),
             pattern,
+            list.chosen,
         )
     })
     .await
@@ -410,7 +412,9 @@ async fn run_inner(
         records: items.len(),
         pattern: pattern.clone(),
     };
-    if let Verdict::Drifted { reasons } = drift::judge(&history, &observed, &services.drift) {
+    let pinned_notes = crate::pin::notes(feed, &chosen);
+    if let Verdict::Drifted { mut reasons } = drift::judge(&history, &observed, &services.drift) {
+        reasons.extend(pinned_notes.iter().cloned());
         let mut streak = store
             .degraded_streak(&feed.id, services.drift.accept_after.max(1) * 2)
             .map_err(RefreshError::State)?;
@@ -442,6 +446,12 @@ async fn run_inner(
                 elapsed: started.elapsed(),
             });
         }
+    }
+    if items.is_empty() && !pinned_notes.is_empty() {
+        return Err(RefreshError::NoRecords {
+            url: final_url,
+            reason: pinned_notes.join("; "),
+        });
     }
     if items.is_empty() {
         let reason = if groups == 0 {
@@ -509,15 +519,22 @@ async fn run_inner(
     {
         tracing::warn!(feed = %feed.id, "cannot save the fetch cache: {}", anyhow_like(&e));
     }
+    // A pinned feed that fell back to automatic detection publishes, but
+    // shows as degraded until its selectors match again.
+    let (outcome, drift) = if chosen.fell_back {
+        (RunOutcome::Degraded, pinned_notes)
+    } else {
+        (RunOutcome::Published, Vec::new())
+    };
     Ok(RunReport {
-        outcome: RunOutcome::Published,
+        outcome,
         records: items.len(),
         new_items: merge.new_keys.len(),
         published,
         bodies_filled: filled,
         bodies_failed: failed,
         pattern,
-        drift: Vec::new(),
+        drift,
         paths: paths.0,
         elapsed: started.elapsed(),
     })

@@ -149,6 +149,9 @@ pub struct Feed {
     pub config_hash: String,
     /// Line of the `[[feed]]` table.
     pub line: usize,
+    /// How the records are chosen: automatically, `group = N` or
+    /// `[feed.select]`.
+    pub choice: crate::extract::selectors::ListChoice,
 }
 
 /// Which pages robots.txt is respected for.

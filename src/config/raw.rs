@@ -146,4 +146,28 @@ pub struct RawFeed {
     pub exclude: Vec<crate::filters::RawFilterRule>,
     /// Match filter regexes ignoring case (default true).
     pub filter_case_insensitive: Option<bool>,
+    /// `[feed.select]`: CSS selectors for the records and their fields,
+    /// instead of automatic detection (`feedmine pin` writes it).
+    pub select: Option<Spanned<RawSelect>>,
+    /// Take the automatic group ranked N (1 = the winner) as `preview`
+    /// numbers them. Fragile; `select` (via `pin`) is the lasting way.
+    pub group: Option<Spanned<i64>>,
+    /// `"auto"`: while `select`/`group` find nothing, use automatic
+    /// detection (the feed is still shown as degraded); `"none"` (default).
+    pub fallback: Option<Spanned<String>>,
+}
+
+/// `[feed.select]` as written: `records` is required, the rest optional;
+/// `"css@attr"` reads an attribute instead of the text.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawSelect {
+    pub records: Option<Spanned<String>>,
+    pub title: Option<Spanned<String>>,
+    pub link: Option<Spanned<String>>,
+    pub date: Option<Spanned<String>>,
+    pub summary: Option<Spanned<String>>,
+    pub image: Option<Spanned<String>>,
+    pub author: Option<Spanned<String>>,
+    pub categories: Option<Spanned<String>>,
 }

@@ -10,4 +10,5 @@ pub mod dom;
 pub mod items;
 pub mod patterns;
 pub mod records;
+pub mod selectors;
 pub mod sequence;
