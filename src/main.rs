@@ -85,10 +85,17 @@ enum Command {
         /// Only these feed ids.
         feeds: Vec<String>,
     },
-    /// Show what would be published for a page, and why.
+    /// Show what would be published for a page, and why: the ranked record
+    /// groups with a CSS selector for each, and the winner's field selectors.
     Preview {
-        /// URL or local file.
-        target: String,
+        /// URL or local file (default with --feed: the feed's URL).
+        target: Option<String>,
+        /// Read the page as this feed of the config does (its fetch
+        /// settings, mining parameters, `group` or `[feed.select]`).
+        #[arg(long)]
+        feed: Option<String>,
+        #[arg(long, default_value = "feeds.toml")]
+        config: PathBuf,
         /// Resolve links against this URL (for local files).
         #[arg(long)]
         base_url: Option<url::Url>,
@@ -97,6 +104,22 @@ enum Command {
         json: bool,
         #[arg(long, default_value = "structural")]
         mode: Mode,
+    },
+    /// Fetch a feed's page, detect, and write the chosen group's selectors
+    /// into the feed's `[feed.select]` in the config (comments and layout
+    /// kept), showing the diff first.
+    Pin {
+        /// The feed's id.
+        feed: String,
+        /// The ranked group to pin, as `preview` numbers them (default: the
+        /// feed's `group`, else 1, the winner).
+        #[arg(long)]
+        group: Option<usize>,
+        #[arg(long, default_value = "feeds.toml")]
+        config: PathBuf,
+        /// Only show the diff.
+        #[arg(long)]
+        dry_run: bool,
     },
     /// Validate the config; each error names the feed, the field and the line.
     Check {
@@ -186,6 +209,10 @@ enum EvalWhat {
         dir: PathBuf,
         #[arg(long, default_value = "structural")]
         mode: Mode,
+        /// Detect, pin the winner as selectors, and score the records
+        /// re-extracted through them.
+        #[arg(long)]
+        pinned: bool,
     },
     /// Article pages: DIR/<id>.html.gz + DIR/<id>.json.
     Articles {
@@ -260,10 +287,24 @@ fn main() -> ExitCode {
         } => once(&config, &feeds, refetch_bodies),
         Command::Preview {
             target,
+            feed,
+            config,
             base_url,
             json,
             mode,
-        } => preview(&target, base_url, json, mode).map(|()| ExitCode::SUCCESS),
+        } => preview(
+            target.as_deref(),
+            feed.as_deref().map(|f| (config.as_path(), f)),
+            base_url,
+            json,
+            mode,
+        ),
+        Command::Pin {
+            feed,
+            group,
+            config,
+            dry_run,
+        } => pin(&config, &feed, group, dry_run),
         Command::Check { config } => check(&config),
         Command::Extract {
             target,
@@ -274,13 +315,13 @@ fn main() -> ExitCode {
         } => extract(&target, base_url, &method, format, thresholds.as_deref())
             .map(|()| ExitCode::SUCCESS),
         Command::Eval {
-            what: EvalWhat::Lists { dir, mode },
+            what: EvalWhat::Lists { dir, mode, pinned },
         } => {
             let params = MiningParams {
                 mode,
                 ..MiningParams::default()
             };
-            commands::eval_lists(&dir, &params, &mut std::io::stdout().lock())
+            commands::eval_lists_with(&dir, &params, pinned, &mut std::io::stdout().lock())
                 .map(|_| ExitCode::SUCCESS)
                 .map_err(Into::into)
         }
@@ -486,20 +527,64 @@ fn fetch_target(target: &str) -> anyhow::Result<fetch::Page> {
         .with_context(|| format!("fetching {target}"))
 }
 
-fn preview(target: &str, base_url: Option<url::Url>, json: bool, mode: Mode) -> anyhow::Result<()> {
-    let page = fetch_target(target)?;
-    let params = MiningParams {
-        mode,
-        ..MiningParams::default()
+/// A feed of the config by id (config errors printed, exit code 2).
+fn config_feed(path: &Path, id: &str) -> Result<(config::Config, config::Feed), ExitCode> {
+    let cfg = load_config(path)?;
+    match cfg.feeds.iter().find(|f| f.id == id).cloned() {
+        Some(f) => Ok((cfg, f)),
+        None => {
+            eprintln!("feedmine: {}: no feed with id \"{id}\"", path.display());
+            Err(ExitCode::from(EXIT_USAGE))
+        }
+    }
+}
+
+/// Fetch a feed's list page (or `target`) with the feed's settings.
+fn fetch_for_feed(feed: &config::Feed, target: Option<&str>) -> anyhow::Result<fetch::Page> {
+    let url = match target {
+        Some(t) => fetch::resolve_target(t)?,
+        None => feed.url.clone(),
+    };
+    let fetcher = fetch::Fetcher::new(feedmine::refresh::list_fetch_options(feed))?;
+    runtime()?
+        .block_on(fetcher.fetch(&url))
+        .with_context(|| format!("fetching {url} for feed {}", feed.id))
+}
+
+fn preview(
+    target: Option<&str>,
+    feed: Option<(&Path, &str)>,
+    base_url: Option<url::Url>,
+    json: bool,
+    mode: Mode,
+) -> anyhow::Result<ExitCode> {
+    let feed = match feed {
+        Some((path, id)) => match config_feed(path, id) {
+            Ok((_, f)) => Some(f),
+            Err(code) => return Ok(code),
+        },
+        None => None,
+    };
+    let (page, params, dates, choice) = match &feed {
+        Some(f) => (
+            fetch_for_feed(f, target)?,
+            f.mining.clone(),
+            feedmine::refresh::date_context(f, chrono::Utc::now()),
+            f.choice.clone(),
+        ),
+        None => {
+            let target = target.context("give a URL or file to preview (or --feed ID)")?;
+            let params = MiningParams {
+                mode,
+                ..MiningParams::default()
+            };
+            let choice = feedmine::extract::selectors::ListChoice::Auto;
+            (fetch_target(target)?, params, commands::default_date_context(), choice)
+        }
     };
     let base = base_url.unwrap_or(page.final_url);
-    let list = pipeline::analyze_list(
-        &page.text,
-        &base,
-        &params,
-        &commands::default_date_context(),
-    );
-    let p = commands::preview_of(&list, &base);
+    let list = pipeline::analyze_list_with(&page.text, &base, &params, &dates, &choice);
+    let p = commands::preview_of(&list, &base, &dates, &choice);
     let mut out = std::io::stdout().lock();
     if json {
         serde_json::to_writer_pretty(&mut out, &p)?;
@@ -507,7 +592,40 @@ fn preview(target: &str, base_url: Option<url::Url>, json: bool, mode: Mode) -> 
     } else {
         commands::write_preview(&p, &mut out)?;
     }
-    Ok(())
+    Ok(ExitCode::SUCCESS)
+}
+
+fn pin(config_path: &Path, id: &str, group: Option<usize>, dry_run: bool) -> anyhow::Result<ExitCode> {
+    let (_, feed) = match config_feed(config_path, id) {
+        Ok(v) => v,
+        Err(code) => return Ok(code),
+    };
+    let rank = group.unwrap_or(match feed.choice {
+        feedmine::extract::selectors::ListChoice::Group { rank, .. } => rank,
+        _ => 1,
+    });
+    let page = fetch_for_feed(&feed, None)?;
+    let dates = feedmine::refresh::date_context(&feed, chrono::Utc::now());
+    let text = std::fs::read_to_string(config_path)
+        .with_context(|| format!("reading {}", config_path.display()))?;
+    let plan = feedmine::pin::plan(&text, &feed, &page.text, &page.final_url, rank, &dates)
+        .with_context(|| format!("pinning feed {id}"))?;
+    let shown = config_path.display().to_string();
+    print!("{}", feedmine::pin::diff(&shown, &text, &plan.new_text));
+    println!(
+        "group {rank}: detection gives {} items, the selectors give {} on this page",
+        plan.detected_items, plan.selected_items
+    );
+    if plan.new_text == text {
+        println!("{shown}: already pinned to these selectors");
+    } else if dry_run {
+        println!("--dry-run: {shown} not changed");
+    } else {
+        feedmine::publish::write_atomically(config_path, plan.new_text.as_bytes())
+            .with_context(|| format!("writing {shown}"))?;
+        println!("{shown}: feed {id} pinned");
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 /// Extraction parameters: defaults, plus trained tag-path thresholds.

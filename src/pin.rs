@@ -105,6 +105,53 @@ pub fn edit_config(text: &str, feed_id: &str, spec: &SelectSpec) -> Result<Strin
     Ok(out)
 }
 
+/// What `feedmine pin` would write, and how it was checked.
+#[derive(Debug, Clone)]
+pub struct PinPlan {
+    pub rank: usize,
+    pub spec: SelectSpec,
+    /// The whole config with the feed's `[feed.select]` set.
+    pub new_text: String,
+    /// Items detection gives for the group.
+    pub detected_items: usize,
+    /// Items the written selectors give on the same page.
+    pub selected_items: usize,
+}
+
+/// Detect on the feed's page (decoded HTML from `final_url`), turn group
+/// `rank` into selectors, check them by re-extracting through them, and
+/// edit `config_text`. Pure: the caller fetches and writes.
+pub fn plan(
+    config_text: &str,
+    feed: &Feed,
+    html: &str,
+    final_url: &url::Url,
+    rank: usize,
+    dates: &DateContext,
+) -> Result<PinPlan, PinError> {
+    use crate::extract::selectors::ListChoice;
+    use crate::pipeline::analyze_list_with;
+    let group = ListChoice::Group {
+        rank,
+        fallback_auto: false,
+    };
+    let page = analyze_list_with(html, final_url, &feed.mining, dates, &group);
+    let spec = spec_for_group(&page, rank, dates)?;
+    let select = ListChoice::Select {
+        spec: spec.clone(),
+        fallback_auto: false,
+    };
+    let again = analyze_list_with(html, final_url, &feed.mining, dates, &select);
+    let new_text = edit_config(config_text, &feed.id, &spec)?;
+    Ok(PinPlan {
+        rank,
+        spec,
+        new_text,
+        detected_items: page.items.len(),
+        selected_items: again.items.len(),
+    })
+}
+
 /// A unified diff of the config before and after, for showing first.
 pub fn diff(path: &str, old: &str, new: &str) -> String {
     similar::TextDiff::from_lines(old, new)
