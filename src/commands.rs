@@ -156,6 +156,8 @@ pub struct PreviewRecord {
     pub date: Option<String>,
     pub summary: String,
     pub image: Option<String>,
+    pub author: Option<String>,
+    pub categories: Vec<String>,
 }
 
 #[derive(Debug, serde::Serialize)]
@@ -263,6 +265,8 @@ pub fn preview_of(
                 date: it.date.map(|d| d.to_rfc3339()),
                 summary: it.summary.clone(),
                 image: it.image.as_ref().map(|l| l.to_string()),
+                author: it.author.clone(),
+                categories: it.categories.clone(),
             })
             .collect(),
         groups: page
@@ -417,6 +421,12 @@ pub fn write_preview(p: &Preview, out: &mut dyn Write) -> std::io::Result<()> {
         }
         if let Some(img) = &r.image {
             writeln!(out, "       image: {img}")?;
+        }
+        if let Some(a) = &r.author {
+            writeln!(out, "       by:    {a}")?;
+        }
+        if !r.categories.is_empty() {
+            writeln!(out, "       tags:  {}", r.categories.join(", "))?;
         }
     }
     Ok(())

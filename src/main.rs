@@ -418,8 +418,15 @@ fn once(config_path: &Path, only: &[String], refetch_bodies: bool) -> anyhow::Re
             // look at, even though the previous items stay.
             Ok(rep) if rep.outcome == RunOutcome::Degraded => {
                 failed += 1;
+                // A pinned feed on `fallback = "auto"` published detection's
+                // items; its reasons say so.
+                let kept = if rep.new_items == 0 && rep.paths.is_empty() {
+                    ", the previous items stay published"
+                } else {
+                    ""
+                };
                 eprintln!(
-                    "feedmine: feed {}: degraded, the previous items stay published: {}",
+                    "feedmine: feed {}: degraded{kept}: {}",
                     r.feed,
                     rep.drift.join("; ")
                 );
