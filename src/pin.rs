@@ -205,7 +205,19 @@ pub fn notes(feed: &Feed, chosen: &Chosen) -> Vec<String> {
             tracing::info!(feed = %feed.id, "{n}");
         }
     }
-    if nothing { notes } else { Vec::new() }
+    notes
+}
+
+/// The sentences a drifted pinned run adds to its reasons: its notes, or at
+/// least what the records selector matched.
+pub fn drift_notes(notes: &[String], chosen: &Chosen) -> Vec<String> {
+    match (&chosen.select, notes.is_empty()) {
+        (Some(sel), true) => vec![format!(
+            "the records selector \"{}\" matches {} records",
+            sel.records_selector, sel.records
+        )],
+        _ => notes.to_vec(),
+    }
 }
 
 #[cfg(test)]

@@ -414,7 +414,7 @@ async fn run_inner(
     };
     let pinned_notes = crate::pin::notes(feed, &chosen);
     if let Verdict::Drifted { mut reasons } = drift::judge(&history, &observed, &services.drift) {
-        reasons.extend(pinned_notes.iter().cloned());
+        reasons.extend(crate::pin::drift_notes(&pinned_notes, &chosen));
         let mut streak = store
             .degraded_streak(&feed.id, services.drift.accept_after.max(1) * 2)
             .map_err(RefreshError::State)?;

@@ -902,3 +902,187 @@ impl ListChoice {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::extract::dom::parse;
+    use chrono::{TimeZone, Utc};
+
+    fn dates() -> DateContext {
+        DateContext {
+            now: Utc.with_ymd_and_hms(2024, 6, 1, 0, 0, 0).unwrap(),
+            offset: chrono::FixedOffset::east_opt(0).unwrap(),
+        }
+    }
+
+    fn base() -> Url {
+        Url::parse("https://shop.example/list").unwrap()
+    }
+
+    /// Record roots by tag and class, in page order.
+    fn roots(doc: &Document, tag: &str, class: &str) -> Vec<Record> {
+        (0..doc.nodes.len() as NodeId)
+            .filter(|&i| {
+                doc.element(i).is_some_and(|e| {
+                    e.name == tag
+                        && e.attr("class")
+                            .is_some_and(|c| c.split_whitespace().any(|x| x == class))
+                })
+            })
+            .map(|i| Record {
+                start: i,
+                end: doc.node(i).end,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn hashed_names_are_told_from_stable_ones() {
+        for h in ["css-1x2y3z", "sc-bdVaJa", "jsx-2914", "a1b2c3", "Card_root__3xYz9", "x7f3e"] {
+            assert!(looks_hashed(h), "{h}");
+        }
+        for s in ["card", "event-tile", "post_title", "col-2", "h264", "iPhone", "postTitleLink", "entry-title-link"] {
+            assert!(!looks_hashed(s), "{s}");
+        }
+    }
+
+    #[test]
+    fn attr_suffix_is_split_only_at_the_end() {
+        assert_eq!(split_attr("h3 a@href").unwrap(), ("h3 a", Some("href")));
+        assert_eq!(split_attr("time").unwrap(), ("time", None));
+        assert_eq!(
+            split_attr("a[href^='mailto:x@y']").unwrap(),
+            ("a[href^='mailto:x@y']", None)
+        );
+        assert!(split_attr("a@1bad").is_err());
+        assert!(FieldSelector::parse("div..x").is_err());
+        assert!(FieldSelector::parse("  ").is_err());
+        assert!(compile(&"div ".repeat(400)).is_err());
+    }
+
+    #[test]
+    fn generated_selector_skips_hashed_classes_and_excludes_look_alikes() {
+        let html = "<html><body><ul class='nav'><li class='item'><a href='/a'>About</a></li>\
+            <li class='item'><a href='/b'>Blog</a></li></ul>\
+            <ul id='results' class='css-9x8y7z'>\
+            <li class='item sc-bdVaJa'><a href='/p/1'>Walnut desk</a></li>\
+            <li class='item sc-bdVaJa'><a href='/p/2'>Oak shelf</a></li>\
+            <li class='item sc-bdVaJa'><a href='/p/3'>Pine bench</a></li></ul></body></html>";
+        let doc = parse(html);
+        let css = CssDoc::new(&doc);
+        let ul = (0..doc.nodes.len() as NodeId)
+            .find(|&i| doc.element(i).is_some_and(|e| e.attr("id") == Some("results")))
+            .unwrap();
+        let records: Vec<Record> = doc
+            .children(ul)
+            .filter(|&c| doc.element(c).is_some())
+            .map(|c| Record {
+                start: c,
+                end: doc.node(c).end,
+            })
+            .collect();
+        let sel = group_selector(&doc, &css, &records).unwrap();
+        assert_eq!(sel, "#results > li.item");
+        let got = select_records(&doc, &css, &compile(&sel).unwrap());
+        assert_eq!(got.records, records);
+    }
+
+    #[test]
+    fn positional_fallback_when_no_class_tells_records_apart() {
+        // The header row has the same tag and no class: only a positional
+        // selector can leave it out.
+        let html = "<html><body><table><tr><td>Name</td><td>Size</td></tr>\
+            <tr><td><a href='/f/1'>one.tar.gz</a></td><td>1 MB</td></tr>\
+            <tr><td><a href='/f/2'>two.tar.gz</a></td><td>2 MB</td></tr></table>\
+            <table><tr><td>x</td></tr></table></body></html>";
+        let doc = parse(html);
+        let css = CssDoc::new(&doc);
+        let trs: Vec<Record> = (0..doc.nodes.len() as NodeId)
+            .filter(|&i| doc.tag(i) == Some("tr") && doc.text(i).contains(".tar.gz"))
+            .map(|i| Record {
+                start: i,
+                end: doc.node(i).end,
+            })
+            .collect();
+        let sel = group_selector(&doc, &css, &trs).unwrap();
+        let got = select_records(&doc, &css, &compile(&sel).unwrap());
+        assert_eq!(got.records, trs, "{sel}");
+    }
+
+    #[test]
+    fn fields_by_selector_with_missing_attributes_counted() {
+        let html = "<html><body><div class='grid'>\
+            <div class='product'><img data-src='/i/1.jpg'><h2><a href='/p/1'>Walnut desk</a></h2>\
+              <span class='price'>£120</span><time datetime='2024-05-01'>1 May</time>\
+              <ul class='tags'><li>Wood</li><li>Office</li><li>Wood</li></ul></div>\
+            <div class='product'><h2><a href='/p/2'>Oak shelf</a></h2>\
+              <span class='price'>£80</span></div></div></body></html>";
+        let doc = parse(html);
+        let css = CssDoc::new(&doc);
+        let mut spec = SelectSpec {
+            records: "div.grid > .product".into(),
+            ..SelectSpec::default()
+        };
+        spec.fields.insert("title", "h2".into());
+        spec.fields.insert("image", "img@data-src".into());
+        spec.fields.insert("date", "time".into());
+        spec.fields.insert("summary", ".price".into());
+        spec.fields.insert("categories", "ul.tags li".into());
+        let compiled = spec.compile().unwrap();
+        let out = apply(&doc, &css, &compiled, &base(), &dates());
+        assert_eq!(out.items.len(), 2);
+        let a = &out.items[0];
+        assert_eq!(a.title, "Walnut desk");
+        assert_eq!(a.link.as_ref().unwrap().as_str(), "https://shop.example/p/1");
+        assert_eq!(a.guid, "https://shop.example/p/1");
+        assert_eq!(a.image.as_ref().unwrap().as_str(), "https://shop.example/i/1.jpg");
+        assert_eq!(a.date.unwrap().to_rfc3339(), "2024-05-01T12:00:00+00:00", "date-only at noon, as detection reads it");
+        assert_eq!(a.summary, "£120");
+        assert_eq!(a.categories, vec!["Wood", "Office"]);
+        let b = &out.items[1];
+        assert!(b.image.is_none() && b.date.is_none() && b.categories.is_empty());
+        assert_eq!(out.missing.get("image"), Some(&1));
+        assert_eq!(out.missing.get("date"), Some(&1));
+        assert_eq!(out.missing.get("title"), None);
+    }
+
+    #[test]
+    fn a_selector_matching_thousands_of_nodes_is_capped_and_nesting_counted() {
+        let mut html = String::from("<html><body><div class='outer'><div>");
+        for i in 0..5_000 {
+            html.push_str(&format!("<p><a href='/n/{i}'>note {i}</a></p>"));
+        }
+        html.push_str("</div></div></body></html>");
+        let doc = parse(&html);
+        let css = CssDoc::new(&doc);
+        let got = select_records(&doc, &css, &compile("p").unwrap());
+        assert_eq!(got.records.len(), MAX_SELECTED_RECORDS);
+        assert_eq!(got.capped, 5_000 - MAX_SELECTED_RECORDS);
+        // `div` matches the outer div and the inner one inside it.
+        let got = select_records(&doc, &css, &compile("div").unwrap());
+        assert_eq!((got.records.len(), got.nested), (1, 1));
+    }
+
+    #[test]
+    fn field_selectors_reproduce_automatic_fields() {
+        let mut html = String::from("<html><body><main><section class='posts'>");
+        for i in 1..=5 {
+            html.push_str(&format!(
+                "<article class='post'><h2 class='post-title'><a href='/posts/{i}'>Post number {i} about gardens</a></h2>\
+                 <time datetime='2024-05-0{i}T08:00:00+00:00'>May {i}</time>\
+                 <img src='/img/{i}.jpg'><p>Some words about the garden in spring, part {i}.</p></article>"
+            ));
+        }
+        html.push_str("</section></main></body></html>");
+        let doc = parse(&html);
+        let css = CssDoc::new(&doc);
+        let records = roots(&doc, "article", "post");
+        let plan = items::plan_titles(&doc, &records);
+        let f = field_selectors(&doc, &css, &records, &base(), &dates(), &plan);
+        assert_eq!(group_selector(&doc, &css, &records).as_deref(), Some("article.post"));
+        assert!(f.title.is_some() && f.link.is_some(), "{f:?}");
+        assert_eq!(f.date.as_deref(), Some("time@datetime"));
+        assert_eq!(f.image.as_deref(), Some("img@src"));
+    }
+}
