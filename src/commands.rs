@@ -237,7 +237,11 @@ fn preview_choice(page: &crate::pipeline::ListPage, choice: &ListChoice) -> Prev
             _ => None,
         },
         selected: c.select.as_ref().map(|s| s.records),
-        missing: c.select.as_ref().map(|s| s.missing.clone()).unwrap_or_default(),
+        missing: c
+            .select
+            .as_ref()
+            .map(|s| s.missing.clone())
+            .unwrap_or_default(),
         notes: c.notes.clone(),
         fell_back: c.fell_back,
     }
@@ -281,7 +285,9 @@ pub fn preview_of(
                 location: g.selector.clone(),
                 fields: ((i == 0 && winner.is_some()) || page.chosen.group == Some(i)).then(|| {
                     let plan = crate::extract::items::plan_titles(&page.doc, &g.records);
-                    selectors::field_selectors(&page.doc, &css, &g.records, &page.base, dates, &plan)
+                    selectors::field_selectors(
+                        &page.doc, &css, &g.records, &page.base, dates, &plan,
+                    )
                 }),
                 chosen: page.chosen.group == Some(i),
                 records: g.records.len(),
@@ -330,7 +336,10 @@ fn write_choice(c: &PreviewChoice, out: &mut dyn Write) -> std::io::Result<()> {
             c.selected.unwrap_or(0)
         )?;
         for (k, v) in &spec.fields {
-            let miss = c.missing.get(k).map(|n| format!(" (nothing in {n} records)"));
+            let miss = c
+                .missing
+                .get(k)
+                .map(|n| format!(" (nothing in {n} records)"));
             writeln!(out, "          {k} = {v}{}", miss.unwrap_or_default())?;
         }
     }
@@ -338,7 +347,10 @@ fn write_choice(c: &PreviewChoice, out: &mut dyn Write) -> std::io::Result<()> {
         writeln!(out, "  note    {n}")?;
     }
     if c.fell_back {
-        writeln!(out, "  note    using automatic detection (fallback = \"auto\")")?;
+        writeln!(
+            out,
+            "  note    using automatic detection (fallback = \"auto\")"
+        )?;
     }
     Ok(())
 }
@@ -366,7 +378,10 @@ pub fn write_preview(p: &Preview, out: &mut dyn Write) -> std::io::Result<()> {
         p.stats.parse_ms, p.stats.mine_ms, p.stats.items_ms
     )?;
     write_choice(&p.choice, out)?;
-    writeln!(out, "\nrecord groups (ranked; `group = N` or `pin --group N` takes #N)")?;
+    writeln!(
+        out,
+        "\nrecord groups (ranked; `group = N` or `pin --group N` takes #N)"
+    )?;
     writeln!(out, "    # records coverage    score  where / verdict")?;
     for g in &p.groups {
         let mut verdict = match (g.winner, g.dropped) {
@@ -392,7 +407,11 @@ pub fn write_preview(p: &Preview, out: &mut dyn Write) -> std::io::Result<()> {
         if let Some(f) = &g.fields {
             for field in selectors::Field::ALL {
                 if let Some(s) = f.get(field) {
-                    writeln!(out, "                                   {:<10} {s}", field.key())?;
+                    writeln!(
+                        out,
+                        "                                   {:<10} {s}",
+                        field.key()
+                    )?;
                 }
             }
         }

@@ -586,7 +586,12 @@ fn preview(
                 ..MiningParams::default()
             };
             let choice = feedmine::extract::selectors::ListChoice::Auto;
-            (fetch_target(target)?, params, commands::default_date_context(), choice)
+            (
+                fetch_target(target)?,
+                params,
+                commands::default_date_context(),
+                choice,
+            )
         }
     };
     let base = base_url.unwrap_or(page.final_url);
@@ -602,7 +607,12 @@ fn preview(
     Ok(ExitCode::SUCCESS)
 }
 
-fn pin(config_path: &Path, id: &str, group: Option<usize>, dry_run: bool) -> anyhow::Result<ExitCode> {
+fn pin(
+    config_path: &Path,
+    id: &str,
+    group: Option<usize>,
+    dry_run: bool,
+) -> anyhow::Result<ExitCode> {
     let (_, feed) = match config_feed(config_path, id) {
         Ok(v) => v,
         Err(code) => return Ok(code),

@@ -51,12 +51,11 @@ pub fn spec_for_group(
         .and_then(|i| page.detection.groups.get(i))
         .ok_or(PinError::NoGroup { rank, groups })?;
     let css = CssDoc::new(&page.doc);
-    let records = selectors::group_selector(&page.doc, &css, &group.records).ok_or(
-        PinError::NoSelector {
+    let records =
+        selectors::group_selector(&page.doc, &css, &group.records).ok_or(PinError::NoSelector {
             rank,
             records: group.records.len(),
-        },
-    )?;
+        })?;
     let plan = items::plan_titles(&page.doc, &group.records);
     let fields =
         selectors::field_selectors(&page.doc, &css, &group.records, &page.base, dates, &plan);

@@ -275,14 +275,20 @@ fn disagreement(
     let winner = detection.winner();
     let same = winner.is_some_and(|g| {
         g.records.len() == selected.len()
-            && g.records.iter().zip(selected).all(|(a, b)| a.start == b.start)
+            && g.records
+                .iter()
+                .zip(selected)
+                .all(|(a, b)| a.start == b.start)
     });
     if same && !selected.is_empty() {
         return None;
     }
     let auto = match winner {
         Some(g) => match selectors::group_selector(doc, css, &g.records) {
-            Some(s) => format!("automatic detection finds {} records at \"{s}\"", g.records.len()),
+            Some(s) => format!(
+                "automatic detection finds {} records at \"{s}\"",
+                g.records.len()
+            ),
             None => format!(
                 "automatic detection finds {} records at {} (no stable selector)",
                 g.records.len(),

@@ -388,20 +388,21 @@ async fn run_inner(
     let dates = date_context(feed, now);
     let url_for_task = final_url.clone();
     let choice = feed.choice.clone();
-    let (items, page_title, lang, groups, pattern, chosen) = tokio::task::spawn_blocking(move || {
-        let list = analyze_list_with(&page.text, &url_for_task, &mining, &dates, &choice);
-        let pattern = drift::pattern_signature(&list);
-        (
-            list.items,
-            list.doc.title,
-            list.doc.lang,
-            list.detection.groups.len(),
-            pattern,
-            list.chosen,
-        )
-    })
-    .await
-    .map_err(|e| RefreshError::Task(e.to_string()))?;
+    let (items, page_title, lang, groups, pattern, chosen) =
+        tokio::task::spawn_blocking(move || {
+            let list = analyze_list_with(&page.text, &url_for_task, &mining, &dates, &choice);
+            let pattern = drift::pattern_signature(&list);
+            (
+                list.items,
+                list.doc.title,
+                list.doc.lang,
+                list.detection.groups.len(),
+                pattern,
+                list.chosen,
+            )
+        })
+        .await
+        .map_err(|e| RefreshError::Task(e.to_string()))?;
 
     // Drift: judged against the recent good runs, unless the degraded runs
     // since then agree on a new normal (a redesign that stuck).

@@ -205,7 +205,9 @@ fn generated_selectors_reselect_the_detected_records_on_every_fixture() {
             continue;
         }
         let bytes = std::fs::read(&path).unwrap();
-        let text = feedmine::fetch::decode::decode(&bytes, None, None).unwrap().text;
+        let text = feedmine::fetch::decode::decode(&bytes, None, None)
+            .unwrap()
+            .text;
         let url = Url::parse(&expected.url).unwrap();
         let params = MiningParams::default();
         let page = feedmine::pipeline::analyze_list(&text, &url, &params, &context());

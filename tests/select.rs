@@ -55,7 +55,10 @@ const FOOTER_LINKS: [&str; 12] = [
 fn footer() -> String {
     let mut h = String::from("<footer class=\"site-footer\"><ul class=\"sitemap\">\n");
     for (i, l) in FOOTER_LINKS.iter().enumerate() {
-        h += &format!("<li><a href=\"/info/page-{}\">{l}</a></li>\n", (b'a' + i as u8) as char);
+        h += &format!(
+            "<li><a href=\"/info/page-{}\">{l}</a></li>\n",
+            (b'a' + i as u8) as char
+        );
     }
     h + "</ul><p class=\"legal\">© Riverside Arts Centre, registered charity 1234567</p></footer>"
 }
@@ -218,7 +221,14 @@ async fn preview_shows_a_verified_selector_per_group_and_group_two_picks_the_car
     assert_eq!(published_titles(dir.path()), event_titles());
 
     // The text report marks the group the feed uses.
-    let out = run(&["preview", "--config", cfg.to_str().unwrap(), "--feed", "events"]).await;
+    let out = run(&[
+        "preview",
+        "--config",
+        cfg.to_str().unwrap(),
+        "--feed",
+        "events",
+    ])
+    .await;
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("CHOSEN by the feed"), "{text}");
     assert!(text.contains("css: article.card"), "{text}");
@@ -237,7 +247,11 @@ async fn pin_group_two_writes_a_config_that_publishes_the_cards_keeping_comments
     let shown = String::from_utf8_lossy(&out.stdout);
     assert!(shown.contains("+[feed.select]"), "{shown}");
     assert!(shown.contains("+records = \"article.card\""), "{shown}");
-    assert_eq!(std::fs::read_to_string(&cfg).unwrap(), before, "--dry-run wrote");
+    assert_eq!(
+        std::fs::read_to_string(&cfg).unwrap(),
+        before,
+        "--dry-run wrote"
+    );
 
     let out = run(&["pin", "events", "--group", "2", "--config", c]).await;
     assert!(out.status.success(), "{}", stderr(&out));
@@ -287,7 +301,11 @@ async fn a_redesign_that_breaks_the_pinned_selector_degrades_and_keeps_old_items
     // What detection finds now, with its selector: fixing is one `pin`.
     assert!(err.contains("automatic detection finds"), "{err}");
     assert!(err.contains("ul.sitemap > li"), "{err}");
-    assert_eq!(published_titles(dir.path()), event_titles(), "old items kept");
+    assert_eq!(
+        published_titles(dir.path()),
+        event_titles(),
+        "old items kept"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -302,7 +320,10 @@ async fn fallback_auto_uses_detection_while_the_selector_matches_nothing() {
     let out = run(&["once", "--config", cfg.to_str().unwrap()]).await;
     let err = stderr(&out);
     assert!(err.contains("degraded"), "{err}");
-    assert!(err.contains("fallback = \\\"auto\\\"") || err.contains("fallback = \"auto\""), "{err}");
+    assert!(
+        err.contains("fallback = \\\"auto\\\"") || err.contains("fallback = \"auto\""),
+        "{err}"
+    );
     assert!(!err.contains("previous items stay"), "{err}");
     // Detection's items were published.
     assert!(!published_titles(dir.path()).is_empty());
@@ -364,6 +385,9 @@ fn check_reports_bad_selectors_with_field_and_line() {
         let err = stderr(&out);
         assert_eq!(out.status.code(), Some(2), "{text}: {err}");
         assert!(err.contains(field) && err.contains(detail), "{text}: {err}");
-        assert!(err.contains("feed \"a\"") || field == "headline", "{text}: {err}");
+        assert!(
+            err.contains("feed \"a\"") || field == "headline",
+            "{text}: {err}"
+        );
     }
 }

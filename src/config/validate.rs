@@ -467,12 +467,7 @@ fn feed(
 }
 
 /// `select`, `group` and `fallback`: how the feed's records are chosen.
-fn feed_choice(
-    f: &RawFeed,
-    fid: Option<&str>,
-    line: usize,
-    issues: &mut Issues<'_>,
-) -> ListChoice {
+fn feed_choice(f: &RawFeed, fid: Option<&str>, line: usize, issues: &mut Issues<'_>) -> ListChoice {
     let fallback_auto = match f.fallback.as_ref() {
         None => false,
         Some(v) => match v.get_ref().as_str() {
