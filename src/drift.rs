@@ -244,10 +244,12 @@ fn step(doc: &Document, id: NodeId) -> Option<String> {
 /// Selector feeds sign with their records selector; `group = N` feeds with
 /// the chosen group.
 pub fn pattern_signature(page: &ListPage) -> Option<String> {
-    if !page.chosen.fell_back {
-        if let Some(sig) = page.chosen.select_signature() {
-            return Some(sig);
-        }
+    if let Some(sig) = page
+        .chosen
+        .select_signature()
+        .filter(|_| !page.chosen.fell_back)
+    {
+        return Some(sig);
     }
     let doc = &page.doc;
     let group = page.detection.groups.get(page.chosen.group?)?;

@@ -722,19 +722,17 @@ fn relative_candidates(doc: &Document, rec: &Record, id: NodeId) -> Vec<String> 
     }
     out.push(e.name.clone());
     // Parent step + own step ("h3 a", "h3.title > a").
-    if let Some(p) = doc
+    let parent = doc
         .node(id)
         .parent
-        .filter(|&p| p >= rec.start && p < rec.end)
-    {
-        if let Some(pe) = doc.element(p) {
-            let pstep = match stable_classes(doc, p).first() {
-                Some(c) => format!("{}.{c}", pe.name),
-                None => pe.name.clone(),
-            };
-            out.push(format!("{pstep} {}", e.name));
-            out.push(format!("{pstep} > {}", e.name));
-        }
+        .filter(|&p| p >= rec.start && p < rec.end);
+    if let Some((p, pe)) = parent.and_then(|p| Some((p, doc.element(p)?))) {
+        let pstep = match stable_classes(doc, p).first() {
+            Some(c) => format!("{}.{c}", pe.name),
+            None => pe.name.clone(),
+        };
+        out.push(format!("{pstep} {}", e.name));
+        out.push(format!("{pstep} > {}", e.name));
     }
     out
 }
