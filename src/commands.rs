@@ -62,9 +62,9 @@ fn pinned_page(
     };
     let again = crate::pipeline::analyze_list_with(text, base, params, dates, &choice);
     let css = CssDoc::new(&again.doc);
-    let starts: Vec<_> = winner.records.iter().map(|r| r.start).collect();
     if let Some(sel) = choice_records(&again, &css, &choice) {
-        stats.same_records += usize::from(sel == starts);
+        stats.same_records +=
+            usize::from(selectors::same_records(&again.doc, &sel, &winner.records));
     }
     stats.same_items += usize::from(again.items == page.items);
     again
@@ -74,13 +74,13 @@ fn choice_records(
     page: &crate::pipeline::ListPage,
     css: &CssDoc,
     choice: &ListChoice,
-) -> Option<Vec<crate::extract::dom::NodeId>> {
+) -> Option<Vec<crate::extract::records::Record>> {
     let ListChoice::Select { spec, .. } = choice else {
         return None;
     };
     let compiled = spec.compile().ok()?;
-    let sel = selectors::select_records(&page.doc, css, &compiled.records);
-    Some(sel.records.iter().map(|r| r.start).collect())
+    let sel = selectors::select_records(&page.doc, css, &compiled.records, compiled.siblings);
+    Some(sel.records)
 }
 
 /// `feedmine eval lists DIR`: the record extractor over labelled list pages.

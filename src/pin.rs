@@ -61,6 +61,7 @@ pub fn spec_for_group(
         selectors::field_selectors(&page.doc, &css, &group.records, &page.base, dates, &plan);
     let mut spec = SelectSpec {
         records,
+        siblings: selectors::group_siblings(&page.doc, &group.records),
         ..SelectSpec::default()
     };
     for f in Field::ALL {
@@ -92,6 +93,9 @@ pub fn edit_config(text: &str, feed_id: &str, spec: &SelectSpec) -> Result<Strin
         _ => Table::new(),
     };
     table.insert("records", value(spec.records.as_str()));
+    if spec.siblings > 0 {
+        table.insert("siblings", value(spec.siblings as i64));
+    }
     for f in Field::ALL {
         if let Some(s) = spec.fields.get(f.key()) {
             table.insert(f.key(), value(s.as_str()));
@@ -264,6 +268,36 @@ url = "https://example.org/news"
         assert!(feeds[1].get("select").is_none());
         // The second feed is untouched and still after the first.
         assert!(out.find("[feed.select]").unwrap() < out.find("id = \"news\"").unwrap());
+    }
+
+    #[test]
+    fn drift_notes_name_the_selector_even_when_detection_agrees() {
+        let chosen = Chosen {
+            select: Some(crate::pipeline::SelectOutcome {
+                records_selector: "ul.posts > li".into(),
+                records: 4,
+                ..Default::default()
+            }),
+            ..Chosen::default()
+        };
+        assert_eq!(
+            drift_notes(&[], &chosen),
+            vec!["the records selector \"ul.posts > li\" matches 4 records".to_string()]
+        );
+        let notes = vec!["automatic detection finds 20 records".to_string()];
+        assert_eq!(drift_notes(&notes, &chosen), notes);
+    }
+
+    #[test]
+    fn a_missing_group_is_a_clear_error() {
+        let page = crate::pipeline::analyze_list(
+            "<html><body><p>No list here.</p></body></html>",
+            &url::Url::parse("https://x.example/").unwrap(),
+            &crate::extract::patterns::MiningParams::default(),
+            &crate::commands::default_date_context(),
+        );
+        let err = spec_for_group(&page, 2, &crate::commands::default_date_context()).unwrap_err();
+        assert!(matches!(err, PinError::NoGroup { rank: 2, .. }), "{err}");
     }
 
     #[test]

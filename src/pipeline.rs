@@ -311,3 +311,73 @@ fn disagreement(
     };
     Some(format!("{head}; {auto}"))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::extract::selectors::SelectSpec;
+
+    fn page() -> String {
+        let mut h = String::from("<html><body><nav><ul>");
+        for n in ["Home", "News", "Sport", "Weather", "About"] {
+            h += &format!("<li><a href='/{n}'>{n}</a></li>");
+        }
+        h += "</ul></nav><main><div class='posts'>";
+        for i in 1..=6 {
+            h += &format!(
+                "<article class='post'><h2><a href='/p/{i}'>Story number {i} about the harbour</a></h2>\
+                 <p>Several words of summary for story {i}, long enough to matter.</p></article>"
+            );
+        }
+        h + "</div></main></body></html>"
+    }
+
+    fn run(choice: &ListChoice) -> ListPage {
+        analyze_list_with(
+            &page(),
+            &Url::parse("https://x.example/").unwrap(),
+            &MiningParams::default(),
+            &crate::commands::default_date_context(),
+            choice,
+        )
+    }
+
+    #[test]
+    fn a_missing_group_finds_nothing_or_falls_back() {
+        let strict = run(&ListChoice::Group {
+            rank: 9,
+            fallback_auto: false,
+        });
+        assert!(strict.items.is_empty());
+        assert!(strict.chosen.notes[0].contains("group = 9 found nothing"));
+        let lenient = run(&ListChoice::Group {
+            rank: 9,
+            fallback_auto: true,
+        });
+        assert_eq!(lenient.items.len(), 6);
+        assert!(lenient.chosen.fell_back);
+    }
+
+    #[test]
+    fn a_selector_that_matches_nothing_names_what_detection_finds() {
+        let spec = SelectSpec {
+            records: "div.events > article.card".into(),
+            ..SelectSpec::default()
+        };
+        let page = run(&ListChoice::Select {
+            spec,
+            fallback_auto: false,
+        });
+        assert!(page.items.is_empty());
+        let note = &page.chosen.notes[0];
+        assert!(note.contains("matches nothing"), "{note}");
+        assert!(
+            note.contains("automatic detection finds 6 records at \"article.post\""),
+            "{note}"
+        );
+        assert_eq!(
+            crate::drift::pattern_signature(&page).as_deref(),
+            Some("select: div.events > article.card")
+        );
+    }
+}

@@ -163,6 +163,8 @@ pub struct RawFeed {
 #[serde(deny_unknown_fields)]
 pub struct RawSelect {
     pub records: Option<Spanned<String>>,
+    /// Element siblings after each match that belong to its record.
+    pub siblings: Option<Spanned<i64>>,
     pub title: Option<Spanned<String>>,
     pub link: Option<Spanned<String>>,
     pub date: Option<Spanned<String>>,

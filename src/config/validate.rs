@@ -553,6 +553,16 @@ fn feed_select(
             spec.records = r.get_ref().trim().to_string();
         }
     }
+    if let Some(n) = &raw.siblings {
+        match usize::try_from(*n.get_ref()) {
+            Ok(k) if k <= selectors::MAX_SIBLINGS => spec.siblings = k,
+            _ => {
+                let msg = format!("must be 0 to {}", selectors::MAX_SIBLINGS);
+                issues.at(fid, "select.siblings", n, msg);
+                ok = false;
+            }
+        }
+    }
     for (key, value) in fields {
         let Some(v) = value else { continue };
         if let Err(e) = selectors::FieldSelector::parse(v.get_ref()) {

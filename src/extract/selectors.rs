@@ -191,8 +191,85 @@ pub struct RecordSelection {
     pub capped: usize,
 }
 
-/// Records selected by `sel`: outermost matches, each a whole subtree.
-pub fn select_records(doc: &Document, css: &CssDoc, sel: &Selectors) -> RecordSelection {
+/// Most element siblings a record may take after its matched element.
+pub const MAX_SIBLINGS: usize = 20;
+
+/// One past the last node of `id` and its next `siblings` element siblings
+/// (fewer when the parent ends first; text between them comes along).
+fn span_end(doc: &Document, id: NodeId, siblings: usize) -> NodeId {
+    let mut end = doc.node(id).end;
+    let Some(parent) = doc.node(id).parent else {
+        return end;
+    };
+    let parent_end = doc.node(parent).end;
+    let mut taken = 0;
+    let mut next = end;
+    while taken < siblings && next < parent_end {
+        let sib_end = doc.node(next).end;
+        if doc.element(next).is_some() {
+            taken += 1;
+            end = sib_end;
+        }
+        next = sib_end;
+    }
+    end
+}
+
+/// Element roots (top-level elements) in a record's range.
+fn record_roots(doc: &Document, r: &Record) -> usize {
+    let mut n = 0;
+    let mut i = r.start;
+    while i < r.end {
+        n += usize::from(doc.element(i).is_some());
+        i = doc.node(i).end;
+    }
+    n
+}
+
+/// The element roots of a record, in order (blank text around them is not
+/// part of what a record *is*).
+pub fn roots_of(doc: &Document, r: &Record) -> Vec<NodeId> {
+    let mut out = Vec::new();
+    let mut i = r.start;
+    while i < r.end {
+        if doc.element(i).is_some() {
+            out.push(i);
+        }
+        i = doc.node(i).end;
+    }
+    out
+}
+
+/// Do two record lists hold the same elements, record by record?
+pub fn same_records(doc: &Document, a: &[Record], b: &[Record]) -> bool {
+    a.len() == b.len()
+        && a.iter()
+            .zip(b)
+            .all(|(x, y)| roots_of(doc, x) == roots_of(doc, y))
+}
+
+/// `siblings` for a group: how many element siblings follow each record's
+/// first element inside the record (dt + dd pairs: 1), when all records
+/// agree; 0 otherwise.
+pub fn group_siblings(doc: &Document, records: &[Record]) -> usize {
+    let Some(first) = records.first() else {
+        return 0;
+    };
+    let k = record_roots(doc, first).saturating_sub(1);
+    let all = records
+        .iter()
+        .all(|r| record_roots(doc, r).saturating_sub(1) == k);
+    if all { k.min(MAX_SIBLINGS) } else { 0 }
+}
+
+/// Records selected by `sel`: outermost matches, each a whole subtree plus
+/// its next `siblings` element siblings.
+pub fn select_records(
+    doc: &Document,
+    css: &CssDoc,
+    sel: &Selectors,
+    siblings: usize,
+) -> RecordSelection {
     let mut out = RecordSelection::default();
     let mut cover_end: NodeId = 0;
     for id in css.matches(sel, 0..doc.nodes.len() as NodeId) {
@@ -200,7 +277,7 @@ pub fn select_records(doc: &Document, css: &CssDoc, sel: &Selectors) -> RecordSe
             out.nested += 1;
             continue;
         }
-        let end = doc.node(id).end;
+        let end = span_end(doc, id, siblings.min(MAX_SIBLINGS));
         cover_end = end;
         if out.records.len() >= MAX_SELECTED_RECORDS {
             out.capped += 1;
@@ -253,6 +330,9 @@ impl Field {
 #[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
 pub struct SelectSpec {
     pub records: String,
+    /// Element siblings after each matched element that belong to the
+    /// record (`dt` + `dd`: 1). 0 by default.
+    pub siblings: usize,
     /// Field selectors by field; a missing field is found automatically.
     pub fields: BTreeMap<&'static str, String>,
 }
@@ -260,6 +340,7 @@ pub struct SelectSpec {
 /// A compiled `[feed.select]`.
 pub struct CompiledSelect {
     pub records: Selectors,
+    pub siblings: usize,
     pub fields: Vec<(Field, FieldSelector)>,
 }
 
@@ -279,7 +360,11 @@ impl SelectSpec {
                 fields.push((f, FieldSelector::parse(s).map_err(|e| (f.key(), e))?));
             }
         }
-        Ok(CompiledSelect { records, fields })
+        Ok(CompiledSelect {
+            records,
+            siblings: self.siblings,
+            fields,
+        })
     }
 }
 
@@ -340,7 +425,7 @@ pub fn apply(
     base: &Url,
     dates: &DateContext,
 ) -> SelectedItems {
-    let selection = select_records(doc, css, &select.records);
+    let selection = select_records(doc, css, &select.records, select.siblings);
     let plan = items::plan_titles(doc, &selection.records);
     let mut missing: BTreeMap<&'static str, usize> = BTreeMap::new();
     let items = selection
@@ -1025,7 +1110,7 @@ mod tests {
             .collect();
         let sel = group_selector(&doc, &css, &records).unwrap();
         assert_eq!(sel, "#results > li.item");
-        let got = select_records(&doc, &css, &compile(&sel).unwrap());
+        let got = select_records(&doc, &css, &compile(&sel).unwrap(), 0);
         assert_eq!(got.records, records);
     }
 
@@ -1047,7 +1132,7 @@ mod tests {
             })
             .collect();
         let sel = group_selector(&doc, &css, &trs).unwrap();
-        let got = select_records(&doc, &css, &compile(&sel).unwrap());
+        let got = select_records(&doc, &css, &compile(&sel).unwrap(), 0);
         assert_eq!(got.records, trs, "{sel}");
     }
 
@@ -1107,12 +1192,34 @@ mod tests {
         html.push_str("</div></div></body></html>");
         let doc = parse(&html);
         let css = CssDoc::new(&doc);
-        let got = select_records(&doc, &css, &compile("p").unwrap());
+        let got = select_records(&doc, &css, &compile("p").unwrap(), 0);
         assert_eq!(got.records.len(), MAX_SELECTED_RECORDS);
         assert_eq!(got.capped, 5_000 - MAX_SELECTED_RECORDS);
         // `div` matches the outer div and the inner one inside it.
-        let got = select_records(&doc, &css, &compile("div").unwrap());
+        let got = select_records(&doc, &css, &compile("div").unwrap(), 0);
         assert_eq!((got.records.len(), got.nested), (1, 1));
+    }
+
+    #[test]
+    fn siblings_make_dt_dd_pairs_one_record() {
+        let html = "<html><body><dl class='archive'>\
+            <dt>2024-03-01</dt><dd><a href='/a'>Implicit Monte Carlo 1</a></dd>\
+            <dt>2024-02-01</dt><dd><a href='/b'>Deterministic transport</a></dd>\
+            <dt>2024-01-01</dt></dl></body></html>";
+        let doc = parse(html);
+        let css = CssDoc::new(&doc);
+        let got = select_records(&doc, &css, &compile("dl.archive > dt").unwrap(), 1);
+        assert_eq!(got.records.len(), 3);
+        let texts: Vec<String> = got
+            .records
+            .iter()
+            .map(|r| collapse_whitespace(&doc.text_of_range(r.start, r.end)))
+            .collect();
+        assert_eq!(texts[0], "2024-03-01 Implicit Monte Carlo 1");
+        // The last dt has no dd: the parent ends the record.
+        assert_eq!(texts[2], "2024-01-01");
+        assert_eq!(group_siblings(&doc, &got.records[..2]), 1);
+        assert_eq!(group_siblings(&doc, &got.records), 0);
     }
 
     #[test]
