@@ -12,6 +12,7 @@ use url::Url;
 use crate::eval::lists::{self, EvalError, ListRun, ListsSummary, PredictedRecord};
 use crate::extract::dates::DateContext;
 use crate::extract::patterns::MiningParams;
+use crate::extract::selectors::{self, CssDoc, ListChoice};
 use crate::fetch::decode;
 use crate::pipeline::analyze_list;
 
@@ -59,16 +60,99 @@ pub fn config_warnings(cfg: &crate::config::Config) -> Vec<String> {
     out
 }
 
+/// How `eval lists --pinned` went: selectors generated for the winners and
+/// whether they re-select the same records.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct PinnedStats {
+    /// Pages with a winning group.
+    pub winners: usize,
+    /// Winners a verified selector was generated for.
+    pub selectors: usize,
+    /// Pages whose selector, applied back, gives the same records (each
+    /// starting at the same element).
+    pub same_records: usize,
+    /// ... and each made of the same elements (detection may let a record
+    /// absorb a trailing pagination element or separator; a selector's
+    /// record does not).
+    pub same_elements: usize,
+    /// Pages whose items through the selectors equal detection's items.
+    pub same_items: usize,
+}
+
+/// Detect, pin the winner, re-extract through the selectors: the page as a
+/// pinned feed would read it, with what matched.
+fn pinned_page(
+    text: &str,
+    base: &Url,
+    params: &MiningParams,
+    dates: &DateContext,
+    stats: &mut PinnedStats,
+) -> crate::pipeline::ListPage {
+    let page = analyze_list(text, base, params, dates);
+    let Some(winner) = page.detection.winner() else {
+        return page;
+    };
+    stats.winners += 1;
+    let Ok(spec) = crate::pin::spec_for_group(&page, 1, dates) else {
+        return page;
+    };
+    stats.selectors += 1;
+    let choice = ListChoice::Select {
+        spec,
+        fallback_auto: false,
+    };
+    let again = crate::pipeline::analyze_list_with(text, base, params, dates, &choice);
+    let css = CssDoc::new(&again.doc);
+    if let Some(sel) = choice_records(&again, &css, &choice) {
+        let starts =
+            |rs: &[crate::extract::records::Record]| rs.iter().map(|r| r.start).collect::<Vec<_>>();
+        stats.same_records += usize::from(starts(&sel) == starts(&winner.records));
+        stats.same_elements +=
+            usize::from(selectors::same_records(&again.doc, &sel, &winner.records));
+    }
+    stats.same_items += usize::from(again.items == page.items);
+    again
+}
+
+fn choice_records(
+    page: &crate::pipeline::ListPage,
+    css: &CssDoc,
+    choice: &ListChoice,
+) -> Option<Vec<crate::extract::records::Record>> {
+    let ListChoice::Select { spec, .. } = choice else {
+        return None;
+    };
+    let compiled = spec.compile().ok()?;
+    let sel = selectors::select_records(&page.doc, css, &compiled.records, compiled.siblings);
+    Some(sel.records)
+}
+
 /// `feedmine eval lists DIR`: the record extractor over labelled list pages.
 pub fn eval_lists(
     dir: &Path,
     params: &MiningParams,
     out: &mut dyn Write,
 ) -> Result<ListsSummary, EvalError> {
+    eval_lists_with(dir, params, false, out).map(|(s, _)| s)
+}
+
+/// [`eval_lists`]; with `pinned`, every page goes through detect → pin →
+/// re-extract through the selectors, and the pinning figures are returned.
+pub fn eval_lists_with(
+    dir: &Path,
+    params: &MiningParams,
+    pinned: bool,
+    out: &mut dyn Write,
+) -> Result<(ListsSummary, PinnedStats), EvalError> {
     let dates = default_date_context();
+    let mut stats = PinnedStats::default();
     let mut extract = |bytes: &[u8], base: &Url| -> Result<ListRun, String> {
         let decoded = decode::decode(bytes, None, None).map_err(|e| e.to_string())?;
-        let page = analyze_list(&decoded.text, base, params, &dates);
+        let page = if pinned {
+            pinned_page(&decoded.text, base, params, &dates, &mut stats)
+        } else {
+            analyze_list(&decoded.text, base, params, &dates)
+        };
         Ok(ListRun {
             records: page
                 .items
@@ -83,13 +167,28 @@ pub fn eval_lists(
             total_ms: page.timings.total().as_secs_f64() * 1e3,
         })
     };
-    lists::run(dir, out, &mut extract)
+    let summary = lists::run(dir, out, &mut extract)?;
+    if pinned {
+        let line = format!(
+            "pinned: {} winners, {} with a verified selector, {} re-select the same records \
+             ({} element for element), {} give the same items as detection\n",
+            stats.winners,
+            stats.selectors,
+            stats.same_records,
+            stats.same_elements,
+            stats.same_items
+        );
+        out.write_all(line.as_bytes()).map_err(EvalError::Report)?;
+    }
+    Ok((summary, stats))
 }
 
 /// What `feedmine preview` shows, also as JSON.
 #[derive(Debug, serde::Serialize)]
 pub struct Preview {
     pub url: String,
+    /// How the feed chose its records (automatic without `--feed`).
+    pub choice: PreviewChoice,
     pub title: Option<String>,
     /// When the target itself is a feed: "RSS 2.0, 20 items, summaries
     /// only" (its items are the records; there are no groups).
@@ -129,7 +228,18 @@ pub struct PreviewRecord {
 
 #[derive(Debug, serde::Serialize)]
 pub struct PreviewGroup {
-    pub selector: String,
+    /// 1-based rank, as `group = N` and `pin --group N` take it.
+    pub rank: usize,
+    /// A CSS selector verified to select exactly this group's records on
+    /// this page (`null` when no stable one does).
+    pub selector: Option<String>,
+    /// Human-readable location of the group's container.
+    pub location: String,
+    /// Field selectors relative to a record (the winner and the group the
+    /// feed uses only).
+    pub fields: Option<crate::extract::selectors::FieldSelectors>,
+    /// The feed's items come from this group.
+    pub chosen: bool,
     pub records: usize,
     pub coverage: f64,
     pub score: f64,
@@ -165,10 +275,55 @@ pub struct PreviewStats {
 pub const PREVIEW_GROUPS: usize = 10;
 pub const PREVIEW_PATTERNS: usize = 15;
 
+/// How the previewed feed chose its records (`preview --feed`).
+#[derive(Debug, Default, serde::Serialize)]
+pub struct PreviewChoice {
+    /// `"auto"`, `"group"` or `"select"`.
+    pub how: &'static str,
+    /// The `[feed.select]` table in use.
+    pub select: Option<crate::extract::selectors::SelectSpec>,
+    /// Records the `records` selector matched.
+    pub selected: Option<usize>,
+    /// Per field: records on which its selector found nothing.
+    pub missing: std::collections::BTreeMap<&'static str, usize>,
+    pub notes: Vec<String>,
+    pub fell_back: bool,
+}
+
+fn preview_choice(page: &crate::pipeline::ListPage, choice: &ListChoice) -> PreviewChoice {
+    let c = &page.chosen;
+    PreviewChoice {
+        how: match choice {
+            ListChoice::Auto => "auto",
+            ListChoice::Group { .. } => "group",
+            ListChoice::Select { .. } => "select",
+        },
+        select: match choice {
+            ListChoice::Select { spec, .. } => Some(spec.clone()),
+            _ => None,
+        },
+        selected: c.select.as_ref().map(|s| s.records),
+        missing: c
+            .select
+            .as_ref()
+            .map(|s| s.missing.clone())
+            .unwrap_or_default(),
+        notes: c.notes.clone(),
+        fell_back: c.fell_back,
+    }
+}
+
 /// Build the preview of an analysed page.
-pub fn preview_of(page: &crate::pipeline::ListPage, url: &Url) -> Preview {
+pub fn preview_of(
+    page: &crate::pipeline::ListPage,
+    url: &Url,
+    dates: &DateContext,
+    choice: &ListChoice,
+) -> Preview {
     let winner = page.detection.winner().map(|g| g.selector.clone());
+    let css = CssDoc::new(&page.doc);
     Preview {
+        choice: preview_choice(page, choice),
         url: url.to_string(),
         title: page.doc.title.clone(),
         source_feed: None,
@@ -181,7 +336,16 @@ pub fn preview_of(page: &crate::pipeline::ListPage, url: &Url) -> Preview {
             .take(PREVIEW_GROUPS)
             .enumerate()
             .map(|(i, g)| PreviewGroup {
-                selector: g.selector.clone(),
+                rank: i + 1,
+                selector: selectors::group_selector(&page.doc, &css, &g.records),
+                location: g.selector.clone(),
+                fields: ((i == 0 && winner.is_some()) || page.chosen.group == Some(i)).then(|| {
+                    let plan = crate::extract::items::plan_titles(&page.doc, &g.records, dates);
+                    selectors::field_selectors(
+                        &page.doc, &css, &g.records, &page.base, dates, &plan,
+                    )
+                }),
+                chosen: page.chosen.group == Some(i),
                 records: g.records.len(),
                 coverage: g.coverage,
                 score: g.score,
@@ -234,6 +398,14 @@ pub fn preview_of_feed(feed: &crate::extract::feedsource::SourceFeed, url: &Url)
         title: feed.title.clone(),
         source_feed: Some(feed.describe()),
         feeds: Vec::new(),
+        choice: PreviewChoice {
+            how: "feed",
+            select: None,
+            selected: None,
+            missing: Default::default(),
+            notes: Vec::new(),
+            fell_back: false,
+        },
         records: feed.items.iter().map(preview_record).collect(),
         groups: Vec::new(),
         patterns: Vec::new(),
@@ -267,6 +439,38 @@ fn write_feeds(p: &Preview, out: &mut dyn Write) -> std::io::Result<()> {
     Ok(())
 }
 
+fn write_choice(c: &PreviewChoice, out: &mut dyn Write) -> std::io::Result<()> {
+    if c.how == "auto" || c.how == "feed" {
+        return Ok(());
+    }
+    writeln!(out, "choice    {}", c.how)?;
+    if let Some(spec) = &c.select {
+        writeln!(
+            out,
+            "          records = {} ({} matched)",
+            spec.records,
+            c.selected.unwrap_or(0)
+        )?;
+        for (k, v) in &spec.fields {
+            let miss = c
+                .missing
+                .get(k)
+                .map(|n| format!(" (nothing in {n} records)"));
+            writeln!(out, "          {k} = {v}{}", miss.unwrap_or_default())?;
+        }
+    }
+    for n in &c.notes {
+        writeln!(out, "  note    {n}")?;
+    }
+    if c.fell_back {
+        writeln!(
+            out,
+            "  note    using automatic detection (fallback = \"auto\")"
+        )?;
+    }
+    Ok(())
+}
+
 fn clip(s: &str, n: usize) -> String {
     if s.chars().count() <= n {
         s.to_string()
@@ -290,24 +494,44 @@ pub fn write_preview(p: &Preview, out: &mut dyn Write) -> std::io::Result<()> {
         "time      parse {:.2} ms, mine {:.2} ms, items {:.2} ms",
         p.stats.parse_ms, p.stats.mine_ms, p.stats.items_ms
     )?;
-    writeln!(out, "\nrecord groups (ranked)")?;
+    write_choice(&p.choice, out)?;
+    writeln!(
+        out,
+        "\nrecord groups (ranked; `group = N` or `pin --group N` takes #N)"
+    )?;
     writeln!(out, "    # records coverage    score  where / verdict")?;
-    for (i, g) in p.groups.iter().enumerate() {
-        let verdict = match (g.winner, g.dropped) {
+    for g in &p.groups {
+        let mut verdict = match (g.winner, g.dropped) {
             (true, _) => "WINNER".to_string(),
             (false, Some(d)) => format!("dropped: {d}"),
             (false, None) => "lost the ranking".to_string(),
         };
+        if g.chosen && !g.winner {
+            verdict.push_str(", CHOSEN by the feed");
+        }
         writeln!(
             out,
             "  {:>3} {:>7} {:>8.3} {:>8.4}  {}  [{}]",
-            i + 1,
+            g.rank,
             g.records,
             g.coverage,
             g.score,
-            clip(&g.selector, 70),
+            clip(&g.location, 70),
             verdict
         )?;
+        let css = g.selector.as_deref().unwrap_or("(no stable selector)");
+        writeln!(out, "                                 css: {css}")?;
+        if let Some(f) = &g.fields {
+            for field in selectors::Field::ALL {
+                if let Some(s) = f.get(field) {
+                    writeln!(
+                        out,
+                        "                                   {:<10} {s}",
+                        field.key()
+                    )?;
+                }
+            }
+        }
     }
     writeln!(out, "\ncandidate patterns (by coverage)")?;
     writeln!(out, "   len found instances coverage  tokens / verdict")?;

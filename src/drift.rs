@@ -241,9 +241,18 @@ fn step(doc: &Document, id: NodeId) -> Option<String> {
 /// record root tag, e.g. `html > body > main.content > ul.posts > li`.
 /// `None` when no group won. Two pages of one site with different text (and
 /// a different number of records) give the same signature.
+/// Selector feeds sign with their records selector; `group = N` feeds with
+/// the chosen group.
 pub fn pattern_signature(page: &ListPage) -> Option<String> {
+    if let Some(sig) = page
+        .chosen
+        .select_signature()
+        .filter(|_| !page.chosen.fell_back)
+    {
+        return Some(sig);
+    }
     let doc = &page.doc;
-    let group = page.detection.winner()?;
+    let group = page.detection.groups.get(page.chosen.group?)?;
     let first = group.records.first()?;
     if first.start as usize >= doc.nodes.len() {
         return None;

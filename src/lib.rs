@@ -22,6 +22,7 @@ pub mod eval;
 pub mod extract;
 pub mod fetch;
 pub mod filters;
+pub mod pin;
 pub mod pipeline;
 pub mod publish;
 pub mod refresh;

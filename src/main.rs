@@ -93,17 +93,17 @@ enum Command {
         /// Only these feed ids.
         feeds: Vec<String>,
     },
-    /// Show what would be published for a page, and why.
+    /// Show what would be published for a page, and why: the ranked record
+    /// groups with a CSS selector for each, and the winner's field selectors.
     Preview {
         /// URL or local file (default with --feed: the feed's URL).
         target: Option<String>,
-        /// With --feed: read the feed's settings from this config.
-        #[arg(long, default_value = "feeds.toml")]
-        config: PathBuf,
-        /// Use this feed's settings (headers, cookies, user agent, time
-        /// zone, mining thresholds) and show what its state learnt.
+        /// Read the page as this feed of the config does (its fetch
+        /// settings, mining parameters, `group` or `[feed.select]`).
         #[arg(long)]
         feed: Option<String>,
+        #[arg(long, default_value = "feeds.toml")]
+        config: PathBuf,
         /// Resolve links against this URL (for local files).
         #[arg(long)]
         base_url: Option<url::Url>,
@@ -116,6 +116,22 @@ enum Command {
         /// /rss.xml, /atom.xml, /index.xml, /feed.json, ...).
         #[arg(long)]
         discover: bool,
+    },
+    /// Fetch a feed's page, detect, and write the chosen group's selectors
+    /// into the feed's `[feed.select]` in the config (comments and layout
+    /// kept), showing the diff first.
+    Pin {
+        /// The feed's id.
+        feed: String,
+        /// The ranked group to pin, as `preview` numbers them (default: the
+        /// feed's `group`, else 1, the winner).
+        #[arg(long)]
+        group: Option<usize>,
+        #[arg(long, default_value = "feeds.toml")]
+        config: PathBuf,
+        /// Only show the diff.
+        #[arg(long)]
+        dry_run: bool,
     },
     /// Validate the config; each error names the feed, the field and the line.
     Check {
@@ -205,6 +221,10 @@ enum EvalWhat {
         dir: PathBuf,
         #[arg(long, default_value = "structural")]
         mode: Mode,
+        /// Detect, pin the winner as selectors, and score the records
+        /// re-extracted through them.
+        #[arg(long)]
+        pinned: bool,
     },
     /// Article pages: DIR/<id>.html.gz + DIR/<id>.json.
     Articles {
@@ -288,24 +308,26 @@ fn main() -> ExitCode {
             .and_then(|()| once(&config, &feeds, refetch_bodies)),
         Command::Preview {
             target,
+            feed,
             config,
-            feed: Some(feed),
-            base_url,
-            json,
-            ..
-        } => preview_feed(&config, &feed, target.as_deref(), base_url, json),
-        Command::Preview {
-            target: Some(target),
             base_url,
             json,
             mode,
             discover,
-            ..
-        } => preview(&target, base_url, json, mode, discover).map(|()| ExitCode::SUCCESS),
-        Command::Preview { target: None, .. } => {
-            eprintln!("feedmine: preview needs a URL or file, or --feed ID (with --config)");
-            Ok(ExitCode::from(EXIT_USAGE))
-        }
+        } => preview(
+            target.as_deref(),
+            feed.as_deref().map(|f| (config.as_path(), f)),
+            base_url,
+            json,
+            mode,
+            discover,
+        ),
+        Command::Pin {
+            feed,
+            group,
+            config,
+            dry_run,
+        } => pin(&config, &feed, group, dry_run),
         Command::Check { config } => check(&config),
         Command::Extract {
             target,
@@ -316,13 +338,13 @@ fn main() -> ExitCode {
         } => extract(&target, base_url, &method, format, thresholds.as_deref())
             .map(|()| ExitCode::SUCCESS),
         Command::Eval {
-            what: EvalWhat::Lists { dir, mode },
+            what: EvalWhat::Lists { dir, mode, pinned },
         } => {
             let params = MiningParams {
                 mode,
                 ..MiningParams::default()
             };
-            commands::eval_lists(&dir, &params, &mut std::io::stdout().lock())
+            commands::eval_lists_with(&dir, &params, pinned, &mut std::io::stdout().lock())
                 .map(|_| ExitCode::SUCCESS)
                 .map_err(Into::into)
         }
@@ -449,8 +471,15 @@ fn once(config_path: &Path, only: &[String], refetch_bodies: bool) -> anyhow::Re
             // look at, even though the previous items stay.
             Ok(rep) if rep.outcome == RunOutcome::Degraded => {
                 failed += 1;
+                // A pinned feed on `fallback = "auto"` published detection's
+                // items; its reasons say so.
+                let kept = if rep.new_items == 0 && rep.paths.is_empty() {
+                    ", the previous items stay published"
+                } else {
+                    ""
+                };
                 eprintln!(
-                    "feedmine: feed {}: degraded, the previous items stay published: {}",
+                    "feedmine: feed {}: degraded{kept}: {}",
                     r.feed,
                     rep.drift.join("; ")
                 );
@@ -589,31 +618,75 @@ fn fetch_target(target: &str) -> anyhow::Result<fetch::Page> {
         .with_context(|| format!("fetching {target}"))
 }
 
+/// A feed of the config by id (config errors printed, exit code 2).
+fn config_feed(path: &Path, id: &str) -> Result<(config::Config, config::Feed), ExitCode> {
+    let cfg = load_config(path)?;
+    match cfg.feeds.iter().find(|f| f.id == id).cloned() {
+        Some(f) => Ok((cfg, f)),
+        None => {
+            eprintln!("feedmine: {}: no feed with id \"{id}\"", path.display());
+            Err(ExitCode::from(EXIT_USAGE))
+        }
+    }
+}
+
+/// Fetch a feed's list page (or `target`) with the feed's settings.
+fn fetch_for_feed(feed: &config::Feed, target: Option<&str>) -> anyhow::Result<fetch::Page> {
+    let url = match target {
+        Some(t) => fetch::resolve_target(t)?,
+        None => feed.url.clone(),
+    };
+    let fetcher = fetch::Fetcher::new(feedmine::refresh::list_fetch_options(feed))?;
+    runtime()?
+        .block_on(fetcher.fetch(&url))
+        .with_context(|| format!("fetching {url} for feed {}", feed.id))
+}
+
 fn preview(
-    target: &str,
+    target: Option<&str>,
+    feed: Option<(&Path, &str)>,
     base_url: Option<url::Url>,
     json: bool,
     mode: Mode,
     discover: bool,
-) -> anyhow::Result<()> {
+) -> anyhow::Result<ExitCode> {
     use feedmine::extract::{advertised, feedsource};
-    let page = fetch_target(target)?;
-    let params = MiningParams {
-        mode,
-        ..MiningParams::default()
+    let (cfg, feed) = match feed {
+        Some((path, id)) => match config_feed(path, id) {
+            Ok((c, f)) => (Some(c), Some(f)),
+            Err(code) => return Ok(code),
+        },
+        None => (None, None),
+    };
+    let (page, params, dates, choice) = match &feed {
+        Some(f) => (
+            fetch_for_feed(f, target)?,
+            f.mining.clone(),
+            feedmine::refresh::date_context(f, chrono::Utc::now()),
+            f.choice.clone(),
+        ),
+        None => {
+            let target = target.context("give a URL or file to preview (or --feed ID)")?;
+            let params = MiningParams {
+                mode,
+                ..MiningParams::default()
+            };
+            let choice = feedmine::extract::selectors::ListChoice::Auto;
+            (
+                fetch_target(target)?,
+                params,
+                commands::default_date_context(),
+                choice,
+            )
+        }
     };
     let base = base_url.unwrap_or(page.final_url.clone());
     let p = if feedsource::looks_like_feed(&page.bytes, page.content_type.as_deref()) {
-        let feed = feedsource::parse_feed(&page.bytes, &base)?;
-        commands::preview_of_feed(&feed, &base)
+        let parsed = feedsource::parse_feed(&page.bytes, &base)?;
+        commands::preview_of_feed(&parsed, &base)
     } else {
-        let list = pipeline::analyze_list(
-            &page.text,
-            &base,
-            &params,
-            &commands::default_date_context(),
-        );
-        let mut p = commands::preview_of(&list, &base);
+        let list = pipeline::analyze_list_with(&page.text, &base, &params, &dates, &choice);
+        let mut p = commands::preview_of(&list, &base, &dates, &choice);
         let offered = advertised::advertised_feeds(&list.doc, &list.base);
         let tried = if discover {
             advertised::common_feed_urls(&base)
@@ -623,14 +696,67 @@ fn preview(
         p.feeds = describe_feeds(&offered, &tried)?;
         p
     };
+    // What the feed's state learnt about its links; a preview never
+    // creates a state file.
+    let learned = match (&cfg, &feed) {
+        (Some(c), Some(f)) if c.state_path.is_file() => {
+            feedmine::state::Store::open(&c.state_path)?.volatile_params(&f.id)?
+        }
+        _ => Vec::new(),
+    };
     let mut out = std::io::stdout().lock();
     if json {
-        serde_json::to_writer_pretty(&mut out, &p)?;
+        let mut v = serde_json::to_value(&p)?;
+        if feed.is_some() {
+            v["volatile_params"] = serde_json::json!(learned);
+        }
+        serde_json::to_writer_pretty(&mut out, &v)?;
         writeln!(out)?;
     } else {
         commands::write_preview(&p, &mut out)?;
+        if feed.is_some() {
+            commands::write_identity(&learned, &mut out)?;
+        }
     }
-    Ok(())
+    Ok(ExitCode::SUCCESS)
+}
+
+fn pin(
+    config_path: &Path,
+    id: &str,
+    group: Option<usize>,
+    dry_run: bool,
+) -> anyhow::Result<ExitCode> {
+    let (_, feed) = match config_feed(config_path, id) {
+        Ok(v) => v,
+        Err(code) => return Ok(code),
+    };
+    let rank = group.unwrap_or(match feed.choice {
+        feedmine::extract::selectors::ListChoice::Group { rank, .. } => rank,
+        _ => 1,
+    });
+    let page = fetch_for_feed(&feed, None)?;
+    let dates = feedmine::refresh::date_context(&feed, chrono::Utc::now());
+    let text = std::fs::read_to_string(config_path)
+        .with_context(|| format!("reading {}", config_path.display()))?;
+    let plan = feedmine::pin::plan(&text, &feed, &page.text, &page.final_url, rank, &dates)
+        .with_context(|| format!("pinning feed {id}"))?;
+    let shown = config_path.display().to_string();
+    print!("{}", feedmine::pin::diff(&shown, &text, &plan.new_text));
+    println!(
+        "group {rank}: detection gives {} items, the selectors give {} on this page",
+        plan.detected_items, plan.selected_items
+    );
+    if plan.new_text == text {
+        println!("{shown}: already pinned to these selectors");
+    } else if dry_run {
+        println!("--dry-run: {shown} not changed");
+    } else {
+        feedmine::publish::write_atomically(config_path, plan.new_text.as_bytes())
+            .with_context(|| format!("writing {shown}"))?;
+        println!("{shown}: feed {id} pinned");
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 /// Fetch the advertised feeds (up to [`MAX_DESCRIBED_FEEDS`]) and the
@@ -681,55 +807,6 @@ fn describe_feeds(
 
 /// Advertised feeds `preview` fetches to describe.
 const MAX_DESCRIBED_FEEDS: usize = 3;
-
-/// `preview --config FILE --feed ID [TARGET]`: the page through everything
-/// a run of that feed would use (fetch options, time zone, mining
-/// thresholds), plus what the state learnt about its links.
-fn preview_feed(
-    config_path: &Path,
-    id: &str,
-    target: Option<&str>,
-    base_url: Option<url::Url>,
-    json: bool,
-) -> anyhow::Result<ExitCode> {
-    let cfg = match load_config(config_path) {
-        Ok(c) => c,
-        Err(code) => return Ok(code),
-    };
-    let Some(feed) = cfg.feeds.iter().find(|f| f.id == id) else {
-        eprintln!("feedmine: no feed {id:?} in {}", config_path.display());
-        return Ok(ExitCode::from(EXIT_USAGE));
-    };
-    let url = match target {
-        Some(t) => fetch::resolve_target(t)?,
-        None => feed.url.clone(),
-    };
-    let fetcher = fetch::Fetcher::new(feedmine::refresh::list_fetch_options(feed))?;
-    let page = runtime()?
-        .block_on(fetcher.fetch(&url))
-        .with_context(|| format!("fetching {url} with feed {id:?}'s settings"))?;
-    let base = base_url.unwrap_or(page.final_url);
-    let dates = feedmine::refresh::date_context(feed, chrono::Utc::now());
-    let list = pipeline::analyze_list(&page.text, &base, &feed.mining, &dates);
-    let p = commands::preview_of(&list, &base);
-    // Read the state only if it exists: a preview never creates one.
-    let learned = if cfg.state_path.is_file() {
-        feedmine::state::Store::open(&cfg.state_path)?.volatile_params(id)?
-    } else {
-        Vec::new()
-    };
-    let mut out = std::io::stdout().lock();
-    if json {
-        let mut v = serde_json::to_value(&p)?;
-        v["volatile_params"] = serde_json::json!(learned);
-        serde_json::to_writer_pretty(&mut out, &v)?;
-        writeln!(out)?;
-    } else {
-        commands::write_preview(&p, &mut out)?;
-        commands::write_identity(&learned, &mut out)?;
-    }
-    Ok(ExitCode::SUCCESS)
-}
 
 /// Extraction parameters: defaults, plus trained tag-path thresholds.
 fn body_params(thresholds: Option<&Path>) -> anyhow::Result<BodyParams> {

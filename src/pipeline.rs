@@ -16,6 +16,7 @@ use crate::extract::dom::{self, Document};
 use crate::extract::items::{self, Item};
 use crate::extract::patterns::{self, Mining, MiningParams};
 use crate::extract::records::{self, Detection, RecordGroup};
+use crate::extract::selectors::{self, CssDoc, ListChoice};
 use crate::extract::sequence::{self, TagSequence};
 
 /// Wall time of each stage.
@@ -43,16 +44,48 @@ pub struct ListPage {
     pub base: Url,
     pub items: Vec<Item>,
     pub timings: Timings,
+    /// How the items were chosen (automatic winner, a group, selectors).
+    pub chosen: Chosen,
 }
 
-/// The items of the group ranked `rank` (1 = the first group, as
-/// `preview` numbers them), dropped or not; empty when there is no such
-/// group (a feed's `group` beyond what the page has: drift reports it).
-pub fn items_of_rank(page: &ListPage, rank: usize, dates: &DateContext) -> Vec<Item> {
-    rank.checked_sub(1)
-        .and_then(|i| page.detection.groups.get(i))
-        .map(|g| items_of_group(&page.doc, g, &page.base, dates))
-        .unwrap_or_default()
+/// Which records the items came from, and what a pinned choice noticed.
+#[derive(Debug, Clone, Default)]
+pub struct Chosen {
+    /// Index into `detection.groups` of the items' group (`None` when
+    /// selectors chose the records, or nothing was found).
+    pub group: Option<usize>,
+    /// `[feed.select]`: what the records selector matched.
+    pub select: Option<SelectOutcome>,
+    /// Sentences for logs and `/health`: a pinned choice that found nothing,
+    /// or that automatic detection now disagrees with.
+    pub notes: Vec<String>,
+    /// The pinned choice found nothing and automatic detection was used
+    /// (`fallback = "auto"`).
+    pub fell_back: bool,
+}
+
+/// The outcome of a `records` selector on one page.
+#[derive(Debug, Clone, Default)]
+pub struct SelectOutcome {
+    pub records_selector: String,
+    /// Records selected (outermost matches, capped).
+    pub records: usize,
+    /// Matches nested in other matches, and matches beyond the cap.
+    pub nested: usize,
+    pub capped: usize,
+    /// Records dropped for having neither title nor link, or a repeated guid.
+    pub skipped: usize,
+    /// Per field: records on which the field's selector found nothing.
+    pub missing: std::collections::BTreeMap<&'static str, usize>,
+}
+
+impl Chosen {
+    /// The pattern signature drift compares for selector feeds.
+    pub fn select_signature(&self) -> Option<String> {
+        self.select
+            .as_ref()
+            .map(|s| format!("select: {}", s.records_selector))
+    }
 }
 
 /// Analyse decoded list-page HTML fetched from `page_url` (its final URL
@@ -63,6 +96,17 @@ pub fn analyze_list(
     params: &MiningParams,
     dates: &DateContext,
 ) -> ListPage {
+    analyze_list_with(html, page_url, params, dates, &ListChoice::Auto)
+}
+
+/// [`analyze_list`] with the feed's choice of records (`group`, `select`).
+pub fn analyze_list_with(
+    html: &str,
+    page_url: &Url,
+    params: &MiningParams,
+    dates: &DateContext,
+    choice: &ListChoice,
+) -> ListPage {
     let t0 = Instant::now();
     let doc = dom::parse(html);
     let t1 = Instant::now();
@@ -71,10 +115,7 @@ pub fn analyze_list(
     let detection = records::detect(&doc, &seq, &mining, params);
     let t2 = Instant::now();
     let base = items::base_url(&doc, page_url);
-    let items: Vec<Item> = detection
-        .winner()
-        .map(|g| items_of_group(&doc, g, &base, dates))
-        .unwrap_or_default();
+    let (items, chosen) = choose_items(&doc, &detection, &base, dates, choice);
     let t3 = Instant::now();
     ListPage {
         timings: Timings {
@@ -88,7 +129,183 @@ pub fn analyze_list(
         detection,
         base,
         items,
+        chosen,
     }
+}
+
+/// Items of group `index` (records with neither title nor link and repeated
+/// guids dropped).
+fn group_items(
+    doc: &Document,
+    detection: &Detection,
+    index: usize,
+    base: &Url,
+    dates: &DateContext,
+) -> Vec<Item> {
+    detection
+        .groups
+        .get(index)
+        .map(|g| items_of_group(doc, g, base, dates))
+        .unwrap_or_default()
+}
+
+/// Drop items with neither title nor link, and repeated guids; count them.
+fn keep_usable(all: impl Iterator<Item = Item>) -> (Vec<Item>, usize) {
+    let mut seen = HashSet::new();
+    let mut skipped = 0;
+    let kept = all
+        .filter(|it| {
+            let ok = (!it.title.is_empty() || it.link.is_some()) && seen.insert(it.guid.clone());
+            skipped += usize::from(!ok);
+            ok
+        })
+        .collect();
+    (kept, skipped)
+}
+
+/// The items the feed's [`ListChoice`] picks, and what it noticed.
+fn choose_items(
+    doc: &Document,
+    detection: &Detection,
+    base: &Url,
+    dates: &DateContext,
+    choice: &ListChoice,
+) -> (Vec<Item>, Chosen) {
+    let auto = |chosen: Chosen| {
+        let group = detection.winner().map(|_| 0);
+        let items = group.map_or_else(Vec::new, |i| group_items(doc, detection, i, base, dates));
+        (items, Chosen { group, ..chosen })
+    };
+    match choice {
+        ListChoice::Auto => auto(Chosen::default()),
+        ListChoice::Group {
+            rank,
+            fallback_auto,
+        } => {
+            let index = rank.saturating_sub(1);
+            let items = group_items(doc, detection, index, base, dates);
+            if !items.is_empty() {
+                let chosen = Chosen {
+                    group: Some(index),
+                    ..Chosen::default()
+                };
+                return (items, chosen);
+            }
+            let note = format!(
+                "group = {rank} found nothing: the page has {} ranked groups now",
+                detection.groups.len()
+            );
+            let chosen = Chosen {
+                notes: vec![note],
+                fell_back: *fallback_auto,
+                ..Chosen::default()
+            };
+            if *fallback_auto {
+                auto(chosen)
+            } else {
+                (Vec::new(), chosen)
+            }
+        }
+        ListChoice::Select {
+            spec,
+            fallback_auto,
+        } => {
+            let (items, chosen) = select_items(doc, detection, base, dates, spec);
+            if items.is_empty() && *fallback_auto {
+                auto(Chosen {
+                    fell_back: true,
+                    ..chosen
+                })
+            } else {
+                (items, chosen)
+            }
+        }
+    }
+}
+
+/// Items by `[feed.select]`, with a note when automatic detection disagrees.
+fn select_items(
+    doc: &Document,
+    detection: &Detection,
+    base: &Url,
+    dates: &DateContext,
+    spec: &selectors::SelectSpec,
+) -> (Vec<Item>, Chosen) {
+    let mut chosen = Chosen::default();
+    let compiled = match spec.compile() {
+        Ok(c) => c,
+        Err((field, e)) => {
+            // Validated at load; only reachable through a hand-built config.
+            chosen.notes.push(format!("select.{field}: {e}"));
+            return (Vec::new(), chosen);
+        }
+    };
+    let css = CssDoc::new(doc);
+    let sel = selectors::apply(doc, &css, &compiled, base, dates);
+    let (items, skipped) = keep_usable(sel.items.into_iter());
+    let outcome = SelectOutcome {
+        records_selector: spec.records.clone(),
+        records: sel.selection.records.len(),
+        nested: sel.selection.nested,
+        capped: sel.selection.capped,
+        skipped,
+        missing: sel.missing,
+    };
+    if let Some(note) = disagreement(doc, &css, detection, &sel.selection.records, &outcome) {
+        chosen.notes.push(note);
+    }
+    chosen.select = Some(outcome);
+    (items, chosen)
+}
+
+/// A sentence when the selected records and the automatic winner differ
+/// (naming the winner's selector so that re-pinning is one command), or
+/// when the selector matched nothing.
+fn disagreement(
+    doc: &Document,
+    css: &CssDoc,
+    detection: &Detection,
+    selected: &[records::Record],
+    outcome: &SelectOutcome,
+) -> Option<String> {
+    let winner = detection.winner();
+    let same = winner.is_some_and(|g| {
+        g.records.len() == selected.len()
+            && g.records
+                .iter()
+                .zip(selected)
+                .all(|(a, b)| a.start == b.start)
+    });
+    if same && !selected.is_empty() {
+        return None;
+    }
+    let auto = match winner {
+        Some(g) => match selectors::group_selector(doc, css, &g.records) {
+            Some(s) => format!(
+                "automatic detection finds {} records at \"{s}\"",
+                g.records.len()
+            ),
+            None => format!(
+                "automatic detection finds {} records at {} (no stable selector)",
+                g.records.len(),
+                g.selector
+            ),
+        },
+        None => "automatic detection finds no list either".to_string(),
+    };
+    let head = if selected.is_empty() {
+        format!(
+            "the records selector \"{}\" matches nothing",
+            outcome.records_selector
+        )
+    } else {
+        format!(
+            "the records selector \"{}\" matches {} records",
+            outcome.records_selector,
+            selected.len()
+        )
+    };
+    Some(format!("{head}; {auto}"))
 }
 
 /// The items of one record group, in page order, without records that
@@ -121,4 +338,74 @@ pub fn items_like(page: &ListPage, selector: &str, dates: &DateContext) -> Optio
         .iter()
         .find(|g| g.selector == selector)?;
     Some(items_of_group(&page.doc, group, &page.base, dates))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::extract::selectors::SelectSpec;
+
+    fn page() -> String {
+        let mut h = String::from("<html><body><nav><ul>");
+        for n in ["Home", "News", "Sport", "Weather", "About"] {
+            h += &format!("<li><a href='/{n}'>{n}</a></li>");
+        }
+        h += "</ul></nav><main><div class='posts'>";
+        for i in 1..=6 {
+            h += &format!(
+                "<article class='post'><h2><a href='/p/{i}'>Story number {i} about the harbour</a></h2>\
+                 <p>Several words of summary for story {i}, long enough to matter.</p></article>"
+            );
+        }
+        h + "</div></main></body></html>"
+    }
+
+    fn run(choice: &ListChoice) -> ListPage {
+        analyze_list_with(
+            &page(),
+            &Url::parse("https://x.example/").unwrap(),
+            &MiningParams::default(),
+            &crate::commands::default_date_context(),
+            choice,
+        )
+    }
+
+    #[test]
+    fn a_missing_group_finds_nothing_or_falls_back() {
+        let strict = run(&ListChoice::Group {
+            rank: 9,
+            fallback_auto: false,
+        });
+        assert!(strict.items.is_empty());
+        assert!(strict.chosen.notes[0].contains("group = 9 found nothing"));
+        let lenient = run(&ListChoice::Group {
+            rank: 9,
+            fallback_auto: true,
+        });
+        assert_eq!(lenient.items.len(), 6);
+        assert!(lenient.chosen.fell_back);
+    }
+
+    #[test]
+    fn a_selector_that_matches_nothing_names_what_detection_finds() {
+        let spec = SelectSpec {
+            records: "div.events > article.card".into(),
+            ..SelectSpec::default()
+        };
+        let page = run(&ListChoice::Select {
+            spec,
+            fallback_auto: false,
+        });
+        assert!(page.items.is_empty());
+        let note = &page.chosen.notes[0];
+        assert!(note.contains("matches nothing"), "{note}");
+        assert!(
+            note.contains("automatic detection finds 6 records at \"article.post\""),
+            "{note}"
+        );
+        assert_eq!(
+            crate::drift::pattern_signature(&page).as_deref(),
+            Some("select: div.events > article.card")
+        );
+    }
 }

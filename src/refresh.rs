@@ -445,6 +445,7 @@ async fn run_inner(
         lang,
         groups,
         pattern,
+        chosen,
         ..
     } = listing;
 
@@ -457,7 +458,9 @@ async fn run_inner(
         records: items.len(),
         pattern: pattern.clone(),
     };
-    if let Verdict::Drifted { reasons } = drift::judge(&history, &observed, &services.drift) {
+    let pinned_notes = crate::pin::notes(feed, &chosen);
+    if let Verdict::Drifted { mut reasons } = drift::judge(&history, &observed, &services.drift) {
+        reasons.extend(crate::pin::drift_notes(&pinned_notes, &chosen));
         let mut streak = store
             .degraded_streak(&feed.id, services.drift.accept_after.max(1) * 2)
             .map_err(RefreshError::State)?;
@@ -494,6 +497,12 @@ async fn run_inner(
     }
     if items.is_empty() && from_feed {
         return Err(RefreshError::EmptyFeed { url: final_url });
+    }
+    if items.is_empty() && !pinned_notes.is_empty() {
+        return Err(RefreshError::NoRecords {
+            url: final_url,
+            reason: pinned_notes.join("; "),
+        });
     }
     if items.is_empty() {
         let reason = if groups == 0 {
@@ -579,8 +588,15 @@ async fn run_inner(
     {
         tracing::warn!(feed = %feed.id, "cannot save the fetch cache: {}", anyhow_like(&e));
     }
+    // A pinned feed that fell back to automatic detection publishes, but
+    // shows as degraded until its selectors match again.
+    let (outcome, drift) = if chosen.fell_back {
+        (RunOutcome::Degraded, pinned_notes)
+    } else {
+        (RunOutcome::Published, Vec::new())
+    };
     Ok(RunReport {
-        outcome: RunOutcome::Published,
+        outcome,
         records: items.len(),
         new_items: merge.new_keys.len(),
         published,
@@ -588,7 +604,7 @@ async fn run_inner(
         bodies_failed: failed,
         bodies_missing: counts.missing,
         pattern,
-        drift: Vec::new(),
+        drift,
         paths: paths.0,
         elapsed: started.elapsed(),
         notes,

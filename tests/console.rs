@@ -724,7 +724,7 @@ fn check_refuses_console_write_without_a_token_or_console() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success());
     assert!(
-        err.contains("group") && err.contains("counts from 1"),
+        err.contains("group") && err.contains("must be 1 or more"),
         "{err}"
     );
 }

@@ -20,15 +20,24 @@ struct Expected {
     #[serde(default)]
     no_records: bool,
     records: Vec<ExpectedRecord>,
+    /// The hard shape the fixture stands for, if any.
+    #[serde(default)]
+    shape: Option<String>,
 }
 
 #[derive(Deserialize)]
 struct ExpectedRecord {
     title: String,
+    /// Empty or null when the record has no link (a comment).
+    #[serde(default, deserialize_with = "null_as_empty")]
     link: String,
     date: Option<String>,
     image: Option<String>,
     summary_contains: Option<String>,
+}
+
+fn null_as_empty<'de, D: serde::Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+    Ok(Option::<String>::deserialize(d)?.unwrap_or_default())
 }
 
 fn fixtures() -> PathBuf {
@@ -181,4 +190,102 @@ fn paper_mode_finds_exactly_repeated_rows() {
         "paper mode found {found} of {}",
         expected.records.len()
     );
+}
+
+/// Every fixture with records: the selector generated for the winning group
+/// re-selects exactly its records, and the feed pinned to the generated
+/// selectors publishes the same items as detection.
+#[test]
+fn generated_selectors_reselect_the_detected_records_on_every_fixture() {
+    use feedmine::extract::selectors::{self, CssDoc, ListChoice};
+    let dir = fixtures();
+    let mut checked = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().and_then(|e| e.to_str()) != Some("html") {
+            continue;
+        }
+        let name = path.file_stem().unwrap().to_str().unwrap().to_string();
+        let expected: Expected = serde_json::from_str(
+            &std::fs::read_to_string(dir.join(format!("{name}.expected.json"))).unwrap(),
+        )
+        .unwrap();
+        if expected.no_records {
+            continue;
+        }
+        let bytes = std::fs::read(&path).unwrap();
+        let text = feedmine::fetch::decode::decode(&bytes, None, None)
+            .unwrap()
+            .text;
+        let url = Url::parse(&expected.url).unwrap();
+        let params = MiningParams::default();
+        let page = feedmine::pipeline::analyze_list(&text, &url, &params, &context());
+        let winner = page.detection.winner().expect("a winner");
+        let css = CssDoc::new(&page.doc);
+        let Some(sel) = selectors::group_selector(&page.doc, &css, &winner.records) else {
+            // Replies nest inside the comments they answer: one selector
+            // cannot name records that contain other records (a match
+            // inside a match is not a record of its own), so threaded
+            // comments are the one shape `pin` cannot express.
+            assert_eq!(
+                expected.shape.as_deref(),
+                Some("threaded_comments"),
+                "{name}: no selector for the winner"
+            );
+            continue;
+        };
+        let compiled = selectors::compile(&sel).unwrap();
+        let siblings = selectors::group_siblings(&page.doc, &winner.records);
+        let got = selectors::select_records(&page.doc, &css, &compiled, siblings);
+        // The same records, by the element each starts at (a detected
+        // record may also have absorbed a trailing pagination element,
+        // as on japanese_blog; a selector's record does not).
+        let starts = |rs: &[feedmine::extract::records::Record]| {
+            rs.iter().map(|r| r.start).collect::<Vec<_>>()
+        };
+        assert_eq!(
+            starts(&got.records),
+            starts(&winner.records),
+            "{name}: `{sel}` (siblings {siblings}) selects other records"
+        );
+        let spans: std::collections::HashSet<usize> = winner
+            .records
+            .iter()
+            .map(|r| selectors::roots_of(&page.doc, r).len())
+            .collect();
+        if spans.len() > 1 {
+            // Records of several sibling elements whose count varies (a
+            // <dt> with two or three <dd>s): `siblings = K` is one count,
+            // so the pinned records lose their tails. Known limitation.
+            assert_eq!(expected.shape.as_deref(), Some("multi_sibling"), "{name}");
+            continue;
+        }
+        let spec = feedmine::pin::spec_for_group(&page, 1, &context()).unwrap();
+        let pinned = feedmine::pipeline::analyze_list_with(
+            &text,
+            &url,
+            &params,
+            &context(),
+            &ListChoice::Select {
+                spec: spec.clone(),
+                fallback_auto: false,
+            },
+        );
+        // Title, link, date and image are the same; a summary may differ
+        // where a detected record's range ran on past its element (a
+        // selector's record is exactly the element).
+        let key = |items: &[feedmine::extract::items::Item]| {
+            items
+                .iter()
+                .map(|i| (i.title.clone(), i.link.clone(), i.date, i.image.clone()))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            key(&pinned.items),
+            key(&page.items),
+            "{name}: pinned to {spec:?}"
+        );
+        checked += 1;
+    }
+    assert!(checked >= 8, "only {checked} fixtures checked");
 }

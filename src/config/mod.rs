@@ -155,8 +155,6 @@ pub struct Feed {
     /// Exclude rules (see [`RawFeed::exclude`]); checked at load.
     pub exclude: Vec<crate::filters::RawFilterRule>,
     pub filter_case_insensitive: bool,
-    /// The 1-based rank of the record group to publish (`None`: the winner).
-    pub group: Option<usize>,
     /// Which link parameters item identity ignores (`ignore_params`,
     /// `keep_params` over the defaults).
     pub identity: crate::state::identity::IdentityRules,
@@ -165,6 +163,9 @@ pub struct Feed {
     pub config_hash: String,
     /// Line of the `[[feed]]` table.
     pub line: usize,
+    /// How the records are chosen: automatically, `group = N` or
+    /// `[feed.select]`.
+    pub choice: crate::extract::selectors::ListChoice,
 }
 
 /// Where a feed's items come from.

@@ -166,9 +166,6 @@ pub struct RawFeed {
     pub exclude: Vec<crate::filters::RawFilterRule>,
     /// Match filter regexes ignoring case (default true).
     pub filter_case_insensitive: Option<bool>,
-    /// Take the N-th ranked record group (1 = the winner) instead of the
-    /// winner, as `preview` and the console number them.
-    pub group: Option<Spanned<usize>>,
     /// Link parameters that never identify a record here (added to the
     /// session/tracking defaults), e.g. `["visit", "token"]`.
     #[serde(default)]
@@ -177,4 +174,30 @@ pub struct RawFeed {
     /// `["ref"]`.
     #[serde(default)]
     pub keep_params: Vec<String>,
+    /// `[feed.select]`: CSS selectors for the records and their fields,
+    /// instead of automatic detection (`feedmine pin` writes it).
+    pub select: Option<Spanned<RawSelect>>,
+    /// Take the automatic group ranked N (1 = the winner) as `preview`
+    /// numbers them. Fragile; `select` (via `pin`) is the lasting way.
+    pub group: Option<Spanned<i64>>,
+    /// `"auto"`: while `select`/`group` find nothing, use automatic
+    /// detection (the feed is still shown as degraded); `"none"` (default).
+    pub fallback: Option<Spanned<String>>,
+}
+
+/// `[feed.select]` as written: `records` is required, the rest optional;
+/// `"css@attr"` reads an attribute instead of the text.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawSelect {
+    pub records: Option<Spanned<String>>,
+    /// Element siblings after each match that belong to its record.
+    pub siblings: Option<Spanned<i64>>,
+    pub title: Option<Spanned<String>>,
+    pub link: Option<Spanned<String>>,
+    pub date: Option<Spanned<String>>,
+    pub summary: Option<Spanned<String>>,
+    pub image: Option<Spanned<String>>,
+    pub author: Option<Spanned<String>>,
+    pub categories: Option<Spanned<String>>,
 }

@@ -14,13 +14,14 @@ use std::time::Duration;
 use toml::Spanned;
 use url::Url;
 
-use super::raw::{RawBodies, RawConfig, RawFeed, RawMining};
+use super::raw::{RawBodies, RawConfig, RawFeed, RawMining, RawSelect};
 use super::{
     BodySettings, Config, ConfigIssue, DEFAULT_MAX_AGE, DEFAULT_MAX_ITEMS, DEFAULT_OUTPUT_DIR,
     DEFAULT_SCHEDULE, DEFAULT_STATE_FILE, DaemonLimits, Feed, MAX_FEED_ID_LEN, MAX_PAGES,
     RobotsPolicy, Source, config_hash, line_of, parse_duration, table_range,
 };
 use crate::extract::patterns::{MiningParams, Mode};
+use crate::extract::selectors::{self, ListChoice, SelectSpec};
 use crate::fetch::FetchOptions;
 use crate::publish::feed::Format;
 use crate::schedule::Schedule;
@@ -469,11 +470,6 @@ fn feed(
         issues.push(fid, "cookies", Some(table.line), msg);
     }
     let filter_case_insensitive = f.filter_case_insensitive.unwrap_or(true);
-    let group = f.group.as_ref().map(|g| *g.get_ref());
-    if group == Some(0) {
-        let msg = "counts from 1 (1 = the winning group, as `preview` ranks them)".into();
-        issues.push(fid, "group", Some(table.line), msg);
-    }
     if let Err(e) = crate::filters::Filters::new(&f.include, &f.exclude, filter_case_insensitive) {
         issues.push(fid, "include/exclude", Some(table.line), e.to_string());
     }
@@ -486,6 +482,7 @@ fn feed(
     let mining = feed_mining(f, fid, table.line, globals, issues);
     let bodies = feed_bodies(f, fid, table.line, &globals.base_dir, issues);
     let (source, pages) = feed_source(f, fid, issues);
+    let choice = feed_choice(f, fid, table.line, issues);
     let config_hash = config_hash(
         &globals.shared_hash,
         issues.text.get(table.span.clone()).unwrap_or(""),
@@ -516,11 +513,119 @@ fn feed(
         include: f.include.clone(),
         exclude: f.exclude.clone(),
         filter_case_insensitive,
-        group,
         identity: crate::state::identity::IdentityRules::new(&f.ignore_params, &f.keep_params),
         config_hash,
         line: table.line,
+        choice,
     })
+}
+
+/// `select`, `group` and `fallback`: how the feed's records are chosen.
+fn feed_choice(f: &RawFeed, fid: Option<&str>, line: usize, issues: &mut Issues<'_>) -> ListChoice {
+    let fallback_auto = match f.fallback.as_ref() {
+        None => false,
+        Some(v) => match v.get_ref().as_str() {
+            "auto" => true,
+            "none" => false,
+            other => {
+                let msg = format!("must be \"auto\" or \"none\", not \"{other}\"");
+                issues.at(fid, "fallback", v, msg);
+                false
+            }
+        },
+    };
+    if f.fallback.is_some() && f.select.is_none() && f.group.is_none() {
+        let msg = "only applies to a feed with `select` or `group`".to_string();
+        issues.push(fid, "fallback", Some(line), msg);
+    }
+    match (&f.select, &f.group) {
+        (Some(sel), Some(g)) => {
+            let msg = "use either [feed.select] or `group`, not both".to_string();
+            issues.at(fid, "group", g, msg);
+            let _ = sel;
+            ListChoice::Auto
+        }
+        (None, Some(g)) => match usize::try_from(*g.get_ref()) {
+            Ok(rank) if rank >= 1 => ListChoice::Group {
+                rank,
+                fallback_auto,
+            },
+            _ => {
+                let msg = "must be 1 or more (1 is the automatic winner)".to_string();
+                issues.at(fid, "group", g, msg);
+                ListChoice::Auto
+            }
+        },
+        (Some(sel), None) => match feed_select(sel, fid, issues) {
+            Some(spec) => ListChoice::Select {
+                spec,
+                fallback_auto,
+            },
+            None => ListChoice::Auto,
+        },
+        (None, None) => ListChoice::Auto,
+    }
+}
+
+/// `[feed.select]`: every selector compiled, errors with field and line.
+fn feed_select(
+    sel: &Spanned<RawSelect>,
+    fid: Option<&str>,
+    issues: &mut Issues<'_>,
+) -> Option<SelectSpec> {
+    let raw = sel.get_ref();
+    let fields = [
+        ("title", &raw.title),
+        ("link", &raw.link),
+        ("date", &raw.date),
+        ("summary", &raw.summary),
+        ("image", &raw.image),
+        ("author", &raw.author),
+        ("categories", &raw.categories),
+    ];
+    let mut ok = true;
+    let mut spec = SelectSpec::default();
+    match &raw.records {
+        None => {
+            let msg = "required when [feed.select] is present".to_string();
+            issues.at(fid, "select.records", sel, msg);
+            ok = false;
+        }
+        Some(r) => {
+            let check = selectors::compile(r.get_ref()).and_then(|_| {
+                match selectors::split_attr(r.get_ref()) {
+                    Ok((_, Some(_))) => Err(selectors::SelectorError::Attribute(
+                        "(records selects elements; `@attr` is for fields)".into(),
+                    )),
+                    _ => Ok(()),
+                }
+            });
+            if let Err(e) = check {
+                issues.at(fid, "select.records", r, e.to_string());
+                ok = false;
+            }
+            spec.records = r.get_ref().trim().to_string();
+        }
+    }
+    if let Some(n) = &raw.siblings {
+        match usize::try_from(*n.get_ref()) {
+            Ok(k) if k <= selectors::MAX_SIBLINGS => spec.siblings = k,
+            _ => {
+                let msg = format!("must be 0 to {}", selectors::MAX_SIBLINGS);
+                issues.at(fid, "select.siblings", n, msg);
+                ok = false;
+            }
+        }
+    }
+    for (key, value) in fields {
+        let Some(v) = value else { continue };
+        if let Err(e) = selectors::FieldSelector::parse(v.get_ref()) {
+            issues.at(fid, &format!("select.{key}"), v, e.to_string());
+            ok = false;
+        }
+        spec.fields.insert(key, v.get_ref().trim().to_string());
+    }
+    ok.then_some(spec)
 }
 
 /// `url`: http(s), `file:`, or a path beside the config file.

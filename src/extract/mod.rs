@@ -16,4 +16,5 @@ pub mod items;
 pub mod pagination;
 pub mod patterns;
 pub mod records;
+pub mod selectors;
 pub mod sequence;

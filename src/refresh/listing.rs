@@ -27,6 +27,7 @@ use crate::extract::dates::DateContext;
 use crate::extract::feedsource;
 use crate::extract::items::Item;
 use crate::extract::pagination;
+use crate::extract::selectors::ListChoice;
 use crate::fetch::{Fetcher, Page};
 use crate::pipeline::{self, analyze_list};
 use crate::state::Store;
@@ -53,6 +54,8 @@ pub(super) struct Listing {
     pub pages_read: usize,
     /// What the run should say about its pages (a later page failed, ...).
     pub notes: Vec<String>,
+    /// How the first page's records were chosen (winner, group, selectors).
+    pub chosen: pipeline::Chosen,
 }
 
 /// Read the fetched first page as a feed or as a list page.
@@ -63,7 +66,7 @@ pub(super) async fn read_first(
 ) -> Result<Listing, RefreshError> {
     let as_feed = feed.source == Source::Feed
         || feedsource::looks_like_feed(&page.bytes, page.content_type.as_deref());
-    let (mining, group) = (feed.mining.clone(), feed.group);
+    let (mining, choice) = (feed.mining.clone(), feed.choice.clone());
     tokio::task::spawn_blocking(move || {
         if as_feed {
             from_feed(&page)
@@ -73,7 +76,7 @@ pub(super) async fn read_first(
                 &page.final_url,
                 &mining,
                 &dates,
-                group,
+                &choice,
             ))
         }
     })
@@ -94,24 +97,22 @@ fn from_feed(page: &Page) -> Result<Listing, RefreshError> {
     })
 }
 
-/// The records of the list page: the winning group's, or with `group =
-/// N` (N > 1) the N-th ranked group's.
+/// The records of the list page, as the feed's choice picks them (the
+/// winner, `group = N`, or `[feed.select]`).
 fn from_page(
     html: &str,
     url: &Url,
     mining: &crate::extract::patterns::MiningParams,
     dates: &DateContext,
-    group: Option<usize>,
+    choice: &ListChoice,
 ) -> Listing {
-    let mut list = analyze_list(html, url, mining, dates);
-    let chosen = match group.filter(|&r| r > 1) {
-        Some(rank) => {
-            list.items = pipeline::items_of_rank(&list, rank, dates);
-            list.detection.groups.get(rank - 1)
-        }
-        None => list.detection.winner(),
-    };
-    let selector = chosen.map(|g| g.selector.clone());
+    let list = pipeline::analyze_list_with(html, url, mining, dates, choice);
+    let selector = list
+        .chosen
+        .group
+        .and_then(|i| list.detection.groups.get(i))
+        .map(|g| g.selector.clone())
+        .or_else(|| list.chosen.select.as_ref().map(|_| SELECTED.to_string()));
     Listing {
         pattern: drift::pattern_signature(&list),
         selector,
@@ -121,6 +122,7 @@ fn from_page(
         items: list.items,
         page_title: list.doc.title,
         lang: list.doc.lang,
+        chosen: list.chosen,
         pages_read: 1,
         ..Listing::default()
     }
@@ -173,7 +175,7 @@ pub(super) async fn follow_pages(
                 break;
             }
         };
-        let later = read_later(page, &feed.mining, &selector, *dates).await?;
+        let later = read_later(page, feed, &selector, *dates).await?;
         let Some(items) = later.items else {
             listing.notes.push(format!(
                 "page {n} ({url}) has no records like page 1's ({selector}); stopped there"
@@ -197,21 +199,39 @@ pub(super) async fn follow_pages(
 
 async fn read_later(
     page: Page,
-    mining: &crate::extract::patterns::MiningParams,
+    feed: &Feed,
     selector: &str,
     dates: DateContext,
 ) -> Result<LaterPage, RefreshError> {
-    let (mining, selector) = (mining.clone(), selector.to_string());
+    let (mining, choice, selector) = (
+        feed.mining.clone(),
+        feed.choice.clone(),
+        selector.to_string(),
+    );
     tokio::task::spawn_blocking(move || {
-        let list = analyze_list(&page.text, &page.final_url, &mining, &dates);
+        let list = if selector == SELECTED {
+            // Pinned selectors apply to every page of the list alike.
+            pipeline::analyze_list_with(&page.text, &page.final_url, &mining, &dates, &choice)
+        } else {
+            analyze_list(&page.text, &page.final_url, &mining, &dates)
+        };
+        let items = if selector == SELECTED {
+            Some(list.items.clone()).filter(|i| !i.is_empty())
+        } else {
+            pipeline::items_like(&list, &selector, &dates)
+        };
         LaterPage {
-            items: pipeline::items_like(&list, &selector, &dates),
+            items,
             next: pagination::next_page(&list.doc, &list.base, &page.final_url).map(|n| n.url),
         }
     })
     .await
     .map_err(|e| RefreshError::Task(e.to_string()))
 }
+
+/// Marks a list whose records `[feed.select]` picks: later pages use the
+/// same selectors rather than a detected group's place.
+const SELECTED: &str = "[feed.select]";
 
 /// Is every item of `page` unknown to the state (a burst of new posts that
 /// may go on on the next page)?
