@@ -625,9 +625,12 @@ pub fn item_from_record(
 
     let full = doc.text_of_range(record.start, record.end);
     let summary = summary_without(&full, &title);
+    // A machine-readable attribute date is absolute; only a date read from
+    // the text can be relative ("2 days ago"), so only that one is re-read.
+    let from_text = attr_date.is_none();
     let date = attr_date.or_else(|| text_date(doc, record, link_node, dates));
     let date_relative =
-        date.is_some() && date_moves_with_clock(doc, record, link_node, dates, date);
+        from_text && date.is_some() && date_moves_with_clock(doc, record, link_node, dates, date);
     let (author, categories) = crate::extract::byline::byline_and_tags(doc, record, link_node);
     let guid = match &link {
         Some(l) => l.to_string(),
@@ -660,21 +663,7 @@ fn date_moves_with_clock(
         return false;
     };
     let later = DateContext { now, ..*ctx };
-    let attr = (record.start..record.end).find_map(|i| {
-        let el = doc.element(i)?;
-        [
-            "datetime",
-            "data-datetime",
-            "data-date",
-            "data-time",
-            "title",
-        ]
-        .iter()
-        .filter(|a| **a != "title" || matches!(el.name.as_str(), "abbr" | "time" | "span"))
-        .filter_map(|a| el.attr(a))
-        .find_map(|v| parse_date(v, &later))
-    });
-    attr.or_else(|| text_date(doc, record, title_link, &later)) != date
+    text_date(doc, record, title_link, &later) != date
 }
 
 /// First date in the record's text, in document order (a record's own date
