@@ -253,6 +253,7 @@ pub async fn run_with_board(
     }
     remove_leftovers(&config);
     let services = Services::open(&config, templates).map_err(DaemonError::State)?;
+    services.settle_unfinished_runs();
     // Again with the page titles the state remembers.
     if let Err(e) = refresh::write_opml(&config, Some(&services.store)) {
         tracing::warn!("cannot write feeds.opml: {}", refresh::anyhow_like(&e));
@@ -701,6 +702,7 @@ pub async fn run_once(config: &Config, feeds: &[&Feed]) -> Result<Vec<OnceResult
     }
     remove_leftovers(config);
     let services = Services::open(config, templates).map_err(DaemonError::State)?;
+    services.settle_unfinished_runs();
     if let Err(e) = refresh::write_opml(config, Some(&services.store)) {
         tracing::warn!("cannot write feeds.opml: {}", refresh::anyhow_like(&e));
     }

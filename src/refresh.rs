@@ -156,6 +156,24 @@ impl Services {
         Ok(Services::with_store(config, Arc::new(store), templates))
     }
 
+    /// Record the runs that a killed process left unfinished as failed
+    /// (so they back off instead of running first again) and say so.
+    pub fn settle_unfinished_runs(&self) {
+        match self.store.settle_unfinished_runs() {
+            Ok(feeds) => {
+                for (feed, started) in feeds {
+                    tracing::error!(
+                        feed = %feed,
+                        "the run started at {} did not finish (the process was killed: out of memory, \
+                         kill -9 or power loss): recorded as failed, the feed backs off",
+                        started.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+                    );
+                }
+            }
+            Err(e) => tracing::warn!("cannot read unfinished runs: {}", anyhow_like(&e)),
+        }
+    }
+
     /// Services over an already open store.
     pub fn with_store(config: &Config, store: Arc<Store>, templates: Templates) -> Services {
         let politeness = Politeness::new(crate::fetch::politeness::Limits {
@@ -296,6 +314,11 @@ pub async fn run_feed(
     now: DateTime<Utc>,
 ) -> Result<RunReport, RefreshError> {
     let started = Instant::now();
+    // Cleared by record_run below: a mark still there at the next start
+    // means this run took the process down (see `state::unfinished`).
+    if let Err(e) = services.store.mark_run_started(&feed.id, now) {
+        tracing::warn!(feed = %feed.id, "cannot mark the run as started: {}", anyhow_like(&e));
+    }
     let result = run_inner(services, config, feed, now, started).await;
     let elapsed = started.elapsed();
     let (status, records, new_items, pattern, error) = match &result {
@@ -434,6 +457,11 @@ async fn run_inner(
         tracing::warn!(feed = %feed.id, "{note}");
     }
     let from_feed = listing.from_feed.is_some();
+    crate::extract::bounds::bound_items(&mut listing.items, feed.url.scheme() == "file");
+    listing.lang = listing
+        .lang
+        .as_deref()
+        .and_then(crate::extract::bounds::valid_lang);
     if feed.bodies.always {
         // The feed's own content gives way to the extracted page text.
         listing.items.iter_mut().for_each(|i| i.body_html = None);

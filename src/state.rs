@@ -77,10 +77,12 @@ use crate::extract::items::Item;
 mod preflight;
 pub use preflight::reset;
 pub mod identity;
+mod unfinished;
 use identity::IdentityRules;
+pub use unfinished::UNFINISHED_CAUSE;
 
 /// Schema version this build reads and writes (`PRAGMA user_version`).
-pub const SCHEMA_VERSION: u32 = 2;
+pub const SCHEMA_VERSION: u32 = 3;
 /// How long a statement waits for another connection's write lock.
 pub const BUSY_TIMEOUT: StdDuration = StdDuration::from_secs(5);
 /// Run history kept per feed; older runs are deleted by [`Store::record_run`].
@@ -150,6 +152,11 @@ const MIGRATIONS: &[&str] = &[
         feed TEXT PRIMARY KEY,
         title TEXT,
         language TEXT
+    );",
+    // v2 → v3: runs in progress (see `unfinished`).
+    "CREATE TABLE run_marks (
+        feed TEXT PRIMARY KEY,
+        started_ms INTEGER NOT NULL
     );",
 ];
 
@@ -1235,6 +1242,8 @@ impl Store {
             ],
         )
         .map_err(self.sql(OP))?;
+        tx.execute("DELETE FROM run_marks WHERE feed = ?1", params![feed])
+            .map_err(self.sql(OP))?;
         tx.execute(
             "DELETE FROM runs WHERE feed = ?1 AND id NOT IN (
                SELECT id FROM runs WHERE feed = ?1 ORDER BY started_ms DESC, id DESC LIMIT ?2)",

@@ -671,8 +671,10 @@ async fn console_posts_need_the_token_the_form_token_and_the_same_origin() {
         .send()
         .await
         .unwrap();
-    assert_eq!(added.status(), 303);
-    assert_eq!(added.headers()["location"], "/#feed-town-events");
+    let status = added.status();
+    let location = added.headers().get("location").cloned();
+    assert_eq!(status, 303, "{}", added.text().await.unwrap_or_default());
+    assert_eq!(location.unwrap(), "/#feed-town-events");
     assert!(
         site.board.get("town-events").is_some(),
         "reloaded before the answer"

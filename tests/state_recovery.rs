@@ -20,7 +20,7 @@ fn setup(dir: &Path) -> PathBuf {
     let config = dir.join("feeds.toml");
     std::fs::write(
         &config,
-        "output_dir = \"out\"\nstate = \"state/feedmine.db\"\n\n[[feed]]\nid = \"blog\"\nurl = \"blog.html\"\nbodies = false\n",
+        "output_dir = \"out\"\nstate = \"state/feedmine.db\"\n\n[[feed]]\nid = \"blog\"\nurl = \"blog.html\"\nbodies = false\nevery = \"1h\"\n",
     )
     .unwrap();
     config
@@ -96,4 +96,62 @@ fn leftover_temp_files_of_a_killed_publish_are_removed_at_start() {
     assert!(!leftover.exists(), "{stderr}");
     assert!(stderr.contains(".blog.xml.Qw3rTy.tmp"), "logged: {stderr}");
     assert!(keep.exists() && out_dir.join("blog.xml").exists());
+}
+
+/// Plant the mark a run leaves while it works, as if the process had been
+/// killed (out of memory, kill -9) in the middle of it.
+fn plant_unfinished_run(dir: &Path, feed: &str, ago: chrono::Duration) {
+    let store = feedmine::state::Store::open(&dir.join("state/feedmine.db")).unwrap();
+    store
+        .mark_run_started(feed, chrono::Utc::now() - ago)
+        .unwrap();
+}
+
+#[test]
+fn a_run_killed_midway_is_recorded_as_failed_and_does_not_run_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = setup(dir.path());
+    plant_unfinished_run(dir.path(), "blog", chrono::Duration::seconds(20));
+
+    // The daemon starts: the killed run counts as a failure, so the feed
+    // backs off and waits for its schedule instead of running at once.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_feedmine"))
+        .args([
+            "run",
+            "--config",
+            config.to_str().unwrap(),
+            "--shutdown-grace",
+            "1s",
+        ])
+        .env("RUST_LOG", "info")
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_secs(3));
+    Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("did not finish"), "{stderr}");
+    assert!(
+        !dir.path().join("out/blog.xml").exists(),
+        "the feed that took the process down must not run first: {stderr}"
+    );
+    let store = feedmine::state::Store::open(&dir.path().join("state/feedmine.db")).unwrap();
+    let runs = store.recent_runs("blog", 5).unwrap();
+    assert_eq!(runs.len(), 1, "{runs:?}");
+    assert_eq!(runs[0].status, "failed");
+    assert!(runs[0].error.as_deref().unwrap().contains("did not finish"));
+
+    // `once` (asked explicitly) runs it, and the mark it leaves is cleared.
+    let out = feedmine(&["once", "--config", config.to_str().unwrap()]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(store.settle_unfinished_runs().unwrap().is_empty());
 }

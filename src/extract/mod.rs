@@ -8,6 +8,7 @@
 //! list continues). Nothing here does I/O.
 
 pub mod advertised;
+pub mod bounds;
 pub mod byline;
 pub mod dates;
 pub mod dom;
