@@ -115,7 +115,7 @@ fn a_run_killed_midway_is_recorded_as_failed_and_does_not_run_first() {
 
     // The daemon starts: the killed run counts as a failure, so the feed
     // backs off and waits for its schedule instead of running at once.
-    let mut child = Command::new(env!("CARGO_BIN_EXE_feedmine"))
+    let child = Command::new(env!("CARGO_BIN_EXE_feedmine"))
         .args([
             "run",
             "--config",
