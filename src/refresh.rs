@@ -596,11 +596,7 @@ async fn run_inner(
         }
     }
     let channel = channel_info(config, feed, now, page_title, lang);
-    let targets: Vec<(Format, PathBuf)> = feed
-        .formats
-        .iter()
-        .map(|f| (*f, output_path(config, feed, *f)))
-        .collect();
+    let targets = format_targets(config, feed);
     let page = page_path(config, feed);
     let paths = {
         let (services, feed) = (services.clone(), feed.clone());
@@ -673,11 +669,7 @@ async fn owed_bodies(
     }
     let (title, lang) = store.page_meta(&feed.id).map_err(RefreshError::State)?;
     let channel = channel_info(config, feed, now, title, lang);
-    let targets: Vec<(Format, PathBuf)> = feed
-        .formats
-        .iter()
-        .map(|f| (*f, output_path(config, feed, *f)))
-        .collect();
+    let targets = format_targets(config, feed);
     let page = page_path(config, feed);
     let (services, feed) = (services.clone(), feed.clone());
     let (paths, _) = tokio::task::spawn_blocking(move || {
@@ -770,6 +762,14 @@ pub fn republish_page(
     let channel = channel_info(config, feed, now, None, None);
     let html = render_page(services, feed, &channel, status, &items, now)?;
     write_atomically(&page_path(config, feed), html.as_bytes()).map_err(RefreshError::Publish)
+}
+
+/// Every format the feed publishes with its file.
+fn format_targets(config: &Config, feed: &Feed) -> Vec<(Format, PathBuf)> {
+    feed.formats
+        .iter()
+        .map(|f| (*f, output_path(config, feed, *f)))
+        .collect()
 }
 
 /// Path of a feed's HTML page: `<output_dir>/<id>.html`.
