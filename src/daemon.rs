@@ -123,7 +123,7 @@ fn initial_status(feed: &Feed, history: &[RunRow], items: usize) -> FeedStatus {
     FeedStatus {
         id: feed.id.clone(),
         title: feed.title.clone().unwrap_or_else(|| feed.id.clone()),
-        source: feed.url.to_string(),
+        source: crate::fetch::redact::redact_url(&feed.url),
         formats: feed.formats.clone(),
         health: match last {
             None => Health::Pending,
@@ -287,6 +287,13 @@ pub async fn run_with_board(
             source,
         })?;
         tracing::info!("serving the feeds on http://{local}/");
+        if config.bearer_token.is_some() {
+            tracing::info!("auth on: every path but /health needs the token");
+        } else {
+            tracing::warn!(
+                "auth off: no bearer_token or FEEDMINE_TOKEN, anyone who can reach the server reads every feed"
+            );
+        }
         let options = crate::serve::server::ServerOptions {
             bearer_token: config.bearer_token.clone(),
             public_url: config.public_url.clone(),

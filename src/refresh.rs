@@ -272,10 +272,19 @@ pub fn output_path(config: &Config, feed: &Feed, format: Format) -> PathBuf {
 
 /// The fetch options of a feed's list page.
 pub fn list_fetch_options(feed: &Feed) -> FetchOptions {
+    let local_or_opted_in = feed.allow_private_addresses || feed.url.scheme() == "file";
     FetchOptions {
         proxy: feed.proxy.clone(),
         cookies: feed.cookies.clone(),
-        address_policy: AddressPolicy::AllowAll,
+        // The list URL is trusted as written (it may be an intranet page);
+        // a redirect to another host must be public like any link.
+        address_policy: if local_or_opted_in {
+            AddressPolicy::AllowAll
+        } else {
+            AddressPolicy::PublicOnly
+        },
+        trusted_host: feed.url.host_str().map(str::to_owned),
+        credentials_origin: Some(feed.url.origin()),
         ..feed.fetch.clone()
     }
 }
@@ -285,6 +294,8 @@ pub fn list_fetch_options(feed: &Feed) -> FetchOptions {
 /// feed opts in.
 pub fn article_fetch_options(feed: &Feed) -> FetchOptions {
     FetchOptions {
+        // Article pages are links a stranger wrote, even on the list's host.
+        trusted_host: None,
         total_timeout: feed.bodies.timeout,
         max_body_bytes: feed.bodies.max_bytes,
         // A local list page (a file the user named) may link local pages;
@@ -362,6 +373,8 @@ pub async fn run_feed(
 }
 
 /// `{err:#}`-style text of an error and its sources, without anyhow.
+/// URLs in it are redacted (`fetch::redact`): this text goes to logs, the
+/// run history, `/health` and the index.
 pub fn anyhow_like(e: &(dyn std::error::Error + 'static)) -> String {
     let mut out = e.to_string();
     let mut source = e.source();
@@ -370,7 +383,7 @@ pub fn anyhow_like(e: &(dyn std::error::Error + 'static)) -> String {
         out.push_str(&s.to_string());
         source = s.source();
     }
-    out
+    crate::fetch::redact::redact_text(&out)
 }
 
 async fn run_inner(

@@ -987,3 +987,33 @@ async fn a_client_that_stops_reading_loses_its_connection() {
     shutdown.cancel();
     task.await.unwrap();
 }
+
+/// Regression: unauthenticated `/health` printed failing feeds' URLs with
+/// their `user:password@` and `?apikey=` secrets.
+#[tokio::test]
+async fn health_hides_reasons_from_strangers_and_masks_secrets() {
+    let f = fixture();
+    let mut options = f.options();
+    options.bearer_token = Some("s3cret-token".into());
+    let app = server::router(f.state(options));
+    f.board.update("blog", |s| {
+        s.health = Health::Failing {
+            error: "HTTP 503 from https://bob:hunter2@intranet.example/feed?apikey=AKIA42".into(),
+            consecutive_failures: 1,
+        }
+    });
+    let stranger = get(&app, "/health", &[]).await;
+    assert_eq!(stranger.status, StatusCode::SERVICE_UNAVAILABLE);
+    assert_eq!(stranger.body, "failing blog\n");
+    let owner = get(&app, "/health", &[("authorization", "Bearer s3cret-token")]).await;
+    assert!(
+        owner.body.contains("intranet.example/feed"),
+        "{}",
+        owner.body
+    );
+    assert!(
+        !owner.body.contains("hunter2") && !owner.body.contains("AKIA42"),
+        "{}",
+        owner.body
+    );
+}

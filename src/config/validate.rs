@@ -116,10 +116,7 @@ pub(super) fn validate(
             .join(DEFAULT_STATE_FILE),
     };
     let listen = listen(&raw, &mut issues);
-    let bearer_token = std::env::var("FEEDMINE_TOKEN")
-        .ok()
-        .or_else(|| raw.bearer_token.clone())
-        .filter(|t| !t.trim().is_empty());
+    let bearer_token = bearer_token(raw.bearer_token.as_deref(), &mut issues);
     console_switches(&raw, bearer_token.is_some(), &mut issues);
     let limits = limits(&raw, &mut issues);
     let globals = globals(&raw, base_dir, &item_template_source, &mut issues);
@@ -164,6 +161,24 @@ fn anyhow_chain(e: &(dyn std::error::Error + 'static)) -> String {
         cur = c.source();
     }
     out
+}
+
+/// The server's token: `FEEDMINE_TOKEN`, else `bearer_token`. A token set
+/// but empty is an error, never a silent "no auth".
+fn bearer_token(from_file: Option<&str>, issues: &mut Issues<'_>) -> Option<String> {
+    let env = std::env::var("FEEDMINE_TOKEN").ok();
+    if env.as_deref().is_some_and(|t| t.trim().is_empty()) {
+        let msg = "the FEEDMINE_TOKEN environment variable is set but empty: give it the \
+                   token, or unset it to use bearer_token from this file";
+        issues.push(None, "FEEDMINE_TOKEN", None, msg.into());
+        return None;
+    }
+    if env.is_none() && from_file.is_some_and(|t| t.trim().is_empty()) {
+        let msg = "is empty: remove it to serve without a token, or give it one";
+        issues.push(None, "bearer_token", None, msg.into());
+        return None;
+    }
+    env.or_else(|| from_file.map(str::to_owned))
 }
 
 /// `public_url`: an http(s) URL, normalised to end in `/`.

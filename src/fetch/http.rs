@@ -82,6 +82,15 @@ pub struct FetchOptions {
     pub cookies: Option<String>,
     /// Which addresses may be connected to.
     pub address_policy: AddressPolicy,
+    /// A host trusted as written under [`AddressPolicy::PublicOnly`]: the
+    /// feed's own list page, which the user chose and may well be on an
+    /// intranet. Every other host (redirect targets included) must be
+    /// public.
+    pub trusted_host: Option<String>,
+    /// Send `headers` and `cookies` only to this origin (scheme, host,
+    /// port), never to another one nor across a redirect to another one;
+    /// `None`: only to the requested URL's origin.
+    pub credentials_origin: Option<url::Origin>,
 }
 
 impl Default for FetchOptions {
@@ -97,6 +106,8 @@ impl Default for FetchOptions {
             proxy: None,
             cookies: None,
             address_policy: AddressPolicy::AllowAll,
+            trusted_host: None,
+            credentials_origin: None,
         }
     }
 }
@@ -370,13 +381,6 @@ enum RawOutcome {
     NotModified(Url),
 }
 
-/// Headers whose values belong to one host: never forwarded across hosts.
-const CREDENTIAL_HEADERS: [HeaderName; 3] = [
-    reqwest::header::AUTHORIZATION,
-    reqwest::header::COOKIE,
-    reqwest::header::PROXY_AUTHORIZATION,
-];
-
 /// Headers that control the connection or message framing: set by the
 /// client, never by configuration.
 const RESERVED_HEADERS: [&str; 9] = [
@@ -438,6 +442,7 @@ impl Fetcher {
             builder = builder.proxy(proxy_config);
         }
         if opts.address_policy == AddressPolicy::PublicOnly {
+            exempt_names.extend(opts.trusted_host.clone());
             builder = builder.dns_resolver(PublicResolver::new(exempt_names));
         }
         let client = builder.build().map_err(FetchError::Client)?;
@@ -655,7 +660,17 @@ impl Fetcher {
         } else {
             Hop::Request
         };
-        let verdict = match self.opts.address_policy {
+        let trusted = self
+            .opts
+            .trusted_host
+            .as_deref()
+            .is_some_and(|t| url.host_str().is_some_and(|h| h.eq_ignore_ascii_case(t)));
+        let policy = if trusted {
+            AddressPolicy::AllowAll
+        } else {
+            self.opts.address_policy
+        };
+        let verdict = match policy {
             // Behind a proxy our resolver never sees the name: judge it here.
             AddressPolicy::PublicOnly if self.opts.proxy.is_some() => {
                 netguard::check_url(url, hop).and_then(|()| netguard::check_name(url))
@@ -680,12 +695,18 @@ impl Fetcher {
     /// as reqwest does: no cookie leaks to another site or over a downgrade
     /// to plain http), validators always.
     fn hop_headers(&self, original: &Url, current: &Url, validators: &HeaderMap) -> HeaderMap {
-        let mut headers = HeaderMap::clone(&self.headers);
-        if current.origin() != original.origin() {
-            for name in &CREDENTIAL_HEADERS {
-                headers.remove(name);
-            }
-        }
+        let home = self
+            .opts
+            .credentials_origin
+            .clone()
+            .unwrap_or_else(|| original.origin());
+        // Every configured header may be a secret (`X-Api-Key`, a session
+        // header): none of them leaves the origin it was configured for.
+        let mut headers = if current.origin() == home && original.origin() == home {
+            HeaderMap::clone(&self.headers)
+        } else {
+            HeaderMap::new()
+        };
         for (name, value) in validators {
             headers.insert(name.clone(), value.clone());
         }

@@ -2,12 +2,13 @@
 //! local disk) for bytes. `http` fetches one page with every bound and the
 //! redirect policy, `decode` turns bytes into text, `netguard` is the one
 //! address policy every request obeys, `politeness` paces hosts, `robots`
-//! reads robots.txt.
+//! reads robots.txt, `redact` masks secrets in URLs before they are shown.
 
 pub mod decode;
 mod http;
 pub mod netguard;
 pub mod politeness;
+pub mod redact;
 pub mod robots;
 
 pub use http::*;

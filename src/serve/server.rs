@@ -381,6 +381,11 @@ async fn require_token(State(state): State<AppState>, request: Request, next: Ne
         return next.run(request).await;
     };
     if request.uri().path() == "/health" {
+        // Open to probes, but only an authenticated client sees reasons.
+        let mut request = request;
+        if let Some(token) = presented_token(&request).filter(|t| tokens_equal(t, expected)) {
+            request.extensions_mut().insert(Authenticated(token));
+        }
         return next.run(request).await;
     }
     match presented_token(&request) {
@@ -503,8 +508,26 @@ async fn index(State(state): State<AppState>) -> Response {
     }
 }
 
-async fn health(State(state): State<AppState>, headers: HeaderMap) -> Response {
+async fn health(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    auth: Option<axum::Extension<Authenticated>>,
+) -> Response {
+    // With a token configured, an unauthenticated probe learns the status
+    // and the feed ids only: reasons may name internal pages.
+    let show_reasons = state.options.bearer_token.is_none() || auth.is_some();
     let problems = state.board.overall().err().unwrap_or_default();
+    let problems: Vec<(String, String)> = problems
+        .into_iter()
+        .map(|(id, reason)| {
+            let reason = if show_reasons {
+                crate::fetch::redact::redact_text(&reason)
+            } else {
+                String::new()
+            };
+            (id, reason)
+        })
+        .collect();
     // `overall` gives (id, reason); the word (degraded/failing) comes from
     // the entry itself.
     let problems: Vec<(String, &'static str, String)> = problems
@@ -540,7 +563,10 @@ async fn health(State(state): State<AppState>, headers: HeaderMap) -> Response {
     } else {
         let lines: String = problems
             .iter()
-            .map(|(id, word, reason)| format!("{word} {id}: {}\n", one_line(reason)))
+            .map(|(id, word, reason)| match reason.is_empty() {
+                true => format!("{word} {id}\n"),
+                false => format!("{word} {id}: {}\n", one_line(reason)),
+            })
             .collect();
         ("text/plain; charset=utf-8", lines)
     };

@@ -348,6 +348,9 @@ async fn new_draft(console: &Console, fields: &Fields) -> Result<Draft, FormView
     } else {
         AddressPolicy::PublicOnly
     };
+    // A URL typed into a web form is not the operator's list page: no host
+    // is trusted as written here.
+    opts.trusted_host = None;
     let fetcher: Fetcher = match console.services.fetcher(opts) {
         Ok(f) => f,
         Err(e) => return Err(fail(view, anyhow_like(&e))),
