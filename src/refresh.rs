@@ -296,6 +296,12 @@ pub fn article_fetch_options(feed: &Feed) -> FetchOptions {
     FetchOptions {
         // Article pages are links a stranger wrote, even on the list's host.
         trusted_host: None,
+        // A local list page may link files below its own directory only.
+        file_root: feed
+            .url
+            .to_file_path()
+            .ok()
+            .and_then(|p| p.parent().map(std::path::Path::to_path_buf)),
         total_timeout: feed.bodies.timeout,
         max_body_bytes: feed.bodies.max_bytes,
         // A local list page (a file the user named) may link local pages;

@@ -219,3 +219,135 @@ fn an_empty_token_in_the_environment_is_an_error() {
         "{stderr}"
     );
 }
+
+/// Regression: behind a proxy the resolver never sees the names, and
+/// `metadata.google.internal`, `intranet`, `kubernetes.default.svc` or
+/// `admin.localhost` were fetched and published. The fake proxy answers
+/// every request itself and forwards nothing.
+#[tokio::test(flavor = "multi_thread")]
+async fn behind_a_proxy_internal_names_are_refused_by_name() {
+    let internal = [
+        "http://metadata.google.internal/computeMetadata/v1/",
+        "http://intranet/wiki/",
+        "http://kubernetes.default.svc/api/",
+        "http://admin.localhost:8080/",
+        "http://printer.local/status",
+    ];
+    let mut links = String::from(
+        "<li><h2><a href=\"http://news.example.com/a1\">A public story of the harbour</a></h2><p>Text one.</p></li>",
+    );
+    for (i, u) in internal.iter().enumerate() {
+        links += &format!(
+            "<li><h2><a href=\"{u}\">Internal page number {i} here</a></h2><p>Text.</p></li>"
+        );
+    }
+    let mut routes = vec![
+        (
+            "http://news.example.com/list".to_string(),
+            Reply::html(format!("<html><body><ul>{links}</ul></body></html>")),
+        ),
+        (
+            "http://news.example.com/a1".to_string(),
+            Reply::html(article("Public")),
+        ),
+    ];
+    for u in internal {
+        routes.push((u.to_string(), Reply::html(article("SECRET internal"))));
+    }
+    let proxy = TestServer::start(routes).await;
+    let dir = tempfile::tempdir().unwrap();
+    let config = write_config(
+        dir.path(),
+        &format!(
+            "[[feed]]\nid = \"news\"\nurl = \"http://news.example.com/list\"\nproxy = \"{}\"\n\
+             bodies_allow_other_hosts = true\nbodies_delay = \"0s\"\nrobots = \"off\"\n",
+            proxy.url("/")
+        ),
+    );
+    let out = once(&config).await;
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    let asked: Vec<String> = proxy.requests().iter().map(|r| r.target.clone()).collect();
+    assert!(
+        asked.iter().any(|t| t == "http://news.example.com/a1"),
+        "{asked:?}"
+    );
+    for u in internal {
+        assert!(
+            !asked.iter().any(|t| t == u),
+            "{u} reached the proxy: {asked:?}"
+        );
+    }
+    let xml = std::fs::read_to_string(dir.path().join("out/news.xml")).unwrap();
+    assert!(!xml.contains("SECRET internal"), "{xml}");
+}
+
+/// Regression: a local list page's `file:` links were followed anywhere
+/// (`../feeds.toml`, `/etc/passwd`, `/proc/self/environ` published as
+/// bodies), `/dev/zero` read without bound and a FIFO blocked the run.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_local_list_page_links_only_regular_files_below_its_directory() {
+    let dir = tempfile::tempdir().unwrap();
+    let site = dir.path().join("site");
+    std::fs::create_dir_all(&site).unwrap();
+    std::fs::write(
+        site.join("a1.html"),
+        article("Fair weather for the regatta at the harbour"),
+    )
+    .unwrap();
+    std::os::unix::fs::symlink("/etc/hostname", site.join("escape.html")).unwrap();
+    let fifo = site.join("pipe.html");
+    let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(made.success());
+    let targets = [
+        ("a1.html", "The regatta story"),
+        ("../feeds.toml", "The config file"),
+        ("/etc/passwd", "The password file"),
+        ("/proc/self/environ", "The environment"),
+        ("/dev/zero", "Endless zeros"),
+        ("escape.html", "A symlink out"),
+        ("pipe.html", "A named pipe"),
+    ];
+    let items: String = targets
+        .iter()
+        .map(|(href, title)| {
+            format!(
+                "<li><h2><a href=\"{href}\">{title} of this week</a></h2><p>Summary text.</p></li>"
+            )
+        })
+        .collect();
+    std::fs::write(
+        site.join("index.html"),
+        format!("<html><body><ul class=list>{items}</ul></body></html>"),
+    )
+    .unwrap();
+    let config = write_config(
+        dir.path(),
+        "[[feed]]\nid = \"local\"\nurl = \"site/index.html\"\nbodies_delay = \"0s\"\n",
+    );
+    let started = std::time::Instant::now();
+    let out = once(&config).await;
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(60),
+        "the FIFO blocked"
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let xml = std::fs::read_to_string(dir.path().join("out/local.xml")).unwrap();
+    assert!(
+        xml.contains("The harbour authority confirmed"),
+        "the legit page: {xml}"
+    );
+    for leaked in ["output_dir", "root:", "PATH=", "HOME="] {
+        assert!(!xml.contains(leaked), "{leaked} leaked: {xml}");
+    }
+    let hostname = std::fs::read_to_string("/etc/hostname").unwrap_or_default();
+    if hostname.trim().len() > 3 {
+        let bodies: Vec<&str> = xml.split("<content:encoded>").skip(1).collect();
+        assert!(bodies.iter().all(|b| !b.contains(hostname.trim())), "{xml}");
+    }
+}

@@ -91,6 +91,9 @@ pub struct FetchOptions {
     /// port), never to another one nor across a redirect to another one;
     /// `None`: only to the requested URL's origin.
     pub credentials_origin: Option<url::Origin>,
+    /// `file:` URLs are read only inside this directory (symlinks resolved):
+    /// the directory of a local list page, for the pages it links.
+    pub file_root: Option<std::path::PathBuf>,
 }
 
 impl Default for FetchOptions {
@@ -108,6 +111,7 @@ impl Default for FetchOptions {
             address_policy: AddressPolicy::AllowAll,
             trusted_host: None,
             credentials_origin: None,
+            file_root: None,
         }
     }
 }
@@ -672,7 +676,7 @@ impl Fetcher {
         };
         let verdict = match policy {
             // Behind a proxy our resolver never sees the name: judge it here.
-            AddressPolicy::PublicOnly if self.opts.proxy.is_some() => {
+            AddressPolicy::PublicOnly if self.opts.proxy.is_some() || env_proxy() => {
                 netguard::check_url(url, hop).and_then(|()| netguard::check_name(url))
             }
             AddressPolicy::PublicOnly => netguard::check_url(url, hop),
@@ -783,14 +787,58 @@ impl Fetcher {
             path: path.clone(),
             source,
         };
+        let refuse = |reason: &str| FetchError::Target {
+            arg: url.to_string(),
+            reason: reason.to_owned(),
+        };
+        if let Some(root) = &self.opts.file_root {
+            let real = tokio::fs::canonicalize(&path).await.map_err(file_error)?;
+            let root = tokio::fs::canonicalize(root).await.map_err(file_error)?;
+            if !real.starts_with(&root) {
+                return Err(refuse(&format!(
+                    "outside the list page's directory {} (local pages may link only below it)",
+                    root.display()
+                )));
+            }
+        }
+        // Checked before opening: a FIFO would block the open, a device
+        // (/dev/zero) never ends.
         let meta = tokio::fs::metadata(&path).await.map_err(file_error)?;
+        if !meta.is_file() {
+            return Err(refuse(
+                "not a regular file (a directory, device, FIFO or socket)",
+            ));
+        }
         if meta.len() > self.opts.max_body_bytes {
             return Err(FetchError::TooLarge {
                 url: url.clone(),
                 limit: self.opts.max_body_bytes,
             });
         }
-        let bytes = tokio::fs::read(&path).await.map_err(file_error)?;
+        let limit = self.opts.max_body_bytes;
+        let read = async {
+            use tokio::io::AsyncReadExt;
+            let file = tokio::fs::File::open(&path).await?;
+            let mut bytes = Vec::new();
+            file.take(limit.saturating_add(1))
+                .read_to_end(&mut bytes)
+                .await?;
+            Ok::<_, std::io::Error>(bytes)
+        };
+        let bytes = tokio::time::timeout(self.opts.total_timeout, read)
+            .await
+            .map_err(|_elapsed| FetchError::Timeout {
+                url: url.clone(),
+                phase: TimeoutPhase::Total,
+                limit: self.opts.total_timeout,
+            })?
+            .map_err(file_error)?;
+        if bytes.len() as u64 > limit {
+            return Err(FetchError::TooLarge {
+                url: url.clone(),
+                limit,
+            });
+        }
         let decoded = decode::decode(&bytes, None, None).map_err(|source| FetchError::Decode {
             url: url.clone(),
             source,
@@ -1062,6 +1110,17 @@ pub fn resolve_target(arg: &str) -> Result<Url, FetchError> {
     }
     Url::from_file_path(&absolute)
         .map_err(|()| target_error(format!("cannot express {} as a URL", absolute.display())))
+}
+
+/// Is a proxy set in the environment (`HTTP_PROXY`, `HTTPS_PROXY`,
+/// `ALL_PROXY`, any case)? reqwest then sends requests through it, names
+/// unresolved here, so the address policy must judge names as well.
+fn env_proxy() -> bool {
+    ["HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY"].iter().any(|v| {
+        [v.to_string(), v.to_ascii_lowercase()]
+            .iter()
+            .any(|k| std::env::var(k).is_ok_and(|x| !x.trim().is_empty()))
+    })
 }
 
 #[cfg(test)]

@@ -119,6 +119,10 @@ pub enum BlockReason {
     /// `localhost` or a name under it (RFC 6761: always loopback), refused
     /// by name where names are not resolved here (behind a proxy).
     LocalhostName(String),
+    /// A name that only means something inside a network (single-label,
+    /// `.internal`, `.local`, `.svc`, cloud metadata names), refused by name
+    /// where names are not resolved here (behind a proxy).
+    InternalName(String),
 }
 
 impl fmt::Display for BlockReason {
@@ -134,6 +138,9 @@ impl fmt::Display for BlockReason {
             BlockReason::Scheme { hop, scheme } => write!(f, "{hop} to a {scheme}: URL"),
             BlockReason::NoHost => f.write_str("URL has no host"),
             BlockReason::LocalhostName(name) => write!(f, "loopback name {name}"),
+            BlockReason::InternalName(name) => {
+                write!(f, "internal name {name} (only meaningful inside a network)")
+            }
         }
     }
 }
@@ -295,8 +302,37 @@ pub fn check_name(url: &Url) -> Result<(), BlockReason> {
     if name == "localhost" || name.ends_with(".localhost") {
         return Err(BlockReason::LocalhostName(name));
     }
+    let internal_suffix = INTERNAL_SUFFIXES
+        .iter()
+        .any(|s| name.ends_with(s) || name == s[1..]);
+    if !name.contains('.') || internal_suffix || METADATA_NAMES.contains(&name.as_str()) {
+        return Err(BlockReason::InternalName(name));
+    }
     Ok(())
 }
+
+/// Name suffixes that are private by convention or by standard
+/// (RFC 6762 `.local`, RFC 8375 `.home.arpa`, ICANN's `.internal`,
+/// Kubernetes' `.svc`/`.cluster.local`, common intranet suffixes).
+const INTERNAL_SUFFIXES: &[&str] = &[
+    ".internal",
+    ".local",
+    ".localdomain",
+    ".home.arpa",
+    ".lan",
+    ".intranet",
+    ".corp",
+    ".svc",
+    ".cluster.local",
+];
+
+/// Cloud metadata services reachable by name.
+const METADATA_NAMES: &[&str] = &[
+    "metadata.google.internal",
+    "metadata.goog",
+    "instance-data.ec2.internal",
+    "metadata.azure.com",
+];
 
 /// The DNS resolver of a public-only client: system resolution
 /// (`getaddrinfo` through tokio), minus every non-public address.
