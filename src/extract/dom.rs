@@ -23,6 +23,7 @@
 //!   tags in one linear pass ([`depth::cap_depth`]) and counts them in
 //!   [`Document::dropped_deep_tags`]; their text stays.
 
+pub mod budget;
 pub mod depth;
 
 use kuchikikiki::traits::TendrilSink;
@@ -43,6 +44,11 @@ pub struct Document {
     pub lang: Option<String>,
     /// Start tags dropped by the nesting-depth cap (0 on ordinary pages).
     pub dropped_deep_tags: usize,
+    /// The page had more than [`budget::MAX_ELEMENTS`] elements and was
+    /// cut there: these are the records of its first part.
+    pub truncated_at_budget: bool,
+    /// Attributes dropped beyond [`budget::MAX_ATTRIBUTES`] per element.
+    pub dropped_attributes: usize,
 }
 
 /// One element or text node.
@@ -141,7 +147,8 @@ pub fn parse(html: &str) -> Document {
 
 /// [`parse`] with an explicit nesting cap.
 pub fn parse_with_depth_cap(html: &str, max_depth: usize) -> Document {
-    let capped = depth::cap_depth(html, max_depth);
+    let bounded = budget::bound(html);
+    let capped = depth::cap_depth(&bounded.html, max_depth);
     if capped.dropped_start_tags > 0 {
         tracing::warn!(
             dropped = capped.dropped_start_tags,
@@ -152,6 +159,8 @@ pub fn parse_with_depth_cap(html: &str, max_depth: usize) -> Document {
     let root = kuchikikiki::parse_html().one(capped.html.as_ref());
     let mut doc = from_kuchiki(&root);
     doc.dropped_deep_tags = capped.dropped_start_tags;
+    doc.truncated_at_budget = bounded.truncated;
+    doc.dropped_attributes = bounded.dropped_attributes;
     doc
 }
 

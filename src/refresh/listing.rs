@@ -113,7 +113,9 @@ fn from_page(
         .and_then(|i| list.detection.groups.get(i))
         .map(|g| g.selector.clone())
         .or_else(|| list.chosen.select.as_ref().map(|_| SELECTED.to_string()));
+    let notes = budget_notes(&list.doc);
     Listing {
+        notes,
         pattern: drift::pattern_signature(&list),
         selector,
         next: pagination::next_page(&list.doc, &list.base, url).map(|n| n.url),
@@ -126,6 +128,24 @@ fn from_page(
         pages_read: 1,
         ..Listing::default()
     }
+}
+
+/// What the parse budget cut from a page, for the run's notes.
+fn budget_notes(doc: &crate::extract::dom::Document) -> Vec<String> {
+    use crate::extract::dom::budget::{MAX_ATTRIBUTES, MAX_ELEMENTS};
+    let mut notes = Vec::new();
+    if doc.truncated_at_budget {
+        notes.push(format!(
+            "the page has more than {MAX_ELEMENTS} elements (the parse budget): only its first part was read"
+        ));
+    }
+    if doc.dropped_attributes > 0 {
+        notes.push(format!(
+            "{} attributes beyond {MAX_ATTRIBUTES} per element were dropped (the parse budget)",
+            doc.dropped_attributes
+        ));
+    }
+    notes
 }
 
 /// One later page: its items at the first page's place, and its next page.
