@@ -3,7 +3,7 @@
 # one at a time, at low priority. Usage: ./run_all.sh [seconds-per-target]
 secs=${1:-480}
 bin=target/x86_64-unknown-linux-gnu/release
-for spec in mine:32768:html tree:32768:html tokenize:32768:html dates:256:dates charset:16384:html config:4096:toml; do
+for spec in budget:65536:html mine:32768:html tree:32768:html tokenize:32768:html dates:256:dates charset:16384:html config:4096:toml; do
     t=${spec%%:*}; rest=${spec#*:}; len=${rest%%:*}; dict=${rest#*:}
     mkdir -p artifacts/$t
     echo "=== $t $(date -u +%T)"

@@ -49,7 +49,15 @@ pub fn bound(html: &str) -> Bounded<'_> {
             }
             let (tag_end, cut, n, raw) = scan_start_tag(b, lt);
             if let Some(from) = cut {
-                cuts.push((from, tag_end.saturating_sub(1).max(from)));
+                // Keep the tag's `>` (an unclosed tag at the end of the
+                // page loses everything from the cut: `to` stays on a
+                // character boundary either way).
+                let to = if b.get(tag_end.wrapping_sub(1)) == Some(&b'>') {
+                    tag_end - 1
+                } else {
+                    b.len()
+                };
+                cuts.push((from, to.max(from)));
                 dropped += n;
             }
             i = tag_end;
@@ -166,6 +174,18 @@ fn find_ci(b: &[u8], from: usize, pat: &[u8]) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Regression (found writing the fuzz target): an unclosed tag with
+    /// too many attributes at the end of a page, last character multi-byte,
+    /// cut inside that character and panicked.
+    #[test]
+    fn an_unclosed_tag_ending_in_a_multibyte_character_does_not_panic() {
+        let attrs: String = (0..300).map(|i| format!(" a{i}")).collect();
+        let html = format!("<p>x</p><div{attrs} é");
+        let b = bound(&html);
+        assert_eq!(b.dropped_attributes, 300 + 1 - MAX_ATTRIBUTES);
+        assert!(b.html.starts_with("<p>x</p><div a0"));
+    }
 
     #[test]
     fn ordinary_pages_are_untouched_and_borrowed() {
