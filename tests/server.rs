@@ -853,6 +853,45 @@ async fn a_client_that_never_finishes_its_headers_is_disconnected() {
     task.await.unwrap();
 }
 
+#[tokio::test]
+async fn one_client_holding_many_idle_sockets_is_capped() {
+    let f = fixture();
+    let (addr, shutdown, task) = start(f.state(f.options())).await;
+    let mut idle = Vec::new();
+    for _ in 0..100 {
+        idle.push(TcpStream::connect(addr).await.unwrap());
+    }
+    // The server closes every socket beyond the per-client limit at once.
+    let mut closed = 0;
+    for stream in &mut idle {
+        let mut byte = [0u8; 1];
+        if let Ok(read) =
+            tokio::time::timeout(Duration::from_millis(100), stream.read(&mut byte)).await
+        {
+            assert!(matches!(read, Ok(0) | Err(_)), "unexpected data");
+            closed += 1;
+        }
+    }
+    assert!(
+        closed >= 100 - server::MAX_CONNECTIONS_PER_CLIENT,
+        "only {closed} of 100 idle sockets were closed"
+    );
+    drop(idle);
+    // With the sockets gone, a normal request is served.
+    let ok = tokio::time::timeout(
+        Duration::from_secs(10),
+        raw(
+            addr,
+            b"GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+        ),
+    )
+    .await
+    .expect("a request after the idle sockets were dropped was not served");
+    assert_eq!(status_of(&ok), 200);
+    shutdown.cancel();
+    task.await.unwrap();
+}
+
 /// Sends one keep-alive request and reads its complete response (it has a
 /// Content-Length), leaving the connection open.
 async fn keep_alive_get(stream: &mut TcpStream, path: &str) -> String {

@@ -40,7 +40,8 @@
 //!   `max_connections` connections are served at once — beyond that, new
 //!   connections wait in the listen backlog, unaccepted, until one closes.
 
-use std::net::SocketAddr;
+use std::collections::HashMap;
+use std::net::{IpAddr, SocketAddr};
 use std::path::{Path as FsPath, PathBuf};
 use std::pin::Pin;
 use std::sync::Arc;
@@ -160,6 +161,7 @@ pub async fn serve(
     let app = router(state);
     let permits = Arc::new(Semaphore::new(options.max_connections.max(1)));
     let connections = TaskTracker::new();
+    let clients = ClientCounts::default();
     let mut http = hyper::server::conn::http1::Builder::new();
     http.timer(TokioTimer::new())
         .header_read_timeout(options.header_read_timeout);
@@ -190,12 +192,18 @@ pub async fn serve(
                 }
             },
         };
+        let Some(slot) = ClientSlot::take(&clients, peer.ip(), MAX_CONNECTIONS_PER_CLIENT) else {
+            tracing::debug!(%peer, "too many connections from this client: closed");
+            drop(stream);
+            continue;
+        };
         let stream = WriteStallTimeout::new(stream, options.request_timeout);
         let conn =
             http.serve_connection(TokioIo::new(stream), TowerToHyperService::new(app.clone()));
         let shutdown = shutdown.clone();
         connections.spawn(async move {
             let _permit = permit;
+            let _slot = slot;
             let mut conn = std::pin::pin!(conn);
             let result = tokio::select! {
                 r = conn.as_mut() => r,
@@ -306,6 +314,48 @@ impl<T: AsyncWrite + Unpin> AsyncWrite for WriteStallTimeout<T> {
         let this = self.get_mut();
         let poll = Pin::new(&mut this.inner).poll_shutdown(cx);
         this.watch(cx, poll)
+    }
+}
+
+/// Most connections one client address may hold open at once: beyond it,
+/// a new connection from that address is closed as soon as it is accepted,
+/// so one client holding idle sockets cannot starve the others.
+pub const MAX_CONNECTIONS_PER_CLIENT: usize = 32;
+
+/// Open connections per client address; a [`ClientSlot`] holds one.
+type ClientCounts = Arc<std::sync::Mutex<HashMap<IpAddr, usize>>>;
+
+/// One counted connection of a client; released on drop.
+struct ClientSlot {
+    counts: ClientCounts,
+    ip: IpAddr,
+}
+
+impl ClientSlot {
+    /// A slot for `ip`, or `None` when it already holds `limit`.
+    fn take(counts: &ClientCounts, ip: IpAddr, limit: usize) -> Option<ClientSlot> {
+        let mut map = counts.lock().unwrap_or_else(|p| p.into_inner());
+        let n = map.entry(ip).or_insert(0);
+        if *n >= limit {
+            return None;
+        }
+        *n += 1;
+        Some(ClientSlot {
+            counts: Arc::clone(counts),
+            ip,
+        })
+    }
+}
+
+impl Drop for ClientSlot {
+    fn drop(&mut self) {
+        let mut map = self.counts.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(n) = map.get_mut(&self.ip) {
+            *n = n.saturating_sub(1);
+            if *n == 0 {
+                map.remove(&self.ip);
+            }
+        }
     }
 }
 
