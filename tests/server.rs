@@ -425,6 +425,36 @@ fn quick_xml_outlines(xml: &str) -> Vec<(String, String)> {
 }
 
 #[tokio::test]
+async fn large_files_are_streamed_whole_with_a_tag_of_all_their_bytes() {
+    use sha2::{Digest, Sha256};
+    let f = fixture();
+    // Several read chunks, and a last partial one.
+    let mut big = String::from("<?xml version=\"1.0\"?><rss version=\"2.0\"><channel>");
+    while big.len() < 300_000 {
+        big += "<item><title>Quay wall piles delivered</title></item>";
+    }
+    big += "</channel></rss>";
+    std::fs::write(f.out.join("news.xml"), &big).unwrap();
+    let app = f.app();
+    let reply = get(&app, "/feeds/news.xml", &[]).await;
+    assert_eq!(reply.status, StatusCode::OK);
+    assert_eq!(reply.body.len(), big.len());
+    assert!(reply.body == big);
+    let expected: String = Sha256::digest(big.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    assert_eq!(header_str(&reply, header::ETAG), format!("\"{expected}\""));
+    let again = get(
+        &app,
+        "/feeds/news.xml",
+        &[("if-none-match", header_str(&reply, header::ETAG))],
+    )
+    .await;
+    assert_eq!(again.status, StatusCode::NOT_MODIFIED);
+}
+
+#[tokio::test]
 async fn conditional_requests_answer_304() {
     let f = fixture();
     let app = f.app();

@@ -58,7 +58,7 @@ use axum::routing::get;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
 use sha2::{Digest, Sha256};
-use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, ReadBuf};
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncSeekExt, AsyncWrite, ReadBuf};
 use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
 use tokio_util::sync::CancellationToken;
@@ -830,7 +830,7 @@ async fn serve_file(path: &FsPath, content_type: &'static str, headers: &HeaderM
             );
         }
     };
-    let etag = format!("\"{}\"", hex(&Sha256::digest(&file.bytes)));
+    let etag = format!("\"{}\"", hex(&file.digest));
     let last_modified = file.modified.map(httpdate::fmt_http_date);
     let mut common = vec![
         (header::ETAG, etag.clone()),
@@ -842,7 +842,11 @@ async fn serve_file(path: &FsPath, content_type: &'static str, headers: &HeaderM
     let mut response = if is_not_modified(headers, &etag, file.modified) {
         StatusCode::NOT_MODIFIED.into_response()
     } else {
-        let mut r = Response::new(Body::from(file.bytes));
+        let length = file.length;
+        let body = Body::from_stream(tokio_util::io::ReaderStream::new(file.file));
+        let mut r = Response::new(body);
+        r.headers_mut()
+            .insert(header::CONTENT_LENGTH, HeaderValue::from(length));
         r.headers_mut()
             .insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
         r.headers_mut().insert(
@@ -859,8 +863,12 @@ async fn serve_file(path: &FsPath, content_type: &'static str, headers: &HeaderM
     response
 }
 
+/// An open published file, positioned at its start, with the SHA-256 of
+/// its bytes (hashed in chunks: the file is streamed, never held whole).
 struct FileContents {
-    bytes: Vec<u8>,
+    file: tokio::fs::File,
+    digest: [u8; 32],
+    length: u64,
     modified: Option<SystemTime>,
 }
 
@@ -875,10 +883,24 @@ async fn read_file(path: &FsPath) -> std::io::Result<Option<FileContents>> {
     if !meta.is_file() {
         return Ok(None);
     }
-    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
-    file.read_to_end(&mut bytes).await?;
+    // Published files are replaced by rename, so this handle's bytes do
+    // not change between hashing and streaming.
+    let mut hasher = Sha256::new();
+    let mut chunk = vec![0u8; 64 * 1024];
+    let mut length = 0u64;
+    loop {
+        let n = file.read(&mut chunk).await?;
+        if n == 0 {
+            break;
+        }
+        hasher.update(&chunk[..n]);
+        length += n as u64;
+    }
+    file.seek(std::io::SeekFrom::Start(0)).await?;
     Ok(Some(FileContents {
-        bytes,
+        file,
+        digest: hasher.finalize().into(),
+        length,
         modified: meta.modified().ok(),
     }))
 }
