@@ -431,6 +431,10 @@ pub async fn run_with_board(
     }
     let grace = tokio::time::sleep(opts.shutdown_grace);
     tokio::pin!(grace);
+    // A run stuck in CPU-bound parsing (spawn_blocking) cannot see the abort
+    // token; after this extra second the daemon stops waiting for it.
+    let hard = tokio::time::sleep(opts.shutdown_grace + ABANDON_AFTER_ABORT);
+    tokio::pin!(hard);
     loop {
         tokio::select! {
             next = tasks.join_next() => if next.is_none() { break },
@@ -438,11 +442,19 @@ pub async fn run_with_board(
                 tracing::warn!("abandoning runs still in flight");
                 shared.abort.cancel();
             }
+            _ = &mut hard => {
+                tracing::warn!(left = tasks.len(), "runs did not stop after abort; exiting without them");
+                break;
+            }
         }
     }
     tracing::info!("stopped");
     Ok(())
 }
+
+/// How long past the shutdown grace the daemon waits for aborted runs
+/// before it exits without them (a page still parsing cannot be interrupted).
+pub const ABANDON_AFTER_ABORT: Duration = Duration::from_secs(1);
 
 /// The server's index page renderer over the current templates.
 fn index_renderer(

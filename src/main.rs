@@ -553,13 +553,17 @@ fn run_daemon(opts: feedmine::daemon::DaemonOptions) -> anyhow::Result<ExitCode>
         return Ok(code);
     }
     let rt = runtime()?;
-    rt.block_on(async {
+    let outcome = rt.block_on(async {
         let shutdown = tokio_util::sync::CancellationToken::new();
         let reload = feedmine::daemon::install_signal_handlers(shutdown.clone())
             .context("installing signal handlers")?;
         feedmine::daemon::run(opts, shutdown, reload).await?;
         Ok(ExitCode::SUCCESS)
-    })
+    });
+    // Dropping the runtime would wait for a parse still running on a
+    // blocking thread; the daemon has already given up on it.
+    rt.shutdown_timeout(feedmine::daemon::ABANDON_AFTER_ABORT);
+    outcome
 }
 
 fn demo(listen: std::net::SocketAddr, dir: Option<PathBuf>) -> anyhow::Result<ExitCode> {
