@@ -244,7 +244,26 @@ enum EvalWhat {
     FeedBodies { dir: PathBuf },
 }
 
+/// glibc gives every thread that allocates its own malloc arena and keeps
+/// what a parse freed there: pages parsed one after another on different
+/// blocking threads held twice the memory they needed (two feeds of eight
+/// 5 MiB articles: 200+ MB instead of 130). Two arenas keep the memory
+/// budget (`fetch::memory`) close to the process's real footprint.
+fn limit_malloc_arenas() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: mallopt only sets a tuning parameter; it is called before any
+    // other thread exists, as glibc asks.
+    unsafe {
+        libc::mallopt(libc::M_ARENA_MAX, MALLOC_ARENAS);
+    }
+}
+
+/// See [`limit_malloc_arenas`].
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+const MALLOC_ARENAS: libc::c_int = 2;
+
 fn main() -> ExitCode {
+    limit_malloc_arenas();
     let cli = Cli::parse();
     // The daemon reports each run at info; one-shot commands only warn.
     let default_level = match cli.command {

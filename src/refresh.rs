@@ -36,9 +36,10 @@ use crate::config::{Config, Feed, RobotsPolicy};
 use crate::drift::{self, DriftParams, Observation, Verdict};
 use crate::extract::dates::DateContext;
 use crate::extract::items::Item;
+use crate::fetch::memory::{MemoryGate, ParseKind, parse_cost};
 use crate::fetch::politeness::Politeness;
 use crate::fetch::robots::{RobotsCache, RobotsVerdict};
-use crate::fetch::{AddressPolicy, FetchError, FetchOptions, Fetched, Fetcher};
+use crate::fetch::{AddressPolicy, FetchError, FetchOptions, Fetched, Fetcher, Page};
 use crate::filters::Filters;
 use crate::publish::feed::{ChannelInfo, FeedError, Format, OpmlEntry};
 use crate::publish::page::{PageContext, PageStatus};
@@ -142,6 +143,8 @@ pub struct Services {
     pub politeness: Arc<Politeness>,
     pub robots: Arc<RobotsCache>,
     pub metrics: Metrics,
+    /// The memory budget shared by every page being read and parsed.
+    pub memory: MemoryGate,
     templates: Arc<std::sync::RwLock<Arc<Templates>>>,
     pub drift: DriftParams,
     fetchers: Arc<Mutex<HashMap<String, Fetcher>>>,
@@ -186,6 +189,9 @@ impl Services {
             politeness,
             robots: Arc::new(RobotsCache::new(crate::fetch::DEFAULT_USER_AGENT)),
             metrics: Metrics::new(),
+            memory: MemoryGate::new(
+                u32::try_from(config.limits.memory_budget_mib).unwrap_or(u32::MAX),
+            ),
             templates: Arc::new(std::sync::RwLock::new(Arc::new(templates))),
             drift: DriftParams::default(),
             fetchers: Arc::default(),
@@ -426,11 +432,13 @@ async fn run_inner(
         None
     };
     let fetch_started = Instant::now();
+    let mut charge = services.memory.charge();
     let fetched = fetcher
-        .fetch_conditional(
+        .fetch_conditional_metered(
             &feed.url,
             cached.as_ref().and_then(|c| c.etag.as_deref()),
             cached.as_ref().and_then(|c| c.last_modified.as_deref()),
+            &mut charge,
         )
         .await;
     services
@@ -469,8 +477,15 @@ async fn run_inner(
     };
     let final_url = page.final_url.clone();
     let dates = date_context(feed, now);
-    let mut listing = listing::read_first(feed, page, dates).await?;
-    listing::follow_pages(&mut listing, feed, &fetcher, store, &final_url, &dates).await?;
+    let mut listing = listing::read_first(feed, page, dates, charge).await?;
+    let walk = listing::Walk {
+        fetcher: &fetcher,
+        store,
+        memory: &services.memory,
+        first_url: &final_url,
+        dates: &dates,
+    };
+    listing::follow_pages(&mut listing, feed, walk).await?;
     services.announce_advertised(feed, &listing);
     for note in &listing.notes {
         tracing::warn!(feed = %feed.id, "{note}");
@@ -963,12 +978,15 @@ async fn fill_bodies(
         }
     }
     type Found = (String, ArticleMeta);
-    let results: Vec<(String, Url, Result<Found, String>)> = futures_util::stream::iter(jobs)
+    // Each body is recorded as it arrives, so the bodies of a run are never
+    // all in memory together.
+    let mut results = futures_util::stream::iter(jobs)
         .map(|(key, link)| {
             let fetcher = fetcher.clone();
             let params = feed.bodies.params.clone();
             let metrics = services.metrics.clone();
             let robots = services.robots.clone();
+            let memory = services.memory.clone();
             async move {
                 if check_robots && link.scheme() != "file" {
                     match robots.check(&fetcher, &link).await {
@@ -983,7 +1001,8 @@ async fn fill_bodies(
                     }
                 }
                 let t = Instant::now();
-                let fetched = fetcher.fetch(&link).await;
+                let mut charge = memory.charge();
+                let fetched = fetcher.fetch_metered(&link, &mut charge).await;
                 metrics.record_fetch(FetchKind::Article, t.elapsed(), fetched.is_ok());
                 let page = match fetched {
                     Ok(p) => p,
@@ -996,10 +1015,23 @@ async fn fill_bodies(
                     Err(e) => return (key, link, Err(anyhow_like(&e))),
                 };
                 let base = page.final_url.clone();
+                // Charged until the tree is dropped: see `fetch::memory`.
+                let Page { text, .. } = page;
+                charge.grow_to(parse_cost(&text, ParseKind::Article)).await;
                 let extracted = tokio::task::spawn_blocking(move || {
-                    bodies::extract(&page.text, Some(&base), method, &params)
+                    let body = bodies::extract(&text, Some(&base), method, &params);
+                    drop(charge);
+                    body
                 })
                 .await;
+                if let Ok(Ok(x)) = &extracted
+                    && x.cut_at_budget
+                {
+                    tracing::info!(
+                        link = %link,
+                        "the article has more elements than the parse budget: only its first part was read"
+                    );
+                }
                 let r = match extracted {
                     Ok(Ok(x)) if !x.html.trim().is_empty() => Ok((
                         x.html,
@@ -1017,11 +1049,10 @@ async fn fill_bodies(
                 (key, link, r)
             }
         })
-        .buffer_unordered(feed.bodies.concurrency.max(1))
-        .collect()
-        .await;
+        .buffer_unordered(feed.bodies.concurrency.max(1));
     let mut counts = BodyCounts::default();
-    for (key, link, r) in results {
+    while let Some((key, link, r)) = results.next().await {
+        let r: Result<Found, String> = r;
         let no_meta = ArticleMeta::default();
         let (body, meta) = match &r {
             Ok((html, meta)) => {

@@ -183,3 +183,30 @@ fn hostile_inputs_do_not_panic() {
         }
     }
 }
+
+#[test]
+fn an_article_beyond_the_parse_budget_keeps_its_first_part() {
+    // Regression: 650,000 one-word paragraphs took 110 MB in the reverse
+    // extractor, which did not apply the list pages' parse budget.
+    let story = "<p>The harbour master opened the new quay on Monday morning, \
+                 and the first ferry docked there before noon.</p>";
+    let html = format!(
+        "<html><body><article><h1>New quay</h1>{}{}</article></body></html>",
+        story.repeat(20),
+        "<p>x ".repeat(200_000)
+    );
+    let ex = extract(&html, None, Method::Reverse, &BodyParams::default()).unwrap();
+    assert!(ex.cut_at_budget);
+    assert!(
+        ex.text.contains("harbour master opened the new quay"),
+        "{}",
+        ex.text
+    );
+    // A page within the budget is read whole.
+    let small = format!(
+        "<html><body><article>{}</article></body></html>",
+        story.repeat(20)
+    );
+    let ex = extract(&small, None, Method::Reverse, &BodyParams::default()).unwrap();
+    assert!(!ex.cut_at_budget);
+}

@@ -282,6 +282,106 @@ async fn behind_a_proxy_internal_names_are_refused_by_name() {
     assert!(!xml.contains("SECRET internal"), "{xml}");
 }
 
+/// `feedmine once` with extra environment variables.
+async fn once_with_env(config: &Path, env: Vec<(&'static str, String)>) -> Output {
+    let config = config.display().to_string();
+    tokio::task::spawn_blocking(move || {
+        Command::new(env!("CARGO_BIN_EXE_feedmine"))
+            .args(["once", "--config", &config])
+            .env("RUST_LOG", "warn")
+            .envs(env)
+            .output()
+            .unwrap()
+    })
+    .await
+    .unwrap()
+}
+
+/// Regression: with `HTTP_PROXY=http://localhost:…` every article fetch
+/// failed with a message about the article's host (the proxy's own name
+/// was filtered as loopback). The proxy the user set is trusted by name.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_proxy_named_localhost_in_the_environment_is_used_not_refused() {
+    let list = "<html><body><ul>\
+        <li><h2><a href=\"http://news.example.com/a1\">Fair weather for the regatta</a></h2><p>One.</p></li>\
+        <li><h2><a href=\"http://news.example.com/a2\">The ferry timetable changes</a></h2><p>Two.</p></li>\
+        <li><h2><a href=\"http://news.example.com/a3\">New benches along the quay</a></h2><p>Three.</p></li>\
+        </ul></body></html>";
+    let proxy = TestServer::start(vec![
+        (
+            "http://news.example.com/list".to_string(),
+            Reply::html(list.to_string()),
+        ),
+        (
+            "http://news.example.com/a1".to_string(),
+            Reply::html(article("Regatta")),
+        ),
+        (
+            "http://news.example.com/a2".to_string(),
+            Reply::html(article("Ferry")),
+        ),
+        (
+            "http://news.example.com/a3".to_string(),
+            Reply::html(article("Benches")),
+        ),
+    ])
+    .await;
+    let port = proxy.url("/").port().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let config = write_config(
+        dir.path(),
+        "[[feed]]\nid = \"news\"\nurl = \"http://news.example.com/list\"\n\
+         bodies_delay = \"0s\"\nrobots = \"off\"\n",
+    );
+    let env = vec![
+        ("HTTP_PROXY", format!("http://localhost:{port}")),
+        ("NO_PROXY", String::new()),
+    ];
+    let out = once_with_env(&config, env).await;
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert_eq!(out.status.code(), Some(0), "{stdout}{stderr}");
+    assert!(stdout.contains("3 bodies, 0 failed"), "{stdout}{stderr}");
+    assert!(!stderr.contains("refused"), "{stderr}");
+}
+
+/// Regression: a proxy that is not running was reported as the site
+/// failing ("could not connect to http://news.example.com/list").
+#[tokio::test(flavor = "multi_thread")]
+async fn an_unreachable_proxy_is_reported_as_a_proxy_problem() {
+    // A port nothing listens on: bound, then released.
+    let port = TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let dir = tempfile::tempdir().unwrap();
+    let config = write_config(
+        dir.path(),
+        &format!(
+            "[[feed]]\nid = \"news\"\nurl = \"http://news.example.com/list\"\n\
+             proxy = \"http://squid:s3cret@127.0.0.1:{port}\"\nrobots = \"off\"\n"
+        ),
+    );
+    let out = once(&config).await;
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert_ne!(out.status.code(), Some(0), "{stdout}{stderr}");
+    let all = format!("{stdout}{stderr}");
+    assert!(
+        all.contains(&format!(
+            "through the proxy http://squid:***@127.0.0.1:{port}/ (set by `proxy =` in the config)"
+        )),
+        "{all}"
+    );
+    assert!(all.contains("feed news"), "{all}");
+    assert!(!all.contains("s3cret"), "the proxy password leaked: {all}");
+}
+
 /// Regression: a local list page's `file:` links were followed anywhere
 /// (`../feeds.toml`, `/etc/passwd`, `/proc/self/environ` published as
 /// bodies), `/dev/zero` read without bound and a FIFO blocked the run.

@@ -163,6 +163,9 @@ pub struct Extraction {
     pub nodes_total: usize,
     /// Why the text is empty, when it is.
     pub empty_reason: Option<String>,
+    /// The page had more elements than the parse budget and only its
+    /// first part was read (see `extract::dom::budget`).
+    pub cut_at_budget: bool,
 }
 
 /// Errors of `extract` and of parsing a method name.
@@ -189,9 +192,14 @@ pub fn extract(
             params.similarity_threshold
         )));
     }
+    // The same parse budget as list pages: 650,000 one-word paragraphs
+    // took 110 MB before it.
+    let bounded = crate::extract::dom::budget::bound(html);
+    let html: &str = &bounded.html;
     let toks = tokenize::tokenize(html);
     let mut ex = Extraction {
         nodes_total: toks.node_count,
+        cut_at_budget: bounded.truncated,
         ..Extraction::default()
     };
     meta::fill(html, &toks, base_url, &mut ex);

@@ -201,6 +201,8 @@ pub struct DaemonLimits {
     pub concurrency: usize,
     /// See [`DEFAULT_HOST_CONCURRENCY`].
     pub host_concurrency: usize,
+    /// See [`crate::fetch::memory::DEFAULT_MEMORY_BUDGET_MIB`] (read at start).
+    pub memory_budget_mib: usize,
     /// See [`DEFAULT_HOST_DELAY`].
     pub host_delay: Duration,
     /// See [`DEFAULT_BACKOFF_BASE`].
@@ -214,6 +216,7 @@ impl Default for DaemonLimits {
         DaemonLimits {
             concurrency: DEFAULT_CONCURRENCY,
             host_concurrency: DEFAULT_HOST_CONCURRENCY,
+            memory_budget_mib: crate::fetch::memory::DEFAULT_MEMORY_BUDGET_MIB as usize,
             host_delay: DEFAULT_HOST_DELAY,
             backoff_base: DEFAULT_BACKOFF_BASE,
             backoff_max: DEFAULT_BACKOFF_MAX,
@@ -753,6 +756,7 @@ max_age = "7d"
 headers = { "Accept-Language" = "en", "X-Trace" = "global" }
 cookies = "consent=yes"
 concurrency = 8
+memory_budget_mib = 96
 host_delay = "2s"
 backoff_base = "30s"
 backoff_max = "6h"
@@ -821,6 +825,7 @@ url = "https://example.org/blog/"
         assert!(a.allow_private_addresses && !b.allow_private_addresses);
         assert_eq!(a.exclude.len(), 1);
         assert_eq!(c.limits.concurrency, 8);
+        assert_eq!(c.limits.memory_budget_mib, 96);
         assert_eq!(c.limits.host_delay, Duration::from_secs(2));
         assert_eq!(c.limits.backoff_max, Duration::from_secs(6 * 3600));
         assert_eq!(c.listen, Some("127.0.0.1:8080".parse().unwrap()));
@@ -847,6 +852,7 @@ url = "https://example.org/blog/"
     fn bad_daemon_settings_name_feed_field_and_line() {
         let found = issues(
             r#"listen = "localhost"
+memory_budget_mib = 0
 [[feed]]
 id = "a"
 url = "https://example.com/"
@@ -863,6 +869,7 @@ include = [{ title = "(unclosed" }]
         let fields: Vec<&str> = found.iter().map(|i| i.field.as_str()).collect();
         for f in [
             "listen",
+            "memory_budget_mib",
             "every",
             "formats",
             "max_items",
@@ -874,6 +881,6 @@ include = [{ title = "(unclosed" }]
             assert!(fields.contains(&f), "{f} missing from {found:?}");
         }
         let every = found.iter().find(|i| i.field == "every").unwrap();
-        assert_eq!((every.feed.as_deref(), every.line), (Some("a"), Some(6)));
+        assert_eq!((every.feed.as_deref(), every.line), (Some("a"), Some(7)));
     }
 }

@@ -49,6 +49,8 @@ pub struct RawConfig {
     pub concurrency: Option<Spanned<usize>>,
     /// Pages fetched at once from one host.
     pub host_concurrency: Option<Spanned<usize>>,
+    /// Memory (MiB) all pages being read and parsed may take together.
+    pub memory_budget_mib: Option<Spanned<usize>>,
     /// Minimum time between two request starts to one host, e.g. `"1s"`.
     pub host_delay: Option<Spanned<String>>,
     /// First retry delay after a failed run (doubles per failure).

@@ -298,6 +298,11 @@ fn limits(raw: &RawConfig, issues: &mut Issues<'_>) -> DaemonLimits {
             &raw.host_concurrency,
             &mut limits.host_concurrency,
         ),
+        (
+            "memory_budget_mib",
+            &raw.memory_budget_mib,
+            &mut limits.memory_budget_mib,
+        ),
     ] {
         if let Some(v) = value {
             if *v.get_ref() == 0 {

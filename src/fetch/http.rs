@@ -29,9 +29,11 @@ use tokio::time::Instant;
 use url::Url;
 
 use crate::fetch::decode::{self, DecodeError};
+use crate::fetch::memory::Charge;
 pub use crate::fetch::netguard::AddressPolicy;
 use crate::fetch::netguard::{self, BlockReason, Hop, PublicResolver, ResolveError};
 use crate::fetch::politeness::{Permit, Politeness};
+use crate::fetch::redact;
 
 /// Sent as `User-Agent` unless [`FetchOptions::user_agent`] says otherwise.
 pub const DEFAULT_USER_AGENT: &str = concat!(
@@ -282,6 +284,21 @@ pub enum FetchError {
         /// The limit in bytes.
         limit: u64,
     },
+    /// Behind a proxy, the proxy could not be reached or would not open
+    /// the connection: a proxy problem, not the site's.
+    #[error(
+        "could not fetch {url} through the proxy {proxy}: check that the proxy runs and accepts connections"
+    )]
+    Proxy {
+        /// The requested URL.
+        url: Url,
+        /// The proxy, credentials redacted, and where it was set (`proxy =`
+        /// or an environment variable); boxed to keep `FetchError` small.
+        proxy: Box<str>,
+        /// The underlying error.
+        #[source]
+        source: reqwest::Error,
+    },
     /// The connection could not be established (DNS, refused, TLS).
     #[error("could not connect to {url}")]
     Connect {
@@ -408,6 +425,60 @@ pub struct Fetcher {
     /// Validated [`FetchOptions::headers`] plus the cookie.
     headers: Arc<HeaderMap>,
     politeness: Option<Arc<Politeness>>,
+    /// The proxies requests go through, to name them when they fail.
+    proxies: Arc<Vec<ProxyInUse>>,
+}
+
+/// A proxy the client sends requests through, and where it was set.
+#[derive(Debug, Clone)]
+struct ProxyInUse {
+    /// `None`: every scheme; else only URLs of this scheme.
+    scheme: Option<&'static str>,
+    host: String,
+    /// The proxy URL with credentials redacted.
+    shown: String,
+    origin: String,
+}
+
+/// The configured proxy, else the environment's (`HTTP_PROXY`,
+/// `HTTPS_PROXY`, `ALL_PROXY`, any case: what reqwest reads).
+fn proxies_in_use(configured: Option<&Url>) -> Vec<ProxyInUse> {
+    if let Some(p) = configured {
+        return vec![ProxyInUse {
+            scheme: None,
+            host: p.host_str().unwrap_or_default().to_owned(),
+            shown: redact::redact_url(p),
+            origin: "`proxy =` in the config".into(),
+        }];
+    }
+    let vars = [
+        ("HTTP_PROXY", Some("http")),
+        ("HTTPS_PROXY", Some("https")),
+        ("ALL_PROXY", None),
+    ];
+    let mut found = Vec::new();
+    for (var, scheme) in vars {
+        for name in [var.to_string(), var.to_ascii_lowercase()] {
+            let Ok(value) = std::env::var(&name) else {
+                continue;
+            };
+            let value = value.trim();
+            let with_scheme = if value.contains("://") {
+                value.to_owned()
+            } else {
+                format!("http://{value}")
+            };
+            if let Ok(url) = Url::parse(&with_scheme) {
+                found.push(ProxyInUse {
+                    scheme,
+                    host: url.host_str().unwrap_or_default().to_owned(),
+                    shown: redact::redact_url(&url),
+                    origin: format!("the environment variable {name}"),
+                });
+            }
+        }
+    }
+    found
 }
 
 impl Fetcher {
@@ -428,7 +499,10 @@ impl Fetcher {
             // `fetch_http`) so that it is reported as such; redirects are
             // followed there too, so that every hop is checked.
             .redirect(reqwest::redirect::Policy::none());
-        let mut exempt_names = Vec::new();
+        let proxies = proxies_in_use(opts.proxy.as_ref());
+        // The proxy is the user's choice and may live on a private network
+        // (`localhost:3128`): its own name is never filtered.
+        let mut exempt_names: Vec<String> = proxies.iter().map(|p| p.host.clone()).collect();
         if let Some(proxy) = &opts.proxy {
             let bad = |reason: String| FetchError::BadProxy {
                 proxy: proxy.clone(),
@@ -441,6 +515,7 @@ impl Fetcher {
                 return Err(bad("the proxy URL has no host".into()));
             };
             exempt_names.push(host.to_owned());
+            exempt_names.dedup();
             let proxy_config =
                 reqwest::Proxy::all(proxy.as_str()).map_err(|e| bad(e.to_string()))?;
             builder = builder.proxy(proxy_config);
@@ -455,6 +530,7 @@ impl Fetcher {
             opts: Arc::new(opts),
             headers: Arc::new(headers),
             politeness: None,
+            proxies: Arc::new(proxies),
         })
     }
 
@@ -480,7 +556,16 @@ impl Fetcher {
     /// (refused under [`AddressPolicy::PublicOnly`]). Plain local paths must
     /// first go through [`resolve_target`].
     pub async fn fetch(&self, url: &Url) -> Result<Page, FetchError> {
-        match self.fetch_conditional(url, None, None).await? {
+        self.fetch_metered(url, &mut Charge::none()).await
+    }
+
+    /// [`Fetcher::fetch`], charging the body to `charge` as it streams in
+    /// (see [`super::memory`]).
+    pub async fn fetch_metered(&self, url: &Url, charge: &mut Charge) -> Result<Page, FetchError> {
+        match self
+            .fetch_conditional_metered(url, None, None, charge)
+            .await?
+        {
             Fetched::Page(page) => Ok(page),
             // Without validators a 304 is just an odd status.
             Fetched::NotModified { final_url } => Err(FetchError::Status {
@@ -502,6 +587,18 @@ impl Fetcher {
         etag: Option<&str>,
         last_modified: Option<&str>,
     ) -> Result<Fetched, FetchError> {
+        self.fetch_conditional_metered(url, etag, last_modified, &mut Charge::none())
+            .await
+    }
+
+    /// [`Fetcher::fetch_conditional`], charging the body to `charge`.
+    pub async fn fetch_conditional_metered(
+        &self,
+        url: &Url,
+        etag: Option<&str>,
+        last_modified: Option<&str>,
+        charge: &mut Charge,
+    ) -> Result<Fetched, FetchError> {
         match url.scheme() {
             "http" | "https" => {
                 let mut validators = HeaderMap::new();
@@ -515,7 +612,7 @@ impl Fetcher {
                     }
                 }
                 let limit = BodyLimit::Fail(self.opts.max_body_bytes);
-                match self.fetch_http(url, &validators, limit).await? {
+                match self.fetch_http(url, &validators, limit, charge).await? {
                     RawOutcome::NotModified(final_url) => Ok(Fetched::NotModified { final_url }),
                     RawOutcome::Body(raw) => decode_page(raw).map(Fetched::Page),
                 }
@@ -530,7 +627,7 @@ impl Fetcher {
                         },
                     });
                 }
-                self.fetch_file(url).await.map(Fetched::Page)
+                self.fetch_file(url, charge).await.map(Fetched::Page)
             }
             other => Err(FetchError::UnsupportedScheme {
                 url: url.clone(),
@@ -554,7 +651,12 @@ impl Fetcher {
             });
         }
         match self
-            .fetch_http(url, &HeaderMap::new(), BodyLimit::Truncate(max_bytes))
+            .fetch_http(
+                url,
+                &HeaderMap::new(),
+                BodyLimit::Truncate(max_bytes),
+                &mut Charge::none(),
+            )
             .await?
         {
             RawOutcome::Body(raw) => Ok(raw),
@@ -573,6 +675,7 @@ impl Fetcher {
         url: &Url,
         validators: &HeaderMap,
         body_limit: BodyLimit,
+        charge: &mut Charge,
     ) -> Result<RawOutcome, FetchError> {
         let total = self.opts.total_timeout;
         let total_timeout = || FetchError::Timeout {
@@ -648,7 +751,7 @@ impl Fetcher {
                     retry_after,
                 });
             }
-            let body = self.read_body(url, &current, response, body_limit);
+            let body = self.read_body(url, &current, response, body_limit, charge);
             return tokio::time::timeout_at(deadline, body)
                 .await
                 .map_err(|_elapsed| total_timeout())?
@@ -724,6 +827,7 @@ impl Fetcher {
         current: &Url,
         mut response: reqwest::Response,
         limit: BodyLimit,
+        charge: &mut Charge,
     ) -> Result<RawBody, FetchError> {
         let (cap, truncate) = match limit {
             BodyLimit::Fail(cap) => (cap, false),
@@ -758,6 +862,9 @@ impl Fetcher {
                 })?
                 .map_err(|e| self.request_error(current, e, TimeoutPhase::Read))?;
             let Some(chunk) = chunk else { break };
+            charge
+                .grow_for_stream((bytes.len() + chunk.len()) as u64)
+                .await;
             if bytes.len() as u64 + chunk.len() as u64 > cap {
                 if !truncate {
                     return Err(too_large());
@@ -778,7 +885,7 @@ impl Fetcher {
         })
     }
 
-    async fn fetch_file(&self, url: &Url) -> Result<Page, FetchError> {
+    async fn fetch_file(&self, url: &Url, charge: &mut Charge) -> Result<Page, FetchError> {
         let path = url.to_file_path().map_err(|()| FetchError::Target {
             arg: url.to_string(),
             reason: "not a local file path".into(),
@@ -816,6 +923,7 @@ impl Fetcher {
             });
         }
         let limit = self.opts.max_body_bytes;
+        charge.grow_to(meta.len()).await;
         let read = async {
             use tokio::io::AsyncReadExt;
             let file = tokio::fs::File::open(&path).await?;
@@ -877,6 +985,17 @@ impl Fetcher {
             return FetchError::Timeout { url, phase, limit };
         }
         if error.is_connect() {
+            let proxy = self
+                .proxies
+                .iter()
+                .find(|p| p.scheme.is_none_or(|s| s == url.scheme()));
+            if let Some(p) = proxy {
+                return FetchError::Proxy {
+                    url,
+                    proxy: format!("{} (set by {})", p.shown, p.origin).into(),
+                    source: error,
+                };
+            }
             if url.scheme() == "https" && is_tls_failure(&error) {
                 return FetchError::Tls { url, source: error };
             }

@@ -2,10 +2,11 @@
 //! local disk) for bytes. `http` fetches one page with every bound and the
 //! redirect policy, `decode` turns bytes into text, `netguard` is the one
 //! address policy every request obeys, `politeness` paces hosts, `robots`
-//! reads robots.txt, `redact` masks secrets in URLs before they are shown.
+//! reads robots.txt, `memory` bounds the pages held at once, `redact` masks secrets in URLs before they are shown.
 
 pub mod decode;
 mod http;
+pub mod memory;
 pub mod netguard;
 pub mod politeness;
 pub mod redact;

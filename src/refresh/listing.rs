@@ -28,6 +28,7 @@ use crate::extract::feedsource;
 use crate::extract::items::Item;
 use crate::extract::pagination;
 use crate::extract::selectors::ListChoice;
+use crate::fetch::memory::{Charge, MemoryGate, ParseKind, parse_cost};
 use crate::fetch::{Fetcher, Page};
 use crate::pipeline::{self, analyze_list};
 use crate::state::Store;
@@ -61,13 +62,24 @@ pub(super) struct Listing {
 /// Read the fetched first page as a feed or as a list page.
 pub(super) async fn read_first(
     feed: &Feed,
-    page: Page,
+    mut page: Page,
     dates: DateContext,
+    mut charge: Charge,
 ) -> Result<Listing, RefreshError> {
     let as_feed = feed.source == Source::Feed
         || feedsource::looks_like_feed(&page.bytes, page.content_type.as_deref());
+    if !as_feed {
+        // A list page is read from its text: the raw copy need not wait
+        // for the memory budget with it.
+        page.bytes = Vec::new();
+    }
     let (mining, choice) = (feed.mining.clone(), feed.choice.clone());
+    charge
+        .grow_to(parse_cost(&page.text, ParseKind::List))
+        .await;
+    tracing::debug!(feed = %feed.id, bytes = page.text.len(), "parsing the list page");
     tokio::task::spawn_blocking(move || {
+        let _charged_until_parsed = charge;
         if as_feed {
             from_feed(&page)
         } else {
@@ -154,16 +166,29 @@ struct LaterPage {
     next: Option<Url>,
 }
 
+/// What walking a list's later pages needs from the run.
+pub(super) struct Walk<'a> {
+    pub fetcher: &'a Fetcher,
+    pub store: &'a Store,
+    pub memory: &'a MemoryGate,
+    pub first_url: &'a Url,
+    pub dates: &'a DateContext,
+}
+
 /// Follow the list's next pages up to `feed.pages` (see the module header
 /// for when the walk stops).
 pub(super) async fn follow_pages(
     listing: &mut Listing,
     feed: &Feed,
-    fetcher: &Fetcher,
-    store: &Store,
-    first_url: &Url,
-    dates: &DateContext,
+    walk: Walk<'_>,
 ) -> Result<(), RefreshError> {
+    let Walk {
+        fetcher,
+        store,
+        memory,
+        first_url,
+        dates,
+    } = walk;
     let (Some(selector), true) = (listing.selector.clone(), feed.pages > 1) else {
         return Ok(());
     };
@@ -184,7 +209,8 @@ pub(super) async fn follow_pages(
         if !backfill && !all_new(store, feed, &last_page)? {
             break;
         }
-        let page = match fetcher.fetch(&url).await {
+        let mut charge = memory.charge();
+        let page = match fetcher.fetch_metered(&url, &mut charge).await {
             Ok(p) => p,
             Err(e) => {
                 let cause = super::anyhow_like(&e);
@@ -195,7 +221,7 @@ pub(super) async fn follow_pages(
                 break;
             }
         };
-        let later = read_later(page, feed, &selector, *dates).await?;
+        let later = read_later(page, feed, &selector, *dates, charge).await?;
         let Some(items) = later.items else {
             listing.notes.push(format!(
                 "page {n} ({url}) has no records like page 1's ({selector}); stopped there"
@@ -222,13 +248,18 @@ async fn read_later(
     feed: &Feed,
     selector: &str,
     dates: DateContext,
+    mut charge: Charge,
 ) -> Result<LaterPage, RefreshError> {
     let (mining, choice, selector) = (
         feed.mining.clone(),
         feed.choice.clone(),
         selector.to_string(),
     );
+    charge
+        .grow_to(parse_cost(&page.text, ParseKind::List))
+        .await;
     tokio::task::spawn_blocking(move || {
+        let _charged_until_parsed = charge;
         let list = if selector == SELECTED {
             // Pinned selectors apply to every page of the list alike.
             pipeline::analyze_list_with(&page.text, &page.final_url, &mining, &dates, &choice)
