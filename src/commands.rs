@@ -198,8 +198,29 @@ pub struct Preview {
     pub feeds: Vec<PreviewFeed>,
     pub records: Vec<PreviewRecord>,
     pub groups: Vec<PreviewGroup>,
+    /// Record groups in the data the page embeds for its scripts.
+    pub embedded: Vec<PreviewEmbedded>,
+    /// Where the records came from (embedded data), or that the page is
+    /// built by JavaScript.
+    pub hint: Option<String>,
     pub patterns: Vec<PreviewPattern>,
     pub stats: PreviewStats,
+}
+
+/// A record group found in embedded data (JSON-LD, `__NEXT_DATA__`, ...).
+#[derive(Debug, serde::Serialize)]
+pub struct PreviewEmbedded {
+    /// The script it was read from, e.g. `script#__NEXT_DATA__`.
+    pub source: String,
+    /// JSON path of the records, e.g. `$.props.pageProps.posts[*]`.
+    pub path: String,
+    pub records: usize,
+    pub coverage: f64,
+    /// On the DOM groups' scale.
+    pub score: f64,
+    pub dropped: Option<&'static str>,
+    /// The feed's items come from this group.
+    pub chosen: bool,
 }
 
 /// A feed the page offers.
@@ -350,9 +371,25 @@ pub fn preview_of(
                 coverage: g.coverage,
                 score: g.score,
                 dropped: g.dropped.map(|d| d.describe()),
-                winner: i == 0 && winner.is_some(),
+                winner: i == 0 && winner.is_some() && page.chosen.embedded.is_none(),
             })
             .collect(),
+        embedded: page
+            .embedded
+            .groups
+            .iter()
+            .take(PREVIEW_GROUPS)
+            .map(|g| PreviewEmbedded {
+                source: g.source.clone(),
+                path: g.path.clone(),
+                records: g.records.len(),
+                coverage: g.coverage,
+                score: g.score,
+                dropped: g.dropped.map(|d| d.describe()),
+                chosen: page.chosen.embedded.as_deref() == Some(g.location().as_str()),
+            })
+            .collect(),
+        hint: page.hint(),
         patterns: page
             .mining
             .candidates
@@ -397,6 +434,8 @@ pub fn preview_of_feed(feed: &crate::extract::feedsource::SourceFeed, url: &Url)
         url: url.to_string(),
         title: feed.title.clone(),
         source_feed: Some(feed.describe()),
+        embedded: Vec::new(),
+        hint: None,
         feeds: Vec::new(),
         choice: PreviewChoice {
             how: "feed",
@@ -533,6 +572,7 @@ pub fn write_preview(p: &Preview, out: &mut dyn Write) -> std::io::Result<()> {
             }
         }
     }
+    write_embedded(p, out)?;
     writeln!(out, "\ncandidate patterns (by coverage)")?;
     writeln!(out, "   len found instances coverage  tokens / verdict")?;
     for c in &p.patterns {
@@ -565,15 +605,56 @@ pub fn write_preview(p: &Preview, out: &mut dyn Write) -> std::io::Result<()> {
             writeln!(out, "       tags:  {}", r.categories.join(", "))?;
         }
     }
+    if let Some(hint) = &p.hint {
+        writeln!(out, "\nnote      {hint}")?;
+    }
     if p.records.is_empty() {
         writeln!(out, "\n{}", no_records_hint(p))?;
     }
     Ok(())
 }
 
+/// The groups found in the page's embedded data, if any.
+fn write_embedded(p: &Preview, out: &mut dyn Write) -> std::io::Result<()> {
+    if p.embedded.is_empty() {
+        return Ok(());
+    }
+    writeln!(
+        out,
+        "\nembedded data groups (scored like the groups above; the best wins when it scores higher)"
+    )?;
+    writeln!(
+        out,
+        "      records coverage    score  source path / verdict"
+    )?;
+    for g in &p.embedded {
+        let verdict = match (g.chosen, g.dropped) {
+            (true, _) => "WINNER".to_string(),
+            (false, Some(d)) => format!("dropped: {d}"),
+            (false, None) => "lost the ranking".to_string(),
+        };
+        writeln!(
+            out,
+            "      {:>7} {:>8.3} {:>8.4}  {} {}  [{verdict}]",
+            g.records,
+            g.coverage,
+            g.score,
+            g.source,
+            clip(&g.path, 70)
+        )?;
+    }
+    Ok(())
+}
+
 /// One line on why a page gave no records, and what to try.
 pub fn no_records_hint(p: &Preview) -> String {
-    if p.stats.tokens < 20 {
+    if let Some(hint) = p
+        .hint
+        .as_deref()
+        .filter(|h| h.starts_with(crate::pipeline::RENDER_HINT))
+    {
+        format!("no records: {hint}")
+    } else if p.stats.tokens < 20 {
         format!(
             "no records: the page has almost no markup ({} tokens); it is probably built by \
              JavaScript or is an error page — open it in a browser and check what the server sends",

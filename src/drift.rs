@@ -244,6 +244,10 @@ fn step(doc: &Document, id: NodeId) -> Option<String> {
 /// Selector feeds sign with their records selector; `group = N` feeds with
 /// the chosen group.
 pub fn pattern_signature(page: &ListPage) -> Option<String> {
+    // Records from embedded data: their place in the data is the pattern.
+    if let Some(location) = &page.chosen.embedded {
+        return Some(format!("embedded {location}"));
+    }
     if let Some(sig) = page
         .chosen
         .select_signature()

@@ -1,10 +1,14 @@
 //! One list page through every pure stage: parse → tag sequence → mine →
-//! records → items. The async, I/O-bearing run of a whole feed (fetch,
+//! records → items, with the page's embedded data (`extract::embedded`)
+//! read beside the DOM. The async, I/O-bearing run of a whole feed (fetch,
 //! bodies, publish) lives in [`crate::refresh`]; this module has no I/O so it
 //! can be measured and tested on plain strings.
 //!
-//! Invariant: the items are in page order, one per record of the winning
-//! group, with duplicate guids removed (first occurrence kept).
+//! Invariants: the items are in page (or data) order, one per record of the
+//! winning group, with duplicate guids removed (first occurrence kept); an
+//! embedded-data group wins only the automatic choice, only when it passed
+//! its rules and outscores the DOM's winner on the same scale (a tie goes
+//! to the DOM); `group = N` and `[feed.select]` always mean the DOM.
 
 use std::collections::HashSet;
 use std::time::{Duration, Instant};
@@ -13,25 +17,32 @@ use url::Url;
 
 use crate::extract::dates::DateContext;
 use crate::extract::dom::{self, Document};
+use crate::extract::embedded::{self, Embedded};
 use crate::extract::items::{self, Item};
 use crate::extract::patterns::{self, Mining, MiningParams};
 use crate::extract::records::{self, Detection, RecordGroup};
 use crate::extract::selectors::{self, CssDoc, ListChoice};
 use crate::extract::sequence::{self, TagSequence};
+use crate::extract::shell::{self, AppShell};
 
 /// Wall time of each stage.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Timings {
     pub parse: Duration,
     pub mine: Duration,
+    /// Reading the embedded data and finding its groups.
+    pub embedded: Duration,
     pub items: Duration,
 }
 
 impl Timings {
     pub fn total(&self) -> Duration {
-        self.parse + self.mine + self.items
+        self.parse + self.mine + self.embedded + self.items
     }
 }
+
+/// The advice for a page built by JavaScript.
+pub const RENDER_HINT: &str = "this page is built by JavaScript: its records are not in the HTML";
 
 /// Everything learnt about one list page.
 #[derive(Debug, Clone)]
@@ -46,6 +57,28 @@ pub struct ListPage {
     pub timings: Timings,
     /// How the items were chosen (automatic winner, a group, selectors).
     pub chosen: Chosen,
+    /// Record groups found in the data the page embeds for its scripts.
+    pub embedded: Embedded,
+    /// Set when the page looks like an app shell (see `extract::shell`).
+    pub shell: Option<AppShell>,
+}
+
+impl ListPage {
+    /// What a reader of `preview` or of the run's message should know about
+    /// where the records came from: the embedded data that was used, or,
+    /// when the page gave nothing and looks like an app shell, that its
+    /// records are built by JavaScript.
+    pub fn hint(&self) -> Option<String> {
+        if let Some(location) = &self.chosen.embedded {
+            return Some(format!(
+                "records read from data embedded in the page ({location}); no browser needed"
+            ));
+        }
+        match &self.shell {
+            Some(shell) if self.items.is_empty() => Some(format!("{RENDER_HINT} ({shell})")),
+            _ => None,
+        }
+    }
 }
 
 /// Which records the items came from, and what a pinned choice noticed.
@@ -62,6 +95,8 @@ pub struct Chosen {
     /// The pinned choice found nothing and automatic detection was used
     /// (`fallback = "auto"`).
     pub fell_back: bool,
+    /// The records came from embedded data: its `source path`.
+    pub embedded: Option<String>,
 }
 
 /// The outcome of a `records` selector on one page.
@@ -114,14 +149,27 @@ pub fn analyze_list_with(
     let mining = patterns::mine(&seq, params);
     let detection = records::detect(&doc, &seq, &mining, params);
     let t2 = Instant::now();
-    let base = items::base_url(&doc, page_url);
-    let (items, chosen) = choose_items(&doc, &detection, &base, dates, choice);
+    let visible = usize::try_from(seq.total_text()).unwrap_or(usize::MAX);
+    let embedded = embedded::find(html, visible, params, dates);
+    let shell = shell::detect(&doc, visible, &embedded.scripts, html);
     let t3 = Instant::now();
+    let base = items::base_url(&doc, page_url);
+    let (mut items, mut chosen) = choose_items(&doc, &detection, &base, dates, choice);
+    if let Some(g) = embedded_winner(&detection, &embedded, choice, &chosen) {
+        let found = embedded::items(g, &base);
+        if !found.is_empty() {
+            items = found;
+            chosen.group = None;
+            chosen.embedded = Some(g.location());
+        }
+    }
+    let t4 = Instant::now();
     ListPage {
         timings: Timings {
             parse: t1 - t0,
             mine: t2 - t1,
-            items: t3 - t2,
+            embedded: t3 - t2,
+            items: t4 - t3,
         },
         doc,
         seq,
@@ -130,7 +178,23 @@ pub fn analyze_list_with(
         base,
         items,
         chosen,
+        embedded,
+        shell,
     }
+}
+
+/// The embedded-data group that beats the DOM's automatic winner, if any
+/// (see the module header).
+fn embedded_winner<'e>(
+    detection: &Detection,
+    embedded: &'e Embedded,
+    choice: &ListChoice,
+    chosen: &Chosen,
+) -> Option<&'e embedded::EmbeddedGroup> {
+    let automatic = matches!(choice, ListChoice::Auto) || chosen.fell_back;
+    let best = embedded.best()?;
+    let dom = detection.winner().map_or(f64::NEG_INFINITY, |g| g.score);
+    (automatic && best.score > dom).then_some(best)
 }
 
 /// Items of group `index` (records with neither title nor link and repeated

@@ -508,8 +508,12 @@ async fn run_inner(
         groups,
         pattern,
         chosen,
+        hint,
         ..
     } = listing;
+    if let (Some(hint), false) = (&hint, items.is_empty()) {
+        tracing::info!(feed = %feed.id, "{hint}");
+    }
 
     // Drift: judged against the recent good runs, unless the degraded runs
     // since then agree on a new normal (a redesign that stuck).
@@ -567,11 +571,14 @@ async fn run_inner(
         });
     }
     if items.is_empty() {
-        let reason = if groups == 0 {
+        let mut reason = if groups == 0 {
             "no repeated pattern passed the rules".to_string()
         } else {
             format!("{groups} candidate groups, none passed the rules")
         };
+        if let Some(hint) = &hint {
+            reason = format!("{reason}; {hint}");
+        }
         return Err(RefreshError::NoRecords {
             url: final_url,
             reason,

@@ -5,13 +5,16 @@
 //! ranked) → `items` (title, link, date, summary, image per record, with
 //! `dates` reading dates). Beside the mining: `advertised` (the feeds a page
 //! links to), `feedsource` (a feed read as items) and `pagination` (where a
-//! list continues). Nothing here does I/O.
+//! list continues), `embedded` (records from the data a page embeds for its
+//! scripts: JSON-LD, `__NEXT_DATA__`, state assignments) and `shell` (is an
+//! empty static page an app shell?). Nothing here does I/O.
 
 pub mod advertised;
 pub mod bounds;
 pub mod byline;
 pub mod dates;
 pub mod dom;
+pub mod embedded;
 pub mod feedsource;
 pub mod items;
 pub mod pagination;
@@ -19,3 +22,4 @@ pub mod patterns;
 pub mod records;
 pub mod selectors;
 pub mod sequence;
+pub mod shell;

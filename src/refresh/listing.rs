@@ -57,6 +57,8 @@ pub(super) struct Listing {
     pub notes: Vec<String>,
     /// How the first page's records were chosen (winner, group, selectors).
     pub chosen: pipeline::Chosen,
+    /// Records read from embedded data, or a page built by JavaScript.
+    pub hint: Option<String>,
 }
 
 /// Read the fetched first page as a feed or as a list page.
@@ -127,6 +129,7 @@ fn from_page(
         .or_else(|| list.chosen.select.as_ref().map(|_| SELECTED.to_string()));
     let notes = budget_notes(&list.doc);
     Listing {
+        hint: list.hint(),
         notes,
         pattern: drift::pattern_signature(&list),
         selector,

@@ -1,0 +1,436 @@
+//! The `<script>` elements of raw HTML, and the data they embed.
+//!
+//! The DOM arena drops script contents (they are not visible text), so the
+//! scripts are read straight from the HTML, the way a browser's tokenizer
+//! does: a script's text runs from its start tag to the next `</script`
+//! (any case); comments (`<!-- … -->`) outside scripts are skipped.
+//!
+//! [`sources`] turns scripts into parsed data [`Source`]s: JSON-LD blocks,
+//! JSON data blocks (`__NEXT_DATA__`, Nuxt 3's `__NUXT_DATA__` devalue
+//! payload, any `type="application/json"`), and values assigned in inline
+//! JavaScript (`window.__INITIAL_STATE__ = {…}`, `window["x"] = JSON.parse(…)`,
+//! `__NUXT__ = (function(a){return …}(…))`, `var data = [...]`).
+//!
+//! Invariants: at most [`MAX_SCRIPTS`] scripts and [`MAX_SOURCES`] sources
+//! per page; a script longer than [`MAX_SCRIPT_BYTES`] is counted but not
+//! parsed, and all parsed text together stays under [`MAX_PARSED_BYTES`].
+//! Nothing is executed.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+use serde_json::Value;
+
+use super::{devalue, jsvalue};
+
+/// Scripts looked at per page.
+pub const MAX_SCRIPTS: usize = 1_000;
+/// Longest script whose data is read.
+pub const MAX_SCRIPT_BYTES: usize = 6 * 1024 * 1024;
+/// Script text parsed per page, over all scripts.
+pub const MAX_PARSED_BYTES: usize = 12 * 1024 * 1024;
+/// Data sources kept per page.
+pub const MAX_SOURCES: usize = 64;
+/// Structural characters (`{ [ , :`, a bound on the values they make) all
+/// parsed sources of a page may hold together. A parsed value costs a few
+/// hundred bytes: 680,000 tiny objects in one 5 MB `__NEXT_DATA__` took
+/// 540 MB before this bound; real data blocks hold well under 100,000.
+pub const MAX_DATA_VALUES: usize = 150_000;
+/// Assignments read per inline script.
+const MAX_ASSIGNMENTS_PER_SCRIPT: usize = 16;
+
+/// What a script element holds, by its `type`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ScriptKind {
+    /// `application/ld+json`.
+    LdJson,
+    /// `application/json` (and other `…+json` types but ld+json).
+    Json,
+    /// Code: no type, a JavaScript type, or `module`.
+    JavaScript,
+    /// Anything else (templates, `text/plain`, …).
+    Other,
+}
+
+/// One `<script>` element.
+#[derive(Debug, Clone)]
+pub struct Script<'a> {
+    pub kind: ScriptKind,
+    pub id: Option<String>,
+    /// `src` attribute (external script), if any.
+    pub src: Option<String>,
+    /// The text between the tags, as written.
+    pub text: &'a str,
+}
+
+/// The scripts of a page, in document order (at most [`MAX_SCRIPTS`]).
+pub fn scan(html: &str) -> Vec<Script<'_>> {
+    let b = html.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while let Some(n) = memchr::memchr(b'<', &b[i..]) {
+        i += n;
+        if b[i..].starts_with(b"<!--") {
+            i = memchr::memmem::find(&b[i + 4..], b"-->").map_or(b.len(), |n| i + 4 + n + 3);
+            continue;
+        }
+        if !starts_with_tag(&b[i..], b"<script") {
+            i += 1;
+            continue;
+        }
+        let Some(tag_end) = start_tag_end(b, i + 7) else {
+            break;
+        };
+        let attrs = attributes(&html[i + 7..tag_end]);
+        let content_start = tag_end + 1;
+        let content_end =
+            find_ci(&b[content_start..], b"</script").map_or(b.len(), |n| content_start + n);
+        let get = |name: &str| {
+            attrs
+                .iter()
+                .find(|(k, _)| k == name)
+                .map(|(_, v)| v.clone())
+        };
+        out.push(Script {
+            kind: kind_of(get("type").as_deref()),
+            id: get("id").filter(|v| !v.trim().is_empty()),
+            src: get("src").filter(|v| !v.trim().is_empty()),
+            text: &html[content_start..content_end],
+        });
+        if out.len() >= MAX_SCRIPTS {
+            break;
+        }
+        i = content_end;
+    }
+    out
+}
+
+/// `<script` followed by a character that ends the tag name.
+fn starts_with_tag(b: &[u8], name: &[u8]) -> bool {
+    b.len() > name.len()
+        && b[..name.len()].eq_ignore_ascii_case(name)
+        && matches!(
+            b[name.len()],
+            b' ' | b'\t' | b'\n' | b'\r' | b'\x0c' | b'>' | b'/'
+        )
+}
+
+/// The `>` that closes a start tag whose attributes begin at `from`
+/// (quotes respected).
+fn start_tag_end(b: &[u8], from: usize) -> Option<usize> {
+    let mut quote = None;
+    for (n, &c) in b[from..].iter().enumerate() {
+        match (quote, c) {
+            (None, b'"' | b'\'') => quote = Some(c),
+            (Some(q), c) if c == q => quote = None,
+            (None, b'>') => return Some(from + n),
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Case-insensitive search of an ASCII needle.
+fn find_ci(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    let first = needle[0];
+    let mut i = 0;
+    while i + needle.len() <= hay.len() {
+        let n = memchr::memchr2(first, first.to_ascii_uppercase(), &hay[i..])?;
+        i += n;
+        if i + needle.len() <= hay.len() && hay[i..i + needle.len()].eq_ignore_ascii_case(needle) {
+            return Some(i);
+        }
+        i += 1;
+    }
+    None
+}
+
+/// Attributes of a start tag (names lower-case, values with entities
+/// decoded).
+fn attributes(s: &str) -> Vec<(String, String)> {
+    static ATTR: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r#"([^\s"'>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+)))?"#)
+            .expect("static regex")
+    });
+    ATTR.captures_iter(s)
+        .take(32)
+        .map(|c| {
+            let value = c
+                .get(2)
+                .or_else(|| c.get(3))
+                .or_else(|| c.get(4))
+                .map_or("", |m| m.as_str());
+            (
+                c[1].to_ascii_lowercase(),
+                html_escape::decode_html_entities(value).trim().to_string(),
+            )
+        })
+        .collect()
+}
+
+fn kind_of(ty: Option<&str>) -> ScriptKind {
+    let ty = ty.unwrap_or("").trim().to_ascii_lowercase();
+    let ty = ty.split(';').next().unwrap_or("").trim();
+    match ty {
+        "application/ld+json" => ScriptKind::LdJson,
+        "application/json" => ScriptKind::Json,
+        t if t.ends_with("+json") => ScriptKind::Json,
+        ""
+        | "module"
+        | "text/javascript"
+        | "application/javascript"
+        | "text/ecmascript"
+        | "application/ecmascript"
+        | "text/jscript" => ScriptKind::JavaScript,
+        _ => ScriptKind::Other,
+    }
+}
+
+/// Parsed data embedded in a page, with where it came from.
+#[derive(Debug, Clone)]
+pub struct Source {
+    /// Where the data sits, e.g. `script#__NEXT_DATA__`,
+    /// `window.__INITIAL_STATE__`, `ld+json #2`.
+    pub label: String,
+    pub kind: ScriptKind,
+    pub value: Value,
+}
+
+/// Every data source of the page's scripts.
+pub fn sources(scripts: &[Script<'_>]) -> Vec<Source> {
+    let mut out = Vec::new();
+    let mut budget = MAX_PARSED_BYTES;
+    let mut values_left = MAX_DATA_VALUES;
+    let mut ld_index = 0;
+    for s in scripts {
+        if out.len() >= MAX_SOURCES {
+            break;
+        }
+        let text = s.text.trim();
+        if text.is_empty() || text.len() > MAX_SCRIPT_BYTES || text.len() > budget {
+            continue;
+        }
+        if s.kind == ScriptKind::Other || s.src.is_some() {
+            continue;
+        }
+        let values = structural_count(text);
+        if values > values_left {
+            continue;
+        }
+        values_left -= values;
+        match s.kind {
+            ScriptKind::LdJson => {
+                ld_index += 1;
+                budget -= text.len();
+                if let Some(value) = parse_json_block(text) {
+                    out.push(Source {
+                        label: format!("ld+json #{ld_index}"),
+                        kind: s.kind,
+                        value,
+                    });
+                }
+            }
+            ScriptKind::Json => {
+                budget -= text.len();
+                let Some(value) = parse_json_block(text) else {
+                    continue;
+                };
+                let label = match &s.id {
+                    Some(id) => format!("script#{id}"),
+                    None => "script[type=json]".to_string(),
+                };
+                // Nuxt 3's payload is flattened: resolve its references.
+                let value = if s.id.as_deref() == Some("__NUXT_DATA__") {
+                    devalue::unflatten(&value).unwrap_or(value)
+                } else {
+                    value
+                };
+                out.push(Source {
+                    label,
+                    kind: s.kind,
+                    value,
+                });
+            }
+            ScriptKind::JavaScript if s.src.is_none() => {
+                budget -= text.len();
+                for (label, value) in assignments(text) {
+                    if out.len() >= MAX_SOURCES {
+                        break;
+                    }
+                    out.push(Source {
+                        label,
+                        kind: s.kind,
+                        value,
+                    });
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The `{ [ , :` bytes of `text`: at least the number of values parsing
+/// it would build, less one (strings' contents count too: an over-count
+/// only makes the bound safer).
+fn structural_count(text: &str) -> usize {
+    text.bytes()
+        .filter(|b| matches!(b, b'{' | b'[' | b',' | b':'))
+        .count()
+}
+
+/// A JSON data block, tolerating an HTML comment or CDATA wrapper.
+fn parse_json_block(text: &str) -> Option<Value> {
+    let t = text
+        .trim()
+        .trim_start_matches("<!--")
+        .trim_end_matches("-->")
+        .trim()
+        .trim_start_matches("//<![CDATA[")
+        .trim_end_matches("//]]>")
+        .trim();
+    serde_json::from_str(t)
+        .ok()
+        .or_else(|| jsvalue::parse_assigned(t))
+}
+
+/// Targets of a data assignment: `window.X`, `window["X"]`, `self.X`,
+/// `globalThis.X`, `var|let|const X`, and bare `__X` names.
+static ASSIGNMENT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r#"(?x)
+        (?:
+            \b(?P<global>window|self|globalThis)\s*
+              (?: \.\s*(?P<member>[A-Za-z_$][\w$]*)
+                | \[\s*["'](?P<key>[^"'\]\n]{1,100})["']\s*\] )
+          | \b(?:var|let|const)\s+(?P<var>[A-Za-z_$][\w$]*)
+          | (?:^|[^\w$.])(?P<dunder>__[A-Za-z0-9_$]+)
+        )
+        \s*=\s*"#,
+    )
+    .expect("static regex")
+});
+
+/// The data values assigned in a script, with their targets' names (at
+/// most [`MAX_ASSIGNMENTS_PER_SCRIPT`] tried).
+fn assignments(text: &str) -> Vec<(String, Value)> {
+    let mut out = Vec::new();
+    let mut tried = 0;
+    for caps in ASSIGNMENT.captures_iter(text) {
+        if tried >= MAX_ASSIGNMENTS_PER_SCRIPT {
+            break;
+        }
+        let Some(whole) = caps.get(0) else { continue };
+        let rest = &text[whole.end()..];
+        // `==`, `===` and `=>` are not assignments.
+        if rest.starts_with('=') || rest.starts_with('>') {
+            continue;
+        }
+        let starts_data = rest.starts_with('{')
+            || rest.starts_with('[')
+            || rest.starts_with("JSON.parse")
+            || rest.starts_with("(function")
+            || rest.starts_with("function");
+        if !starts_data {
+            continue;
+        }
+        let label = if let Some(g) = caps.name("global") {
+            match (caps.name("member"), caps.name("key")) {
+                (Some(m), _) => format!("{}.{}", g.as_str(), m.as_str()),
+                (_, Some(k)) => format!("{}[{:?}]", g.as_str(), k.as_str()),
+                _ => continue,
+            }
+        } else if let Some(v) = caps.name("var").or_else(|| caps.name("dunder")) {
+            v.as_str().to_string()
+        } else {
+            continue;
+        };
+        tried += 1;
+        if let Some(value @ (Value::Object(_) | Value::Array(_))) = jsvalue::parse_assigned(rest) {
+            out.push((label, value));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn data_beyond_the_value_budget_is_not_parsed() {
+        // Regression: 680,000 tiny objects in one `__NEXT_DATA__` took
+        // 540 MB. Blocks over the budget (80,000 objects: 240,000
+        // structural bytes each) are skipped; a small one is still read.
+        let huge = format!(r#"{{"x":[{}]}}"#, vec![r#"{"a":1}"#; 80_000].join(","));
+        let html = format!(
+            "<script id=__NEXT_DATA__ type=application/json>{huge}</script>\
+             <script>window.__INITIAL_STATE__ = {{x: [{}]}};</script>\
+             <script type=application/ld+json>{{\"@type\":\"Thing\"}}</script>",
+            vec!["{a: 1}"; 80_000].join(",")
+        );
+        let found = scan(&html);
+        let got = sources(&found);
+        let labels: Vec<&str> = got.iter().map(|s| s.label.as_str()).collect();
+        assert_eq!(labels, ["ld+json #1"], "{labels:?}");
+        let small = format!(r#"{{"x":[{}]}}"#, vec![r#"{"a":1}"#; 1_000].join(","));
+        let html = format!("<script id=__NEXT_DATA__ type=application/json>{small}</script>");
+        assert_eq!(sources(&scan(&html)).len(), 1);
+    }
+
+    #[test]
+    fn scans_scripts_like_a_tokenizer() {
+        let html = r#"<html><head>
+<!-- <script>not a script</script> -->
+<script type="application/ld+json">{"@type":"Thing"}</script>
+<SCRIPT id=__NEXT_DATA__ type="application/json">{"props":{}}</SCRIPT >
+<script src="/app.js" defer></script>
+<script>var s = "</scr" + "ipt>"; window.x = 1;</script>
+<script type="text/template"><li>{{title}}</li></script>
+</head><body></body></html>"#;
+        let s = scan(html);
+        let kinds: Vec<ScriptKind> = s.iter().map(|s| s.kind).collect();
+        assert_eq!(
+            kinds,
+            [
+                ScriptKind::LdJson,
+                ScriptKind::Json,
+                ScriptKind::JavaScript,
+                ScriptKind::JavaScript,
+                ScriptKind::Other
+            ]
+        );
+        assert_eq!(s[1].id.as_deref(), Some("__NEXT_DATA__"));
+        assert_eq!(s[1].text, r#"{"props":{}}"#);
+        assert_eq!(s[2].src.as_deref(), Some("/app.js"));
+        assert!(s[3].text.contains("window.x = 1"));
+        // An unclosed script runs to the end of the input.
+        let open = scan("<script>window.a = [1]");
+        assert_eq!(open[0].text, "window.a = [1]");
+    }
+
+    #[test]
+    fn reads_assignments_but_not_comparisons() {
+        let js = r#"
+            if (window.mode == {}) {}
+            window.__INITIAL_STATE__ = {"posts": [{"title": "A"}]};
+            window["__APOLLO_STATE__"]=JSON.parse("{\"Post:1\":{\"title\":\"B\"}}");
+            var items = [{title: 'C'}];
+            __NUXT__=(function(a){return {data:[a]}}({title:"D"}));
+            const f = (x) => { return x };
+            let n = 5;
+        "#;
+        let got = assignments(js);
+        let labels: Vec<&str> = got.iter().map(|(l, _)| l.as_str()).collect();
+        assert_eq!(
+            labels,
+            [
+                "window.__INITIAL_STATE__",
+                "window[\"__APOLLO_STATE__\"]",
+                "items",
+                "__NUXT__"
+            ]
+        );
+        assert_eq!(got[3].1["data"][0]["title"], "D");
+    }
+}
