@@ -448,6 +448,8 @@ pub async fn run_with_board(
             }
         }
     }
+    // The shared browser, if a feed started it (bounded: exiting matters more).
+    let _ = tokio::time::timeout(ABANDON_AFTER_ABORT, shared.services.renderer.shutdown()).await;
     tracing::info!("stopped");
     Ok(())
 }
@@ -743,6 +745,7 @@ pub async fn run_once(config: &Config, feeds: &[&Feed]) -> Result<Vec<OnceResult
             .buffer_unordered(config.limits.concurrency.max(1))
             .collect()
             .await;
+    services.renderer.shutdown().await;
     results.sort_by_key(|(i, _)| *i);
     Ok(results.into_iter().map(|(_, r)| r).collect())
 }

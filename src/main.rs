@@ -116,6 +116,10 @@ enum Command {
         /// /rss.xml, /atom.xml, /index.xml, /feed.json, ...).
         #[arg(long)]
         discover: bool,
+        /// Load the page in headless Chromium first (as `render =
+        /// "chromium"` does; implied by a feed that renders).
+        #[arg(long)]
+        render: bool,
     },
     /// Fetch a feed's page, detect, and write the chosen group's selectors
     /// into the feed's `[feed.select]` in the config (comments and layout
@@ -271,9 +275,12 @@ fn main() -> ExitCode {
         _ => "warn",
     };
     // html5ever logs parser internals ("foster parenting not implemented")
-    // at warn; they say nothing about the feed.
+    // and chromiumoxide protocol messages it cannot read at warn; they say
+    // nothing about the feed.
     let filter = tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| {
-        tracing_subscriber::EnvFilter::new(format!("{default_level},html5ever=error"))
+        tracing_subscriber::EnvFilter::new(format!(
+            "{default_level},html5ever=error,chromiumoxide=error"
+        ))
     });
     let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
@@ -333,6 +340,7 @@ fn main() -> ExitCode {
             json,
             mode,
             discover,
+            render,
         } => preview(
             target.as_deref(),
             feed.as_deref().map(|f| (config.as_path(), f)),
@@ -340,6 +348,7 @@ fn main() -> ExitCode {
             json,
             mode,
             discover,
+            render,
         ),
         Command::Pin {
             feed,
@@ -665,6 +674,55 @@ fn fetch_for_feed(feed: &config::Feed, target: Option<&str>) -> anyhow::Result<f
         .with_context(|| format!("fetching {url} for feed {}", feed.id))
 }
 
+/// The page loaded in headless Chromium, with the feed's settings when
+/// given (its `wait_for`, headers, timeout, address policy).
+fn render_for_preview(
+    target: Option<&str>,
+    feed: Option<&config::Feed>,
+    chromium: Option<PathBuf>,
+) -> anyhow::Result<fetch::Page> {
+    use feedmine::fetch::render::{RenderRequest, Renderer};
+    let url = match (target, feed) {
+        (Some(t), _) => fetch::resolve_target(t)?,
+        (None, Some(f)) => f.url.clone(),
+        (None, None) => anyhow::bail!("give a URL or file to preview (or --feed ID)"),
+    };
+    let opts = match feed {
+        Some(f) => feedmine::refresh::list_fetch_options(f),
+        None => fetch::FetchOptions::default(),
+    };
+    let mut headers = opts.headers.clone();
+    headers.extend(opts.cookies.clone().map(|c| ("Cookie".to_string(), c)));
+    let request = RenderRequest {
+        url: url.clone(),
+        timeout: opts.total_timeout,
+        wait_for: feed.and_then(|f| f.render.as_ref()?.wait_for.clone()),
+        allow_private: feed.is_some_and(|f| f.allow_private_addresses),
+        headers,
+        user_agent: opts.user_agent.clone(),
+    };
+    let rendered = runtime()?.block_on(async {
+        let renderer = Renderer::new(chromium, 1);
+        let out = renderer.render(&request).await;
+        renderer.shutdown().await;
+        out
+    });
+    let rendered = rendered.with_context(|| format!("rendering {url}"))?;
+    for refused in &rendered.refused {
+        eprintln!("note: the browser was not allowed to load {refused}");
+    }
+    Ok(fetch::Page {
+        final_url: rendered.final_url,
+        status: 200,
+        content_type: Some("text/html; charset=utf-8".into()),
+        bytes: Vec::new(),
+        text: rendered.html,
+        encoding: encoding_rs::UTF_8,
+        etag: None,
+        last_modified: None,
+    })
+}
+
 fn preview(
     target: Option<&str>,
     feed: Option<(&Path, &str)>,
@@ -672,6 +730,7 @@ fn preview(
     json: bool,
     mode: Mode,
     discover: bool,
+    render: bool,
 ) -> anyhow::Result<ExitCode> {
     use feedmine::extract::{advertised, feedsource};
     let (cfg, feed) = match feed {
@@ -681,22 +740,32 @@ fn preview(
         },
         None => (None, None),
     };
+    let render = render || feed.as_ref().is_some_and(|f| f.render.is_some());
+    let fetched = |f: Option<&config::Feed>| -> anyhow::Result<fetch::Page> {
+        if render {
+            let chromium = cfg.as_ref().and_then(|c| c.chromium_path.clone());
+            return render_for_preview(target, f, chromium);
+        }
+        match f {
+            Some(f) => fetch_for_feed(f, target),
+            None => fetch_target(target.context("give a URL or file to preview (or --feed ID)")?),
+        }
+    };
     let (page, params, dates, choice) = match &feed {
         Some(f) => (
-            fetch_for_feed(f, target)?,
+            fetched(Some(f))?,
             f.mining.clone(),
             feedmine::refresh::date_context(f, chrono::Utc::now()),
             f.choice.clone(),
         ),
         None => {
-            let target = target.context("give a URL or file to preview (or --feed ID)")?;
             let params = MiningParams {
                 mode,
                 ..MiningParams::default()
             };
             let choice = feedmine::extract::selectors::ListChoice::Auto;
             (
-                fetch_target(target)?,
+                fetched(None)?,
                 params,
                 commands::default_date_context(),
                 choice,

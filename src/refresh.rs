@@ -68,6 +68,8 @@ pub enum RefreshError {
     Client(#[source] FetchError),
     #[error("cannot fetch the list page")]
     Fetch(#[source] FetchError),
+    #[error("cannot load the list page in the browser")]
+    Browser(#[source] crate::fetch::render::RenderError),
     #[error("cannot render the feed's HTML page")]
     Page(#[source] crate::publish::templates::TemplateError),
     #[error("{url} answered 304 Not Modified to a request without validators")]
@@ -145,6 +147,8 @@ pub struct Services {
     pub metrics: Metrics,
     /// The memory budget shared by every page being read and parsed.
     pub memory: MemoryGate,
+    /// The shared headless Chromium (started on first use).
+    pub renderer: Arc<crate::fetch::render::Renderer>,
     templates: Arc<std::sync::RwLock<Arc<Templates>>>,
     pub drift: DriftParams,
     fetchers: Arc<Mutex<HashMap<String, Fetcher>>>,
@@ -192,6 +196,10 @@ impl Services {
             memory: MemoryGate::new(
                 u32::try_from(config.limits.memory_budget_mib).unwrap_or(u32::MAX),
             ),
+            renderer: Arc::new(crate::fetch::render::Renderer::new(
+                config.chromium_path.clone(),
+                config.limits.render_concurrency,
+            )),
             templates: Arc::new(std::sync::RwLock::new(Arc::new(templates))),
             drift: DriftParams::default(),
             fetchers: Arc::default(),
@@ -277,6 +285,74 @@ pub fn output_path(config: &Config, feed: &Feed, format: Format) -> PathBuf {
 }
 
 /// The fetch options of a feed's list page.
+/// The list page loaded in the shared Chromium (`render = "chromium"`).
+async fn render_list(
+    services: &Services,
+    feed: &Feed,
+    settings: &crate::config::RenderSettings,
+    charge: &mut crate::fetch::memory::Charge,
+) -> Result<Page, crate::fetch::render::RenderError> {
+    let mut request = render_request(feed, &feed.url, list_fetch_options(feed).total_timeout);
+    request.wait_for = settings.wait_for.clone();
+    load_in_browser(&services.renderer, &request, &feed.id, charge).await
+}
+
+/// How `feed` renders `url`: its timeout, address policy and user agent;
+/// its headers and cookie only when `url` is on the list page's origin.
+fn render_request(
+    feed: &Feed,
+    url: &Url,
+    timeout: Duration,
+) -> crate::fetch::render::RenderRequest {
+    let opts = list_fetch_options(feed);
+    let mut headers = Vec::new();
+    if url.origin() == feed.url.origin() {
+        headers = opts.headers.clone();
+        headers.extend(opts.cookies.clone().map(|c| ("Cookie".to_string(), c)));
+    }
+    crate::fetch::render::RenderRequest {
+        url: url.clone(),
+        timeout,
+        wait_for: None,
+        allow_private: feed.allow_private_addresses,
+        headers,
+        user_agent: opts.user_agent.clone(),
+    }
+}
+
+/// A page rendered in the shared Chromium, as a page the rest of the run
+/// reads like a fetched one; what the browser refused is logged.
+async fn load_in_browser(
+    renderer: &crate::fetch::render::Renderer,
+    request: &crate::fetch::render::RenderRequest,
+    feed_id: &str,
+    charge: &mut crate::fetch::memory::Charge,
+) -> Result<Page, crate::fetch::render::RenderError> {
+    let rendered = renderer.render(request).await?;
+    for refused in &rendered.refused {
+        tracing::info!(feed = %feed_id, "the browser was not allowed to load {refused}");
+    }
+    if rendered.unquiet {
+        tracing::info!(
+            feed = %feed_id,
+            "{} kept loading until the timeout ({:?}); its DOM at that moment was read",
+            request.url,
+            request.timeout
+        );
+    }
+    charge.grow_to(rendered.html.len() as u64).await;
+    Ok(Page {
+        final_url: rendered.final_url,
+        status: 200,
+        content_type: Some("text/html; charset=utf-8".into()),
+        bytes: Vec::new(),
+        text: rendered.html,
+        encoding: encoding_rs::UTF_8,
+        etag: None,
+        last_modified: None,
+    })
+}
+
 pub fn list_fetch_options(feed: &Feed) -> FetchOptions {
     let local_or_opted_in = feed.allow_private_addresses || feed.url.scheme() == "file";
     FetchOptions {
@@ -433,43 +509,51 @@ async fn run_inner(
     };
     let fetch_started = Instant::now();
     let mut charge = services.memory.charge();
-    let fetched = fetcher
-        .fetch_conditional_metered(
-            &feed.url,
-            cached.as_ref().and_then(|c| c.etag.as_deref()),
-            cached.as_ref().and_then(|c| c.last_modified.as_deref()),
-            &mut charge,
-        )
-        .await;
-    services
-        .metrics
-        .record_fetch(FetchKind::List, fetch_started.elapsed(), fetched.is_ok());
-    let page = match fetched.map_err(RefreshError::Fetch)? {
-        Fetched::NotModified { .. } if cached.is_none() => {
-            return Err(RefreshError::UnexpectedNotModified {
-                url: feed.url.clone(),
-            });
+    let page = if let Some(settings) = &feed.render {
+        let rendered = render_list(services, feed, settings, &mut charge).await;
+        services
+            .metrics
+            .record_fetch(FetchKind::List, fetch_started.elapsed(), rendered.is_ok());
+        rendered.map_err(RefreshError::Browser)?
+    } else {
+        let fetched = fetcher
+            .fetch_conditional_metered(
+                &feed.url,
+                cached.as_ref().and_then(|c| c.etag.as_deref()),
+                cached.as_ref().and_then(|c| c.last_modified.as_deref()),
+                &mut charge,
+            )
+            .await;
+        services
+            .metrics
+            .record_fetch(FetchKind::List, fetch_started.elapsed(), fetched.is_ok());
+        match fetched.map_err(RefreshError::Fetch)? {
+            Fetched::NotModified { .. } if cached.is_none() => {
+                return Err(RefreshError::UnexpectedNotModified {
+                    url: feed.url.clone(),
+                });
+            }
+            Fetched::NotModified { .. } => {
+                let published = store.item_count(&feed.id).map_err(RefreshError::State)?;
+                let (filled, failed, paths) = owed_bodies(services, config, feed, now).await?;
+                let filled = filled.filled;
+                return Ok(RunReport {
+                    outcome: RunOutcome::NotModified,
+                    records: 0,
+                    new_items: 0,
+                    published: published.min(feed.max_items),
+                    bodies_filled: filled,
+                    bodies_failed: failed.failed,
+                    bodies_missing: failed.missing,
+                    pattern: None,
+                    drift: Vec::new(),
+                    paths,
+                    elapsed: started.elapsed(),
+                    notes: Vec::new(),
+                });
+            }
+            Fetched::Page(p) => p,
         }
-        Fetched::NotModified { .. } => {
-            let published = store.item_count(&feed.id).map_err(RefreshError::State)?;
-            let (filled, failed, paths) = owed_bodies(services, config, feed, now).await?;
-            let filled = filled.filled;
-            return Ok(RunReport {
-                outcome: RunOutcome::NotModified,
-                records: 0,
-                new_items: 0,
-                published: published.min(feed.max_items),
-                bodies_filled: filled,
-                bodies_failed: failed.failed,
-                bodies_missing: failed.missing,
-                pattern: None,
-                drift: Vec::new(),
-                paths,
-                elapsed: started.elapsed(),
-                notes: Vec::new(),
-            });
-        }
-        Fetched::Page(p) => p,
     };
     let validators = CachedValidators {
         etag: page.etag.clone(),
@@ -984,7 +1068,6 @@ async fn fill_bodies(
             services.politeness.set_host_delay(host, feed.bodies.delay);
         }
     }
-    type Found = (String, ArticleMeta);
     // Each body is recorded as it arrives, so the bodies of a run are never
     // all in memory together.
     let mut results = futures_util::stream::iter(jobs)
@@ -994,6 +1077,7 @@ async fn fill_bodies(
             let metrics = services.metrics.clone();
             let robots = services.robots.clone();
             let memory = services.memory.clone();
+            let renderer = services.renderer.clone();
             async move {
                 if check_robots && link.scheme() != "file" {
                     match robots.check(&fetcher, &link).await {
@@ -1009,6 +1093,17 @@ async fn fill_bodies(
                 }
                 let t = Instant::now();
                 let mut charge = memory.charge();
+                if feed.bodies.render {
+                    let request = render_request(feed, &link, feed.bodies.timeout);
+                    let rendered =
+                        load_in_browser(&renderer, &request, &feed.id, &mut charge).await;
+                    metrics.record_fetch(FetchKind::Article, t.elapsed(), rendered.is_ok());
+                    let page = match rendered {
+                        Ok(p) => p,
+                        Err(e) => return (key, link, Err(anyhow_like(&e))),
+                    };
+                    return (key, link, extract_body(page, charge, method, &params).await);
+                }
                 let fetched = fetcher.fetch_metered(&link, &mut charge).await;
                 metrics.record_fetch(FetchKind::Article, t.elapsed(), fetched.is_ok());
                 let page = match fetched {
@@ -1021,38 +1116,7 @@ async fn fill_bodies(
                     }
                     Err(e) => return (key, link, Err(anyhow_like(&e))),
                 };
-                let base = page.final_url.clone();
-                // Charged until the tree is dropped: see `fetch::memory`.
-                let Page { text, .. } = page;
-                charge.grow_to(parse_cost(&text, ParseKind::Article)).await;
-                let extracted = tokio::task::spawn_blocking(move || {
-                    let body = bodies::extract(&text, Some(&base), method, &params);
-                    drop(charge);
-                    body
-                })
-                .await;
-                if let Ok(Ok(x)) = &extracted
-                    && x.cut_at_budget
-                {
-                    tracing::info!(
-                        link = %link,
-                        "the article has more elements than the parse budget: only its first part was read"
-                    );
-                }
-                let r = match extracted {
-                    Ok(Ok(x)) if !x.html.trim().is_empty() => Ok((
-                        x.html,
-                        ArticleMeta {
-                            author: x.byline,
-                            tags: x.tags,
-                        },
-                    )),
-                    Ok(Ok(x)) => Err(x
-                        .empty_reason
-                        .unwrap_or_else(|| "no main text found".to_string())),
-                    Ok(Err(e)) => Err(e.to_string()),
-                    Err(e) => Err(format!("extraction task failed: {e}")),
-                };
+                let r = extract_body(page, charge, method, &params).await;
                 (key, link, r)
             }
         })
@@ -1083,6 +1147,54 @@ async fn fill_bodies(
             .map_err(RefreshError::State)?;
     }
     Ok(counts)
+}
+
+/// What one article page gave: its body and metadata, or why not.
+type Found = (String, ArticleMeta);
+
+/// The body of an article page, extracted on the blocking pool while the
+/// page stays charged to the memory budget.
+async fn extract_body(
+    page: Page,
+    charge: crate::fetch::memory::Charge,
+    method: Method,
+    params: &crate::bodies::BodyParams,
+) -> Result<Found, String> {
+    let mut charge = charge;
+    let params = params.clone();
+    let base = page.final_url.clone();
+    let link = page.final_url.clone();
+    // Charged until the tree is dropped: see `fetch::memory`.
+    let Page { text, .. } = page;
+    charge.grow_to(parse_cost(&text, ParseKind::Article)).await;
+    let extracted = tokio::task::spawn_blocking(move || {
+        let body = bodies::extract(&text, Some(&base), method, &params);
+        drop(charge);
+        body
+    })
+    .await;
+    if let Ok(Ok(x)) = &extracted
+        && x.cut_at_budget
+    {
+        tracing::info!(
+            link = %link,
+            "the article has more elements than the parse budget: only its first part was read"
+        );
+    }
+    match extracted {
+        Ok(Ok(x)) if !x.html.trim().is_empty() => Ok((
+            x.html,
+            ArticleMeta {
+                author: x.byline,
+                tags: x.tags,
+            },
+        )),
+        Ok(Ok(x)) => Err(x
+            .empty_reason
+            .unwrap_or_else(|| "no main text found".to_string())),
+        Ok(Err(e)) => Err(e.to_string()),
+        Err(e) => Err(format!("extraction task failed: {e}")),
+    }
 }
 
 /// What one round of body fetches did.

@@ -341,6 +341,16 @@ async fn feed_pages_and_the_console_work_in_chromium() {
     assert_eq!(native, site.server.url("/press.rss").as_str());
     let first_cards = eval(&page, "document.querySelectorAll('#group-1 .card').length").await;
     assert_eq!(first_cards, 6);
+    // Each group shows the selector `[feed.select]` would take.
+    let selector = eval(
+        &page,
+        "document.querySelector('#group-1 code.selector').textContent",
+    )
+    .await;
+    assert!(
+        selector.as_str().is_some_and(|s| !s.is_empty()),
+        "{selector}"
+    );
     let payload = eval(
         &page,
         "document.querySelectorAll('#group-1 .card .title')[3].textContent",

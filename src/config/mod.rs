@@ -100,6 +100,8 @@ pub struct BodySettings {
     pub delay: Duration,
     /// Parameters of every extraction method.
     pub params: crate::bodies::BodyParams,
+    /// `bodies_render = "chromium"`: article pages are loaded in the browser.
+    pub render: bool,
 }
 
 impl Default for BodySettings {
@@ -114,6 +116,7 @@ impl Default for BodySettings {
             max_bytes: 5 * 1024 * 1024,
             delay: Duration::from_millis(250),
             params: crate::bodies::BodyParams::default(),
+            render: false,
         }
     }
 }
@@ -166,6 +169,16 @@ pub struct Feed {
     /// How the records are chosen: automatically, `group = N` or
     /// `[feed.select]`.
     pub choice: crate::extract::selectors::ListChoice,
+    /// `render = "chromium"`: the list page is loaded in the browser.
+    pub render: Option<RenderSettings>,
+}
+
+/// How a rendered feed's page is loaded (`render = "chromium"`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RenderSettings {
+    /// Wait until this CSS selector matches, else until the network is
+    /// quiet (both bounded by the feed's `timeout`).
+    pub wait_for: Option<String>,
 }
 
 /// Where a feed's items come from.
@@ -203,6 +216,8 @@ pub struct DaemonLimits {
     pub host_concurrency: usize,
     /// See [`crate::fetch::memory::DEFAULT_MEMORY_BUDGET_MIB`] (read at start).
     pub memory_budget_mib: usize,
+    /// See [`crate::fetch::render::DEFAULT_RENDER_CONCURRENCY`] (read at start).
+    pub render_concurrency: usize,
     /// See [`DEFAULT_HOST_DELAY`].
     pub host_delay: Duration,
     /// See [`DEFAULT_BACKOFF_BASE`].
@@ -217,6 +232,7 @@ impl Default for DaemonLimits {
             concurrency: DEFAULT_CONCURRENCY,
             host_concurrency: DEFAULT_HOST_CONCURRENCY,
             memory_budget_mib: crate::fetch::memory::DEFAULT_MEMORY_BUDGET_MIB as usize,
+            render_concurrency: crate::fetch::render::DEFAULT_RENDER_CONCURRENCY,
             host_delay: DEFAULT_HOST_DELAY,
             backoff_base: DEFAULT_BACKOFF_BASE,
             backoff_max: DEFAULT_BACKOFF_MAX,
@@ -248,6 +264,8 @@ pub struct Config {
     /// Token the server requires (see [`RawConfig::bearer_token`]).
     pub bearer_token: Option<String>,
     pub limits: DaemonLimits,
+    /// `chromium_path` (resolved against the config's directory).
+    pub chromium_path: Option<PathBuf>,
     pub feeds: Vec<Feed>,
 }
 
@@ -460,6 +478,56 @@ mod tests {
             Err(ConfigError::Invalid { issues, .. }) => issues,
             other => panic!("expected issues, got {other:?}"),
         }
+    }
+
+    #[test]
+    fn render_settings_are_checked() {
+        let found = issues(
+            r#"render_concurrency = 0
+[[feed]]
+id = "a"
+url = "https://example.com/"
+render = "firefox"
+bodies_render = "yes"
+
+[[feed]]
+id = "b"
+url = "https://example.com/b"
+wait_for = "article"
+
+[[feed]]
+id = "c"
+url = "https://example.com/c"
+render = "chromium"
+wait_for = "article[["
+"#,
+        );
+        let got: Vec<(Option<&str>, &str)> = found
+            .iter()
+            .map(|i| (i.feed.as_deref(), i.field.as_str()))
+            .collect();
+        for want in [
+            (None, "render_concurrency"),
+            (Some("a"), "render"),
+            (Some("a"), "bodies_render"),
+            (Some("b"), "wait_for"),
+            (Some("c"), "wait_for"),
+        ] {
+            assert!(got.contains(&want), "{want:?} missing from {found:?}");
+        }
+        let c = parse_str(
+            "chromium_path = \"bin/chromium\"\n[[feed]]\nid = \"a\"\nurl = \"https://example.com/\"\n\
+             render = \"chromium\"\nwait_for = \"article.job\"\nbodies_render = \"chromium\"\n",
+        )
+        .unwrap();
+        let f = &c.feeds[0];
+        assert_eq!(
+            f.render.as_ref().and_then(|r| r.wait_for.as_deref()),
+            Some("article.job")
+        );
+        assert!(f.bodies.render);
+        assert!(c.chromium_path.is_some_and(|p| p.ends_with("bin/chromium")));
+        assert_eq!(c.limits.render_concurrency, 2);
     }
 
     #[test]

@@ -51,6 +51,10 @@ pub struct RawConfig {
     pub host_concurrency: Option<Spanned<usize>>,
     /// Memory (MiB) all pages being read and parsed may take together.
     pub memory_budget_mib: Option<Spanned<usize>>,
+    /// Pages rendered in Chromium at once.
+    pub render_concurrency: Option<Spanned<usize>>,
+    /// The Chromium binary (default: `chromium` on `PATH`).
+    pub chromium_path: Option<Spanned<String>>,
     /// Minimum time between two request starts to one host, e.g. `"1s"`.
     pub host_delay: Option<Spanned<String>>,
     /// First retry delay after a failed run (doubles per failure).
@@ -130,6 +134,8 @@ pub struct RawFeed {
     pub bodies_timeout: Option<Spanned<String>>,
     pub bodies_max_bytes: Option<u64>,
     pub bodies_delay: Option<Spanned<String>>,
+    /// `"chromium"`: load article pages in headless Chromium; `"none"`.
+    pub bodies_render: Option<Spanned<String>>,
     /// Parameters of the alternative body extractors (paper defaults when
     /// unset): `cevc = { alpha = 0.5 }`, `similarity = { beta = 0.7 }`, ...
     pub cevc: Option<crate::bodies::cevc::CevcParams>,
@@ -185,6 +191,10 @@ pub struct RawFeed {
     /// `"auto"`: while `select`/`group` find nothing, use automatic
     /// detection (the feed is still shown as degraded); `"none"` (default).
     pub fallback: Option<Spanned<String>>,
+    /// `"chromium"`: load the list page in headless Chromium; `"none"`.
+    pub render: Option<Spanned<String>>,
+    /// With `render`: wait until this CSS selector matches.
+    pub wait_for: Option<Spanned<String>>,
 }
 
 /// `[feed.select]` as written: `records` is required, the rest optional;

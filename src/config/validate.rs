@@ -18,7 +18,7 @@ use super::raw::{RawBodies, RawConfig, RawFeed, RawMining, RawSelect};
 use super::{
     BodySettings, Config, ConfigIssue, DEFAULT_MAX_AGE, DEFAULT_MAX_ITEMS, DEFAULT_OUTPUT_DIR,
     DEFAULT_SCHEDULE, DEFAULT_STATE_FILE, DaemonLimits, Feed, MAX_FEED_ID_LEN, MAX_PAGES,
-    RobotsPolicy, Source, config_hash, line_of, parse_duration, table_range,
+    RenderSettings, RobotsPolicy, Source, config_hash, line_of, parse_duration, table_range,
 };
 use crate::extract::patterns::{MiningParams, Mode};
 use crate::extract::selectors::{self, ListChoice, SelectSpec};
@@ -119,6 +119,10 @@ pub(super) fn validate(
     let bearer_token = bearer_token(raw.bearer_token.as_deref(), &mut issues);
     console_switches(&raw, bearer_token.is_some(), &mut issues);
     let limits = limits(&raw, &mut issues);
+    let chromium_path = raw
+        .chromium_path
+        .as_ref()
+        .map(|p| base_dir.join(p.get_ref()));
     let globals = globals(&raw, base_dir, &item_template_source, &mut issues);
     if raw.feed.is_empty() {
         issues.push(
@@ -146,6 +150,7 @@ pub(super) fn validate(
         listen,
         bearer_token,
         limits,
+        chromium_path,
         feeds,
     })
 }
@@ -302,6 +307,11 @@ fn limits(raw: &RawConfig, issues: &mut Issues<'_>) -> DaemonLimits {
             "memory_budget_mib",
             &raw.memory_budget_mib,
             &mut limits.memory_budget_mib,
+        ),
+        (
+            "render_concurrency",
+            &raw.render_concurrency,
+            &mut limits.render_concurrency,
         ),
     ] {
         if let Some(v) = value {
@@ -503,6 +513,7 @@ fn feed(
     let bodies = feed_bodies(f, fid, table.line, &globals.base_dir, issues);
     let (source, pages) = feed_source(f, fid, issues);
     let choice = feed_choice(f, fid, table.line, issues);
+    let render = feed_render(f, fid, issues);
     let config_hash = config_hash(
         &globals.shared_hash,
         issues.text.get(table.span.clone()).unwrap_or(""),
@@ -537,7 +548,37 @@ fn feed(
         config_hash,
         line: table.line,
         choice,
+        render,
     })
+}
+
+/// `render` (`"chromium"` or `"none"`) and `wait_for` (a CSS selector,
+/// only with `render`).
+fn feed_render(f: &RawFeed, fid: Option<&str>, issues: &mut Issues<'_>) -> Option<RenderSettings> {
+    let render = match f.render.as_ref().map(|r| (r, r.get_ref().trim())) {
+        None | Some((_, "none")) => false,
+        Some((_, "chromium")) => true,
+        Some((r, other)) => {
+            let msg = format!("{other:?} is not one of \"chromium\", \"none\"");
+            issues.at(fid, "render", r, msg);
+            false
+        }
+    };
+    let wait_for = f.wait_for.as_ref().and_then(|w| {
+        if !render {
+            let msg = "only applies with render = \"chromium\"".to_string();
+            issues.at(fid, "wait_for", w, msg);
+            return None;
+        }
+        match crate::extract::selectors::compile(w.get_ref()) {
+            Ok(_) => Some(w.get_ref().clone()),
+            Err(e) => {
+                issues.at(fid, "wait_for", w, e.to_string());
+                None
+            }
+        }
+    });
+    render.then_some(RenderSettings { wait_for })
 }
 
 /// `select`, `group` and `fallback`: how the feed's records are chosen.
@@ -996,6 +1037,14 @@ fn feed_bodies(
     );
     if let Some(m) = f.bodies_max_bytes {
         bodies.max_bytes = m;
+    }
+    match f.bodies_render.as_ref().map(|r| (r, r.get_ref().trim())) {
+        None | Some((_, "none")) => {}
+        Some((_, "chromium")) => bodies.render = true,
+        Some((r, other)) => {
+            let msg = format!("{other:?} is not one of \"chromium\", \"none\"");
+            issues.at(fid, "bodies_render", r, msg);
+        }
     }
     body_method_params(f, fid, base_dir, &mut bodies, issues);
     bodies

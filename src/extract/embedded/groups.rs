@@ -796,8 +796,11 @@ mod tests {
         ]}});
         let mut walked = 0;
         let cands = candidates(&data, &mut walked);
-        assert_eq!(cands.len(), 1);
-        assert_eq!(cands[0].0, "$.page.posts[*]");
+        let paths: Vec<&str> = cands.iter().map(|c| c.0.as_str()).collect();
+        // The first post's two tags are a candidate too, dropped by `judge`.
+        assert_eq!(paths, ["$.page.posts[*]", "$.page.posts[0].tags[*]"]);
+        let tags = judge("test", cands[1].0.clone(), &cands[1].1, &facts(), &ctx());
+        assert!(tags.dropped.is_some());
         let g = judge("test", cands[0].0.clone(), &cands[0].1, &facts(), &ctx());
         assert_eq!(g.dropped, None);
         assert_eq!(g.fields.title.as_deref(), Some("headline"));

@@ -465,6 +465,7 @@ fn result_view(
         1
     };
     let dates = default_date_context();
+    let css = crate::extract::selectors::CssDoc::new(&page.doc);
     let groups: Vec<minijinja::Value> = page
         .detection
         .groups
@@ -494,9 +495,8 @@ fn result_view(
                 winner => i == 0 && winner,
                 chosen => i + 1 == chosen,
                 container => &g.selector,
-                // The CSS selector of the group's records, once pinning
-                // exists (issue 12); the card shows it when set.
-                selector => None::<String>,
+                // A selector verified to pick exactly this group's records.
+                selector => crate::extract::selectors::group_selector(&page.doc, &css, &g.records),
                 cards => cards,
             }
         })
@@ -510,6 +510,8 @@ fn result_view(
         draft => handle,
         final_url => shown_url(&draft.final_url),
         title => title.clone(),
+        // Records from embedded data, or a page built by JavaScript.
+        hint => page.hint(),
         natives => natives.iter().map(|(href, kind, t)| context! { href => href, type => kind, title => t }).collect::<Vec<_>>(),
         groups => groups,
         chosen => chosen,
