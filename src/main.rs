@@ -155,6 +155,9 @@ enum Command {
         /// Thresholds from `feedmine train tagpath` (for --method tagpath).
         #[arg(long)]
         thresholds: Option<PathBuf>,
+        /// Load the page in headless Chromium first (Chromium on PATH).
+        #[arg(long)]
+        render: bool,
     },
     /// Measure the extractors on labelled data.
     Eval {
@@ -363,8 +366,16 @@ fn main() -> ExitCode {
             method,
             format,
             thresholds,
-        } => extract(&target, base_url, &method, format, thresholds.as_deref())
-            .map(|()| ExitCode::SUCCESS),
+            render,
+        } => extract(
+            &target,
+            base_url,
+            &method,
+            format,
+            thresholds.as_deref(),
+            render,
+        )
+        .map(|()| ExitCode::SUCCESS),
         Command::Eval {
             what: EvalWhat::Lists { dir, mode, pinned },
         } => {
@@ -674,8 +685,9 @@ fn fetch_for_feed(feed: &config::Feed, target: Option<&str>) -> anyhow::Result<f
         .with_context(|| format!("fetching {url} for feed {}", feed.id))
 }
 
-/// The page loaded in headless Chromium, with the feed's settings when
-/// given (its `wait_for`, headers, timeout, address policy).
+/// The page loaded in headless Chromium (`preview --render`, `extract
+/// --render`), with the feed's settings when given (its `wait_for`,
+/// headers, timeout, address policy).
 fn render_for_preview(
     target: Option<&str>,
     feed: Option<&config::Feed>,
@@ -687,19 +699,24 @@ fn render_for_preview(
         (None, Some(f)) => f.url.clone(),
         (None, None) => anyhow::bail!("give a URL or file to preview (or --feed ID)"),
     };
-    let opts = match feed {
-        Some(f) => feedmine::refresh::list_fetch_options(f),
-        None => fetch::FetchOptions::default(),
-    };
-    let mut headers = opts.headers.clone();
-    headers.extend(opts.cookies.clone().map(|c| ("Cookie".to_string(), c)));
-    let request = RenderRequest {
-        url: url.clone(),
-        timeout: opts.total_timeout,
-        wait_for: feed.and_then(|f| f.render.as_ref()?.wait_for.clone()),
-        allow_private: feed.is_some_and(|f| f.allow_private_addresses),
-        headers,
-        user_agent: opts.user_agent.clone(),
+    let request = match feed {
+        Some(f) => {
+            let timeout = feedmine::refresh::list_fetch_options(f).total_timeout;
+            let mut request = feedmine::refresh::render_request(f, &url, timeout);
+            request.wait_for = f.render.as_ref().and_then(|r| r.wait_for.clone());
+            request
+        }
+        None => {
+            let opts = fetch::FetchOptions::default();
+            RenderRequest {
+                url: url.clone(),
+                timeout: opts.total_timeout,
+                wait_for: None,
+                allow_private: false,
+                headers: Vec::new(),
+                user_agent: opts.user_agent,
+            }
+        }
     };
     let rendered = runtime()?.block_on(async {
         let renderer = Renderer::new(chromium, 1);
@@ -711,16 +728,7 @@ fn render_for_preview(
     for refused in &rendered.refused {
         eprintln!("note: the browser was not allowed to load {refused}");
     }
-    Ok(fetch::Page {
-        final_url: rendered.final_url,
-        status: 200,
-        content_type: Some("text/html; charset=utf-8".into()),
-        bytes: Vec::new(),
-        text: rendered.html,
-        encoding: encoding_rs::UTF_8,
-        etag: None,
-        last_modified: None,
-    })
+    Ok(rendered.into_page())
 }
 
 fn preview(
@@ -916,10 +924,15 @@ fn extract(
     method: &str,
     format: ExtractFormat,
     thresholds: Option<&Path>,
+    render: bool,
 ) -> anyhow::Result<()> {
     let method: Method = method.parse()?;
     let params = body_params(thresholds)?;
-    let page = fetch_target(target)?;
+    let page = if render {
+        render_for_preview(Some(target), None, None)?
+    } else {
+        fetch_target(target)?
+    };
     let base = base_url.unwrap_or(page.final_url);
     let x = bodies::extract(&page.text, Some(&base), method, &params)
         .with_context(|| format!("extracting {target}"))?;

@@ -42,7 +42,7 @@ impl Timings {
 }
 
 /// The advice for a page built by JavaScript.
-pub const RENDER_HINT: &str = "this page is built by JavaScript: its records are not in the HTML";
+pub const RENDER_HINT: &str = "this page is built by JavaScript: its records are not in the HTML; try `render = \"chromium\"` in its [[feed]] table (or `feedmine preview --render`)";
 
 /// Everything learnt about one list page.
 #[derive(Debug, Clone)]

@@ -299,7 +299,7 @@ async fn render_list(
 
 /// How `feed` renders `url`: its timeout, address policy and user agent;
 /// its headers and cookie only when `url` is on the list page's origin.
-fn render_request(
+pub fn render_request(
     feed: &Feed,
     url: &Url,
     timeout: Duration,
@@ -341,16 +341,7 @@ async fn load_in_browser(
         );
     }
     charge.grow_to(rendered.html.len() as u64).await;
-    Ok(Page {
-        final_url: rendered.final_url,
-        status: 200,
-        content_type: Some("text/html; charset=utf-8".into()),
-        bytes: Vec::new(),
-        text: rendered.html,
-        encoding: encoding_rs::UTF_8,
-        etag: None,
-        last_modified: None,
-    })
+    Ok(rendered.into_page())
 }
 
 pub fn list_fetch_options(feed: &Feed) -> FetchOptions {

@@ -5,14 +5,12 @@
 
 mod common;
 
-use std::io::{Read, Write};
 use std::net::TcpListener;
 use std::path::Path;
 use std::process::{Command, Output};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::Ordering;
 
-use common::{Reply, TestServer};
+use common::{Reply, TestServer, internal_service};
 
 fn feedmine(args: Vec<String>) -> Output {
     Command::new(env!("CARGO_BIN_EXE_feedmine"))
@@ -31,31 +29,6 @@ async fn once(config: &Path) -> Output {
     tokio::task::spawn_blocking(move || feedmine(args))
         .await
         .unwrap()
-}
-
-/// An "internal" service on 127.0.0.2 that counts the connections it gets
-/// and answers each with a secret page.
-fn internal_service() -> (u16, Arc<AtomicUsize>) {
-    let listener = TcpListener::bind("127.0.0.2:0").unwrap();
-    let port = listener.local_addr().unwrap().port();
-    let hits = Arc::new(AtomicUsize::new(0));
-    let counter = hits.clone();
-    std::thread::spawn(move || {
-        for stream in listener.incoming() {
-            let Ok(mut stream) = stream else { continue };
-            counter.fetch_add(1, Ordering::SeqCst);
-            let mut buf = [0u8; 2048];
-            let _ = stream.read(&mut buf);
-            let body = "<html><body><ul><li><a href=/k1>AKIA-secret-1</a></li>\
-                        <li><a href=/k2>AKIA-secret-2</a></li><li><a href=/k3>AKIA-secret-3</a></li></ul></body></html>";
-            let _ = write!(
-                stream,
-                "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-                body.len()
-            );
-        }
-    });
-    (port, hits)
 }
 
 fn write_config(dir: &Path, feeds: &str) -> std::path::PathBuf {

@@ -7,14 +7,11 @@
 
 mod common;
 
-use std::io::Read;
-use std::net::TcpListener;
 use std::path::Path;
 use std::process::{Command, Output};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::Ordering;
 
-use common::{Reply, TestServer};
+use common::{Reply, TestServer, internal_service};
 
 fn chromium_present() -> bool {
     let found = Command::new("sh")
@@ -25,23 +22,6 @@ fn chromium_present() -> bool {
         eprintln!("skipped: Chromium not found on PATH (apt-get install chromium)");
     }
     found
-}
-
-/// An "internal" service on 127.0.0.2 that counts connections.
-fn internal_service() -> (u16, Arc<AtomicUsize>) {
-    let listener = TcpListener::bind("127.0.0.2:0").unwrap();
-    let port = listener.local_addr().unwrap().port();
-    let hits = Arc::new(AtomicUsize::new(0));
-    let counter = hits.clone();
-    std::thread::spawn(move || {
-        for stream in listener.incoming() {
-            let Ok(mut stream) = stream else { continue };
-            counter.fetch_add(1, Ordering::SeqCst);
-            let mut buf = [0u8; 1024];
-            let _ = stream.read(&mut buf);
-        }
-    });
-    (port, hits)
 }
 
 /// A job board whose list is fetched by script and rendered in the
@@ -231,4 +211,72 @@ setInterval(() => fetch("/api/ping?" + Date.now()).catch(() => {}), 100);
     assert_ne!(out.status.code(), Some(0));
     // Bounded: two 4 s renders (at most two at once) and a browser start.
     assert!(took.as_secs() < 60, "took {took:?}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_browser_that_dies_is_started_again_for_the_next_page() {
+    use feedmine::fetch::render::{RenderRequest, Renderer};
+    if !chromium_present() {
+        return;
+    }
+    let server = TestServer::start(vec![
+        ("/jobs/1", Reply::html(job_page(1))),
+        ("/jobs/2", Reply::html(job_page(2))),
+    ])
+    .await;
+    let renderer = Renderer::new(None, 2);
+    let request = |path: &str| RenderRequest {
+        url: server.url(path),
+        timeout: std::time::Duration::from_secs(20),
+        wait_for: Some("article h1".into()),
+        allow_private: false,
+        headers: Vec::new(),
+        user_agent: "feedmine-test".into(),
+    };
+    let first = renderer.render(&request("/jobs/1")).await.unwrap();
+    assert!(
+        first.html.contains("Deck officer for route 1"),
+        "{}",
+        first.html
+    );
+    let pid = renderer.browser_pid().await.expect("a browser runs");
+    // The browser dies (OOM killer, a crash): the next page still renders.
+    let killed = Command::new("kill")
+        .args(["-KILL", &pid.to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    let second = renderer.render(&request("/jobs/2")).await.unwrap();
+    assert!(second.html.contains("Deck officer for route 2"));
+    let new_pid = renderer.browser_pid().await.expect("a browser runs again");
+    assert_ne!(pid, new_pid);
+    renderer.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn extract_render_reads_an_article_written_by_script() {
+    if !chromium_present() {
+        return;
+    }
+    let server = TestServer::start(vec![("/jobs/3", Reply::html(job_page(3)))]).await;
+    let url = server.url("/jobs/3").to_string();
+    let out = tokio::task::spawn_blocking(move || {
+        let run = |extra: &[&str]| {
+            Command::new(env!("CARGO_BIN_EXE_feedmine"))
+                .arg("extract")
+                .arg(&url)
+                .args(extra)
+                .output()
+                .unwrap()
+        };
+        (run(&[]), run(&["--render"]))
+    })
+    .await
+    .unwrap();
+    let (plain, rendered) = out;
+    assert!(!String::from_utf8_lossy(&plain.stdout).contains("mooring crew"));
+    let text = String::from_utf8_lossy(&rendered.stdout);
+    assert!(rendered.status.success(), "{text}");
+    assert!(text.contains("lead the mooring crew"), "{text}");
 }

@@ -96,8 +96,26 @@ pub struct Rendered {
     pub unquiet: bool,
 }
 
+impl Rendered {
+    /// The rendered DOM as a page the pipeline reads like a fetched one
+    /// (UTF-8 text, no validators: a render is never conditional).
+    pub fn into_page(self) -> crate::fetch::Page {
+        crate::fetch::Page {
+            final_url: self.final_url,
+            status: 200,
+            content_type: Some("text/html; charset=utf-8".into()),
+            bytes: Vec::new(),
+            text: self.html,
+            encoding: encoding_rs::UTF_8,
+            etag: None,
+            last_modified: None,
+        }
+    }
+}
+
 struct Running {
     browser: Arc<Browser>,
+    pid: Option<u32>,
     handler: tokio::task::JoinHandle<()>,
     _profile: tempfile::TempDir,
 }
@@ -135,6 +153,11 @@ impl Renderer {
         }
     }
 
+    /// The process id of the running browser, if one runs.
+    pub async fn browser_pid(&self) -> Option<u32> {
+        self.running.lock().await.as_ref().and_then(|r| r.pid)
+    }
+
     /// Stop the browser (it is started again by the next render).
     pub async fn shutdown(&self) {
         if let Some(mut running) = self.running.lock().await.take()
@@ -145,11 +168,43 @@ impl Renderer {
         }
     }
 
+    /// A fresh browser context; a browser that no longer answers (it died,
+    /// or was killed) is replaced once.
+    async fn context(
+        &self,
+        url: &Url,
+    ) -> Result<
+        (
+            Arc<Browser>,
+            chromiumoxide::cdp::browser_protocol::browser::BrowserContextId,
+        ),
+        RenderError,
+    > {
+        let browser = self.browser(url).await?;
+        match browser
+            .create_browser_context(CreateBrowserContextParams::default())
+            .await
+        {
+            Ok(context) => Ok((browser, context)),
+            Err(first) => {
+                tracing::warn!("the browser does not answer ({first}); starting it again");
+                self.running.lock().await.take();
+                let browser = self.browser(url).await?;
+                let context = browser
+                    .create_browser_context(CreateBrowserContextParams::default())
+                    .await
+                    .map_err(|e| page_error(url, e))?;
+                Ok((browser, context))
+            }
+        }
+    }
+
     /// The running browser, launched or relaunched as needed.
     async fn browser(&self, url: &Url) -> Result<Arc<Browser>, RenderError> {
         let mut running = self.running.lock().await;
         if let Some(r) = running.as_ref()
             && !r.handler.is_finished()
+            && r.pid.is_none_or(process_alive)
         {
             return Ok(r.browser.clone());
         }
@@ -178,13 +233,9 @@ impl Renderer {
             .await
             .map_err(|_| timeout())?
             .map_err(|e| page_error(&req.url, e))?;
-        let browser = tokio::time::timeout_at(deadline, self.browser(&req.url))
+        let (browser, context) = tokio::time::timeout_at(deadline, self.context(&req.url))
             .await
             .map_err(|_| timeout())??;
-        let context = browser
-            .create_browser_context(CreateBrowserContextParams::default())
-            .await
-            .map_err(|e| page_error(&req.url, e))?;
         let result =
             tokio::time::timeout_at(deadline, render_in(&browser, &context, req, deadline))
                 .await
@@ -201,6 +252,21 @@ fn page_error(url: &Url, e: impl std::fmt::Display) -> RenderError {
         url: url.clone(),
         reason: e.to_string(),
     }
+}
+
+/// Is process `pid` running (not gone, not a zombie)? Linux's `/proc`;
+/// elsewhere assumed alive (the connection's failure then tells).
+fn process_alive(pid: u32) -> bool {
+    if !Path::new("/proc/self/stat").exists() {
+        return true;
+    }
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .ok()
+        .and_then(|stat| {
+            let state = stat.rsplit_once(") ")?.1.chars().next()?;
+            Some(state != 'Z' && state != 'X')
+        })
+        .unwrap_or(false)
 }
 
 fn find_on_path(names: &[&str]) -> Option<PathBuf> {
@@ -240,20 +306,22 @@ async fn launch(path: &Path) -> Result<Running, RenderError> {
         .request_timeout(Duration::from_secs(30))
         .build()
         .map_err(fail)?;
-    let (browser, mut handler) = Browser::launch(config)
+    let (mut browser, mut handler) = Browser::launch(config)
         .await
         .map_err(|e| fail(e.to_string()))?;
+    let pid = browser.get_mut_child().and_then(|c| c.inner.id());
+    // Messages it cannot read are logged by the crate itself; an error
+    // here is the connection to the browser failing: the browser is gone.
     let handler = tokio::spawn(async move {
         while let Some(event) = handler.next().await {
             if event.is_err() {
-                // A message the crate cannot read is not fatal; a closed
-                // connection ends the stream.
-                continue;
+                break;
             }
         }
     });
     Ok(Running {
         browser: Arc::new(browser),
+        pid,
         handler,
         _profile: profile,
     })
@@ -492,6 +560,15 @@ impl Policy {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_process_is_alive_until_it_exits() {
+        assert!(process_alive(std::process::id()));
+        let mut child = std::process::Command::new("true").spawn().unwrap();
+        let pid = child.id();
+        child.wait().unwrap();
+        assert!(!process_alive(pid));
+    }
 
     #[test]
     fn chromium_is_looked_up_on_path_by_its_usual_names() {

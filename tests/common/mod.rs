@@ -476,3 +476,28 @@ fn reason(status: u16) -> &'static str {
         _ => "Status",
     }
 }
+
+/// An "internal" service on 127.0.0.2 that counts the connections it gets
+/// and answers each with a secret page.
+pub fn internal_service() -> (u16, Arc<AtomicUsize>) {
+    let listener = std::net::TcpListener::bind("127.0.0.2:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let hits = Arc::new(AtomicUsize::new(0));
+    let counter = hits.clone();
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(mut stream) = stream else { continue };
+            counter.fetch_add(1, Ordering::SeqCst);
+            let mut buf = [0u8; 2048];
+            let _ = std::io::Read::read(&mut stream, &mut buf);
+            let body = "<html><body><ul><li><a href=/k1>AKIA-secret-1</a></li>\
+                        <li><a href=/k2>AKIA-secret-2</a></li><li><a href=/k3>AKIA-secret-3</a></li></ul></body></html>";
+            let head = format!(
+                "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+                body.len()
+            );
+            let _ = std::io::Write::write_all(&mut stream, (head + body).as_bytes());
+        }
+    });
+    (port, hits)
+}
