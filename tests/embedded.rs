@@ -227,3 +227,30 @@ fn once_publishes_embedded_records_and_names_an_app_shell() {
         .unwrap_or_default();
     assert!(line.contains("built by JavaScript"), "{stderr}");
 }
+
+#[test]
+fn a_list_built_by_inline_script_from_an_inline_array_is_read() {
+    // The issue's first shape: the script holds the array and writes the
+    // DOM from it; nothing runs here, the array is read as data.
+    let script = r#"<script>
+const jobs = [
+  {"title": "Harbour pilot, night shifts", "url": "/jobs/pilot", "posted": "2026-11-02"},
+  {"title": "Crane operator for the container quay", "url": "/jobs/crane", "posted": "2026-11-03"},
+  {"title": "Ferry steward, summer season", "url": "/jobs/steward", "posted": "2026-11-04"}
+];
+document.getElementById("__next").innerHTML =
+  jobs.map(j => `<a href="${j.url}">${j.title}</a>`).join("");
+</script>"#;
+    let page = run(&shell("", script));
+    let links: Vec<String> = page
+        .items
+        .iter()
+        .filter_map(|i| i.link.as_ref().map(|l| l.path().to_string()))
+        .collect();
+    assert_eq!(
+        links,
+        ["/jobs/pilot", "/jobs/crane", "/jobs/steward"],
+        "{:?}",
+        page.embedded.groups
+    );
+}
