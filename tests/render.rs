@@ -181,8 +181,8 @@ setInterval(() => fetch("/api/ping?" + Date.now()).catch(() => {}), 100);
         &config,
         format!(
             "output_dir = \"out\"\n\n[[feed]]\nid = \"live\"\nurl = \"{}\"\nrender = \"chromium\"\n\
-             bodies = false\ntimeout = \"4s\"\n\n[[feed]]\nid = \"hung\"\nurl = \"{}\"\n\
-             render = \"chromium\"\nbodies = false\ntimeout = \"4s\"\n",
+             bodies = false\ntimeout = \"8s\"\n\n[[feed]]\nid = \"hung\"\nurl = \"{}\"\n\
+             render = \"chromium\"\nbodies = false\ntimeout = \"8s\"\n",
             server.url("/live"),
             server.url("/hung")
         ),
@@ -207,9 +207,9 @@ setInterval(() => fetch("/api/ping?" + Date.now()).catch(() => {}), 100);
         .lines()
         .find(|l| l.contains("feed hung"))
         .unwrap_or_default();
-    assert!(hung_line.contains("did not finish within 4s"), "{stderr}");
+    assert!(hung_line.contains("did not finish within 8s"), "{stderr}");
     assert_ne!(out.status.code(), Some(0));
-    // Bounded: two 4 s renders (at most two at once) and a browser start.
+    // Bounded: two 8 s renders (at most two at once) and a browser start.
     assert!(took.as_secs() < 60, "took {took:?}");
 }
 
