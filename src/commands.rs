@@ -165,6 +165,7 @@ pub fn eval_lists_with(
                 .collect(),
             parse_ms: page.timings.parse.as_secs_f64() * 1e3,
             total_ms: page.timings.total().as_secs_f64() * 1e3,
+            embedded_ms: page.timings.embedded.as_secs_f64() * 1e3,
         })
     };
     let summary = lists::run(dir, out, &mut extract)?;

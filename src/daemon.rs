@@ -509,9 +509,17 @@ fn spawn_worker(
 ) -> WorkerHandle {
     let (tx, rx) = watch::channel((config.clone(), feed.clone()));
     let stop = shutdown.child_token();
+    // On the board before the task starts: a reload is acknowledged (and
+    // the console's "Add feed" answered) only once the new feed is listed.
+    let store = &shared.services.store;
+    let history = store.recent_runs(&feed.id, 50).unwrap_or_default();
+    let items = store.item_count(&feed.id).unwrap_or(0);
+    let mut status = initial_status(feed, &history, items.min(feed.max_items));
+    status.title = display_title(store, feed);
+    shared.board.put(status);
     let shared = shared.clone();
     let worker_stop = stop.clone();
-    tasks.spawn(async move { worker(shared, rx, worker_stop, run_now).await });
+    tasks.spawn(async move { worker(shared, rx, worker_stop, run_now, history).await });
     WorkerHandle { tx, stop }
 }
 
@@ -520,14 +528,8 @@ async fn worker(
     mut rx: watch::Receiver<FeedConfig>,
     stop: CancellationToken,
     mut run_now: bool,
+    history: Vec<RunRow>,
 ) {
-    let store = shared.services.store.clone();
-    let (_, feed) = rx.borrow().clone();
-    let history = store.recent_runs(&feed.id, 50).unwrap_or_default();
-    let items = store.item_count(&feed.id).unwrap_or(0);
-    let mut status = initial_status(&feed, &history, items.min(feed.max_items));
-    status.title = display_title(&store, &feed);
-    shared.board.put(status);
     let mut memory = RunMemory {
         last_start: history.first().map(|r| r.started),
         last_end: history

@@ -382,13 +382,25 @@ pub fn items_of_group(
 ) -> Vec<Item> {
     let mut seen = HashSet::new();
     let plan = items::plan_titles(doc, &group.records, dates);
-    group
+    let mut found: Vec<Item> = group
         .records
         .iter()
         .map(|r| items::item_from_record(doc, r, base, dates, &plan))
         .filter(|it| !it.title.is_empty() || it.link.is_some())
         .filter(|it| seen.insert(it.guid.clone()))
-        .collect()
+        .collect();
+    // A "view all" link closing (or opening) the list is not a record.
+    if let Some((last, rest)) = found.split_last()
+        && items::is_listing_link(last, rest)
+    {
+        found.pop();
+    }
+    if let Some((first, rest)) = found.split_first()
+        && items::is_listing_link(first, rest)
+    {
+        found.remove(0);
+    }
+    found
 }
 
 /// The items of a later page of a list whose first page's winning group

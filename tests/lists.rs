@@ -166,6 +166,77 @@ fn page_without_records_gives_no_items() {
     check("no_records");
 }
 
+// Hard shapes (issue "record detection on the hard shapes"): one
+// fixture or two per shape, each tagged with its `shape` for `eval lists`.
+
+#[test]
+fn multi_sibling_title_row_and_metadata_row_are_one_record() {
+    check("hn_front_page");
+}
+
+#[test]
+fn multi_sibling_dt_dd_pairs_are_one_record() {
+    check("podcast_episodes_dl");
+}
+
+#[test]
+fn multi_sibling_heading_paragraph_and_read_more_without_wrapper() {
+    check("council_news_siblings");
+}
+
+#[test]
+fn threaded_comments_in_nested_ordered_lists() {
+    check("garden_blog_comments");
+}
+
+/// Regression: the replies nest in a copy of the outer listing; the
+/// top-level comments used to win, each swallowing its replies, and a
+/// thread grouped by leading text runs took the self-post in with them.
+#[test]
+fn threaded_comments_nested_listings_give_every_comment() {
+    check("bike_forum_nested_comments");
+}
+
+#[test]
+fn sectioned_archive_gives_every_year_in_page_order() {
+    check("yearly_archive_sections");
+}
+
+#[test]
+fn sectioned_front_page_gives_every_section() {
+    check("news_front_sections");
+}
+
+#[test]
+fn nav_in_content_series_toc_loses_to_dated_posts() {
+    check("dev_blog_series_toc");
+}
+
+#[test]
+fn nav_in_content_topic_navigation_loses_to_articles() {
+    check("science_topic_nav_in_content");
+}
+
+#[test]
+fn short_list_of_two_posts_beats_sidebar_widgets() {
+    check("two_post_blog");
+}
+
+#[test]
+fn short_list_of_three_docs_cards() {
+    check("docs_three_cards");
+}
+
+#[test]
+fn titles_release_tag_link_not_mention() {
+    check("forge_releases_mentions");
+}
+
+#[test]
+fn titles_cells_joined_with_a_separator() {
+    check("security_updates_table");
+}
+
 /// The paper's own rules are kept reachable; on a list of exact repeats
 /// (`<li><a><text><span><text>`) they find the records too (a regression
 /// guard for `mode = "paper"`).

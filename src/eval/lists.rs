@@ -117,6 +117,9 @@ pub struct ListRun {
     pub parse_ms: f64,
     /// Milliseconds for the whole extraction, parsing included.
     pub total_ms: f64,
+    /// Of `total_ms`, milliseconds spent reading data embedded in scripts
+    /// (0 for extractors without that stage).
+    pub embedded_ms: f64,
 }
 
 /// Scores of one case.
@@ -142,6 +145,7 @@ pub struct CaseScore {
     pub dates_total: usize,
     pub parse_ms: f64,
     pub total_ms: f64,
+    pub embedded_ms: f64,
     /// The extractor's error when it failed on this page.
     pub error: Option<String>,
 }
@@ -169,6 +173,8 @@ pub struct GroupSummary {
     pub p90_total_ms: Option<f64>,
     pub median_parse_ms: Option<f64>,
     pub p90_parse_ms: Option<f64>,
+    /// Median of the pages' embedded-data reading time.
+    pub median_embedded_ms: Option<f64>,
     /// median total / median parse; `None` when either is missing or parse is 0.
     pub total_parse_ratio: Option<f64>,
 }
@@ -490,6 +496,7 @@ pub fn score_case(case: &ExpectedCase, predicted: &[PredictedRecord]) -> CaseSco
         dates_total,
         parse_ms: 0.0,
         total_ms: 0.0,
+        embedded_ms: 0.0,
         error: None,
     }
 }
@@ -531,6 +538,7 @@ pub fn run(
             Ok(found) => CaseScore {
                 parse_ms: found.parse_ms,
                 total_ms: found.total_ms,
+                embedded_ms: found.embedded_ms,
                 ..score_case(case, &found.records)
             },
             Err(message) => CaseScore {
@@ -600,6 +608,8 @@ fn group_summary(cases: &[&CaseScore]) -> GroupSummary {
     parse_ms.sort_by(f64::total_cmp);
     let median_total_ms = median(&total_ms);
     let median_parse_ms = median(&parse_ms);
+    let mut embedded_ms: Vec<f64> = timed.iter().map(|c| c.embedded_ms).collect();
+    embedded_ms.sort_by(f64::total_cmp);
     GroupSummary {
         cases: n,
         failures: cases.iter().filter(|c| c.error.is_some()).count(),
@@ -620,6 +630,7 @@ fn group_summary(cases: &[&CaseScore]) -> GroupSummary {
         p90_total_ms: nearest_rank(&total_ms, 0.9),
         median_parse_ms,
         p90_parse_ms: nearest_rank(&parse_ms, 0.9),
+        median_embedded_ms: median(&embedded_ms),
         total_parse_ratio: match (median_total_ms, median_parse_ms) {
             (Some(t), Some(p)) if p > 0.0 => Some(t / p),
             _ => None,
@@ -743,6 +754,11 @@ fn summary_table(summary: &ListsSummary) -> String {
         "p90 parse ms",
         opt(g.p90_parse_ms, 2),
         opt(a.p90_parse_ms, 2),
+    );
+    line(
+        "median embedded ms",
+        opt(g.median_embedded_ms, 2),
+        opt(a.median_embedded_ms, 2),
     );
     line(
         "total/parse",
@@ -1087,6 +1103,7 @@ mod tests {
                 records,
                 parse_ms: 1.0,
                 total_ms: 2.0,
+                embedded_ms: 0.0,
             })
         };
         let summary = run(dir, &mut out, &mut extract).unwrap();
@@ -1128,6 +1145,7 @@ mod tests {
             dates_total: 0,
             parse_ms: total_ms / 2.0,
             total_ms,
+            embedded_ms: 0.0,
             error: None,
         }
     }
@@ -1227,6 +1245,7 @@ mod tests {
                 ],
                 parse_ms: 1.0,
                 total_ms: 3.0,
+                embedded_ms: 0.0,
             })
         };
         let summary = run(root.path(), &mut out, &mut extract).unwrap();

@@ -281,13 +281,14 @@ pub fn plan_titles(doc: &Document, records: &[Record], dates: &DateContext) -> T
             } else {
                 1.0
             };
-            let demoted = if st.demoted * 2 > st.records { 0.3 } else { 1.0 };
+            let demoted = if st.demoted * 2 > st.records {
+                0.3
+            } else {
+                1.0
+            };
             let presence = n / k;
             let slug = 1.0 + st.slug / n;
             let score = mean.min(80.0).sqrt() * heading * presence * slug * demoted;
-            if std::env::var("FM_DEBUG").is_ok() {
-                eprintln!("path {key} n={} mean={mean:.1} head={} hdr={} slug={slug:.2} dem={} score={score:.2}", st.records, st.heading, st.header, st.demoted);
-            }
             (key, score, st.rank as f64 / n)
         })
         // Best score; on a tie the path that comes first in the records.
@@ -845,6 +846,30 @@ fn summary_without(full: &str, title: &str) -> String {
     format!("{cut}…")
 }
 
+/// True when `item` links to the listing the `others` live under ("View
+/// all blog posts" → `/blog/`, the posts under `/blog/…`): a way to more
+/// records, not a record. Needs two others, most of them under that path,
+/// and a path other than the site's root; a dated item is a record.
+pub fn is_listing_link(item: &Item, others: &[Item]) -> bool {
+    let Some(link) = item.link.as_ref() else {
+        return false;
+    };
+    let path = link.path();
+    if item.date.is_some() || others.len() < 2 || path == "/" || !path.ends_with('/') {
+        return false;
+    }
+    let under = others
+        .iter()
+        .filter_map(|o| o.link.as_ref())
+        .filter(|o| {
+            o.host_str() == link.host_str()
+                && o.path().len() > path.len()
+                && o.path().starts_with(path)
+        })
+        .count();
+    under >= 2 && under * 2 > others.len()
+}
+
 /// A content image's absolute URL: `src`, lazy-loading attributes, or the
 /// first `srcset` candidate; tracking pixels and inline data are skipped.
 fn image_url(el: &crate::extract::dom::Element, base: &Url) -> Option<Url> {
@@ -919,6 +944,49 @@ mod tests {
             now: Utc.with_ymd_and_hms(2024, 3, 10, 12, 0, 0).unwrap(),
             offset: FixedOffset::east_opt(0).unwrap(),
         }
+    }
+
+    fn linked(title: &str, href: &str) -> Item {
+        Item {
+            title: title.to_owned(),
+            link: Url::parse(href).ok(),
+            guid: href.to_owned(),
+            date: None,
+            date_relative: false,
+            summary: String::new(),
+            image: None,
+            author: None,
+            categories: Vec::new(),
+            body_html: None,
+        }
+    }
+
+    #[test]
+    fn a_view_all_link_above_the_posts_is_not_a_record() {
+        let posts = [
+            linked("Jenny joins the team", "https://x.example/blog/jenny/"),
+            linked("Our public roadmap", "https://x.example/blog/roadmap/"),
+            linked("Jupyter Book 2", "https://x.example/blog/jb2/"),
+        ];
+        let all = linked("View all blog posts", "https://x.example/blog/");
+        assert!(is_listing_link(&all, &posts));
+        // Sections of a site are records when they are the list.
+        let sections = [
+            linked("Guides", "https://x.example/guides/"),
+            linked("Reference", "https://x.example/reference/"),
+        ];
+        assert!(!is_listing_link(
+            &linked("Blog", "https://x.example/blog/"),
+            &sections
+        ));
+        assert!(!is_listing_link(
+            &linked("Home", "https://x.example/"),
+            &posts
+        ));
+        // A post that happens to own sub-pages is kept when dated.
+        let mut dated = all.clone();
+        dated.date = chrono::DateTime::parse_from_rfc3339("2024-03-01T00:00:00Z").ok();
+        assert!(!is_listing_link(&dated, &posts));
     }
 
     fn item_of(html: &str, selector_tag: &str) -> Item {

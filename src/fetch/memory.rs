@@ -151,6 +151,32 @@ impl Charge {
     }
 }
 
+/// A charge at least this big gives its freed memory back to the system
+/// when it ends (see [`Charge`]'s `Drop`).
+const TRIM_AFTER: u64 = 32 * 1024 * 1024;
+
+impl Drop for Charge {
+    /// A big page's tree is freed by now, but the allocator keeps the pages
+    /// in the arena of the thread that parsed it; the next big page, parsed
+    /// on another thread, would grow a second arena beside it and the
+    /// process would hold both. Returning them first keeps the footprint
+    /// that of one page at a time, as the budget means.
+    fn drop(&mut self) {
+        if self.gate.is_some() && self.bytes() >= TRIM_AFTER {
+            return_freed_memory();
+        }
+    }
+}
+
+/// Give free heap pages of every arena back to the system.
+fn return_freed_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: malloc_trim only releases free memory; it is thread-safe.
+    unsafe {
+        libc::malloc_trim(0);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -28,6 +28,12 @@
 
 use rustc_hash::FxHashMap as HashMap;
 
+mod nested;
+mod score;
+mod short;
+
+use score::{link_text_weight, score_group};
+
 use crate::extract::dom::{Document, NodeData, NodeId};
 use crate::extract::patterns::{DropReason, Mining, MiningParams, Mode, PatternCandidate};
 use crate::extract::sequence::TagSequence;
@@ -56,6 +62,9 @@ pub struct RecordGroup {
     pub dropped: Option<DropReason>,
     /// Human-readable location, e.g. `body > main > ul.posts > li`.
     pub selector: String,
+    /// The records are a thread's comments, replies nested in what they
+    /// answer: ranked by their own prose rather than by headline links.
+    pub thread: bool,
 }
 
 /// Outcome of record detection for one page.
@@ -110,6 +119,7 @@ fn detect_paper(doc: &Document, seq: &TagSequence, mining: &Mining) -> Detection
                 score: c.coverage,
                 patterns: vec![i],
                 dropped: None,
+                thread: false,
             }
         })
         .collect();
@@ -352,13 +362,6 @@ fn detect_structural(
                 _ => place_records(doc, &mut kinds, &containers, &tag, &a.runs),
             };
             let container = containers.first().copied().unwrap_or(0);
-            if std::env::var("FM_DEBUG").is_ok() {
-                eprintln!(
-                    "place {place:?} tag {tag} containers {} records {}",
-                    containers.len(),
-                    records.len()
-                );
-            }
             let mut g = RecordGroup {
                 container: Some(container),
                 selector: format!("{} > {}", selector(doc, container), tag),
@@ -366,12 +369,29 @@ fn detect_structural(
                 score: 0.0,
                 patterns: a.patterns,
                 dropped: None,
+                thread: matches!(place, Place::Thread(..)),
                 records,
             };
-            score_group(doc, &mut g, params, total_text);
+            score_group(doc, &mut g, params, total_text, min_ins);
             g
         })
         .collect();
+    let shorts = short::groups(doc, &mut kinds, &groups, min_ins);
+    for mut g in shorts {
+        score_group(doc, &mut g, params, total_text, 2);
+        groups.push(g);
+    }
+    rank(&mut groups);
+    if nested::split_top(doc, &mut kinds, &mut groups, |g| {
+        score_group(doc, g, params, total_text, min_ins)
+    }) {
+        rank(&mut groups);
+    }
+    Detection { groups }
+}
+
+/// Winner first: kept groups by score, then page order.
+fn rank(groups: &mut [RecordGroup]) {
     groups.sort_by(|a, b| {
         a.dropped
             .is_some()
@@ -379,7 +399,6 @@ fn detect_structural(
             .then(b.score.total_cmp(&a.score))
             .then(a.container.cmp(&b.container))
     });
-    Detection { groups }
 }
 
 /// Add one candidate's instance runs to the groups: at the first lift
@@ -477,8 +496,10 @@ fn collect_thread(
     let mut by_kind: HashMap<(String, String), Vec<NodeId>> = HashMap::default();
     for &(container, root) in singles {
         // Alone of its kind in its container, not one instance among
-        // siblings that the pattern happened to miss.
-        if kinds.repeated(root) {
+        // siblings that the pattern happened to miss; and an element (the
+        // text runs that start a pattern in every container are not
+        // records: they grouped a self-post with the comments under it).
+        if doc.element(root).is_none() || kinds.repeated(root) {
             continue;
         }
         let tag = doc.tag(container).unwrap_or("").to_string();
@@ -544,15 +565,54 @@ fn expand_place(
             }
             out
         }
-        Place::Single(_) | Place::Thread(..) => {
+        Place::Single(_) => {
             found.sort_unstable();
             found.dedup();
             found
+        }
+        Place::Thread(..) => {
+            found.sort_unstable();
+            found.dedup();
+            thread_members(doc, found)
         }
     };
     containers.sort_unstable();
     containers.dedup();
     containers
+}
+
+/// The containers of a thread that carry every stable class most of them
+/// carry: a self-post above its comments has the same inner layout
+/// (`div.thing > div.entry`) but not the comments' `comment` class.
+fn thread_members(doc: &Document, containers: Vec<NodeId>) -> Vec<NodeId> {
+    let classes = |id: NodeId| -> Vec<&str> {
+        doc.element(id)
+            .and_then(|e| e.attr("class"))
+            .map(|c| c.split_whitespace().filter(|t| stable_class(t)).collect())
+            .unwrap_or_default()
+    };
+    let mut counts: HashMap<&str, usize> = HashMap::default();
+    for &c in &containers {
+        let mut own = classes(c);
+        own.sort_unstable();
+        own.dedup();
+        for t in own {
+            *counts.entry(t).or_insert(0) += 1;
+        }
+    }
+    let majority: Vec<&str> = counts
+        .into_iter()
+        .filter(|&(_, n)| n * 2 > containers.len())
+        .map(|(t, _)| t)
+        .collect();
+    containers
+        .iter()
+        .copied()
+        .filter(|&c| {
+            let own = classes(c);
+            majority.iter().all(|t| own.contains(t))
+        })
+        .collect()
 }
 
 /// Records of a thread: each container's own content, without the child
@@ -932,127 +992,6 @@ fn segment(
 /// Mined records a widened member is compared with (see [`widen`]).
 const MAX_PROTOTYPES: usize = 64;
 
-/// Text statistics of one record used by the ranking.
-struct RecordStats {
-    text: usize,
-    link_text: usize,
-    /// Longest link text (chars) in the record.
-    best_link: usize,
-    /// Links whose text looks like a headline (≥ 15 chars).
-    headline_links: usize,
-    tokens: usize,
-    has_link: bool,
-}
-
-fn record_stats(doc: &Document, r: &Record) -> RecordStats {
-    let mut st = RecordStats {
-        text: 0,
-        link_text: 0,
-        best_link: 0,
-        headline_links: 0,
-        tokens: 0,
-        has_link: false,
-    };
-    let mut i = r.start;
-    while i < r.end {
-        let node = doc.node(i);
-        match &node.data {
-            NodeData::Element(e) => {
-                st.tokens += 1;
-                if e.name == "a" && e.attr("href").is_some_and(|h| !h.trim().is_empty()) {
-                    let (chars, bytes) = link_text_weight(doc, i);
-                    // Card-style records link with an empty `<a>` laid
-                    // over the whole card: still a link.
-                    st.has_link = true;
-                    st.link_text += bytes;
-                    st.best_link = st.best_link.max(chars);
-                    if chars >= 15 {
-                        st.headline_links += 1;
-                    }
-                }
-            }
-            NodeData::Text { text, blank: false } => {
-                st.tokens += 1;
-                st.text += text.trim().len();
-            }
-            _ => {}
-        }
-        i += 1;
-    }
-    st
-}
-
-/// Weighted length of a link's text without building it: non-space
-/// characters (CJK counted 3: a CJK character carries about a word) plus
-/// one per gap between words; and the trimmed text's byte length.
-fn link_text_weight(doc: &Document, a: NodeId) -> (usize, usize) {
-    let (mut chars, mut bytes, mut in_word) = (0usize, 0usize, false);
-    for n in &doc.nodes[a as usize..doc.node(a).end as usize] {
-        if let NodeData::Text { text, blank: false } = &n.data {
-            bytes += text.trim().len();
-            for c in text.chars() {
-                if c.is_whitespace() {
-                    in_word = false;
-                } else {
-                    if !in_word && chars > 0 {
-                        chars += 1;
-                    }
-                    in_word = true;
-                    chars += if (c as u32) > 0x2E80 { 3 } else { 1 };
-                }
-            }
-        }
-    }
-    (chars, bytes)
-}
-
-fn median(mut v: Vec<usize>) -> usize {
-    if v.is_empty() {
-        return 0;
-    }
-    v.sort_unstable();
-    v[v.len() / 2]
-}
-
-/// Apply Rules 1, 2, 3, 5 to a group's records and compute its score.
-fn score_group(doc: &Document, g: &mut RecordGroup, params: &MiningParams, total_text: f64) {
-    let stats: Vec<RecordStats> = g.records.iter().map(|r| record_stats(doc, r)).collect();
-    let k = stats.len();
-    let text: usize = stats.iter().map(|s| s.text).sum();
-    g.coverage = text as f64 / total_text;
-    if k < params.min_instances.max(2) {
-        g.dropped = Some(DropReason::Rule1Instances);
-        return;
-    }
-    if median(stats.iter().map(|s| s.tokens).collect()) < params.min_record_len {
-        g.dropped = Some(DropReason::Rule2Length);
-        return;
-    }
-    let with_link = stats.iter().filter(|s| s.has_link).count();
-    let link_share = with_link as f64 / k as f64;
-    if link_share < 0.5 || text == 0 {
-        g.dropped = Some(DropReason::Rule3KeyTags);
-        return;
-    }
-    if g.coverage < params.min_coverage {
-        g.dropped = Some(DropReason::Rule5Coverage);
-        return;
-    }
-    let best_link = median(stats.iter().map(|s| s.best_link).collect()) as f64;
-    // Navigation and tag clouds have one- or two-word links; headlines are
-    // longer.
-    let headline = (best_link / 30.0).clamp(0.1, 1.0);
-    // A record holding several headline links is several records.
-    let headlines_per_record =
-        stats.iter().map(|s| s.headline_links).sum::<usize>() as f64 / k as f64;
-    let multi = if headlines_per_record > 1.5 {
-        1.5 / headlines_per_record
-    } else {
-        1.0
-    };
-    g.score = g.coverage * headline * link_share * link_share * multi;
-}
-
 /// A short CSS-like path for display: `body > main > ul.posts`.
 pub fn selector(doc: &Document, id: NodeId) -> String {
     let mut parts: Vec<String> = std::iter::once(id)
@@ -1108,6 +1047,85 @@ mod tests {
 
     const NAV: &str = "<nav><ul><li><a href='/'>Home</a></li><li><a href='/a'>About</a></li>\
         <li><a href='/b'>Blog</a></li><li><a href='/c'>Contact</a></li><li><a href='/d'>Jobs</a></li></ul></nav>";
+
+    /// Two posts with linked headings beat a sidebar of five links (Rule 1
+    /// alone would drop them: two is below `min_instances`).
+    #[test]
+    fn two_posts_beat_the_sidebar() {
+        let mut html = String::from("<body><main>");
+        for (i, t) in ["Sourdough with a sulky starter", "Hello world, and why"]
+            .iter()
+            .enumerate()
+        {
+            html.push_str(&format!(
+                "<article class=post><h2><a href='/p/{i}'>{t}</a></h2>\
+                 <p>A first paragraph of the post that says what it is about.</p></article>"
+            ));
+        }
+        html.push_str("</main><aside><ul>");
+        for w in [
+            "Baking",
+            "Batch cooking",
+            "Lunchboxes",
+            "Archives",
+            "Log in",
+        ] {
+            html.push_str(&format!("<li><a href='/c/{w}'>{w}</a></li>"));
+        }
+        html.push_str("</ul></aside></body>");
+        let got = titles(&html, &MiningParams::default());
+        assert_eq!(got.len(), 2, "{got:?}");
+        assert!(got[0].starts_with("Sourdough"), "{got:?}");
+    }
+
+    /// Linked headings in page chrome are never a short list.
+    #[test]
+    fn two_linked_headings_in_a_nav_are_not_a_short_list() {
+        let html = "<body><nav><div class=c><h3><a href='/a'>Our products and services</a></h3></div>\
+            <div class=c><h3><a href='/b'>About the company and team</a></h3></div></nav>\
+            <main><p>Plain prose about the company, long enough to be the page.</p></main></body>";
+        assert!(titles(html, &MiningParams::default()).is_empty());
+    }
+
+    /// Replies nested in copies of the outer listing: every comment is a
+    /// record of its own, without the replies inside it.
+    #[test]
+    fn nested_listings_split_into_one_record_per_comment() {
+        fn comment(id: usize, text: &str, replies: &str) -> String {
+            format!(
+                "<div class='thing comment' id=t{id}><div class=entry><p class=tagline>\
+                 <a href='/u/{id}'>user{id}</a> <time>2024-03-0{id}</time></p>\
+                 <div class=md><p>{text}</p></div><a href='/c/{id}'>permalink</a></div>\
+                 <div class=child><div class=listing>{replies}</div></div></div>"
+            )
+        }
+        let inner = comment(3, "A reply to the second comment, with its own point.", "");
+        let deep = comment(
+            2,
+            "The second comment answers the first one at length.",
+            &inner,
+        );
+        let html = format!(
+            "<body><div class=listing>{}{}</div></body>",
+            comment(
+                1,
+                "The first comment says something about studded tyres.",
+                &deep
+            ),
+            comment(
+                4,
+                "A fourth comment, at the top level, with no replies.",
+                ""
+            )
+        );
+        let got = titles(&html, &MiningParams::default());
+        assert_eq!(got.len(), 4, "{got:?}");
+        assert!(
+            got[0].contains("first comment") && !got[0].contains("second"),
+            "{got:?}"
+        );
+        assert!(got[2].contains("reply to the second"), "{got:?}");
+    }
 
     #[test]
     fn variant_records_are_widened_and_nav_loses() {

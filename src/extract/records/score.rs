@@ -1,0 +1,252 @@
+//! Ranking record groups: Rules 1, 2, 3 and 5 of "Mining Data Records in
+//! Web Pages" applied to a group's records, then one score that prefers
+//! the page's content list to its navigation.
+//!
+//! The score is text coverage × headline-ness of the links × (share of
+//! records with a link)² × a penalty for records holding several headlines
+//! × *richness*. Richness measures what content records have and
+//! navigation lacks: a heading of their own and a date (each counted by
+//! the share of records that have one). A series table of contents, a
+//! category menu or a "related" strip is bare links; the list of posts
+//! beside it carries headings and dates, and wins even when it is shorter.
+//! A thread's comments are judged by their prose instead of their links
+//! (an author name and "permalink" are not headlines).
+//!
+//! Invariants: pure over the arena; one pass over each record's nodes.
+
+use crate::extract::dom::{Document, NodeData, NodeId};
+use crate::extract::patterns::{DropReason, MiningParams};
+
+use super::{Record, RecordGroup};
+
+/// Weight of the share of records holding a heading (h1–h6).
+const HEADING_WEIGHT: f64 = 0.5;
+/// Weight of the share of records holding a date.
+const DATE_WEIGHT: f64 = 0.5;
+/// Median prose (bytes outside links) at which a thread's records count as
+/// fully headline-like.
+const PROSE_FULL: f64 = 60.0;
+/// Longest text node (bytes) read as a date line.
+const MAX_DATE_TEXT: usize = 60;
+
+/// Text statistics of one record used by the ranking.
+pub(super) struct RecordStats {
+    pub(super) text: usize,
+    pub(super) link_text: usize,
+    /// Longest link text (chars) in the record.
+    best_link: usize,
+    /// Links whose text looks like a headline (≥ 15 chars).
+    headline_links: usize,
+    tokens: usize,
+    has_link: bool,
+    /// Holds an `h1`–`h6`.
+    heading: bool,
+    /// Holds a `<time>` or a short text with a year in it.
+    dated: bool,
+}
+
+pub(super) fn record_stats(doc: &Document, r: &Record) -> RecordStats {
+    let mut st = RecordStats {
+        text: 0,
+        link_text: 0,
+        best_link: 0,
+        headline_links: 0,
+        tokens: 0,
+        has_link: false,
+        heading: false,
+        dated: false,
+    };
+    let mut i = r.start;
+    while i < r.end {
+        let node = doc.node(i);
+        match &node.data {
+            NodeData::Element(e) => {
+                st.tokens += 1;
+                match e.name.as_str() {
+                    "h1" | "h2" | "h3" | "h4" | "h5" | "h6" => st.heading = true,
+                    "time" => st.dated = true,
+                    "a" if e.attr("href").is_some_and(|h| !h.trim().is_empty()) => {
+                        let (chars, bytes) = link_text_weight(doc, i);
+                        // Card-style records link with an empty `<a>` laid
+                        // over the whole card: still a link.
+                        st.has_link = true;
+                        st.link_text += bytes;
+                        st.best_link = st.best_link.max(chars);
+                        if chars >= 15 {
+                            st.headline_links += 1;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            NodeData::Text { text, blank: false } => {
+                st.tokens += 1;
+                let t = text.trim();
+                st.text += t.len();
+                st.dated = st.dated || (t.len() <= MAX_DATE_TEXT && has_year(t));
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    st
+}
+
+/// True when `text` holds a four-digit year from 1990 to 2039 that is not
+/// part of a longer number (`Mar 4, 2024`, `2024-03-05`, `05.03.2024`,
+/// `2024年3月5日`).
+fn has_year(text: &str) -> bool {
+    let b = text.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        if !b[i].is_ascii_digit() {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < b.len() && b[i].is_ascii_digit() {
+            i += 1;
+        }
+        if i - start == 4 {
+            let year = b[start..i]
+                .iter()
+                .fold(0u32, |y, d| y * 10 + u32::from(d - b'0'));
+            if (1990..=2039).contains(&year) {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// Weighted length of a link's text without building it: non-space
+/// characters (CJK counted 3: a CJK character carries about a word) plus
+/// one per gap between words; and the trimmed text's byte length.
+pub(super) fn link_text_weight(doc: &Document, a: NodeId) -> (usize, usize) {
+    let (mut chars, mut bytes, mut in_word) = (0usize, 0usize, false);
+    for n in &doc.nodes[a as usize..doc.node(a).end as usize] {
+        if let NodeData::Text { text, blank: false } = &n.data {
+            bytes += text.trim().len();
+            for c in text.chars() {
+                if c.is_whitespace() {
+                    in_word = false;
+                } else {
+                    if !in_word && chars > 0 {
+                        chars += 1;
+                    }
+                    in_word = true;
+                    chars += if (c as u32) > 0x2E80 { 3 } else { 1 };
+                }
+            }
+        }
+    }
+    (chars, bytes)
+}
+
+fn median(mut v: Vec<usize>) -> usize {
+    if v.is_empty() {
+        return 0;
+    }
+    v.sort_unstable();
+    v[v.len() / 2]
+}
+
+/// Share of `stats` for which `f` holds.
+fn share(stats: &[RecordStats], f: impl Fn(&RecordStats) -> bool) -> f64 {
+    if stats.is_empty() {
+        return 0.0;
+    }
+    stats.iter().filter(|s| f(s)).count() as f64 / stats.len() as f64
+}
+
+/// Apply Rules 1, 2, 3, 5 to a group's records and compute its score. A
+/// group needs `min_records` records (Rule 1: `min_instances`; fewer for
+/// the short lists of [`super::short`]).
+pub(super) fn score_group(
+    doc: &Document,
+    g: &mut RecordGroup,
+    params: &MiningParams,
+    total_text: f64,
+    min_records: usize,
+) {
+    let stats: Vec<RecordStats> = g.records.iter().map(|r| record_stats(doc, r)).collect();
+    let k = stats.len();
+    let text: usize = stats.iter().map(|s| s.text).sum();
+    g.coverage = text as f64 / total_text;
+    if k < min_records.max(2) {
+        g.dropped = Some(DropReason::Rule1Instances);
+        return;
+    }
+    if median(stats.iter().map(|s| s.tokens).collect()) < params.min_record_len {
+        g.dropped = Some(DropReason::Rule2Length);
+        return;
+    }
+    let link_share = share(&stats, |s| s.has_link);
+    if link_share < 0.5 || text == 0 {
+        g.dropped = Some(DropReason::Rule3KeyTags);
+        return;
+    }
+    if g.coverage < params.min_coverage {
+        g.dropped = Some(DropReason::Rule5Coverage);
+        return;
+    }
+    let best_link = median(stats.iter().map(|s| s.best_link).collect()) as f64;
+    // Navigation and tag clouds have one- or two-word links; headlines are
+    // longer.
+    let mut headline = (best_link / 30.0).clamp(0.1, 1.0);
+    if g.thread {
+        // A comment's links are its author and "permalink"; what it says
+        // is its prose.
+        let prose = median(
+            stats
+                .iter()
+                .map(|s| s.text - s.link_text.min(s.text))
+                .collect(),
+        );
+        headline = headline.max((prose as f64 / PROSE_FULL).clamp(0.1, 1.0));
+    }
+    // A record holding several headline links is several records.
+    let headlines_per_record =
+        stats.iter().map(|s| s.headline_links).sum::<usize>() as f64 / k as f64;
+    let multi = if headlines_per_record > 1.5 {
+        1.5 / headlines_per_record
+    } else {
+        1.0
+    };
+    // A record holding several headlines is a section: its heading and
+    // date belong to the section, not to one record.
+    let richness = if multi < 1.0 {
+        1.0
+    } else {
+        1.0 + HEADING_WEIGHT * share(&stats, |s| s.heading)
+            + DATE_WEIGHT * share(&stats, |s| s.dated)
+    };
+    g.score = g.coverage * headline * link_share * link_share * multi * richness;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::has_year;
+
+    #[test]
+    fn years_are_found_in_date_lines_only_as_whole_numbers() {
+        for t in [
+            "Mar 4, 2024",
+            "2024-03-05",
+            "05.03.2024",
+            "2024年3月5日",
+            "1999",
+        ] {
+            assert!(has_year(t), "{t}");
+        }
+        for t in [
+            "12345 views",
+            "Part 14",
+            "1.5 Million",
+            "20240305",
+            "3 hours ago",
+        ] {
+            assert!(!has_year(t), "{t}");
+        }
+    }
+}

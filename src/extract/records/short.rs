@@ -1,0 +1,161 @@
+//! Short lists: records too few for the miner.
+//!
+//! Rule 1 needs `min_instances` repeats (3 by default), so a blog with two
+//! posts or a landing page with two teasers gives the miner nothing, and
+//! the sidebar's widgets win. A record of a short list still shows itself:
+//! it is a sibling of its own kind holding a heading that links somewhere.
+//! Two headings of one level that carry a link, whose lowest common
+//! ancestor holds them under different children of one kind, make those
+//! children a candidate group; further headings under the next sibling of
+//! that kind extend it.
+//!
+//! Invariants: only groups smaller than `min_instances` are made (larger
+//! lists are the miner's) and never inside `nav`, `aside`, `header` or
+//! `footer`; records are whole sibling subtrees, disjoint, in page order.
+//! Cost: one pass over the arena plus a walk up from each heading.
+
+use crate::extract::dom::{Document, NodeId};
+
+use super::{Kinds, Record, RecordGroup, child_toward, lca, selector};
+
+/// Elements whose content is page chrome, not the page's own list.
+const CHROME: &[&str] = &["nav", "aside", "header", "footer"];
+
+/// How far above a heading a wrapping link is looked for (`a > h2`,
+/// `a > div > h3`).
+const LINK_ABOVE: usize = 3;
+
+/// Candidate groups of two up to `min_instances - 1` records, not already
+/// among `existing`.
+pub(super) fn groups(
+    doc: &Document,
+    kinds: &mut Kinds<'_>,
+    existing: &[RecordGroup],
+    min_instances: usize,
+) -> Vec<RecordGroup> {
+    let mut by_level: [Vec<NodeId>; 6] = Default::default();
+    for id in 0..doc.nodes.len() as NodeId {
+        if let Some(level) = heading_level(doc, id)
+            && linked(doc, id)
+        {
+            by_level[level].push(id);
+        }
+    }
+    let mut out = Vec::new();
+    for headings in &by_level {
+        for roots in chains(doc, kinds, headings) {
+            if roots.len() >= min_instances || !one_heading_each(doc, &roots, headings) {
+                continue;
+            }
+            let Some(container) = doc.node(roots[0]).parent else {
+                continue;
+            };
+            if in_chrome(doc, container) || known(existing, container, roots[0]) {
+                continue;
+            }
+            out.push(group(doc, kinds, container, &roots));
+        }
+    }
+    out
+}
+
+/// `0..6` for `h1`..`h6`.
+fn heading_level(doc: &Document, id: NodeId) -> Option<usize> {
+    match doc.tag(id)? {
+        "h1" => Some(0),
+        "h2" => Some(1),
+        "h3" => Some(2),
+        "h4" => Some(3),
+        "h5" => Some(4),
+        "h6" => Some(5),
+        _ => None,
+    }
+}
+
+fn is_link(doc: &Document, id: NodeId) -> bool {
+    doc.is_tag(id, "a")
+        && doc
+            .element(id)
+            .and_then(|e| e.attr("href"))
+            .is_some_and(|h| !h.trim().is_empty() && !h.trim_start().starts_with('#'))
+}
+
+/// A heading that holds a link, or sits inside one.
+fn linked(doc: &Document, h: NodeId) -> bool {
+    (h..doc.node(h).end).any(|i| is_link(doc, i))
+        || doc.ancestors(h).take(LINK_ABOVE).any(|a| is_link(doc, a))
+}
+
+/// Runs of sibling roots: consecutive headings whose common ancestor holds
+/// them under different children of one kind, chained while the next pair
+/// continues from the last root.
+fn chains(doc: &Document, kinds: &mut Kinds<'_>, headings: &[NodeId]) -> Vec<Vec<NodeId>> {
+    let mut out: Vec<Vec<NodeId>> = Vec::new();
+    let mut current: Vec<NodeId> = Vec::new();
+    for w in headings.windows(2) {
+        let c = lca(doc, w[0], w[1]);
+        let (a, b) = (child_toward(doc, c, w[0]), child_toward(doc, c, w[1]));
+        let alike = a != w[0] && kinds.kind(a) == kinds.kind(b);
+        if alike && current.last() == Some(&a) {
+            current.push(b);
+            continue;
+        }
+        if current.len() >= 2 {
+            out.push(std::mem::take(&mut current));
+        }
+        current = if alike { vec![a, b] } else { Vec::new() };
+    }
+    if current.len() >= 2 {
+        out.push(current);
+    }
+    out
+}
+
+/// Each root holds exactly one of the headings (a root with two is a
+/// section, not a record).
+fn one_heading_each(doc: &Document, roots: &[NodeId], headings: &[NodeId]) -> bool {
+    roots.iter().all(|&r| {
+        let end = doc.node(r).end;
+        let lo = headings.partition_point(|&h| h < r);
+        let hi = headings.partition_point(|&h| h < end);
+        hi - lo == 1
+    })
+}
+
+fn in_chrome(doc: &Document, id: NodeId) -> bool {
+    std::iter::once(id)
+        .chain(doc.ancestors(id))
+        .any(|a| CHROME.iter().any(|t| doc.is_tag(a, t)))
+}
+
+/// True when a mined group already starts with the same record.
+fn known(existing: &[RecordGroup], container: NodeId, first: NodeId) -> bool {
+    existing.iter().any(|g| {
+        g.container == Some(container) && g.records.first().is_some_and(|r| r.start == first)
+    })
+}
+
+fn group(
+    doc: &Document,
+    kinds: &mut Kinds<'_>,
+    container: NodeId,
+    roots: &[NodeId],
+) -> RecordGroup {
+    let tag = kinds.kind(roots[0]);
+    RecordGroup {
+        container: Some(container),
+        selector: format!("{} > {}", selector(doc, container), tag),
+        records: roots
+            .iter()
+            .map(|&r| Record {
+                start: r,
+                end: doc.node(r).end,
+            })
+            .collect(),
+        coverage: 0.0,
+        score: 0.0,
+        patterns: Vec::new(),
+        dropped: None,
+        thread: false,
+    }
+}
