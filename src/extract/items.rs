@@ -625,7 +625,9 @@ pub fn item_from_record(
         .map(|l| l.url.clone());
 
     let full = doc.text_of_range(record.start, record.end);
-    let summary = summary_without(&full, &title);
+    // A headless record's title is a cut of its own prose (a comment): the
+    // summary keeps the whole text, or a short comment would have none.
+    let summary = summary_without(&full, if plan.headless { "" } else { &title });
     // A machine-readable attribute date is absolute; only a date read from
     // the text can be relative ("2 days ago"), so only that one is re-read.
     let from_text = attr_date.is_none();
