@@ -223,6 +223,14 @@ const STATE_CLASSES: &[&str] = &[
 /// Class tokens generated per build or per state.
 const VOLATILE_PREFIXES: &[&str] = &["is-", "has-", "css-", "sc-", "jsx-", "svelte-", "ng-"];
 
+/// The tokens of an element's `class` attribute (none for other nodes).
+fn class_tokens(doc: &Document, id: NodeId) -> impl Iterator<Item = &str> {
+    doc.element(id)
+        .and_then(|e| e.attr("class"))
+        .unwrap_or("")
+        .split_whitespace()
+}
+
 /// True for class tokens that name what an element is: no digits (grid
 /// sizes, ids, depths), no state words, no BEM modifiers (`card--wide`),
 /// no generated prefixes.
@@ -263,10 +271,7 @@ impl<'d> Kinds<'d> {
         }
         let k = match self.doc.element(id) {
             Some(e) => {
-                let mut classes: Vec<&str> = e
-                    .attr("class")
-                    .unwrap_or("")
-                    .split_whitespace()
+                let mut classes: Vec<&str> = class_tokens(self.doc, id)
                     .filter(|c| stable_class(c))
                     .collect();
                 classes.sort_unstable();
@@ -585,12 +590,8 @@ fn expand_place(
 /// carry: a self-post above its comments has the same inner layout
 /// (`div.thing > div.entry`) but not the comments' `comment` class.
 fn thread_members(doc: &Document, containers: Vec<NodeId>) -> Vec<NodeId> {
-    let classes = |id: NodeId| -> Vec<&str> {
-        doc.element(id)
-            .and_then(|e| e.attr("class"))
-            .map(|c| c.split_whitespace().filter(|t| stable_class(t)).collect())
-            .unwrap_or_default()
-    };
+    let classes =
+        |id: NodeId| -> Vec<&str> { class_tokens(doc, id).filter(|t| stable_class(t)).collect() };
     let mut counts: HashMap<&str, usize> = HashMap::default();
     for &c in &containers {
         let mut own = classes(c);
@@ -793,12 +794,7 @@ fn widen(doc: &Document, container: NodeId, tag: &str, mined: &[(NodeId, NodeId)
     let root_set: std::collections::HashSet<NodeId> = mined.iter().map(|m| m.0).collect();
     // Class names every mined root shares: a member must carry one of them
     // (keeps an intro `div` out of a list of `div.post`).
-    let classes = |id: NodeId| -> Vec<&str> {
-        doc.element(id)
-            .and_then(|e| e.attr("class"))
-            .map(|c| c.split_whitespace().collect())
-            .unwrap_or_default()
-    };
+    let classes = |id: NodeId| -> Vec<&str> { class_tokens(doc, id).collect() };
     let mut shared: Option<Vec<&str>> = None;
     for &(r, _) in mined {
         let c = classes(r);

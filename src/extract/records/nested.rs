@@ -75,13 +75,7 @@ fn split(doc: &Document, kinds: &mut Kinds<'_>, records: &[Record]) -> Option<Ve
         return None;
     }
     let split = thread_records(doc, &all);
-    let mut prose: Vec<usize> = split
-        .iter()
-        .map(|r| {
-            let st = record_stats(doc, r);
-            st.text.saturating_sub(st.link_text)
-        })
-        .collect();
+    let mut prose: Vec<usize> = split.iter().map(|r| record_stats(doc, r).prose()).collect();
     prose.sort_unstable();
     let median = prose.get(prose.len() / 2).copied().unwrap_or(0);
     (median >= MIN_PROSE).then_some(split)

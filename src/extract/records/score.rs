@@ -45,6 +45,14 @@ pub(super) struct RecordStats {
     dated: bool,
 }
 
+impl RecordStats {
+    /// Text outside links (bytes): what a comment says beyond its author
+    /// and "permalink".
+    pub(super) fn prose(&self) -> usize {
+        self.text.saturating_sub(self.link_text)
+    }
+}
+
 pub(super) fn record_stats(doc: &Document, r: &Record) -> RecordStats {
     let mut st = RecordStats {
         text: 0,
@@ -197,12 +205,7 @@ pub(super) fn score_group(
     if g.thread {
         // A comment's links are its author and "permalink"; what it says
         // is its prose.
-        let prose = median(
-            stats
-                .iter()
-                .map(|s| s.text - s.link_text.min(s.text))
-                .collect(),
-        );
+        let prose = median(stats.iter().map(RecordStats::prose).collect());
         headline = headline.max((prose as f64 / PROSE_FULL).clamp(0.1, 1.0));
     }
     // A record holding several headline links is several records.
