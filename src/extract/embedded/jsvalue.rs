@@ -143,18 +143,7 @@ fn function_call(t: &str) -> Option<Value> {
     if !p.eat(b'(') {
         return None;
     }
-    let mut params = Vec::new();
-    loop {
-        p.blank();
-        if p.eat(b')') {
-            break;
-        }
-        params.push(p.identifier()?.to_string());
-        p.blank();
-        if !p.eat(b',') && p.peek() != Some(b')') {
-            return None;
-        }
-    }
+    let params = p.list_until_paren(|p| p.identifier().map(str::to_string))?;
     p.blank();
     let body_start = p.pos;
     let body_end = balanced_end(t, body_start)?;
@@ -171,18 +160,7 @@ fn function_call(t: &str) -> Option<Value> {
     if !p.eat(b'(') {
         return None;
     }
-    let mut args = Vec::new();
-    loop {
-        p.blank();
-        if p.eat(b')') {
-            break;
-        }
-        args.push(p.value(0)?);
-        p.blank();
-        if !p.eat(b',') && p.peek() != Some(b')') {
-            return None;
-        }
-    }
+    let args = p.list_until_paren(|p| p.value(0))?;
     let mut bindings: HashMap<String, Value> = HashMap::new();
     let mut args = args.into_iter();
     for name in params {
@@ -205,6 +183,26 @@ impl<'a> Parser<'a> {
             src,
             pos: 0,
             bindings,
+        }
+    }
+
+    /// Comma-separated `item`s up to and including the closing `)` (the
+    /// opening one already eaten): parameter names, call arguments.
+    fn list_until_paren<T>(
+        &mut self,
+        mut item: impl FnMut(&mut Self) -> Option<T>,
+    ) -> Option<Vec<T>> {
+        let mut out = Vec::new();
+        loop {
+            self.blank();
+            if self.eat(b')') {
+                return Some(out);
+            }
+            out.push(item(self)?);
+            self.blank();
+            if !self.eat(b',') && self.peek() != Some(b')') {
+                return None;
+            }
         }
     }
 
