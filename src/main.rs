@@ -449,15 +449,23 @@ fn reset_state_if(reset: bool, config_path: &Path) -> anyhow::Result<()> {
     let Some(cfg) = reset.then(|| config::load(config_path).ok()).flatten() else {
         return Ok(());
     };
-    match feedmine::state::reset(&cfg.state_path)? {
+    let Some(path) = cfg.state.sqlite_path() else {
+        eprintln!(
+            "feedmine: --reset-state moves an SQLite file aside; the state is the PostgreSQL \
+             database {}, which is left as it is",
+            cfg.state.label()
+        );
+        return Ok(());
+    };
+    match feedmine::state::reset(path)? {
         Some(aside) => eprintln!(
             "feedmine: state database {} moved aside to {}; starting with a new one",
-            cfg.state_path.display(),
+            path.display(),
             aside.display()
         ),
         None => eprintln!(
             "feedmine: no state database at {}; nothing to reset",
-            cfg.state_path.display()
+            path.display()
         ),
     }
     Ok(())
@@ -485,7 +493,7 @@ fn once(config_path: &Path, only: &[String], refetch_bodies: bool) -> anyhow::Re
         .filter(|f| only.is_empty() || only.contains(&f.id))
         .collect();
     if refetch_bodies {
-        let store = feedmine::state::Store::open(&cfg.state_path)?;
+        let store = feedmine::state::Store::open_location(&cfg.state)?;
         for feed in &selected {
             let n = store.clear_bodies(&feed.id)?;
             // A 304 would skip the run: ask for the page itself.
@@ -799,8 +807,8 @@ fn preview(
     // What the feed's state learnt about its links; a preview never
     // creates a state file.
     let learned = match (&cfg, &feed) {
-        (Some(c), Some(f)) if c.state_path.is_file() => {
-            feedmine::state::Store::open(&c.state_path)?.volatile_params(&f.id)?
+        (Some(c), Some(f)) if c.state.sqlite_path().is_none_or(Path::is_file) => {
+            feedmine::state::Store::open_location(&c.state)?.volatile_params(&f.id)?
         }
         _ => Vec::new(),
     };

@@ -159,7 +159,7 @@ pub struct Services {
 impl Services {
     /// Services for `config`: opens (or creates) its state file.
     pub fn open(config: &Config, templates: Templates) -> Result<Services, StateError> {
-        let store = Store::open(&config.state_path)?;
+        let store = Store::open_location(&config.state)?;
         Ok(Services::with_store(config, Arc::new(store), templates))
     }
 

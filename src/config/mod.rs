@@ -257,8 +257,9 @@ pub struct Config {
     pub console: bool,
     /// The console may append feeds to this file.
     pub console_write: bool,
-    /// The SQLite state file.
-    pub state_path: PathBuf,
+    /// Where the state lives: an SQLite file (default) or a PostgreSQL
+    /// database (`FEEDMINE_STATE` overrides the file's `state`).
+    pub state: crate::state::StateLocation,
     /// Where `feedmine run` serves (unless `--listen` says otherwise).
     pub listen: Option<std::net::SocketAddr>,
     /// Token the server requires (see [`RawConfig::bearer_token`]).
@@ -897,7 +898,10 @@ url = "https://example.org/blog/"
         assert_eq!(c.limits.host_delay, Duration::from_secs(2));
         assert_eq!(c.limits.backoff_max, Duration::from_secs(6 * 3600));
         assert_eq!(c.listen, Some("127.0.0.1:8080".parse().unwrap()));
-        assert_eq!(c.state_path, Path::new("/etc/feedmine/var/state.db"));
+        assert_eq!(
+            c.state.sqlite_path(),
+            Some(Path::new("/etc/feedmine/var/state.db"))
+        );
         assert_ne!(a.config_hash, b.config_hash);
     }
 
@@ -912,7 +916,10 @@ url = "https://example.org/blog/"
         assert_ne!(hash(base, 0), hash(&global_changed, 0));
         // Defaults: state beside the output directory, rss only.
         let c = parse_str(base).unwrap();
-        assert_eq!(c.state_path, Path::new("/etc/feedmine/feedmine.db"));
+        assert_eq!(
+            c.state.sqlite_path(),
+            Some(Path::new("/etc/feedmine/feedmine.db"))
+        );
         assert_eq!(c.feeds[0].formats, [crate::publish::feed::Format::Rss]);
     }
 

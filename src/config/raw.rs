@@ -25,8 +25,11 @@ pub struct RawConfig {
     pub item_template: Option<Spanned<String>>,
     /// Record-mining thresholds for every feed.
     pub mining: Option<Spanned<RawMining>>,
-    /// The SQLite state file (items, fetch cache, run history); relative
-    /// to this file. Default: `feedmine.db` beside the output directory.
+    /// Where the state lives (items, fetch cache, run history): an SQLite
+    /// file, relative to this file (default: `feedmine.db` beside the
+    /// output directory), or a `postgres://user@host/db` URL shared by
+    /// several instances. `FEEDMINE_STATE` overrides it (so a password need
+    /// not live in the file; `PGPASSWORD` works too).
     pub state: Option<Spanned<String>>,
     /// Address `feedmine run` serves the feeds on, e.g. `127.0.0.1:8080`
     /// (`--listen` overrides it).

@@ -25,6 +25,7 @@ use crate::extract::selectors::{self, ListChoice, SelectSpec};
 use crate::fetch::FetchOptions;
 use crate::publish::feed::Format;
 use crate::schedule::Schedule;
+use crate::state::StateLocation;
 
 /// The problems found so far, and the text they are located in.
 pub(super) struct Issues<'t> {
@@ -107,14 +108,7 @@ pub(super) fn validate(
     {
         issues.push(None, "page_template", None, e.to_string());
     }
-    let state_path = match &raw.state {
-        Some(p) => base_dir.join(p.get_ref()),
-        None => output_dir
-            .parent()
-            .map(Path::to_path_buf)
-            .unwrap_or_default()
-            .join(DEFAULT_STATE_FILE),
-    };
+    let state = state_location(raw.state.as_ref(), &base_dir, &output_dir, &mut issues);
     let listen = listen(&raw, &mut issues);
     let bearer_token = bearer_token(raw.bearer_token.as_deref(), &mut issues);
     console_switches(&raw, bearer_token.is_some(), &mut issues);
@@ -146,7 +140,7 @@ pub(super) fn validate(
         page_template,
         console: raw.console.unwrap_or(false),
         console_write: raw.console_write.unwrap_or(false),
-        state_path,
+        state,
         listen,
         bearer_token,
         limits,
@@ -166,6 +160,40 @@ fn anyhow_chain(e: &(dyn std::error::Error + 'static)) -> String {
         cur = c.source();
     }
     out
+}
+
+/// The state: `FEEDMINE_STATE`, else `state`, else `feedmine.db` beside
+/// the output directory. A bad PostgreSQL URL is an issue whose text never
+/// holds the URL's password.
+fn state_location(
+    from_file: Option<&Spanned<String>>,
+    base_dir: &Path,
+    output_dir: &Path,
+    issues: &mut Issues<'_>,
+) -> StateLocation {
+    let default = || {
+        let dir = output_dir
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or_default();
+        StateLocation::Sqlite(dir.join(DEFAULT_STATE_FILE))
+    };
+    let env = std::env::var("FEEDMINE_STATE").ok();
+    let (field, value, line) = match (&env, from_file) {
+        (Some(v), _) if v.trim().is_empty() => {
+            let msg = "the FEEDMINE_STATE environment variable is set but empty: give it a \
+                       file or a postgres:// URL, or unset it to use `state` from this file";
+            issues.push(None, "FEEDMINE_STATE", None, msg.into());
+            return default();
+        }
+        (Some(v), _) => ("FEEDMINE_STATE", v.as_str(), None),
+        (None, Some(v)) => ("state", v.get_ref().as_str(), issues.line(v.span())),
+        (None, None) => return default(),
+    };
+    StateLocation::parse(value, base_dir).unwrap_or_else(|e| {
+        issues.push(None, field, line, e.to_string());
+        default()
+    })
 }
 
 /// The server's token: `FEEDMINE_TOKEN`, else `bearer_token`. A token set
