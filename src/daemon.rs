@@ -44,6 +44,8 @@ use crate::refresh::{self, RefreshError, RunReport, Services};
 use crate::serve::status::{FeedStatus, Health, LastRun, RunOutcome, StatusBoard};
 use crate::state::{RunRow, StateError, Store};
 
+pub mod cluster;
+
 /// Longest single sleep of a worker before it looks at the clock again.
 pub const MAX_SLEEP: Duration = Duration::from_secs(60);
 /// How often `--watch-config` looks at the config file.
@@ -169,6 +171,18 @@ pub struct RunMemory {
     pub retry_after: Option<Duration>,
 }
 
+/// What the run history (newest first) says about the last run.
+fn memory_of(history: &[RunRow]) -> RunMemory {
+    RunMemory {
+        last_start: history.first().map(|r| r.started),
+        last_end: history.first().map(|r| {
+            r.started + chrono::Duration::milliseconds(i64::try_from(r.duration_ms).unwrap_or(0))
+        }),
+        consecutive_failures: failures_in_a_row(history),
+        retry_after: None,
+    }
+}
+
 /// When a feed is next due (pure; see the module header for the rules).
 pub fn next_due(
     feed: &Feed,
@@ -209,6 +223,8 @@ pub fn next_due(
 /// Everything workers share.
 struct Shared {
     services: Services,
+    /// This instance among those sharing the state (leases).
+    cluster: Arc<cluster::Cluster>,
     board: StatusBoard,
     backoff: Backoff,
     /// Runs in flight are abandoned when this is cancelled.
@@ -258,7 +274,11 @@ pub async fn run_with_board(
     if let Err(e) = refresh::write_opml(&config, Some(&services.store)) {
         tracing::warn!("cannot write feeds.opml: {}", refresh::anyhow_like(&e));
     }
+    let cluster = cluster::Cluster::new(services.store.clone(), &config);
+    let heartbeat_stop = CancellationToken::new();
+    let heartbeat = cluster.spawn_heartbeat(heartbeat_stop.clone());
     let shared = Arc::new(Shared {
+        cluster: cluster.clone(),
         services: services.clone(),
         board: board.clone(),
         backoff: Backoff {
@@ -385,6 +405,7 @@ pub async fn run_with_board(
                     );
                 }
                 services.set_templates(templates);
+                cluster.set_config(&new);
                 let ids: Vec<String> = new.feeds.iter().map(|f| f.id.clone()).collect();
                 workers.retain(|id, h| {
                     let keep = ids.contains(id);
@@ -448,6 +469,9 @@ pub async fn run_with_board(
             }
         }
     }
+    // Unregister (and give up any lease left) only once no run is in flight.
+    heartbeat_stop.cancel();
+    let _ = tokio::time::timeout(ABANDON_AFTER_ABORT, heartbeat).await;
     // The shared browser, if a feed started it (bounded: exiting matters more).
     let _ = tokio::time::timeout(ABANDON_AFTER_ABORT, shared.services.renderer.shutdown()).await;
     tracing::info!("stopped");
@@ -530,14 +554,7 @@ async fn worker(
     mut run_now: bool,
     history: Vec<RunRow>,
 ) {
-    let mut memory = RunMemory {
-        last_start: history.first().map(|r| r.started),
-        last_end: history
-            .first()
-            .map(|r| r.started + chrono::Duration::milliseconds(r.duration_ms as i64)),
-        consecutive_failures: failures_in_a_row(&history),
-        retry_after: None,
-    };
+    let mut memory = memory_of(&history);
     let mut rng = fastrand::Rng::new();
     loop {
         let (config, feed) = rx.borrow_and_update().clone();
@@ -562,6 +579,9 @@ async fn worker(
         if stop.is_cancelled() {
             return;
         }
+        let Some(lease) = take_lease(&shared, &feed, &mut memory, run_now, &stop).await else {
+            continue;
+        };
         run_now = false;
         let started = Utc::now();
         let result = tokio::select! {
@@ -571,6 +591,7 @@ async fn worker(
                 return;
             }
         };
+        lease.release();
         let ended = Utc::now();
         memory.last_start = Some(started);
         memory.last_end = Some(ended);
@@ -594,6 +615,101 @@ async fn worker(
         if stop.is_cancelled() {
             return;
         }
+    }
+}
+
+/// Take the feed's lease for a run that is due. `None` (skip this due
+/// time) when another instance holds it, or ran the feed since `memory`
+/// was read (then `memory` is the shared history's and the board shows the
+/// other instance's run), or the database cannot be reached; a busy feed
+/// is looked at again after [`cluster::Cluster::busy_poll`].
+async fn take_lease(
+    shared: &Shared,
+    feed: &Feed,
+    memory: &mut RunMemory,
+    run_now: bool,
+    stop: &CancellationToken,
+) -> Option<cluster::Held> {
+    let held = match shared.cluster.take(&feed.id) {
+        Ok(Some(held)) => held,
+        Ok(None) => {
+            tracing::debug!(feed = %feed.id, "another instance holds the feed's lease");
+            refresh_memory(shared, feed, memory);
+            pause(shared.cluster.busy_poll(), stop).await;
+            return None;
+        }
+        Err(e) => {
+            tracing::warn!(feed = %feed.id, "cannot take the feed's lease: {}", refresh::anyhow_like(&e));
+            pause(shared.cluster.busy_poll(), stop).await;
+            return None;
+        }
+    };
+    if !shared.cluster.shared() {
+        return Some(held);
+    }
+    match shared.services.store.settle_unfinished_run(&feed.id) {
+        Ok(Some(t)) => tracing::error!(
+            feed = %feed.id,
+            "the run started at {} did not finish (its instance died): recorded as failed",
+            t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+        ),
+        Ok(None) => {}
+        Err(e) => tracing::warn!(feed = %feed.id, "{}", refresh::anyhow_like(&e)),
+    }
+    refresh_memory(shared, feed, memory);
+    let now = Utc::now();
+    let still_due = if run_now {
+        // --once-now: once per start of this instance, by whichever runs it.
+        memory
+            .last_start
+            .is_none_or(|t| t < shared.cluster.started())
+    } else {
+        next_due(
+            feed,
+            memory,
+            &shared.backoff,
+            &mut fastrand::Rng::new(),
+            now,
+        ) <= now
+    };
+    if still_due {
+        Some(held)
+    } else {
+        held.release();
+        None
+    }
+}
+
+/// Read the feed's run history (shared states: another instance may have
+/// run it) into `memory` and onto the board. Keeps a `Retry-After`.
+fn refresh_memory(shared: &Shared, feed: &Feed, memory: &mut RunMemory) {
+    if !shared.cluster.shared() {
+        return;
+    }
+    let Ok(history) = shared.services.store.recent_runs(&feed.id, 50) else {
+        return;
+    };
+    let fresh = memory_of(&history);
+    if fresh.last_start == memory.last_start {
+        return;
+    }
+    let retry_after = memory.retry_after;
+    *memory = RunMemory {
+        retry_after,
+        ..fresh
+    };
+    if let Some(last) = history.first() {
+        shared
+            .board
+            .update(&feed.id, |s| s.last_run = Some(last_run_of(last)));
+    }
+}
+
+/// Sleep `d`, or less when `stop` is cancelled.
+async fn pause(d: Duration, stop: &CancellationToken) {
+    tokio::select! {
+        _ = stop.cancelled() => {}
+        _ = tokio::time::sleep(d) => {}
     }
 }
 

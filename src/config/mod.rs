@@ -45,6 +45,8 @@ pub const DEFAULT_HOST_DELAY: Duration = Duration::from_secs(1);
 pub const DEFAULT_BACKOFF_BASE: Duration = Duration::from_secs(60);
 /// Longest retry delay: a feed failing for days is still tried daily.
 pub const DEFAULT_BACKOFF_MAX: Duration = Duration::from_secs(86_400);
+/// Default `lease_time` (see [`DaemonLimits::lease_time`]).
+pub const DEFAULT_LEASE_TIME: Duration = Duration::from_secs(60);
 
 /// One problem in a config file.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -224,6 +226,9 @@ pub struct DaemonLimits {
     pub backoff_base: Duration,
     /// See [`DEFAULT_BACKOFF_MAX`].
     pub backoff_max: Duration,
+    /// How long a feed's lease in a shared state lasts unless renewed
+    /// (see [`DEFAULT_LEASE_TIME`]; at least 2 s).
+    pub lease_time: Duration,
 }
 
 impl Default for DaemonLimits {
@@ -236,6 +241,7 @@ impl Default for DaemonLimits {
             host_delay: DEFAULT_HOST_DELAY,
             backoff_base: DEFAULT_BACKOFF_BASE,
             backoff_max: DEFAULT_BACKOFF_MAX,
+            lease_time: DEFAULT_LEASE_TIME,
         }
     }
 }

@@ -64,6 +64,10 @@ pub struct RawConfig {
     pub backoff_base: Option<Spanned<String>>,
     /// Longest retry delay after failures.
     pub backoff_max: Option<Spanned<String>>,
+    /// With a PostgreSQL state shared by several instances: how long a
+    /// feed's lease lasts unless its holder renews it (a dead instance's
+    /// feeds move to another within this time).
+    pub lease_time: Option<Spanned<String>>,
     /// Defaults of the per-feed settings of the same names.
     pub every: Option<Spanned<String>>,
     pub jitter: Option<Spanned<String>>,

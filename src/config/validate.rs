@@ -354,6 +354,7 @@ fn limits(raw: &RawConfig, issues: &mut Issues<'_>) -> DaemonLimits {
         ("host_delay", &raw.host_delay, &mut limits.host_delay),
         ("backoff_base", &raw.backoff_base, &mut limits.backoff_base),
         ("backoff_max", &raw.backoff_max, &mut limits.backoff_max),
+        ("lease_time", &raw.lease_time, &mut limits.lease_time),
     ] {
         if let Some(v) = value {
             match parse_duration(v.get_ref()) {
@@ -361,6 +362,11 @@ fn limits(raw: &RawConfig, issues: &mut Issues<'_>) -> DaemonLimits {
                 Err(m) => issues.at(None, name, v, m),
             }
         }
+    }
+    if limits.lease_time < Duration::from_secs(2) {
+        let line = raw.lease_time.as_ref().and_then(|v| issues.line(v.span()));
+        let msg = "must be at least 2s (the holder renews it every third of it)".to_string();
+        issues.push(None, "lease_time", line, msg);
     }
     if limits.backoff_max < limits.backoff_base {
         let line = raw.backoff_max.as_ref().and_then(|v| issues.line(v.span()));

@@ -73,6 +73,7 @@
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
+use std::time::Duration as StdDuration;
 
 use chrono::{DateTime, Duration, FixedOffset, Utc};
 use url::Url;
@@ -305,6 +306,28 @@ pub struct ArticleMeta {
     pub tags: Vec<String>,
 }
 
+/// One feedmine process using the state (shared states only).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Instance {
+    /// `<host>-<pid>-<random>`: unique per process start.
+    pub id: String,
+    pub host: String,
+    pub pid: u32,
+    pub started: DateTime<Utc>,
+    /// Last sign of life (the database's clock; zero until registered).
+    pub heartbeat: DateTime<Utc>,
+    /// Hash of the config the instance runs (see `daemon::cluster`).
+    pub config_hash: String,
+}
+
+/// A feed's lease as stored: `holder` may run it until `expires`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Lease {
+    pub feed: String,
+    pub holder: String,
+    pub expires: DateTime<Utc>,
+}
+
 /// Run status of a run whose items were published (a "good" run for drift).
 pub const STATUS_PUBLISHED: &str = "published";
 /// Run status of a run whose extraction drifted (previous items kept).
@@ -388,8 +411,59 @@ pub(crate) trait Backend: Send + Sync {
     fn good_runs(&self, feed: &str, n: usize) -> Result<Vec<Observation>, StateError>;
     fn forget_feed(&self, feed: &str) -> Result<(), StateError>;
     fn mark_run_started(&self, feed: &str, started: DateTime<Utc>) -> Result<(), StateError>;
-    /// The run marks left (feed, start), oldest first.
+    /// The run marks left (feed, start), oldest first; in a shared state
+    /// only those of feeds whose lease nobody holds.
     fn run_marks(&self) -> Result<Vec<(String, DateTime<Utc>)>, StateError>;
+    /// The run mark of `feed`, if one is left.
+    fn run_mark(&self, feed: &str) -> Result<Option<DateTime<Utc>>, StateError>;
+
+    // Sharing between instances. A state only one process uses (SQLite)
+    // grants every lease and keeps no registry: these defaults.
+
+    /// Whether several instances may share this state.
+    fn shared(&self) -> bool {
+        false
+    }
+    /// Take `feed`'s lease for `holder` for `ttl` (or extend it when
+    /// `holder` already has it): true when `holder` has it now. Atomic.
+    fn acquire_lease(
+        &self,
+        _feed: &str,
+        _holder: &str,
+        _ttl: StdDuration,
+    ) -> Result<bool, StateError> {
+        Ok(true)
+    }
+    /// Extend `holder`'s lease of `feed` by `ttl` from now: false when it
+    /// is not (or no longer) `holder`'s.
+    fn renew_lease(
+        &self,
+        _feed: &str,
+        _holder: &str,
+        _ttl: StdDuration,
+    ) -> Result<bool, StateError> {
+        Ok(true)
+    }
+    /// Give `feed`'s lease up, if `holder` has it.
+    fn release_lease(&self, _feed: &str, _holder: &str) -> Result<(), StateError> {
+        Ok(())
+    }
+    /// The unexpired leases.
+    fn leases(&self) -> Result<Vec<Lease>, StateError> {
+        Ok(Vec::new())
+    }
+    /// Register `me` or refresh its heartbeat and config hash.
+    fn heartbeat(&self, _me: &Instance) -> Result<(), StateError> {
+        Ok(())
+    }
+    /// The instances whose heartbeat is younger than `within`.
+    fn instances(&self, _within: StdDuration) -> Result<Vec<Instance>, StateError> {
+        Ok(Vec::new())
+    }
+    /// Remove instance `id` and give up its leases (at shutdown).
+    fn leave(&self, _id: &str) -> Result<(), StateError> {
+        Ok(())
+    }
 }
 
 /// The backend a [`Store`] holds.
@@ -738,6 +812,60 @@ impl Store {
     /// parameters, page title), in one transaction.
     pub fn forget_feed(&self, feed: &str) -> Result<(), StateError> {
         self.backend().forget_feed(feed)
+    }
+
+    /// Whether several instances may share this state (PostgreSQL): then
+    /// a feed runs only under its lease (see `daemon::cluster`).
+    pub fn is_shared(&self) -> bool {
+        self.backend().shared()
+    }
+
+    /// Take (or extend) `feed`'s lease for instance `holder` for `ttl`, in
+    /// one atomic statement: true when `holder` has it now. Always true on
+    /// a state only one process uses.
+    pub fn acquire_lease(
+        &self,
+        feed: &str,
+        holder: &str,
+        ttl: StdDuration,
+    ) -> Result<bool, StateError> {
+        self.backend().acquire_lease(feed, holder, ttl)
+    }
+
+    /// Extend `holder`'s lease of `feed` to `ttl` from now; false when the
+    /// lease is no longer `holder`'s (it expired and another took it).
+    pub fn renew_lease(
+        &self,
+        feed: &str,
+        holder: &str,
+        ttl: StdDuration,
+    ) -> Result<bool, StateError> {
+        self.backend().renew_lease(feed, holder, ttl)
+    }
+
+    /// Give `feed`'s lease up, if `holder` has it.
+    pub fn release_lease(&self, feed: &str, holder: &str) -> Result<(), StateError> {
+        self.backend().release_lease(feed, holder)
+    }
+
+    /// The leases held now.
+    pub fn leases(&self) -> Result<Vec<Lease>, StateError> {
+        self.backend().leases()
+    }
+
+    /// Register instance `me`, or refresh its heartbeat and config hash.
+    pub fn heartbeat(&self, me: &Instance) -> Result<(), StateError> {
+        self.backend().heartbeat(me)
+    }
+
+    /// The instances alive (heartbeat younger than `within`), oldest first.
+    pub fn instances(&self, within: StdDuration) -> Result<Vec<Instance>, StateError> {
+        self.backend().instances(within)
+    }
+
+    /// Unregister instance `id` and give up its leases.
+    pub fn leave(&self, id: &str) -> Result<(), StateError> {
+        self.backend().leave(id)
     }
 }
 

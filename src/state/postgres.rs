@@ -49,7 +49,7 @@ use crate::drift::Observation;
 use crate::extract::items::Item;
 
 /// Schema version this build reads and writes (rows of `schema_version`).
-pub const SCHEMA_VERSION: u32 = 1;
+pub const SCHEMA_VERSION: u32 = 2;
 /// Longest wait for one operation (connection included) before it fails
 /// as [`StateError::Unreachable`].
 pub const OP_TIMEOUT: StdDuration = StdDuration::from_secs(20);
@@ -126,7 +126,31 @@ const MIGRATIONS: &[&str] = &[
         feed TEXT PRIMARY KEY,
         started_ms BIGINT NOT NULL
     );",
+    // v1 → v2: instances sharing the database and the feeds' leases. Their
+    // times are the server's clock (one clock for every instance).
+    "CREATE TABLE instances (
+        id TEXT PRIMARY KEY,
+        host TEXT NOT NULL,
+        pid BIGINT NOT NULL,
+        started_ms BIGINT NOT NULL,
+        heartbeat_ms BIGINT NOT NULL,
+        config_hash TEXT NOT NULL
+    );
+    CREATE TABLE leases (
+        feed TEXT PRIMARY KEY,
+        holder TEXT NOT NULL,
+        acquired_ms BIGINT NOT NULL,
+        expires_ms BIGINT NOT NULL
+    );
+    CREATE INDEX leases_by_holder ON leases (holder);",
 ];
+
+/// The server's clock in UTC milliseconds (leases and heartbeats use it,
+/// so instances with skewed clocks still agree).
+const NOW_MS: &str = "(extract(epoch from clock_timestamp()) * 1000)::bigint";
+
+/// Instances silent for longer than this are removed from the registry.
+const FORGET_INSTANCES_AFTER: StdDuration = StdDuration::from_secs(86_400);
 
 /// A PostgreSQL connection URL: the text itself is secret (it may hold a
 /// password); [`PgUrl::label`] is what may be shown.
@@ -1153,7 +1177,11 @@ impl Backend for PostgresStore {
         self.run("read unfinished runs", move |c| async move {
             let rows = c
                 .query(
-                    "SELECT feed, started_ms FROM run_marks ORDER BY started_ms",
+                    &format!(
+                        "SELECT feed, started_ms FROM run_marks m WHERE NOT EXISTS (
+                           SELECT 1 FROM leases l WHERE l.feed = m.feed AND l.expires_ms > {NOW_MS})
+                         ORDER BY started_ms"
+                    ),
                     &[],
                 )
                 .await?;
@@ -1168,6 +1196,180 @@ impl Backend for PostgresStore {
                 .collect()
         })
     }
+
+    fn run_mark(&self, feed: &str) -> Result<Option<DateTime<Utc>>, StateError> {
+        let feed = feed.to_string();
+        self.run("read an unfinished run", move |c| async move {
+            let row = c
+                .query_opt("SELECT started_ms FROM run_marks WHERE feed = $1", &[&feed])
+                .await?;
+            let Some(row) = row else { return Ok(None) };
+            let t: i64 = row.try_get(0)?;
+            Ok(Some(
+                DateTime::from_timestamp_millis(t).unwrap_or_else(Utc::now),
+            ))
+        })
+    }
+
+    fn shared(&self) -> bool {
+        true
+    }
+
+    fn acquire_lease(
+        &self,
+        feed: &str,
+        holder: &str,
+        ttl: StdDuration,
+    ) -> Result<bool, StateError> {
+        let (feed, holder, ttl) = (feed.to_string(), holder.to_string(), millis(ttl));
+        self.run("take a lease", move |c| async move {
+            let row = c
+                .query_opt(
+                    &format!(
+                        "INSERT INTO leases (feed, holder, acquired_ms, expires_ms)
+                         VALUES ($1, $2, {NOW_MS}, {NOW_MS} + $3)
+                         ON CONFLICT (feed) DO UPDATE SET holder = excluded.holder,
+                           acquired_ms = excluded.acquired_ms, expires_ms = excluded.expires_ms
+                         WHERE leases.expires_ms <= excluded.acquired_ms
+                           OR leases.holder = excluded.holder
+                         RETURNING holder"
+                    ),
+                    &[&feed, &holder, &ttl],
+                )
+                .await?;
+            Ok(row.is_some())
+        })
+    }
+
+    fn renew_lease(&self, feed: &str, holder: &str, ttl: StdDuration) -> Result<bool, StateError> {
+        let (feed, holder, ttl) = (feed.to_string(), holder.to_string(), millis(ttl));
+        self.run("renew a lease", move |c| async move {
+            let n = c
+                .execute(
+                    &format!(
+                        "UPDATE leases SET expires_ms = {NOW_MS} + $3
+                         WHERE feed = $1 AND holder = $2 AND expires_ms > {NOW_MS}"
+                    ),
+                    &[&feed, &holder, &ttl],
+                )
+                .await?;
+            Ok(n == 1)
+        })
+    }
+
+    fn release_lease(&self, feed: &str, holder: &str) -> Result<(), StateError> {
+        let (feed, holder) = (feed.to_string(), holder.to_string());
+        self.run("give a lease up", move |c| async move {
+            c.execute(
+                "DELETE FROM leases WHERE feed = $1 AND holder = $2",
+                &[&feed, &holder],
+            )
+            .await?;
+            Ok(())
+        })
+    }
+
+    fn leases(&self) -> Result<Vec<super::Lease>, StateError> {
+        self.run("read the leases", move |c| async move {
+            let rows = c
+                .query(
+                    &format!(
+                        "SELECT feed, holder, expires_ms FROM leases WHERE expires_ms > {NOW_MS}
+                         ORDER BY feed"
+                    ),
+                    &[],
+                )
+                .await?;
+            rows.iter()
+                .map(|r| {
+                    Ok(super::Lease {
+                        feed: r.try_get(0)?,
+                        holder: r.try_get(1)?,
+                        expires: time_of(r.try_get(2)?),
+                    })
+                })
+                .collect()
+        })
+    }
+
+    fn heartbeat(&self, me: &super::Instance) -> Result<(), StateError> {
+        let me = me.clone();
+        let forget = millis(FORGET_INSTANCES_AFTER);
+        self.run("record a heartbeat", move |c| async move {
+            c.execute(
+                &format!(
+                    "INSERT INTO instances (id, host, pid, started_ms, heartbeat_ms, config_hash)
+                     VALUES ($1, $2, $3, $4, {NOW_MS}, $5)
+                     ON CONFLICT (id) DO UPDATE SET heartbeat_ms = excluded.heartbeat_ms,
+                       config_hash = excluded.config_hash"
+                ),
+                &[
+                    &me.id,
+                    &me.host,
+                    &i64::from(me.pid),
+                    &ms(me.started),
+                    &me.config_hash,
+                ],
+            )
+            .await?;
+            c.execute(
+                &format!("DELETE FROM instances WHERE heartbeat_ms < {NOW_MS} - $1"),
+                &[&forget],
+            )
+            .await?;
+            Ok(())
+        })
+    }
+
+    fn instances(&self, within: StdDuration) -> Result<Vec<super::Instance>, StateError> {
+        let within = millis(within);
+        self.run("read the instances", move |c| async move {
+            let rows = c
+                .query(
+                    &format!(
+                        "SELECT id, host, pid, started_ms, heartbeat_ms, config_hash FROM instances
+                         WHERE heartbeat_ms >= {NOW_MS} - $1 ORDER BY started_ms, id"
+                    ),
+                    &[&within],
+                )
+                .await?;
+            rows.iter()
+                .map(|r| {
+                    Ok(super::Instance {
+                        id: r.try_get(0)?,
+                        host: r.try_get(1)?,
+                        pid: u32::try_from(r.try_get::<_, i64>(2)?).unwrap_or(0),
+                        started: time_of(r.try_get(3)?),
+                        heartbeat: time_of(r.try_get(4)?),
+                        config_hash: r.try_get(5)?,
+                    })
+                })
+                .collect()
+        })
+    }
+
+    fn leave(&self, id: &str) -> Result<(), StateError> {
+        let id = id.to_string();
+        self.run("unregister the instance", move |mut client| async move {
+            let tx = client.transaction().await?;
+            tx.execute("DELETE FROM leases WHERE holder = $1", &[&id])
+                .await?;
+            tx.execute("DELETE FROM instances WHERE id = $1", &[&id])
+                .await?;
+            tx.commit().await?;
+            Ok(())
+        })
+    }
+}
+
+/// A duration in milliseconds for SQL (saturating).
+fn millis(d: StdDuration) -> i64 {
+    i64::try_from(d.as_millis()).unwrap_or(i64::MAX)
+}
+
+/// A stored time; an impossible one reads as the epoch.
+fn time_of(t: i64) -> DateTime<Utc> {
+    DateTime::from_timestamp_millis(t).unwrap_or_default()
 }
 
 #[cfg(test)]

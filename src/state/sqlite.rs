@@ -913,6 +913,19 @@ impl Backend for SqliteStore {
             .map_err(self.sql("mark a run as started"))
     }
 
+    fn run_mark(&self, feed: &str) -> Result<Option<DateTime<Utc>>, StateError> {
+        let started: Option<i64> = self
+            .lock()
+            .query_row(
+                "SELECT started_ms FROM run_marks WHERE feed = ?1",
+                params![feed],
+                |r| r.get(0),
+            )
+            .optional()
+            .map_err(self.sql("read an unfinished run"))?;
+        Ok(started.map(|t| DateTime::from_timestamp_millis(t).unwrap_or_else(Utc::now)))
+    }
+
     fn run_marks(&self) -> Result<Vec<(String, DateTime<Utc>)>, StateError> {
         let conn = self.lock();
         let mut st = conn
