@@ -45,6 +45,7 @@ use crate::serve::status::{FeedStatus, Health, LastRun, RunOutcome, StatusBoard}
 use crate::state::{RunRow, StateError, Store};
 
 pub mod cluster;
+pub mod report;
 
 /// Longest single sleep of a worker before it looks at the clock again.
 pub const MAX_SLEEP: Duration = Duration::from_secs(60);

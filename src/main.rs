@@ -93,6 +93,15 @@ enum Command {
         /// Only these feed ids.
         feeds: Vec<String>,
     },
+    /// Every feed with its last run, outcome, next due time and the
+    /// instance holding it (read from the state; daemons may be running).
+    Status {
+        #[arg(long, default_value = "feeds.toml")]
+        config: PathBuf,
+        /// Print one JSON object instead of the table.
+        #[arg(long)]
+        json: bool,
+    },
     /// Show what would be published for a page, and why: the ranked record
     /// groups with a CSS selector for each, and the winner's field selectors.
     Preview {
@@ -360,6 +369,7 @@ fn main() -> ExitCode {
             dry_run,
         } => pin(&config, &feed, group, dry_run),
         Command::Check { config } => check(&config),
+        Command::Status { config, json } => status(&config, json),
         Command::Extract {
             target,
             base_url,
@@ -639,6 +649,30 @@ fn bench_soak(
     let rt = runtime()?;
     let report = rt.block_on(feedmine::bench::soak(feeds, duration, fail_rate))?;
     println!("{report}");
+    Ok(ExitCode::SUCCESS)
+}
+
+fn status(config_path: &Path, json: bool) -> anyhow::Result<ExitCode> {
+    let cfg = match load_config(config_path) {
+        Ok(c) => c,
+        Err(code) => return Ok(code),
+    };
+    if cfg.state.sqlite_path().is_some_and(|p| !p.is_file()) {
+        eprintln!(
+            "feedmine: no state at {}: no feed has run yet",
+            cfg.state.label()
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
+    let store = feedmine::state::Store::open_location(&cfg.state)?;
+    let report = feedmine::daemon::report::status(&cfg, &store, chrono::Utc::now())?;
+    let mut out = std::io::stdout().lock();
+    if json {
+        serde_json::to_writer_pretty(&mut out, &report)?;
+        writeln!(out)?;
+    } else {
+        feedmine::daemon::report::write_table(&report, &mut out)?;
+    }
     Ok(ExitCode::SUCCESS)
 }
 

@@ -129,6 +129,30 @@ async fn two_instances_refresh_every_feed_once_per_due_time() {
             "{feed}: one recorded run per fetch"
         );
     }
+    // `feedmine status` reads the same state: every feed, its last run.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_feedmine"))
+        .args(["status", "--json", "--config"])
+        .arg(&config)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["state"], url.as_str());
+    let feeds = report["feeds"].as_array().unwrap();
+    assert_eq!(feeds.len(), FEEDS.len());
+    for f in feeds {
+        assert!(f["last_run"].is_string(), "{f}");
+        assert!(f["next_due"].is_string(), "{f}");
+        assert_eq!(f["held_by"], serde_json::Value::Null, "{f}");
+        assert!(
+            matches!(f["outcome"].as_str(), Some("published" | "not_modified")),
+            "{f}"
+        );
+    }
     // Both instances left: their registrations and leases are gone.
     assert_eq!(
         cluster.psql("shared", "SELECT count(*) FROM instances"),
