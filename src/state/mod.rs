@@ -81,6 +81,7 @@ use url::Url;
 use crate::drift::Observation;
 use crate::extract::items::Item;
 
+pub mod documents;
 pub mod identity;
 pub mod postgres;
 mod preflight;
@@ -88,6 +89,7 @@ mod rows;
 pub mod sqlite;
 mod unfinished;
 
+use documents::{Document, DocumentLookup};
 use identity::IdentityRules;
 pub use preflight::reset;
 pub use rows::content_hash;
@@ -462,6 +464,29 @@ pub(crate) trait Backend: Send + Sync {
     }
     /// Remove instance `id` and give up its leases (at shutdown).
     fn leave(&self, _id: &str) -> Result<(), StateError> {
+        Ok(())
+    }
+
+    // Published documents (see `documents`). A state only one process
+    // uses keeps none: the files in `output_dir` are what is served.
+
+    /// Store `docs` (replacing documents of the same name), in one
+    /// transaction; a document whose bytes did not change keeps its
+    /// `modified` time.
+    fn store_documents(&self, _docs: &[Document]) -> Result<(), StateError> {
+        Ok(())
+    }
+    /// The document `name`, or [`DocumentLookup::Unchanged`] when its tag
+    /// is still `known_etag`.
+    fn document(
+        &self,
+        _name: &str,
+        _known_etag: Option<&str>,
+    ) -> Result<DocumentLookup, StateError> {
+        Ok(DocumentLookup::Missing)
+    }
+    /// One round trip to the database (is it reachable?).
+    fn ping(&self) -> Result<(), StateError> {
         Ok(())
     }
 }
@@ -866,6 +891,27 @@ impl Store {
     /// Unregister instance `id` and give up its leases.
     pub fn leave(&self, id: &str) -> Result<(), StateError> {
         self.backend().leave(id)
+    }
+
+    /// Keep published documents in the state (shared states only; a no-op
+    /// on SQLite), in one transaction: see [`documents`].
+    pub fn store_documents(&self, docs: &[Document]) -> Result<(), StateError> {
+        self.backend().store_documents(docs)
+    }
+
+    /// A published document kept in the state; `known_etag` spares the
+    /// bytes when the caller already holds them.
+    pub fn document(
+        &self,
+        name: &str,
+        known_etag: Option<&str>,
+    ) -> Result<DocumentLookup, StateError> {
+        self.backend().document(name, known_etag)
+    }
+
+    /// Whether the database answers (always on SQLite).
+    pub fn ping(&self) -> Result<(), StateError> {
+        self.backend().ping()
     }
 }
 

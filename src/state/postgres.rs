@@ -38,6 +38,7 @@ use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod, Runtime};
 use tokio_postgres::{NoTls, Row};
 use url::Url;
 
+use super::documents::{Document, DocumentLookup};
 use super::identity::{self, IdentityRules};
 use super::rows::{self, ITEM_COLUMNS, ItemRow, ItemWrite, RawRun, ms, to_i64};
 use super::{
@@ -49,7 +50,7 @@ use crate::drift::Observation;
 use crate::extract::items::Item;
 
 /// Schema version this build reads and writes (rows of `schema_version`).
-pub const SCHEMA_VERSION: u32 = 2;
+pub const SCHEMA_VERSION: u32 = 3;
 /// Longest wait for one operation (connection included) before it fails
 /// as [`StateError::Unreachable`].
 pub const OP_TIMEOUT: StdDuration = StdDuration::from_secs(20);
@@ -143,6 +144,16 @@ const MIGRATIONS: &[&str] = &[
         expires_ms BIGINT NOT NULL
     );
     CREATE INDEX leases_by_holder ON leases (holder);",
+    // v2 → v3: the published documents every instance serves (see
+    // `state::documents`); `feed` is '' for shared ones (the stylesheet).
+    "CREATE TABLE documents (
+        name TEXT PRIMARY KEY,
+        feed TEXT NOT NULL,
+        body BYTEA NOT NULL,
+        etag TEXT NOT NULL,
+        modified_ms BIGINT NOT NULL
+    );
+    CREATE INDEX documents_by_feed ON documents (feed);",
 ];
 
 /// The server's clock in UTC milliseconds (leases and heartbeats use it,
@@ -1151,7 +1162,14 @@ impl Backend for PostgresStore {
         let feed = feed.to_string();
         self.run("forget a feed", move |mut client| async move {
             let tx = client.transaction().await?;
-            for table in ["items", "validators", "runs", "volatile_params", "pages"] {
+            for table in [
+                "items",
+                "validators",
+                "runs",
+                "volatile_params",
+                "pages",
+                "documents",
+            ] {
                 tx.execute(&format!("DELETE FROM {table} WHERE feed = $1"), &[&feed])
                     .await?;
             }
@@ -1345,6 +1363,68 @@ impl Backend for PostgresStore {
                     })
                 })
                 .collect()
+        })
+    }
+
+    fn store_documents(&self, docs: &[Document]) -> Result<(), StateError> {
+        let docs = docs.to_vec();
+        self.run("store published documents", move |mut client| async move {
+            let tx = client.transaction().await?;
+            for d in &docs {
+                tx.execute(
+                    "INSERT INTO documents (name, feed, body, etag, modified_ms)
+                     VALUES ($1, $2, $3, $4, $5)
+                     ON CONFLICT (name) DO UPDATE SET feed = excluded.feed,
+                       body = excluded.body, etag = excluded.etag,
+                       modified_ms = excluded.modified_ms
+                     WHERE documents.etag <> excluded.etag",
+                    &[
+                        &d.name,
+                        &d.feed.as_deref().unwrap_or(""),
+                        &d.body,
+                        &d.etag,
+                        &ms(d.modified),
+                    ],
+                )
+                .await?;
+            }
+            tx.commit().await?;
+            Ok(())
+        })
+    }
+
+    fn document(&self, name: &str, known_etag: Option<&str>) -> Result<DocumentLookup, StateError> {
+        let (name, known) = (name.to_string(), known_etag.unwrap_or("").to_string());
+        self.run("read a published document", move |c| async move {
+            // The bytes only when the caller does not hold them already.
+            let row = c
+                .query_opt(
+                    "SELECT feed, etag, modified_ms, CASE WHEN etag = $2 THEN NULL ELSE body END
+                     FROM documents WHERE name = $1",
+                    &[&name, &known],
+                )
+                .await?;
+            let Some(row) = row else {
+                return Ok(DocumentLookup::Missing);
+            };
+            let Some(body) = row.try_get::<_, Option<Vec<u8>>>(3)? else {
+                return Ok(DocumentLookup::Unchanged);
+            };
+            let feed: String = row.try_get(0)?;
+            Ok(DocumentLookup::Found(Document {
+                name,
+                feed: (!feed.is_empty()).then_some(feed),
+                body,
+                etag: row.try_get(1)?,
+                modified: time_of(row.try_get(2)?),
+            }))
+        })
+    }
+
+    fn ping(&self) -> Result<(), StateError> {
+        self.run("reach the database", move |c| async move {
+            c.simple_query("SELECT 1").await?;
+            Ok(())
         })
     }
 
