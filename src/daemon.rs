@@ -275,7 +275,11 @@ pub async fn run_with_board(
     if let Err(e) = refresh::write_opml(&config, Some(&services.store)) {
         tracing::warn!("cannot write feeds.opml: {}", refresh::anyhow_like(&e));
     }
-    let cluster = cluster::Cluster::new(services.store.clone(), &config);
+    store_stylesheet(&services);
+    let cluster = cluster::Cluster::new(services.store.clone(), &config, services.metrics.clone());
+    // Another instance's reload is picked up here too (see `cluster`).
+    let (foreign_tx, mut foreign_config) = tokio::sync::mpsc::channel::<()>(1);
+    cluster.on_foreign_config(foreign_tx);
     let heartbeat_stop = CancellationToken::new();
     let heartbeat = cluster.spawn_heartbeat(heartbeat_stop.clone());
     let shared = Arc::new(Shared {
@@ -344,9 +348,13 @@ pub async fn run_with_board(
                 services.clone(),
                 config.public_url.clone(),
                 config.console,
+                cluster.shared().then(|| cluster.clone()),
             ),
             options: Arc::new(options),
             console,
+            cluster: cluster.shared().then(|| {
+                crate::serve::cluster::ClusterView::new(services.store.clone(), cluster.peers())
+            }),
         };
         let token = shutdown.clone();
         tasks.spawn(async move {
@@ -374,6 +382,7 @@ pub async fn run_with_board(
         let (reload_now, ack) = tokio::select! {
             _ = shutdown.cancelled() => break,
             msg = reload.recv() => (msg.is_some(), None),
+            Some(()) = foreign_config.recv() => (true, None),
             Some(ack) = console_reload.recv() => {
                 // The console wrote the file: no second reload from the watch.
                 watched = file_stamp(&opts.config_path);
@@ -406,6 +415,7 @@ pub async fn run_with_board(
                     );
                 }
                 services.set_templates(templates);
+                store_stylesheet(&services);
                 cluster.set_config(&new);
                 let ids: Vec<String> = new.feeds.iter().map(|f| f.id.clone()).collect();
                 workers.retain(|id, h| {
@@ -483,11 +493,24 @@ pub async fn run_with_board(
 /// before it exits without them (a page still parsing cannot be interrupted).
 pub const ABANDON_AFTER_ABORT: Duration = Duration::from_secs(1);
 
-/// The server's index page renderer over the current templates.
+/// Keep the current stylesheet in a shared state (a warning on failure:
+/// the instances keep serving the copy they have).
+fn store_stylesheet(services: &Services) {
+    if let Err(e) = refresh::store_shared_documents(&services.store, &services.templates()) {
+        tracing::warn!(
+            "cannot store feed.xsl in the state: {}",
+            refresh::anyhow_like(&e)
+        );
+    }
+}
+
+/// The server's index page renderer over the current templates; with a
+/// shared state's `cluster`, the page shows the instances and leases.
 fn index_renderer(
     services: Services,
     public_url: Option<url::Url>,
     console: bool,
+    cluster: Option<Arc<cluster::Cluster>>,
 ) -> crate::serve::server::IndexRenderer {
     Arc::new(move |feeds: &[FeedStatus]| {
         let ctx = IndexContext {
@@ -495,6 +518,7 @@ fn index_renderer(
             public_url: public_url.clone(),
             version: env!("CARGO_PKG_VERSION"),
             console,
+            cluster: cluster.as_ref().map(|c| c.info()),
         };
         services
             .templates()
@@ -699,11 +723,17 @@ fn refresh_memory(shared: &Shared, feed: &Feed, memory: &mut RunMemory) {
         retry_after,
         ..fresh
     };
-    if let Some(last) = history.first() {
-        shared
-            .board
-            .update(&feed.id, |s| s.last_run = Some(last_run_of(last)));
-    }
+    // The other instance's run, as its own board shows it.
+    let store = &shared.services.store;
+    let items = store.item_count(&feed.id).unwrap_or(0).min(feed.max_items);
+    let seen = initial_status(feed, &history, items);
+    let title = display_title(store, feed);
+    shared.board.update(&feed.id, |s| {
+        s.title = title;
+        s.health = seen.health;
+        s.last_run = seen.last_run;
+        s.items = seen.items;
+    });
 }
 
 /// Sleep `d`, or less when `stop` is cancelled.
@@ -846,12 +876,14 @@ pub async fn run_once(config: &Config, feeds: &[&Feed]) -> Result<Vec<OnceResult
     if let Err(e) = refresh::write_opml(config, Some(&services.store)) {
         tracing::warn!("cannot write feeds.opml: {}", refresh::anyhow_like(&e));
     }
+    store_stylesheet(&services);
+    let cluster = cluster::Cluster::new(services.store.clone(), config, services.metrics.clone());
     let mut results: Vec<(usize, OnceResult)> =
         futures_util::stream::iter(feeds.iter().enumerate())
             .map(|(i, feed)| {
-                let services = services.clone();
+                let (services, cluster) = (services.clone(), cluster.clone());
                 async move {
-                    let result = refresh::run_feed(&services, config, feed, Utc::now()).await;
+                    let result = run_once_leased(&services, &cluster, config, feed).await;
                     (
                         i,
                         OnceResult {
@@ -867,6 +899,31 @@ pub async fn run_once(config: &Config, feeds: &[&Feed]) -> Result<Vec<OnceResult
     services.renderer.shutdown().await;
     results.sort_by_key(|(i, _)| *i);
     Ok(results.into_iter().map(|(_, r)| r).collect())
+}
+
+/// One feed of `feedmine once`, under its lease on a shared state: a feed
+/// another instance holds is skipped ([`RefreshError::Leased`]).
+async fn run_once_leased(
+    services: &Services,
+    cluster: &Arc<cluster::Cluster>,
+    config: &Config,
+    feed: &Feed,
+) -> Result<RunReport, RefreshError> {
+    let held = match cluster.take(&feed.id).map_err(RefreshError::State)? {
+        Some(held) => held,
+        None => {
+            let holder = services
+                .store
+                .leases()
+                .ok()
+                .and_then(|l| l.into_iter().find(|l| l.feed == feed.id))
+                .map_or_else(|| "another instance".to_string(), |l| l.holder);
+            return Err(RefreshError::Leased { holder });
+        }
+    };
+    let result = refresh::run_feed(services, config, feed, Utc::now()).await;
+    held.release();
+    result
 }
 
 /// Remove the temporary files that a run killed while publishing left in

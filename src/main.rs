@@ -575,6 +575,10 @@ fn once(config_path: &Path, only: &[String], refetch_bodies: bool) -> anyhow::Re
                     ""
                 }
             ),
+            // Another instance runs it now: not a failure.
+            Err(err @ feedmine::refresh::RefreshError::Leased { .. }) => {
+                println!("feed {}: {err}", r.feed);
+            }
             Err(err) => {
                 failed += 1;
                 let err = anyhow::Error::new(err);

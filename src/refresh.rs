@@ -14,6 +14,9 @@
 //!   validators are saved only *after* every file is written (a crash in
 //!   between makes the next run fetch the page again instead of trusting a
 //!   304 for files that were never written).
+//! - With a shared state (PostgreSQL) every rendered document (formats and
+//!   HTML page) is also stored in the database, in one transaction just
+//!   before the files are written; every instance serves it from there.
 //! - 304 Not Modified means nothing is parsed and nothing is written.
 //! - Drift (far fewer records, or a new winning pattern) publishes nothing:
 //!   the previous items stay, the run is recorded as degraded.
@@ -48,6 +51,7 @@ use crate::publish::{PublishError, write_atomically};
 use crate::serve::metrics::{FetchKind, Metrics};
 use crate::serve::server::{OPML_FILE, XSL_FILE as STYLESHEET_FILE};
 use crate::serve::status::RunOutcome;
+use crate::state::documents::{Document, XSL_DOCUMENT, feed_document};
 use crate::state::{ArticleMeta, CachedValidators, Retention, RunRow, StateError, Store};
 use listing::Listing;
 
@@ -98,6 +102,10 @@ pub enum RefreshError {
     State(StateError),
     #[error("internal task failed: {0}")]
     Task(String),
+    /// Not run: another instance sharing the state holds the feed's lease
+    /// (`feedmine once` on a shared state).
+    #[error("skipped: instance {holder} is running this feed (it holds the feed's lease)")]
+    Leased { holder: String },
 }
 
 impl RefreshError {
@@ -828,16 +836,46 @@ fn publish_from_state(
                 source,
             }
         })?;
-        rendered.push((path.as_path(), text));
+        rendered.push((format.ext(), path.as_path(), text));
     }
     let page_html = render_page(services, feed, channel, PageStatus::ok(), &items, now)?;
-    rendered.push((page, page_html));
+    rendered.push(("html", page, page_html));
+    store_documents(
+        &services.store,
+        &feed.id,
+        rendered.iter().map(|(ext, _, text)| (*ext, text.as_str())),
+    )?;
     let mut paths = Vec::new();
-    for (path, text) in rendered {
+    for (_, path, text) in rendered {
         write_atomically(path, text.as_bytes()).map_err(RefreshError::Publish)?;
         paths.push(path.to_path_buf());
     }
     Ok((paths, items.len()))
+}
+
+/// Keep a feed's published documents (extension, text) in a shared state,
+/// all in one transaction, before the files are written: every instance
+/// serves them from there (see `state::documents`). A no-op on SQLite.
+fn store_documents<'a>(
+    store: &Store,
+    feed: &str,
+    docs: impl Iterator<Item = (&'a str, &'a str)>,
+) -> Result<(), RefreshError> {
+    if !store.is_shared() {
+        return Ok(());
+    }
+    let now = Utc::now();
+    let docs: Vec<Document> = docs
+        .map(|(ext, text)| {
+            Document::new(
+                feed_document(feed, ext),
+                Some(feed),
+                text.as_bytes().to_vec(),
+                now,
+            )
+        })
+        .collect();
+    store.store_documents(&docs).map_err(RefreshError::State)
 }
 
 /// The feed's HTML page (see `publish::page`).
@@ -877,6 +915,11 @@ pub fn republish_page(
     let (items, _) = items_to_publish(services, feed, now)?;
     let channel = channel_info(config, feed, now, None, None);
     let html = render_page(services, feed, &channel, status, &items, now)?;
+    store_documents(
+        &services.store,
+        &feed.id,
+        [("html", html.as_str())].into_iter(),
+    )?;
     write_atomically(&page_path(config, feed), html.as_bytes()).map_err(RefreshError::Publish)
 }
 
@@ -978,6 +1021,21 @@ pub fn publish_shared_files(config: &Config, templates: &Templates) -> Result<()
         &config.output_dir.join(STYLESHEET_FILE),
         templates.stylesheet.as_bytes(),
     )
+}
+
+/// Keep `feed.xsl` in a shared state too (at start-up and after a reload),
+/// so every instance serves the same stylesheet. A no-op on SQLite.
+pub fn store_shared_documents(store: &Store, templates: &Templates) -> Result<(), StateError> {
+    if !store.is_shared() {
+        return Ok(());
+    }
+    let xsl = Document::new(
+        XSL_DOCUMENT.to_string(),
+        None,
+        templates.stylesheet.as_bytes().to_vec(),
+        Utc::now(),
+    );
+    store.store_documents(&[xsl])
 }
 
 /// Write `feeds.opml`: each feed titled by its config `title`, else (with

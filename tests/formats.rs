@@ -533,6 +533,7 @@ fn xss_payloads_do_not_survive_on_the_index_page() {
         public_url: Some(Url::parse("https://feeds.example.net/feeds/").unwrap()),
         version: "test",
         console: false,
+        cluster: None,
     };
     let html = IndexTemplate::default().render(&statuses, &ctx).unwrap();
     let doc = parse_html(&html);

@@ -79,6 +79,7 @@ async fn serve_output(out: &Path) -> (SocketAddr, CancellationToken) {
         render_index: Arc::new(|_: &[FeedStatus]| Ok(String::new())),
         options: Arc::new(ServerOptions::new(out)),
         console: None,
+        cluster: None,
     };
     let listener = server::bind("127.0.0.1:0".parse().unwrap()).await.unwrap();
     let addr = listener.local_addr().unwrap();

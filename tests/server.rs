@@ -120,6 +120,7 @@ impl Fixture {
             render_index,
             console: None,
             options: Arc::new(options),
+            cluster: None,
         }
     }
 

@@ -13,8 +13,14 @@
 //!   stops renewing: its leases expire within `lease_time` and another
 //!   instance takes its feeds.
 //! - Every instance registers itself (id, host, pid, start, config hash)
-//!   and keeps a heartbeat; instances running another config say so in
-//!   the log.
+//!   and keeps a heartbeat. Seeing an instance with another config hash
+//!   (another instance reloaded its config), an instance reads its own
+//!   config file again, once per such hash: a reload on one instance is
+//!   picked up by the others that share the file. Instances still running
+//!   another config after that are named in the log and on `/health`
+//!   ([`Peers`]).
+//! - The heartbeat also sets the `instances_alive` and `leases_held`
+//!   gauges of this instance's metrics.
 //!
 //! On a state only one process uses (SQLite) every lease is granted at
 //! once, nothing is renewed or registered, and the daemon behaves as it
@@ -24,6 +30,7 @@
 //! lease; the lease's clock is the database's (skewed host clocks do not
 //! matter).
 
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -32,6 +39,9 @@ use sha2::{Digest, Sha256};
 use tokio_util::sync::CancellationToken;
 
 use crate::config::Config;
+use crate::publish::templates::{ClusterInfo, InstanceInfo};
+use crate::serve::cluster::Peers;
+use crate::serve::metrics::Metrics;
 use crate::state::{Instance, StateError, Store};
 
 /// How long a worker whose feed is leased elsewhere waits before it looks
@@ -45,6 +55,13 @@ pub struct Cluster {
     lease_time: Duration,
     /// Config hashes of other instances already reported as different.
     told: Mutex<Vec<(String, String)>>,
+    /// Who runs another config, for `/health`.
+    peers: Peers,
+    metrics: Metrics,
+    /// Leases this instance holds now.
+    held: AtomicUsize,
+    /// Asks the daemon to read its config file again.
+    reload: Mutex<Option<tokio::sync::mpsc::Sender<()>>>,
 }
 
 /// A lease this instance holds; renewed in the background until
@@ -58,6 +75,7 @@ pub struct Held {
 impl Drop for Held {
     fn drop(&mut self) {
         self.stop.cancel();
+        self.cluster.held.fetch_sub(1, Ordering::Relaxed);
     }
 }
 
@@ -101,7 +119,7 @@ fn host_name() -> String {
 
 impl Cluster {
     /// This process as an instance of the state in `store`.
-    pub fn new(store: Arc<Store>, config: &Config) -> Arc<Cluster> {
+    pub fn new(store: Arc<Store>, config: &Config, metrics: Metrics) -> Arc<Cluster> {
         let host = host_name();
         let pid = std::process::id();
         let me = Instance {
@@ -117,7 +135,22 @@ impl Cluster {
             me: Mutex::new(me),
             lease_time: config.limits.lease_time,
             told: Mutex::default(),
+            peers: Peers::default(),
+            metrics,
+            held: AtomicUsize::new(0),
+            reload: Mutex::default(),
         })
+    }
+
+    /// Who runs another config (kept up to date by the heartbeat).
+    pub fn peers(&self) -> Peers {
+        self.peers.clone()
+    }
+
+    /// Where to ask for a config reload when another instance runs a
+    /// config this one has not seen.
+    pub fn on_foreign_config(&self, reload: tokio::sync::mpsc::Sender<()>) {
+        *self.reload.lock().unwrap_or_else(|p| p.into_inner()) = Some(reload);
     }
 
     /// This instance's id.
@@ -147,6 +180,7 @@ impl Cluster {
         if !self.store.acquire_lease(feed, &id, self.lease_time)? {
             return Ok(None);
         }
+        self.held.fetch_add(1, Ordering::Relaxed);
         let held = Held {
             cluster: self.clone(),
             feed: feed.to_string(),
@@ -214,7 +248,8 @@ impl Cluster {
         })
     }
 
-    /// One heartbeat, and a word about instances with another config.
+    /// One heartbeat; then the peers and gauges, and a word (and a reload)
+    /// about instances with another config.
     fn beat(&self) {
         let me = self.me.lock().unwrap_or_else(|p| p.into_inner()).clone();
         if let Err(e) = self.store.heartbeat(&me) {
@@ -224,19 +259,61 @@ impl Cluster {
         let Ok(alive) = self.store.instances(self.lease_time * 2) else {
             return;
         };
+        self.peers.update(&me.config_hash, &alive);
+        self.metrics
+            .set_cluster(alive.len(), self.held.load(Ordering::Relaxed));
         let mut told = self.told.lock().unwrap_or_else(|p| p.into_inner());
         for other in alive.iter().filter(|i| i.config_hash != me.config_hash) {
             let key = (other.id.clone(), other.config_hash.clone());
-            if !told.contains(&key) {
-                tracing::warn!(
-                    instance = %other.id,
-                    "instance {} on {} runs a different config than this one; \
-                     every instance sharing the database should read the same feeds.toml",
-                    other.id,
-                    other.host
-                );
-                told.push(key);
+            if told.contains(&key) {
+                continue;
             }
+            tracing::warn!(
+                instance = %other.id,
+                "instance {} on {} runs a different config than this one: reading the config \
+                 file again; every instance sharing the database should read the same feeds.toml",
+                other.id,
+                other.host
+            );
+            told.push(key);
+            if let Some(reload) = &*self.reload.lock().unwrap_or_else(|p| p.into_inner()) {
+                let _ = reload.try_send(());
+            }
+        }
+    }
+}
+
+impl Cluster {
+    /// The cluster's view for the index page, read now from the state:
+    /// instances alive (which one is this, which run another config) and
+    /// the leases held.
+    pub fn info(&self) -> ClusterInfo {
+        let me = self.me.lock().unwrap_or_else(|p| p.into_inner()).clone();
+        let read = || -> Result<_, StateError> {
+            Ok((
+                self.store.instances(self.lease_time * 2)?,
+                self.store.leases()?,
+            ))
+        };
+        match read() {
+            Ok((alive, leases)) => ClusterInfo {
+                instances: alive
+                    .into_iter()
+                    .map(|i| InstanceInfo {
+                        this: i.id == me.id,
+                        config_differs: i.config_hash != me.config_hash,
+                        id: i.id,
+                        host: i.host,
+                        started: i.started,
+                    })
+                    .collect(),
+                leases: leases.into_iter().map(|l| (l.feed, l.holder)).collect(),
+                unreachable: None,
+            },
+            Err(e) => ClusterInfo {
+                unreachable: Some(e.to_string()),
+                ..ClusterInfo::default()
+            },
         }
     }
 }

@@ -201,6 +201,68 @@ pub struct IndexContext {
     pub version: &'static str,
     /// Whether the server has `/console` (the page links it).
     pub console: bool,
+    /// On a shared state (PostgreSQL): the instances and their leases.
+    pub cluster: Option<ClusterInfo>,
+}
+
+/// The cluster's view for the index page (shared states only).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ClusterInfo {
+    /// Instances alive, oldest first.
+    pub instances: Vec<InstanceInfo>,
+    /// Leases held now: (feed, holder instance id).
+    pub leases: Vec<(String, String)>,
+    /// Why the database could not be read (then the lists are empty).
+    pub unreachable: Option<String>,
+}
+
+/// One instance alive, as the index page shows it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct InstanceInfo {
+    pub id: String,
+    pub host: String,
+    pub started: DateTime<Utc>,
+    /// This is the instance serving the page.
+    pub this: bool,
+    /// It runs another config than the instance serving the page.
+    pub config_differs: bool,
+}
+
+/// `cluster` as the index template sees it: `instances` (each `id`,
+/// `host`, `started`, `started_iso`, `this`, `config_differs`, `leases`:
+/// the feeds it holds), `leases` (each `feed`, `holder`), `unreachable`.
+fn cluster_value(c: &ClusterInfo) -> Value {
+    let instances: Vec<Value> = c
+        .instances
+        .iter()
+        .map(|i| {
+            let held: Vec<String> = c
+                .leases
+                .iter()
+                .filter(|(_, holder)| *holder == i.id)
+                .map(|(feed, _)| feed.clone())
+                .collect();
+            context! {
+                id => &i.id,
+                host => &i.host,
+                started => human_time(i.started),
+                started_iso => i.started.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+                this => i.this,
+                config_differs => i.config_differs,
+                leases => held,
+            }
+        })
+        .collect();
+    let leases: Vec<Value> = c
+        .leases
+        .iter()
+        .map(|(feed, holder)| context! { feed => feed, holder => holder })
+        .collect();
+    context! {
+        instances => instances,
+        leases => leases,
+        unreachable => &c.unreachable,
+    }
 }
 
 /// The compiled index page template.
@@ -239,7 +301,8 @@ impl IndexTemplate {
     /// Template variables: `feeds` (list; see [`feed_value`] for the fields
     /// of each), `counts` (`ok`, `pending`, `degraded`, `failing`, `total`),
     /// `generated` and `generated_iso`, `public_url`, `version`, `opml_href`,
-    /// `console_href` (none when the console is off).
+    /// `console_href` (none when the console is off), `cluster` (none
+    /// unless the state is shared; see [`cluster_value`]).
     pub fn render(
         &self,
         feeds: &[FeedStatus],
@@ -268,6 +331,7 @@ impl IndexTemplate {
                 version => ctx.version,
                 opml_href => OPML_HREF,
                 console_href => ctx.console.then_some("console"),
+                cluster => ctx.cluster.as_ref().map(cluster_value),
             })
             .map_err(err)
     }
@@ -577,6 +641,7 @@ mod tests {
             public_url: Some(Url::parse("https://feeds.example.net/feeds/").unwrap()),
             version: "9.9.9",
             console: true,
+            cluster: None,
         }
     }
 

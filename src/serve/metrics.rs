@@ -11,6 +11,9 @@
 //! - `fetch_duration_seconds{kind}` histogram and `fetch_errors_total{kind}`
 //!   counter, kind = list | article.
 //! - `feeds` gauge (feeds loaded) and `build_info{version}` gauge (always 1).
+//! - On a shared state (PostgreSQL): `instances_alive` gauge (instances
+//!   sharing it, this one included) and `leases_held` gauge (feeds this
+//!   instance is running now); both stay 0 on SQLite.
 //!
 //! Invariants: [`Metrics`] is an `Arc` around one registry, so clones share
 //! every value and recording never blocks for long (atomics, plus a short
@@ -51,6 +54,8 @@ struct Inner {
     fetch_duration: Family<KindLabel, Histogram>,
     fetch_errors: Family<KindLabel, Counter>,
     feeds: Gauge,
+    instances_alive: Gauge,
+    leases_held: Gauge,
 }
 
 #[derive(Debug, Clone, Hash, PartialEq, Eq, EncodeLabelSet)]
@@ -191,6 +196,18 @@ impl Metrics {
             "Feeds loaded from the config",
             feeds.clone(),
         );
+        let instances_alive = Gauge::default();
+        registry.register(
+            "feedmine_instances_alive",
+            "Instances sharing the state database (this one included; 0 on SQLite)",
+            instances_alive.clone(),
+        );
+        let leases_held = Gauge::default();
+        registry.register(
+            "feedmine_leases_held",
+            "Feed leases this instance holds now (feeds it is running)",
+            leases_held.clone(),
+        );
         let build_info = Family::<VersionLabel, Gauge>::default();
         build_info
             .get_or_create(&VersionLabel {
@@ -218,6 +235,8 @@ impl Metrics {
                 fetch_duration,
                 fetch_errors,
                 feeds,
+                instances_alive,
+                leases_held,
             }),
         }
     }
@@ -280,6 +299,13 @@ impl Metrics {
     /// How many feeds are loaded (after start-up and every config reload).
     pub fn set_feeds(&self, feeds: usize) {
         self.inner.feeds.set(gauge_value(feeds));
+    }
+
+    /// The shared state's view at the last heartbeat: instances alive and
+    /// leases this instance holds.
+    pub fn set_cluster(&self, instances_alive: usize, leases_held: usize) {
+        self.inner.instances_alive.set(gauge_value(instances_alive));
+        self.inner.leases_held.set(gauge_value(leases_held));
     }
 
     /// Drops the per-feed gauges of a feed a config reload removed, so it

@@ -16,17 +16,29 @@
 //!   header).
 //! - `/console` — [`crate::serve::console`], when enabled (GET and POST).
 //! - `/health` — `ok` (200) or one line per feed that is not ok (503); JSON
-//!   when the client accepts `application/json`. Never needs the token.
+//!   when the client accepts `application/json`. Never needs the token. On
+//!   a shared state also `database unreachable` (503) while the database
+//!   does not answer, and one `config differs` line (status unchanged) per
+//!   instance alive that runs another config than this one.
+//!
+//! Where documents come from: on SQLite, the files in `output_dir`; on a
+//! shared state (PostgreSQL), the `documents` the instance that ran the
+//! feed stored ([`crate::serve::documents`]), so every instance answers
+//! with the same bytes, `ETag` and `Last-Modified` (the stored publish
+//! time), and keeps answering from its cached copies while the database is
+//! unreachable.
 //! - `/metrics` — [`Metrics::render`].
 //!
 //! Invariants:
 //! - The server never writes anything: it only opens files for reading.
-//! - A file path is built from a validated feed id taken from the status
-//!   board and a [`Format`] extension (or is one of two fixed names), never
-//!   from request text, so no request can name a file outside that set.
+//! - A file path or document name is built from a validated feed id taken
+//!   from the status board and a [`Format`] extension (or is one of two
+//!   fixed names), never from request text, so no request can name a file
+//!   or document outside that set.
 //! - File responses carry a strong `ETag` (quoted hex SHA-256 of the bytes,
 //!   so an unchanged re-publish keeps its tag) and `Last-Modified` (mtime),
-//!   both taken from the same open file handle as the bytes.
+//!   both taken from the same open file handle as the bytes; documents
+//!   carry the same tag and their stored publish time.
 //! - With a bearer token configured, every route but `/health` needs the
 //!   token: as `Authorization: Bearer <token>`, as the password of HTTP
 //!   Basic (any user name), or as a `?token=` query parameter. Compared in
@@ -66,8 +78,11 @@ use tokio_util::task::TaskTracker;
 use tower_http::timeout::TimeoutLayer;
 
 use crate::publish::feed::{Format, OpmlEntry, render_opml};
+use crate::serve::cluster::ClusterView;
+use crate::serve::documents::{Served, SharedDocuments};
 use crate::serve::metrics::Metrics;
 use crate::serve::status::{FeedStatus, StatusBoard};
+use crate::state::documents::feed_document;
 
 /// File name of the OPML list of all feeds, in the output directory.
 pub const OPML_FILE: &str = "feeds.opml";
@@ -124,6 +139,9 @@ pub struct AppState {
     pub options: Arc<ServerOptions>,
     /// `/console` when `console = true` (see [`crate::serve::console`]).
     pub console: Option<Arc<crate::serve::console::Console>>,
+    /// On a shared state (PostgreSQL): the documents, the database's
+    /// reachability and the other instances (see [`ClusterView`]).
+    pub cluster: Option<ClusterView>,
 }
 
 /// Why the server could not start or keep running.
@@ -566,28 +584,13 @@ async fn health(
     // With a token configured, an unauthenticated probe learns the status
     // and the feed ids only: reasons may name internal pages.
     let show_reasons = state.options.bearer_token.is_none() || auth.is_some();
-    let problems = state.board.overall().err().unwrap_or_default();
-    let problems: Vec<(String, String)> = problems
-        .into_iter()
-        .map(|(id, reason)| {
-            let reason = if show_reasons {
-                crate::fetch::redact::redact_text(&reason)
-            } else {
-                String::new()
-            };
-            (id, reason)
-        })
-        .collect();
-    // `overall` gives (id, reason); the word (degraded/failing) comes from
-    // the entry itself.
-    let problems: Vec<(String, &'static str, String)> = problems
-        .into_iter()
-        .map(|(id, reason)| {
-            let word = state.board.get(&id).map_or("degraded", |s| s.health.word());
-            (id, word, reason)
-        })
-        .collect();
-    let status = if problems.is_empty() {
+    let problems = feed_problems(&state.board, show_reasons);
+    let cluster = match &state.cluster {
+        Some(view) => Some(cluster_health(view, show_reasons).await),
+        None => None,
+    };
+    let database_down = cluster.as_ref().is_some_and(|c| c.database.is_err());
+    let status = if problems.is_empty() && !database_down {
         StatusCode::OK
     } else {
         StatusCode::SERVICE_UNAVAILABLE
@@ -597,28 +600,15 @@ async fn health(
         .and_then(|v| v.to_str().ok())
         .is_some_and(|v| v.contains("application/json"));
     let (content_type, body) = if wants_json {
-        let problems: Vec<serde_json::Value> = problems
-            .iter()
-            .map(|(id, word, reason)| {
-                serde_json::json!({ "feed": id, "health": word, "reason": reason })
-            })
-            .collect();
-        let body = serde_json::json!({
-            "status": if problems.is_empty() { "ok" } else { "unhealthy" },
-            "problems": problems,
-        });
-        ("application/json", format!("{body}\n"))
-    } else if problems.is_empty() {
-        ("text/plain; charset=utf-8", "ok\n".to_string())
+        (
+            "application/json",
+            health_json(status, &problems, cluster.as_ref()),
+        )
     } else {
-        let lines: String = problems
-            .iter()
-            .map(|(id, word, reason)| match reason.is_empty() {
-                true => format!("{word} {id}\n"),
-                false => format!("{word} {id}: {}\n", one_line(reason)),
-            })
-            .collect();
-        ("text/plain; charset=utf-8", lines)
+        (
+            "text/plain; charset=utf-8",
+            health_text(&problems, cluster.as_ref()),
+        )
     };
     (
         status,
@@ -629,6 +619,110 @@ async fn health(
         body,
     )
         .into_response()
+}
+
+/// The feeds that are not ok: (id, word, reason); reasons only when
+/// `show_reasons`.
+fn feed_problems(board: &StatusBoard, show_reasons: bool) -> Vec<(String, &'static str, String)> {
+    let problems = board.overall().err().unwrap_or_default();
+    problems
+        .into_iter()
+        .map(|(id, reason)| {
+            let reason = if show_reasons {
+                crate::fetch::redact::redact_text(&reason)
+            } else {
+                String::new()
+            };
+            // `overall` gives (id, reason); the word (degraded/failing)
+            // comes from the entry itself.
+            let word = board.get(&id).map_or("degraded", |s| s.health.word());
+            (id, word, reason)
+        })
+        .collect()
+}
+
+/// The shared state's part of `/health`.
+struct ClusterHealth {
+    /// `Err(why)` while the database is unreachable (`why` empty when
+    /// reasons are hidden).
+    database: Result<(), String>,
+    /// Instances alive that run another config (empty descriptions when
+    /// reasons are hidden, so the count still shows).
+    config_differs: Vec<String>,
+}
+
+async fn cluster_health(view: &ClusterView, show_reasons: bool) -> ClusterHealth {
+    let hide = |s: String| {
+        if show_reasons {
+            one_line(&s)
+        } else {
+            String::new()
+        }
+    };
+    ClusterHealth {
+        database: view.reachable().await.map_err(hide),
+        config_differs: view.peers.differing().into_iter().map(hide).collect(),
+    }
+}
+
+/// Plain text: `ok`, or one line per problem; then the shared state's
+/// lines (`database unreachable`, `config differs`).
+fn health_text(
+    problems: &[(String, &'static str, String)],
+    cluster: Option<&ClusterHealth>,
+) -> String {
+    let mut lines: String = problems
+        .iter()
+        .map(|(id, word, reason)| match reason.is_empty() {
+            true => format!("{word} {id}\n"),
+            false => format!("{word} {id}: {}\n", one_line(reason)),
+        })
+        .collect();
+    let Some(cluster) = cluster else {
+        return if lines.is_empty() {
+            "ok\n".into()
+        } else {
+            lines
+        };
+    };
+    match &cluster.database {
+        Err(why) if why.is_empty() => lines.push_str("database unreachable\n"),
+        Err(why) => lines.push_str(&format!("database unreachable: {why}\n")),
+        Ok(()) if lines.is_empty() => lines.push_str("ok\n"),
+        Ok(()) => {}
+    }
+    for other in &cluster.config_differs {
+        match other.is_empty() {
+            true => lines.push_str("config differs: another instance runs another config\n"),
+            false => lines.push_str(&format!(
+                "config differs: instance {other} runs another config than this one\n"
+            )),
+        }
+    }
+    lines
+}
+
+fn health_json(
+    status: StatusCode,
+    problems: &[(String, &'static str, String)],
+    cluster: Option<&ClusterHealth>,
+) -> String {
+    let problems: Vec<serde_json::Value> = problems
+        .iter()
+        .map(|(id, word, reason)| serde_json::json!({ "feed": id, "health": word, "reason": reason }))
+        .collect();
+    let mut body = serde_json::json!({
+        "status": if status == StatusCode::OK { "ok" } else { "unhealthy" },
+        "problems": problems,
+    });
+    if let Some(c) = cluster {
+        body["database"] = match &c.database {
+            Ok(()) => serde_json::json!({ "reachable": true }),
+            Err(why) => serde_json::json!({ "reachable": false, "reason": why }),
+        };
+        body["config_differs"] = serde_json::json!(c.config_differs);
+    }
+    format!("{body}\n")
 }
 
 /// A reason on one line, so each problem feed is exactly one line.
@@ -714,8 +808,25 @@ fn is_host_header(h: &str) -> bool {
 }
 
 async fn xsl(State(state): State<AppState>, headers: HeaderMap) -> Response {
-    let path = state.options.output_dir.join(XSL_FILE);
-    serve_file(&path, "text/xsl; charset=utf-8", &headers).await
+    serve_published(&state, XSL_FILE, "text/xsl; charset=utf-8", &headers).await
+}
+
+/// Serves the published document `name` (built from the board's validated
+/// id and a format, or a fixed name): from the shared state when there is
+/// one, else the file of that name in `output_dir`.
+async fn serve_published(
+    state: &AppState,
+    name: &str,
+    content_type: &'static str,
+    headers: &HeaderMap,
+) -> Response {
+    match &state.cluster {
+        Some(view) => serve_document(&view.documents, name, content_type, headers).await,
+        None => {
+            let path = state.options.output_dir.join(name);
+            serve_file(&path, content_type, headers).await
+        }
+    }
 }
 
 /// `/feeds/<id>.<ext>`: only a feed on the board that publishes that format.
@@ -730,8 +841,9 @@ async fn feed_file(
         return opml(State(state), headers, auth).await;
     }
     if let Some(id) = feed_page(&state.board, &file) {
-        let path = state.options.output_dir.join(format!("{id}.html"));
-        let mut response = serve_file(&path, "text/html; charset=utf-8", &headers).await;
+        let name = feed_document(&id, "html");
+        let mut response =
+            serve_published(&state, &name, "text/html; charset=utf-8", &headers).await;
         // The page's own <meta> policy allows exactly its styles by hash;
         // this one forbids scripts even in a user template without <head>.
         response.headers_mut().insert(
@@ -744,17 +856,14 @@ async fn feed_file(
         return not_found().await;
     };
     // Built from the board's id and the format, not from `file`.
-    let path = state
-        .options
-        .output_dir
-        .join(format!("{id}.{}", format.ext()));
+    let name = feed_document(&id, format.ext());
     let browser = prefers_html(&headers);
     let content_type = if browser {
         format.browser_content_type()
     } else {
         format.content_type()
     };
-    let mut response = serve_file(&path, content_type, &headers).await;
+    let mut response = serve_published(&state, &name, content_type, &headers).await;
     let h = response.headers_mut();
     h.insert(header::VARY, HeaderValue::from_static("Accept"));
     if let Ok(link) = HeaderValue::from_str(&format!(
@@ -831,19 +940,67 @@ async fn serve_file(path: &FsPath, content_type: &'static str, headers: &HeaderM
         }
     };
     let etag = format!("\"{}\"", hex(&file.digest));
-    let last_modified = file.modified.map(httpdate::fmt_http_date);
+    let body = Body::from_stream(tokio_util::io::ReaderStream::new(file.file));
+    let validators = Validators {
+        etag: &etag,
+        modified: file.modified,
+    };
+    respond(validators, file.length, body, content_type, headers)
+}
+
+/// Serves the shared state's document `name` (see [`SharedDocuments`]):
+/// the same bytes, tag and time on every instance; the cached copy while
+/// the database is unreachable.
+async fn serve_document(
+    documents: &SharedDocuments,
+    name: &str,
+    content_type: &'static str,
+    headers: &HeaderMap,
+) -> Response {
+    match documents.get(name).await {
+        Served::Found(doc) => {
+            let validators = Validators {
+                etag: &doc.etag,
+                modified: Some(SystemTime::from(doc.modified)),
+            };
+            let length = doc.body.len() as u64;
+            let body = Body::from(doc.body.clone());
+            respond(validators, length, body, content_type, headers)
+        }
+        Served::Missing => not_found().await,
+        Served::Unavailable => plain(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "the database is unreachable and this instance has no copy of this document yet",
+        ),
+    }
+}
+
+/// A published document's `ETag` and `Last-Modified`.
+struct Validators<'a> {
+    etag: &'a str,
+    modified: Option<SystemTime>,
+}
+
+/// 200 with `body` (`length` bytes), or 304 when the request's
+/// conditions match `validators`.
+fn respond(
+    validators: Validators<'_>,
+    length: u64,
+    body: Body,
+    content_type: &'static str,
+    headers: &HeaderMap,
+) -> Response {
+    let Validators { etag, modified } = validators;
     let mut common = vec![
-        (header::ETAG, etag.clone()),
+        (header::ETAG, etag.to_string()),
         (header::CACHE_CONTROL, "max-age=60".to_string()),
     ];
-    if let Some(lm) = last_modified {
+    if let Some(lm) = modified.map(httpdate::fmt_http_date) {
         common.push((header::LAST_MODIFIED, lm));
     }
-    let mut response = if is_not_modified(headers, &etag, file.modified) {
+    let mut response = if is_not_modified(headers, etag, modified) {
         StatusCode::NOT_MODIFIED.into_response()
     } else {
-        let length = file.length;
-        let body = Body::from_stream(tokio_util::io::ReaderStream::new(file.file));
         let mut r = Response::new(body);
         r.headers_mut()
             .insert(header::CONTENT_LENGTH, HeaderValue::from(length));
