@@ -1,0 +1,411 @@
+//! What the servers of several daemons over one PostgreSQL state answer:
+//! every instance serves every feed byte for byte alike (body, ETag,
+//! Last-Modified, 304s), `/health` names an instance that runs another
+//! config and a reload on one instance is picked up by the other, and
+//! PostgreSQL stopped for 30 s and restarted costs no crash: `/health`
+//! says the database is unreachable, cached feeds are still served, runs
+//! resume. Runs on a throw-away PostgreSQL 15 cluster (`common/pg.rs`;
+//! skipped with one line without PostgreSQL) against a local 127.0.0.1
+//! test server; the daemons serve on 127.0.0.1 only.
+
+mod common;
+#[path = "common/pg.rs"]
+mod pg;
+
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use common::{Reply, TestServer};
+use feedmine::daemon::{self, DaemonOptions};
+use feedmine::serve::status::StatusBoard;
+use reqwest::StatusCode;
+use tokio_util::sync::CancellationToken;
+
+const FEEDS: [&str; 2] = ["alpha", "bravo"];
+const EXTS: [&str; 4] = ["xml", "atom", "json", "html"];
+
+fn list_page(feed: &str) -> String {
+    let mut html = format!(
+        "<!doctype html><html><head><title>{feed} news</title></head><body><ul class=posts>"
+    );
+    for i in 0..6 {
+        html.push_str(&format!(
+            "<li class=post><a href='/{feed}/story-{i}'>Story number {i} of the {feed} desk</a>\
+             <p>What happened on day {i} at the {feed} desk, told in a few words.</p></li>"
+        ));
+    }
+    html + "</ul></body></html>"
+}
+
+async fn site() -> TestServer {
+    TestServer::start(
+        FEEDS
+            .iter()
+            .map(|f| (format!("/{f}"), Reply::html(list_page(f))))
+            .collect::<Vec<_>>(),
+    )
+    .await
+}
+
+/// A config in `dir` with every feed on `every`; `extra` goes into the
+/// first feed's table.
+fn write_config(dir: &Path, server: &TestServer, state: &str, every: &str, extra: &str) -> PathBuf {
+    std::fs::create_dir_all(dir).unwrap();
+    let mut text = format!(
+        "output_dir = \"out\"\nstate = \"{state}\"\nlease_time = \"3s\"\nhost_delay = \"0s\"\n\
+         timeout = \"3s\"\nbackoff_base = \"1s\"\nevery = \"{every}\"\n\
+         formats = [\"rss\", \"atom\", \"json\"]\n"
+    );
+    for (i, feed) in FEEDS.iter().enumerate() {
+        text.push_str(&format!(
+            "\n[[feed]]\nid = \"{feed}\"\nurl = \"{}\"\nallow_private_addresses = true\nbodies = false\n{}\n",
+            server.url(&format!("/{feed}")),
+            if i == 0 { extra } else { "" }
+        ));
+    }
+    // Replaced whole: a daemon reading it meanwhile sees one or the other.
+    let path = dir.join("feeds.toml");
+    std::fs::write(dir.join("feeds.toml.new"), text).unwrap();
+    std::fs::rename(dir.join("feeds.toml.new"), &path).unwrap();
+    path
+}
+
+/// One in-process daemon serving on 127.0.0.1.
+struct Daemon {
+    addr: SocketAddr,
+    stop: CancellationToken,
+    reload: tokio::sync::mpsc::Sender<()>,
+    handle: tokio::task::JoinHandle<()>,
+}
+
+impl Daemon {
+    async fn start(config: &Path) -> Daemon {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let stop = CancellationToken::new();
+        let (reload, rx) = tokio::sync::mpsc::channel(1);
+        let opts = DaemonOptions {
+            config_path: config.to_path_buf(),
+            listen: None,
+            once_now: false,
+            watch_config: false,
+            shutdown_grace: Duration::from_secs(2),
+        };
+        let token = stop.clone();
+        let handle = tokio::spawn(async move {
+            daemon::run_with_board(opts, token, rx, StatusBoard::new(), Some(listener))
+                .await
+                .unwrap();
+        });
+        Daemon {
+            addr,
+            stop,
+            reload,
+            handle,
+        }
+    }
+
+    fn url(&self, path: &str) -> String {
+        format!("http://{}{path}", self.addr)
+    }
+
+    async fn shut_down(self) {
+        self.stop.cancel();
+        self.handle.await.unwrap();
+    }
+}
+
+/// Status, headers and body of a GET with `headers`.
+async fn get(
+    url: &str,
+    headers: &[(&str, &str)],
+) -> (StatusCode, reqwest::header::HeaderMap, Vec<u8>) {
+    let client = reqwest::Client::new();
+    let mut req = client.get(url).timeout(Duration::from_secs(15));
+    for (k, v) in headers {
+        req = req.header(*k, *v);
+    }
+    let resp = req.send().await.unwrap();
+    let (status, h) = (resp.status(), resp.headers().clone());
+    (status, h, resp.bytes().await.unwrap().to_vec())
+}
+
+fn header(h: &reqwest::header::HeaderMap, name: &str) -> String {
+    h.get(name)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default()
+        .to_string()
+}
+
+/// Wait (at most `limit`) until `check` holds.
+async fn wait_for<F, Fut>(what: &str, limit: Duration, mut check: F)
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = bool>,
+{
+    let start = Instant::now();
+    while !check().await {
+        assert!(start.elapsed() < limit, "waited {limit:?} for {what}");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
+/// Every document of every feed, and the stylesheet.
+fn documents() -> Vec<String> {
+    let mut names: Vec<String> = FEEDS
+        .iter()
+        .flat_map(|f| EXTS.iter().map(move |e| format!("/feeds/{f}.{e}")))
+        .collect();
+    names.push("/feeds/feed.xsl".into());
+    names
+}
+
+async fn start_cluster() -> Option<pg::PgCluster> {
+    tokio::task::spawn_blocking(pg::PgCluster::start)
+        .await
+        .unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn every_instance_serves_every_feed_byte_identically() {
+    let Some(cluster) = start_cluster().await else {
+        return;
+    };
+    let url = cluster.create_database("serve");
+    let server = site().await;
+    let dir = tempfile::tempdir().unwrap();
+    let config = write_config(dir.path(), &server, &url, "1h", "");
+    let (a, b) = (Daemon::start(&config).await, Daemon::start(&config).await);
+    for path in documents() {
+        for d in [&a, &b] {
+            let u = d.url(&path);
+            wait_for(&u.clone(), Duration::from_secs(20), || {
+                let u = u.clone();
+                async move { get(&u, &[]).await.0 == StatusCode::OK }
+            })
+            .await;
+        }
+    }
+    // Each feed ran once (every = 1h), by one instance or the other.
+    for feed in FEEDS {
+        assert_eq!(server.hits(&format!("/{feed}")), 1, "{feed}");
+    }
+    // The files are not what is served: both answer from the database.
+    std::fs::remove_dir_all(dir.path().join("out")).unwrap();
+    for path in documents() {
+        let (sa, ha, body_a) = get(&a.url(&path), &[]).await;
+        let (sb, hb, body_b) = get(&b.url(&path), &[]).await;
+        assert_eq!((sa, sb), (StatusCode::OK, StatusCode::OK), "{path}");
+        assert!(!body_a.is_empty(), "{path}");
+        assert_eq!(body_a, body_b, "{path}: bodies differ");
+        let etag = header(&ha, "etag");
+        let modified = header(&ha, "last-modified");
+        assert!(etag.starts_with('"') && etag.len() == 66, "{path}: {etag}");
+        assert!(!modified.is_empty(), "{path}");
+        assert_eq!(etag, header(&hb, "etag"), "{path}");
+        assert_eq!(modified, header(&hb, "last-modified"), "{path}");
+        assert_eq!(
+            header(&ha, "content-type"),
+            header(&hb, "content-type"),
+            "{path}"
+        );
+        // A's validators are B's: 304 from B, by tag and by date.
+        let (s, _, body) = get(&b.url(&path), &[("if-none-match", &etag)]).await;
+        assert_eq!(s, StatusCode::NOT_MODIFIED, "{path}");
+        assert!(body.is_empty());
+        let (s, _, _) = get(&b.url(&path), &[("if-modified-since", &modified)]).await;
+        assert_eq!(s, StatusCode::NOT_MODIFIED, "{path}");
+        let (s, _, _) = get(&b.url(&path), &[("if-none-match", "\"other\"")]).await;
+        assert_eq!(s, StatusCode::OK, "{path}");
+    }
+    // Nothing outside the published set is served from the database.
+    for path in [
+        "/feeds/alpha.txt",
+        "/feeds/charlie.xml",
+        "/feeds/..%2Falpha.xml",
+    ] {
+        assert_eq!(
+            get(&a.url(path), &[]).await.0,
+            StatusCode::NOT_FOUND,
+            "{path}"
+        );
+    }
+    // The index shows the cluster; the metrics count it per instance.
+    let (_, _, index) = get(&a.url("/"), &[]).await;
+    let index = String::from_utf8(index).unwrap();
+    assert!(index.contains("2 instances alive"), "{index}");
+    assert!(index.contains("(this instance)"), "{index}");
+    let (_, _, metrics) = get(&b.url("/metrics"), &[]).await;
+    let metrics = String::from_utf8(metrics).unwrap();
+    assert!(metrics.contains("feedmine_instances_alive 2"), "{metrics}");
+    let (s, _, health) = get(&a.url("/health"), &[]).await;
+    assert_eq!((s, health.as_slice()), (StatusCode::OK, b"ok\n".as_slice()));
+    a.shut_down().await;
+    b.shut_down().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_reload_is_picked_up_and_another_config_is_named_on_health() {
+    let Some(cluster) = start_cluster().await else {
+        return;
+    };
+    let url = cluster.create_database("configs");
+    let server = site().await;
+    let dir = tempfile::tempdir().unwrap();
+    let shared = write_config(&dir.path().join("shared"), &server, &url, "1h", "");
+    let (a, b) = (Daemon::start(&shared).await, Daemon::start(&shared).await);
+    for d in [&a, &b] {
+        wait_for("the daemon to serve", Duration::from_secs(15), || async {
+            get(&d.url("/health"), &[]).await.2 == b"ok\n"
+        })
+        .await;
+    }
+    // The file changes; only A is told to reload. B picks it up from A's
+    // new config hash: its index shows the new title.
+    write_config(
+        &dir.path().join("shared"),
+        &server,
+        &url,
+        "1h",
+        "title = \"Alpha, renamed\"",
+    );
+    a.reload.send(()).await.unwrap();
+    wait_for(
+        "B to pick up A's reload",
+        Duration::from_secs(15),
+        || async {
+            let (_, _, index) = get(&b.url("/"), &[]).await;
+            String::from_utf8_lossy(&index).contains("Alpha, renamed")
+        },
+    )
+    .await;
+    wait_for("A and B to agree", Duration::from_secs(15), || async {
+        get(&a.url("/health"), &[]).await.2 == b"ok\n"
+    })
+    .await;
+    // A third instance on another file: named by the others' /health,
+    // which stays 200 (the feeds are served), and in the JSON.
+    let other = write_config(
+        &dir.path().join("other"),
+        &server,
+        &url,
+        "1h",
+        "title = \"Other\"",
+    );
+    let c = Daemon::start(&other).await;
+    wait_for("config differs on A", Duration::from_secs(15), || async {
+        let (s, _, body) = get(&a.url("/health"), &[]).await;
+        let body = String::from_utf8_lossy(&body).into_owned();
+        s == StatusCode::OK && body.contains("config differs: instance ")
+    })
+    .await;
+    let (_, _, body) = get(&b.url("/health"), &[("accept", "application/json")]).await;
+    let json: serde_json::Value = serde_json::from_slice(&body).unwrap();
+    assert_eq!(
+        json["config_differs"].as_array().map(Vec::len),
+        Some(1),
+        "{json}"
+    );
+    assert_eq!(json["database"]["reachable"], true, "{json}");
+    wait_for("C to name A and B", Duration::from_secs(15), || async {
+        let (_, _, body) = get(&c.url("/health"), &[]).await;
+        String::from_utf8_lossy(&body).matches("config differs").count() == 2
+    })
+    .await;
+    // C leaves: A's /health is plain ok again.
+    c.shut_down().await;
+    wait_for(
+        "config differs to clear",
+        Duration::from_secs(15),
+        || async { get(&a.url("/health"), &[]).await.2 == b"ok\n" },
+    )
+    .await;
+    a.shut_down().await;
+    b.shut_down().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn postgres_stopped_for_30_s_and_restarted() {
+    let Some(mut cluster) = start_cluster().await else {
+        return;
+    };
+    let url = cluster.create_database("outage");
+    let server = site().await;
+    let dir = tempfile::tempdir().unwrap();
+    let config = write_config(dir.path(), &server, &url, "2s", "");
+    let a = Daemon::start(&config).await;
+    let feed = a.url("/feeds/alpha.xml");
+    wait_for("alpha to be served", Duration::from_secs(20), || async {
+        get(&feed, &[]).await.0 == StatusCode::OK
+    })
+    .await;
+    let count_runs = |c: &pg::PgCluster| -> usize {
+        c.psql(
+            "outage",
+            "SELECT count(*) FROM runs WHERE status <> 'failed'",
+        )
+        .parse()
+        .unwrap()
+    };
+    let runs_before = tokio::task::block_in_place(|| count_runs(&cluster));
+    let (_, h, cached_body) = get(&feed, &[]).await;
+    let cached_etag = header(&h, "etag");
+
+    let stopped = Instant::now();
+    tokio::task::block_in_place(|| cluster.stop_server());
+    wait_for("/health to say so", Duration::from_secs(10), || async {
+        let (s, _, body) = get(&a.url("/health"), &[]).await;
+        s == StatusCode::SERVICE_UNAVAILABLE
+            && String::from_utf8_lossy(&body).contains("database unreachable")
+    })
+    .await;
+    while stopped.elapsed() < Duration::from_secs(30) {
+        // The last copy this instance served, as it served it.
+        let (s, h, body) = get(&feed, &[]).await;
+        assert_eq!(s, StatusCode::OK);
+        assert_eq!(header(&h, "etag"), cached_etag);
+        assert_eq!(body, cached_body);
+        let (s, _, _) = get(&feed, &[("if-none-match", &cached_etag)]).await;
+        assert_eq!(s, StatusCode::NOT_MODIFIED);
+        let (s, _, _) = get(&a.url("/health"), &[]).await;
+        assert_eq!(s, StatusCode::SERVICE_UNAVAILABLE);
+        assert!(!a.handle.is_finished(), "the daemon stopped");
+        tokio::time::sleep(Duration::from_secs(2)).await;
+    }
+
+    tokio::task::block_in_place(|| cluster.start_server());
+    let restarted = Instant::now();
+    wait_for(
+        "/health to be ok again",
+        Duration::from_secs(30),
+        || async { get(&a.url("/health"), &[]).await.2 == b"ok\n" },
+    )
+    .await;
+    let healthy_after = restarted.elapsed();
+    wait_for("runs to resume", Duration::from_secs(20), || async {
+        tokio::task::block_in_place(|| count_runs(&cluster)) >= runs_before + 2
+    })
+    .await;
+    // What is served again follows the database.
+    wait_for(
+        "the newest copy to be served",
+        Duration::from_secs(10),
+        || async {
+            let (s, h, _) = get(&feed, &[]).await;
+            let stored = tokio::task::block_in_place(|| {
+                cluster.psql(
+                    "outage",
+                    "SELECT etag FROM documents WHERE name = 'alpha.xml'",
+                )
+            });
+            s == StatusCode::OK && header(&h, "etag") == stored
+        },
+    )
+    .await;
+    println!(
+        "outage of {:?}; healthy again {healthy_after:?} after the restart",
+        restarted - stopped
+    );
+    a.shut_down().await;
+}
