@@ -310,7 +310,10 @@ async fn a_reload_is_picked_up_and_another_config_is_named_on_health() {
     assert_eq!(json["database"]["reachable"], true, "{json}");
     wait_for("C to name A and B", Duration::from_secs(15), || async {
         let (_, _, body) = get(&c.url("/health"), &[]).await;
-        String::from_utf8_lossy(&body).matches("config differs").count() == 2
+        String::from_utf8_lossy(&body)
+            .matches("config differs")
+            .count()
+            == 2
     })
     .await;
     // C leaves: A's /health is plain ok again.
@@ -408,4 +411,60 @@ async fn postgres_stopped_for_30_s_and_restarted() {
         restarted - stopped
     );
     a.shut_down().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn once_skips_a_feed_another_instance_holds() {
+    let Some(cluster) = start_cluster().await else {
+        return;
+    };
+    let url = cluster.create_database("once");
+    let server = site().await;
+    let dir = tempfile::tempdir().unwrap();
+    let config = write_config(dir.path(), &server, &url, "1h", "");
+    let once = || {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_feedmine"))
+            .args(["once", "--config"])
+            .arg(&config)
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+        (
+            out.status.code(),
+            stdout,
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    // The schema exists once a first run has opened the state.
+    let (code, stdout, stderr) = tokio::task::block_in_place(once);
+    assert_eq!(code, Some(0), "{stdout}{stderr}");
+    // Another instance is running alpha: `once` leaves it alone.
+    cluster.psql(
+        "once",
+        "INSERT INTO leases (feed, holder, acquired_ms, expires_ms) \
+         VALUES ('alpha', 'elsewhere-1-abcd', 0, 9223372036854775807)",
+    );
+    let (code, stdout, stderr) = tokio::task::block_in_place(once);
+    assert_eq!(code, Some(0), "{stdout}{stderr}");
+    assert!(
+        stdout.contains(
+            "feed alpha: skipped: instance elsewhere-1-abcd is running this feed (it holds the feed's lease)"
+        ),
+        "{stdout}"
+    );
+    assert!(stdout.contains("feed bravo: published"), "{stdout}");
+    assert_eq!(server.hits("/alpha"), 1, "alpha ran on the first pass only");
+    assert_eq!(server.hits("/bravo"), 2);
+    // `once` stores what it publishes, and leaves no lease of its own.
+    assert_eq!(
+        cluster.psql(
+            "once",
+            "SELECT count(*) FROM documents WHERE feed = 'bravo'"
+        ),
+        "4"
+    );
+    assert_eq!(
+        cluster.psql("once", "SELECT holder FROM leases"),
+        "elsewhere-1-abcd"
+    );
 }
