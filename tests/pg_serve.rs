@@ -55,7 +55,7 @@ fn write_config(dir: &Path, server: &TestServer, state: &str, every: &str, extra
     let mut text = format!(
         "output_dir = \"out\"\nstate = \"{state}\"\nlease_time = \"3s\"\nhost_delay = \"0s\"\n\
          timeout = \"3s\"\nbackoff_base = \"1s\"\nevery = \"{every}\"\n\
-         formats = [\"rss\", \"atom\", \"json\"]\n"
+         formats = [\"rss\", \"atom\", \"json\"]\npublic_url = \"https://feeds.example/feeds/\"\n"
     );
     for (i, feed) in FEEDS.iter().enumerate() {
         text.push_str(&format!(
@@ -231,14 +231,30 @@ async fn every_instance_serves_every_feed_byte_identically() {
             "{path}"
         );
     }
-    // The index shows the cluster; the metrics count it per instance.
-    let (_, _, index) = get(&a.url("/"), &[]).await;
-    let index = String::from_utf8(index).unwrap();
-    assert!(index.contains("2 instances alive"), "{index}");
-    assert!(index.contains("(this instance)"), "{index}");
-    let (_, _, metrics) = get(&b.url("/metrics"), &[]).await;
-    let metrics = String::from_utf8(metrics).unwrap();
-    assert!(metrics.contains("feedmine_instances_alive 2"), "{metrics}");
+    // The OPML lists the same titles (the list pages' own) and, under
+    // `public_url`, the same addresses on both.
+    wait_for("the same OPML on both", Duration::from_secs(5), || async {
+        let opml = get(&a.url("/feeds.opml"), &[]).await.2;
+        opml == get(&b.url("/feeds.opml"), &[]).await.2
+            && String::from_utf8_lossy(&opml).contains("bravo news")
+    })
+    .await;
+    // Each board shows every feed's run, whichever instance ran it; the
+    // index shows the cluster; the metrics count it per instance.
+    for d in [&a, &b] {
+        let (_, _, index) = get(&d.url("/"), &[]).await;
+        let index = String::from_utf8(index).unwrap();
+        assert!(!index.contains("not run yet"), "{index}");
+        assert_eq!(index.matches("published, 6 records").count(), 2, "{index}");
+        assert!(index.contains("2 instances alive"), "{index}");
+        assert!(index.contains("(this instance)"), "{index}");
+    }
+    // Set by the heartbeat (every second here): B may not have seen A yet.
+    wait_for("B's gauge to count A", Duration::from_secs(5), || async {
+        let metrics = get(&b.url("/metrics"), &[]).await.2;
+        String::from_utf8_lossy(&metrics).contains("feedmine_instances_alive 2")
+    })
+    .await;
     let (s, _, health) = get(&a.url("/health"), &[]).await;
     assert_eq!((s, health.as_slice()), (StatusCode::OK, b"ok\n".as_slice()));
     a.shut_down().await;
@@ -333,7 +349,11 @@ async fn postgres_stopped_for_30_s_and_restarted() {
     let Some(mut cluster) = start_cluster().await else {
         return;
     };
-    let url = cluster.create_database("outage");
+    // A password in the URL (trust authentication ignores it) must never
+    // show on /health or the index.
+    let url = cluster
+        .create_database("outage")
+        .replace("postgres@", "postgres:hunter2-pw@");
     let server = site().await;
     let dir = tempfile::tempdir().unwrap();
     let config = write_config(dir.path(), &server, &url, "2s", "");
@@ -363,6 +383,12 @@ async fn postgres_stopped_for_30_s_and_restarted() {
             && String::from_utf8_lossy(&body).contains("database unreachable")
     })
     .await;
+    for path in ["/health", "/"] {
+        let (_, _, body) = get(&a.url(path), &[]).await;
+        let body = String::from_utf8_lossy(&body).into_owned();
+        assert!(body.contains("unreachable"), "{path}: {body}");
+        assert!(!body.contains("hunter2"), "{path}: {body}");
+    }
     while stopped.elapsed() < Duration::from_secs(30) {
         // The last copy this instance served, as it served it.
         let (s, h, body) = get(&feed, &[]).await;

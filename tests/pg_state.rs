@@ -152,3 +152,70 @@ fn postgres_failed_merge_leaves_nothing_behind() {
     let m = store.merge_items("city", &cases::front_page(), t8).unwrap();
     assert_eq!(m.new_keys.len(), 2);
 }
+
+/// Published documents: kept only in a shared state; the bytes come back
+/// only when the caller's tag is stale; the same bytes stored again keep
+/// their first publish time; forgetting a feed drops its documents.
+#[test]
+fn documents_are_kept_in_postgres_only() {
+    use feedmine::state::documents::{Document, DocumentLookup};
+    let doc = |name: &str, feed: Option<&str>, body: &str, at| {
+        Document::new(name.into(), feed, body.as_bytes().to_vec(), at)
+    };
+    let (t7, t8) = (cases::t(7, 0), cases::t(8, 0));
+    let dir = tempfile::tempdir().unwrap();
+    let sqlite = Store::open(&dir.path().join("state.db")).unwrap();
+    sqlite
+        .store_documents(&[doc("a.xml", Some("a"), "<rss/>", t7)])
+        .unwrap();
+    assert_eq!(
+        sqlite.document("a.xml", None).unwrap(),
+        DocumentLookup::Missing
+    );
+
+    let Some(cluster) = pg::PgCluster::start() else {
+        return;
+    };
+    let store = open_pg(&cluster.create_database("docs"));
+    let first = doc("a.xml", Some("a"), "<rss>1</rss>", t7);
+    let xsl = doc("feed.xsl", None, "<xsl/>", t7);
+    store
+        .store_documents(&[first.clone(), xsl.clone()])
+        .unwrap();
+    assert_eq!(
+        store.document("a.xml", None).unwrap(),
+        DocumentLookup::Found(first.clone())
+    );
+    assert_eq!(
+        store.document("a.xml", Some(&first.etag)).unwrap(),
+        DocumentLookup::Unchanged
+    );
+    assert_eq!(
+        store.document("b.xml", None).unwrap(),
+        DocumentLookup::Missing
+    );
+    // Same bytes at 8:00: still first published at 7:00.
+    store
+        .store_documents(&[doc("a.xml", Some("a"), "<rss>1</rss>", t8)])
+        .unwrap();
+    assert_eq!(
+        store.document("a.xml", None).unwrap(),
+        DocumentLookup::Found(first.clone())
+    );
+    let second = doc("a.xml", Some("a"), "<rss>2</rss>", t8);
+    store.store_documents(&[second.clone()]).unwrap();
+    assert_eq!(
+        store.document("a.xml", Some(&first.etag)).unwrap(),
+        DocumentLookup::Found(second)
+    );
+    store.forget_feed("a").unwrap();
+    assert_eq!(
+        store.document("a.xml", None).unwrap(),
+        DocumentLookup::Missing
+    );
+    assert_eq!(
+        store.document("feed.xsl", None).unwrap(),
+        DocumentLookup::Found(xsl)
+    );
+    store.ping().unwrap();
+}

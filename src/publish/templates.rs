@@ -646,6 +646,46 @@ mod tests {
     }
 
     #[test]
+    fn index_shows_the_instances_and_their_leases_on_a_shared_state() {
+        let started = Utc.with_ymd_and_hms(2026, 3, 10, 8, 0, 0).unwrap();
+        let instance = |id: &str, this, config_differs| InstanceInfo {
+            id: id.into(),
+            host: "web".into(),
+            started,
+            this,
+            config_differs,
+        };
+        let mut c = ctx();
+        c.cluster = Some(ClusterInfo {
+            instances: vec![
+                instance("web-1-aa", true, false),
+                instance("web-2-bb", false, true),
+            ],
+            leases: vec![("city-news".into(), "web-2-bb".into())],
+            unreachable: None,
+        });
+        let html = IndexTemplate::default().render(&statuses(), &c).unwrap();
+        for want in [
+            "2 instances alive,\n  1 lease held.",
+            "<strong>web-1-aa</strong> on web, since <time datetime=\"2026-03-10T08:00:00Z\">",
+            "08:00 UTC</time> <span class=\"muted\">(this instance)</span></li>",
+            "config differs</span>: running city-news</li>",
+        ] {
+            assert!(html.contains(want), "{want:?} missing from {html}");
+        }
+        c.cluster = Some(ClusterInfo {
+            unreachable: Some("state database postgres://db/x is unreachable".into()),
+            ..ClusterInfo::default()
+        });
+        let html = IndexTemplate::default().render(&statuses(), &c).unwrap();
+        assert!(html.contains("The state database is unreachable: state database"));
+        assert!(!html.contains("instances alive"));
+        c.cluster = None;
+        let html = IndexTemplate::default().render(&statuses(), &c).unwrap();
+        assert!(!html.contains("id=\"cluster\""));
+    }
+
+    #[test]
     fn index_lists_every_feed_with_status_and_format_links() {
         let html = IndexTemplate::default()
             .render(&statuses(), &ctx())
