@@ -18,6 +18,8 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use chrono::{DateTime, Utc};
+
 use crate::state::Store;
 use crate::state::documents::{Document, DocumentLookup};
 
@@ -26,12 +28,35 @@ pub const DB_WAIT: Duration = Duration::from_secs(2);
 /// After a failed lookup, how long the cached copies answer alone.
 pub const RETRY_AFTER: Duration = Duration::from_secs(2);
 
+/// A document as the server holds it: the bytes are shared by every
+/// response that sends them (no copy per request).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CachedDocument {
+    pub name: String,
+    pub body: axum::body::Bytes,
+    /// Quoted hex SHA-256 of `body`.
+    pub etag: String,
+    /// When these bytes were first published.
+    pub modified: DateTime<Utc>,
+}
+
+impl From<Document> for CachedDocument {
+    fn from(d: Document) -> CachedDocument {
+        CachedDocument {
+            name: d.name,
+            body: d.body.into(),
+            etag: d.etag,
+            modified: d.modified,
+        }
+    }
+}
+
 /// What a lookup gives the server.
 #[derive(Debug, Clone)]
 pub enum Served {
     /// The document (fresh from the database, or the cached copy while the
     /// database is unreachable).
-    Found(Arc<Document>),
+    Found(Arc<CachedDocument>),
     /// The database has no such document.
     Missing,
     /// The database is unreachable and nothing is cached.
@@ -41,7 +66,7 @@ pub enum Served {
 /// Documents from the shared state, with the last good copy of each.
 pub struct SharedDocuments {
     store: Arc<Store>,
-    cache: Mutex<HashMap<String, Arc<Document>>>,
+    cache: Mutex<HashMap<String, Arc<CachedDocument>>>,
     failed_at: Mutex<Option<Instant>>,
 }
 
@@ -54,13 +79,13 @@ impl SharedDocuments {
         }
     }
 
-    fn cached(&self, name: &str) -> Option<Arc<Document>> {
+    fn cached(&self, name: &str) -> Option<Arc<CachedDocument>> {
         let cache = self.cache.lock().unwrap_or_else(|p| p.into_inner());
         cache.get(name).cloned()
     }
 
-    fn keep(&self, doc: Document) -> Arc<Document> {
-        let doc = Arc::new(doc);
+    fn keep(&self, doc: Document) -> Arc<CachedDocument> {
+        let doc = Arc::new(CachedDocument::from(doc));
         let mut cache = self.cache.lock().unwrap_or_else(|p| p.into_inner());
         cache.insert(doc.name.clone(), Arc::clone(&doc));
         doc
@@ -115,7 +140,7 @@ impl SharedDocuments {
         }
     }
 
-    fn unreachable(&self, cached: Option<Arc<Document>>) -> Served {
+    fn unreachable(&self, cached: Option<Arc<CachedDocument>>) -> Served {
         self.set_failed(true);
         cached.map_or(Served::Unavailable, Served::Found)
     }

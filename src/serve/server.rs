@@ -964,7 +964,7 @@ async fn serve_document(
                 modified: Some(SystemTime::from(doc.modified)),
             };
             let length = doc.body.len() as u64;
-            let body = Body::from(doc.body.clone());
+            let body = Body::from(doc.body.clone()); // shared, not copied
             respond(validators, length, body, content_type, headers)
         }
         Served::Missing => not_found().await,
@@ -1149,6 +1149,31 @@ mod tests {
         assert_eq!(published_file(&board, "../news.world.xml"), None);
         assert_eq!(published_file(&board, "other.xml"), None);
         assert!(!is_safe_stem("../x") && !is_safe_stem(".hidden") && !is_safe_stem("a/b"));
+    }
+
+    #[test]
+    fn health_text_adds_the_shared_state_lines() {
+        let failing = vec![("a".to_string(), "failing", "HTTP 500".to_string())];
+        assert_eq!(health_text(&failing, None), "failing a: HTTP 500\n");
+        assert_eq!(health_text(&[], None), "ok\n");
+        let cluster = ClusterHealth {
+            database: Ok(()),
+            config_differs: vec!["web-2-7-ab on web".into()],
+        };
+        assert_eq!(
+            health_text(&[], Some(&cluster)),
+            "ok\nconfig differs: instance web-2-7-ab on web runs another config than this one\n"
+        );
+        // Reasons hidden (a token is set, the probe has none): words only.
+        let hidden = ClusterHealth {
+            database: Err(String::new()),
+            config_differs: vec![String::new()],
+        };
+        assert_eq!(
+            health_text(&failing, Some(&hidden)),
+            "failing a: HTTP 500\ndatabase unreachable\n\
+             config differs: another instance runs another config\n"
+        );
     }
 
     #[test]

@@ -20,6 +20,11 @@
 //! small runtime of its own and waits for each operation's answer, bounded
 //! by a timeout, so a lost database makes calls fail, never hang.
 //!
+//! A shared state also keeps the published documents ([`documents`]) so
+//! that every instance serves them alike; on SQLite the files in
+//! `output_dir` are all there is (the backend's default methods do
+//! nothing).
+//!
 //! What the two backends share (identity keys, the rows a merge writes,
 //! reading rows back into [`StoredItem`]s, the re-keying plan, the order of
 //! published items) lives in `rows` and here, so the meaning cannot drift

@@ -13,6 +13,10 @@
 //! [`StateError::Unreachable`] and the pool reconnects by itself once the
 //! server is back.
 //!
+//! Beyond the SQLite tables it holds what sharing needs: `instances` and
+//! `leases` (see `daemon::cluster`) and the published `documents` (see
+//! `state::documents`).
+//!
 //! # Schema versions
 //! `schema_version` holds one row per applied migration. At open, under a
 //! transaction-scoped advisory lock (so instances starting together migrate
