@@ -203,7 +203,9 @@ fn documents_are_kept_in_postgres_only() {
         DocumentLookup::Found(first.clone())
     );
     let second = doc("a.xml", Some("a"), "<rss>2</rss>", t8);
-    store.store_documents(&[second.clone()]).unwrap();
+    store
+        .store_documents(std::slice::from_ref(&second))
+        .unwrap();
     assert_eq!(
         store.document("a.xml", Some(&first.etag)).unwrap(),
         DocumentLookup::Found(second)
