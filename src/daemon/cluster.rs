@@ -263,6 +263,8 @@ impl Cluster {
         self.metrics
             .set_cluster(alive.len(), self.held.load(Ordering::Relaxed));
         let mut told = self.told.lock().unwrap_or_else(|p| p.into_inner());
+        // Bounded: only instances alive are remembered.
+        told.retain(|(id, _)| alive.iter().any(|i| &i.id == id));
         for other in alive.iter().filter(|i| i.config_hash != me.config_hash) {
             let key = (other.id.clone(), other.config_hash.clone());
             if told.contains(&key) {
