@@ -353,7 +353,14 @@ pub async fn run_with_board(
             options: Arc::new(options),
             console,
             cluster: cluster.shared().then(|| {
-                crate::serve::cluster::ClusterView::new(services.store.clone(), cluster.peers())
+                let view = crate::serve::cluster::ClusterView::new(
+                    services.store.clone(),
+                    cluster.peers(),
+                );
+                // A copy of every feed, for when the database goes away.
+                let every = config.limits.lease_time / 3;
+                view.spawn_warming(board.clone(), every, shutdown.clone());
+                view
             }),
         };
         let token = shutdown.clone();

@@ -356,7 +356,9 @@ async fn postgres_stopped_for_30_s_and_restarted() {
         .replace("postgres@", "postgres:hunter2-pw@");
     let server = site().await;
     let dir = tempfile::tempdir().unwrap();
-    let config = write_config(dir.path(), &server, &url, "2s", "");
+    // alpha runs once (its documents stay as first published), bravo
+    // every 2 s (its runs show the schedules resume).
+    let config = write_config(dir.path(), &server, &url, "2s", "every = \"1h\"");
     let a = Daemon::start(&config).await;
     let feed = a.url("/feeds/alpha.xml");
     wait_for("alpha to be served", Duration::from_secs(20), || async {
@@ -366,7 +368,7 @@ async fn postgres_stopped_for_30_s_and_restarted() {
     let count_runs = |c: &pg::PgCluster| -> usize {
         c.psql(
             "outage",
-            "SELECT count(*) FROM runs WHERE status <> 'failed'",
+            "SELECT count(*) FROM runs WHERE feed = 'bravo' AND status <> 'failed'",
         )
         .parse()
         .unwrap()
@@ -374,6 +376,9 @@ async fn postgres_stopped_for_30_s_and_restarted() {
     let runs_before = tokio::task::block_in_place(|| count_runs(&cluster));
     let (_, h, cached_body) = get(&feed, &[]).await;
     let cached_etag = header(&h, "etag");
+    // The server keeps a copy of every feed, refreshed every
+    // lease_time / 3 (1 s here): let it take one.
+    tokio::time::sleep(Duration::from_millis(1500)).await;
 
     let stopped = Instant::now();
     tokio::task::block_in_place(|| cluster.stop_server());
@@ -388,6 +393,12 @@ async fn postgres_stopped_for_30_s_and_restarted() {
         let body = String::from_utf8_lossy(&body).into_owned();
         assert!(body.contains("unreachable"), "{path}: {body}");
         assert!(!body.contains("hunter2"), "{path}: {body}");
+    }
+    // Never asked for before the outage, yet kept.
+    for path in documents().iter().filter(|p| !p.ends_with("alpha.xml")) {
+        let (s, _, body) = get(&a.url(path), &[]).await;
+        assert_eq!(s, StatusCode::OK, "{path}");
+        assert!(!body.is_empty(), "{path}");
     }
     while stopped.elapsed() < Duration::from_secs(30) {
         // The last copy this instance served, as it served it.
@@ -421,17 +432,22 @@ async fn postgres_stopped_for_30_s_and_restarted() {
         "the newest copy to be served",
         Duration::from_secs(10),
         || async {
-            let (s, h, _) = get(&feed, &[]).await;
+            let (s, h, _) = get(&a.url("/feeds/bravo.xml"), &[]).await;
             let stored = tokio::task::block_in_place(|| {
                 cluster.psql(
                     "outage",
-                    "SELECT etag FROM documents WHERE name = 'alpha.xml'",
+                    "SELECT etag FROM documents WHERE name = 'bravo.xml'",
                 )
             });
             s == StatusCode::OK && header(&h, "etag") == stored
         },
     )
     .await;
+    assert_eq!(
+        server.hits("/alpha"),
+        1,
+        "alpha ran once, before the outage"
+    );
     println!(
         "outage of {:?}; healthy again {healthy_after:?} after the restart",
         restarted - stopped

@@ -194,6 +194,16 @@ fn documents_are_kept_in_postgres_only() {
         store.document("b.xml", None).unwrap(),
         DocumentLookup::Missing
     );
+    let mut tags = store.document_tags().unwrap();
+    tags.sort();
+    assert_eq!(
+        tags,
+        vec![
+            ("a.xml".to_string(), first.etag.clone()),
+            ("feed.xsl".to_string(), xsl.etag.clone())
+        ]
+    );
+    assert!(sqlite.document_tags().unwrap().is_empty());
     // Same bytes at 8:00: still first published at 7:00.
     store
         .store_documents(&[doc("a.xml", Some("a"), "<rss>1</rss>", t8)])

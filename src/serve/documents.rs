@@ -5,7 +5,10 @@
 //!
 //! Each document's last good copy stays in memory: when the database
 //! cannot be reached the server keeps serving it. A lookup asks the
-//! database for the bytes only when its tag changed.
+//! database for the bytes only when its tag changed. [`SharedDocuments::warm`]
+//! (run periodically) fetches every changed document of the feeds on the
+//! board, so an instance holds a copy of every feed, even of those nobody
+//! asked it for yet, before the database goes away.
 //!
 //! Invariants:
 //! - A lookup never takes longer than [`DB_WAIT`]; after a failure, the
@@ -14,7 +17,7 @@
 //! - The cache holds only names the server asked for, which are built
 //!   from the board's validated ids (bounded by feeds × formats).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -138,6 +141,34 @@ impl SharedDocuments {
                 Served::Missing
             }
         }
+    }
+
+    /// Fetch every stored document in `wanted` whose tag differs from the
+    /// cached copy's (one query for the tags, one per changed document).
+    /// Returns how many were fetched; a database error ends the pass.
+    pub async fn warm(&self, wanted: &HashSet<String>) -> usize {
+        let store = Arc::clone(&self.store);
+        let tags = tokio::time::timeout(
+            DB_WAIT,
+            tokio::task::spawn_blocking(move || store.document_tags()),
+        )
+        .await;
+        let Ok(Ok(Ok(tags))) = tags else {
+            return 0;
+        };
+        let mut fetched = 0;
+        for (name, etag) in tags {
+            let stale = self.cached(&name).is_none_or(|d| d.etag != etag);
+            if !wanted.contains(&name) || !stale {
+                continue;
+            }
+            match self.get(&name).await {
+                Served::Found(_) => fetched += 1,
+                Served::Missing => {}
+                Served::Unavailable => break,
+            }
+        }
+        fetched
     }
 
     fn unreachable(&self, cached: Option<Arc<CachedDocument>>) -> Served {

@@ -490,6 +490,10 @@ pub(crate) trait Backend: Send + Sync {
     ) -> Result<DocumentLookup, StateError> {
         Ok(DocumentLookup::Missing)
     }
+    /// The name and tag of every stored document.
+    fn document_tags(&self) -> Result<Vec<(String, String)>, StateError> {
+        Ok(Vec::new())
+    }
     /// One round trip to the database (is it reachable?).
     fn ping(&self) -> Result<(), StateError> {
         Ok(())
@@ -912,6 +916,12 @@ impl Store {
         known_etag: Option<&str>,
     ) -> Result<DocumentLookup, StateError> {
         self.backend().document(name, known_etag)
+    }
+
+    /// The name and tag of every published document kept in the state
+    /// (none on SQLite).
+    pub fn document_tags(&self) -> Result<Vec<(String, String)>, StateError> {
+        self.backend().document_tags()
     }
 
     /// Whether the database answers (always on SQLite).

@@ -1425,6 +1425,16 @@ impl Backend for PostgresStore {
         })
     }
 
+    fn document_tags(&self) -> Result<Vec<(String, String)>, StateError> {
+        self.run("read the document tags", move |c| async move {
+            let rows = c.query("SELECT name, etag FROM documents", &[]).await?;
+            Ok(rows
+                .iter()
+                .map(|r| Ok((r.try_get(0)?, r.try_get(1)?)))
+                .collect::<Result<_, tokio_postgres::Error>>()?)
+        })
+    }
+
     fn ping(&self) -> Result<(), StateError> {
         self.run("reach the database", move |c| async move {
             c.simple_query("SELECT 1").await?;
