@@ -382,10 +382,20 @@ pub fn items_of_group(
 ) -> Vec<Item> {
     let mut seen = HashSet::new();
     let plan = items::plan_titles(doc, &group.records, dates);
-    let mut found: Vec<Item> = group
+    let mut all: Vec<(dom::NodeId, Item)> = group
         .records
         .iter()
-        .map(|r| items::item_from_record(doc, r, base, dates, &plan))
+        .map(|r| (r.start, items::item_from_record(doc, r, base, dates, &plan)))
+        .collect();
+    // A straggler is a record of its own shape: it plans its own title.
+    for r in &group.stragglers {
+        let own = items::plan_titles(doc, std::slice::from_ref(r), dates);
+        all.push((r.start, items::item_from_record(doc, r, base, dates, &own)));
+    }
+    all.sort_by_key(|(start, _)| *start);
+    let mut found: Vec<Item> = all
+        .into_iter()
+        .map(|(_, it)| it)
         .filter(|it| !it.title.is_empty() || it.link.is_some())
         .filter(|it| seen.insert(it.guid.clone()))
         .collect();

@@ -228,6 +228,16 @@ fn short_list_of_three_docs_cards() {
 }
 
 #[test]
+fn straggler_lead_post_above_the_last_posts_list() {
+    check("notebook_lead_post");
+}
+
+#[test]
+fn straggler_under_a_more_heading_and_a_caption_linking_the_index_is_not_one() {
+    check("studio_more_heading");
+}
+
+#[test]
 fn titles_release_tag_link_not_mention() {
     check("forge_releases_mentions");
 }
@@ -351,9 +361,20 @@ fn generated_selectors_reselect_the_detected_records_on_every_fixture() {
                 .map(|i| (i.title.clone(), i.link.clone(), i.date, i.image.clone()))
                 .collect::<Vec<_>>()
         };
+        // A pinned selector names the list's own records: the winner's
+        // stragglers (a lead post above the list) stand apart from it and
+        // are not pinned. Known limitation, and only on those fixtures.
+        let mut bare = winner.clone();
+        bare.stragglers.clear();
+        let listed = feedmine::pipeline::items_of_group(&page.doc, &bare, &page.base, &context());
+        assert_eq!(
+            listed.len() < page.items.len(),
+            expected.shape.as_deref() == Some("straggler"),
+            "{name}: stragglers only on the straggler fixtures"
+        );
         assert_eq!(
             key(&pinned.items),
-            key(&page.items),
+            key(&listed),
             "{name}: pinned to {spec:?}"
         );
         checked += 1;

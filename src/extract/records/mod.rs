@@ -31,6 +31,7 @@ use rustc_hash::FxHashMap as HashMap;
 mod nested;
 mod score;
 mod short;
+mod straggler;
 
 use score::{link_text_weight, score_group};
 
@@ -65,6 +66,9 @@ pub struct RecordGroup {
     /// The records are a thread's comments, replies nested in what they
     /// answer: ranked by their own prose rather than by headline links.
     pub thread: bool,
+    /// The winner's records that stand apart from it (a lead post above
+    /// the list, one more under a "More" heading): see `straggler.rs`.
+    pub stragglers: Vec<Record>,
 }
 
 /// Outcome of record detection for one page.
@@ -120,6 +124,7 @@ fn detect_paper(doc: &Document, seq: &TagSequence, mining: &Mining) -> Detection
                 patterns: vec![i],
                 dropped: None,
                 thread: false,
+                stragglers: Vec::new(),
             }
         })
         .collect();
@@ -376,6 +381,7 @@ fn detect_structural(
                 dropped: None,
                 thread: matches!(place, Place::Thread(..)),
                 records,
+                stragglers: Vec::new(),
             };
             score_group(doc, &mut g, params, total_text, min_ins);
             g
@@ -391,6 +397,9 @@ fn detect_structural(
         score_group(doc, g, params, total_text, min_ins)
     }) {
         rank(&mut groups);
+    }
+    if let Some(winner) = groups.first_mut().filter(|g| g.dropped.is_none()) {
+        winner.stragglers = straggler::find(doc, winner);
     }
     Detection { groups }
 }

@@ -41,10 +41,12 @@ pub(super) fn groups(
             by_level[level].push(id);
         }
     }
+    let mut all: Vec<NodeId> = by_level.concat();
+    all.sort_unstable();
     let mut out = Vec::new();
     for headings in &by_level {
         for roots in chains(doc, kinds, headings) {
-            if roots.len() >= min_instances || !one_heading_each(doc, &roots, headings) {
+            if roots.len() >= min_instances || !one_heading_each(doc, &roots, &all) {
                 continue;
             }
             let Some(container) = doc.node(roots[0]).parent else {
@@ -60,7 +62,7 @@ pub(super) fn groups(
 }
 
 /// `0..6` for `h1`..`h6`.
-fn heading_level(doc: &Document, id: NodeId) -> Option<usize> {
+pub(super) fn heading_level(doc: &Document, id: NodeId) -> Option<usize> {
     match doc.tag(id)? {
         "h1" => Some(0),
         "h2" => Some(1),
@@ -72,7 +74,7 @@ fn heading_level(doc: &Document, id: NodeId) -> Option<usize> {
     }
 }
 
-fn is_link(doc: &Document, id: NodeId) -> bool {
+pub(super) fn is_link(doc: &Document, id: NodeId) -> bool {
     doc.is_tag(id, "a")
         && doc
             .element(id)
@@ -111,8 +113,9 @@ fn chains(doc: &Document, kinds: &mut Kinds<'_>, headings: &[NodeId]) -> Vec<Vec
     out
 }
 
-/// Each root holds exactly one of the headings (a root with two is a
-/// section, not a record).
+/// Each root holds exactly one linked heading of any level (a root with
+/// two, such as a section's linked caption over its own teasers, is a
+/// section, not a record). `headings` is sorted.
 fn one_heading_each(doc: &Document, roots: &[NodeId], headings: &[NodeId]) -> bool {
     roots.iter().all(|&r| {
         let end = doc.node(r).end;
@@ -122,7 +125,7 @@ fn one_heading_each(doc: &Document, roots: &[NodeId], headings: &[NodeId]) -> bo
     })
 }
 
-fn in_chrome(doc: &Document, id: NodeId) -> bool {
+pub(super) fn in_chrome(doc: &Document, id: NodeId) -> bool {
     std::iter::once(id)
         .chain(doc.ancestors(id))
         .any(|a| CHROME.iter().any(|t| doc.is_tag(a, t)))
@@ -157,5 +160,6 @@ fn group(
         patterns: Vec::new(),
         dropped: None,
         thread: false,
+        stragglers: Vec::new(),
     }
 }

@@ -1,0 +1,296 @@
+//! Stragglers: the list's own records that stand apart from it.
+//!
+//! Blog themes often show the newest post in full above a "Last posts"
+//! list, or one more post under a "More" heading after the teasers. Such a
+//! record has no twin, so the miner cannot see it, yet the site's own feed
+//! carries it. A straggler is a heading near the winning list — under the
+//! list container's parent or grandparent, never `body` — that carries one
+//! link whose target has the shape of the records' own links (same host,
+//! same directory, same depth) and is none of them.
+//!
+//! Invariants: at most [`MAX_STRAGGLERS`], never more than the list's own
+//! records, and none at all when more headings qualify (those are another
+//! list, not stragglers); never inside `nav`, `aside`, `header`, `footer`
+//! or inside a record; each is a whole subtree (the heading, or the
+//! `article` it heads), in page order. Cost: one pass over the scope's
+//! nodes plus a walk up from each heading.
+
+use std::collections::HashMap;
+
+use crate::extract::dom::{Document, NodeId};
+
+use super::short::{heading_level, in_chrome, is_link};
+use super::{Record, RecordGroup};
+
+/// More headings of the records' shape than this are a list of their own.
+pub const MAX_STRAGGLERS: usize = 2;
+
+/// How many levels above the list's container the scope reaches.
+const SCOPE_LEVELS: usize = 2;
+
+/// Headings `h1`..`h4` can head a straggler (smaller ones are captions).
+const MAX_HEADING_LEVEL: usize = 3;
+
+/// The winner's stragglers (empty for threads and for lists whose records
+/// share no link shape).
+pub(super) fn find(doc: &Document, group: &RecordGroup) -> Vec<Record> {
+    let (Some(container), false) = (group.container, group.thread) else {
+        return Vec::new();
+    };
+    let Some(shape) = majority_shape(doc, &group.records) else {
+        return Vec::new();
+    };
+    let known: Vec<&str> = group
+        .records
+        .iter()
+        .flat_map(|r| record_hrefs(doc, r))
+        .map(path_of)
+        .collect();
+    let scope = scope_of(doc, container);
+    let mut found = Vec::new();
+    for h in (scope + 1)..doc.node(scope).end {
+        if heading_level(doc, h).is_none_or(|l| l > MAX_HEADING_LEVEL)
+            || inside_records(&group.records, h)
+            || in_chrome(doc, h)
+        {
+            continue;
+        }
+        let Some((link, href)) = sole_link(doc, h) else {
+            continue;
+        };
+        let top = if link < h { link } else { h };
+        if shape_of(href).as_ref() == Some(&shape)
+            && !known.contains(&path_of(href))
+            && !is_caption(doc, top, container)
+        {
+            found.push(record_for(doc, top, scope, container));
+        }
+    }
+    if found.len() > MAX_STRAGGLERS.min(group.records.len()) {
+        return Vec::new();
+    }
+    found
+}
+
+/// The container's grandparent (or parent), never `body` or `html`.
+fn scope_of(doc: &Document, container: NodeId) -> NodeId {
+    let mut scope = container;
+    for p in doc.ancestors(container).take(SCOPE_LEVELS) {
+        if doc.is_tag(p, "body") || doc.is_tag(p, "html") {
+            break;
+        }
+        scope = p;
+    }
+    scope
+}
+
+fn inside_records(records: &[Record], id: NodeId) -> bool {
+    records.iter().any(|r| id >= r.start && id < r.end)
+}
+
+/// The one link a heading holds (or sits in, as in `a > h2`), and its href.
+fn sole_link(doc: &Document, h: NodeId) -> Option<(NodeId, &str)> {
+    let mut inner = (h..doc.node(h).end).filter(|&i| is_link(doc, i));
+    let link = match (inner.next(), inner.next()) {
+        (Some(a), None) => a,
+        (None, _) => doc.ancestors(h).take(2).find(|&a| is_link(doc, a))?,
+        _ => return None,
+    };
+    Some((link, doc.element(link)?.attr("href")?))
+}
+
+/// The list's own caption: the element right before the container (or
+/// before the wrapper that holds it), such as `<h2><a>Recent posts</a></h2>`.
+fn is_caption(doc: &Document, top: NodeId, container: NodeId) -> bool {
+    next_element(doc, top).is_some_and(|n| container >= n && container < doc.node(n).end)
+}
+
+/// The next element sibling of `id`.
+fn next_element(doc: &Document, id: NodeId) -> Option<NodeId> {
+    let parent_end = doc.node(doc.node(id).parent?).end;
+    let mut next = doc.node(id).end;
+    while next < parent_end {
+        if doc.element(next).is_some() {
+            return Some(next);
+        }
+        next = doc.node(next).end;
+    }
+    None
+}
+
+/// The heading (with the link that wraps it), or the `article` it heads
+/// when that article holds nothing of the list.
+fn record_for(doc: &Document, h: NodeId, scope: NodeId, container: NodeId) -> Record {
+    let root = doc
+        .ancestors(h)
+        .take_while(|&a| a != scope)
+        .find(|&a| doc.is_tag(a, "article"))
+        .filter(|&a| !(container >= a && container < doc.node(a).end))
+        .unwrap_or(h);
+    Record {
+        start: root,
+        end: doc.node(root).end,
+    }
+}
+
+/// The hrefs of a record's links, the one in a heading first.
+fn record_hrefs<'d>(doc: &'d Document, r: &Record) -> impl Iterator<Item = &'d str> {
+    (r.start..r.end)
+        .filter(move |&i| is_link(doc, i))
+        .filter_map(move |i| doc.element(i)?.attr("href"))
+}
+
+/// The record's headline link: the first link inside a heading, else the
+/// first link.
+fn headline_href<'d>(doc: &'d Document, r: &Record) -> Option<&'d str> {
+    let in_heading = (r.start..r.end).find(|&i| {
+        is_link(doc, i)
+            && std::iter::once(i)
+                .chain(doc.ancestors(i))
+                .take_while(|&a| a >= r.start)
+                .any(|a| heading_level(doc, a).is_some())
+    });
+    let first = || (r.start..r.end).find(|&i| is_link(doc, i));
+    doc.element(in_heading.or_else(first)?)?.attr("href")
+}
+
+/// Where a link points, as (host, directory, depth): `/blog/a-post/` →
+/// ("", "/blog", 2). Absolute URLs keep their host. A link with a query
+/// names its page by the query, so the script is part of the shape
+/// (`viewtopic.php?t=1` is not `viewforum.php?f=2`).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+struct Shape {
+    host: String,
+    dir: String,
+    depth: usize,
+    script: Option<String>,
+}
+
+fn shape_of(href: &str) -> Option<Shape> {
+    let href = href.trim();
+    let (host, path) = match href.split_once("://") {
+        Some((_, rest)) => rest.split_at(rest.find('/').unwrap_or(rest.len())),
+        None => ("", href),
+    };
+    let full = path;
+    let path = path_of(full);
+    let query = full[path.len()..].starts_with('?') && full.len() > path.len() + 1;
+    let trimmed = path.trim_end_matches('/');
+    let (dir, last) = trimmed.rsplit_once('/').unwrap_or(("", trimmed));
+    // No page at all, or a listing's own index page.
+    if last.is_empty() || last.starts_with("index.") {
+        return None;
+    }
+    Some(Shape {
+        host: host.to_ascii_lowercase(),
+        dir: dir.to_string(),
+        depth: trimmed.matches('/').count(),
+        script: query.then(|| last.to_string()),
+    })
+}
+
+/// An href without its query and fragment.
+fn path_of(href: &str) -> &str {
+    href.split(['?', '#']).next().unwrap_or(href)
+}
+
+/// The shape more than half the records' headline links share.
+fn majority_shape(doc: &Document, records: &[Record]) -> Option<Shape> {
+    let mut counts: HashMap<Shape, usize> = HashMap::new();
+    for r in records {
+        if let Some(shape) = headline_href(doc, r).and_then(shape_of) {
+            *counts.entry(shape).or_default() += 1;
+        }
+    }
+    counts
+        .into_iter()
+        .find(|(_, n)| n * 2 > records.len())
+        .map(|(s, _)| s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::extract::dom::parse;
+    use crate::extract::patterns::{MiningParams, mine};
+    use crate::extract::records::detect;
+    use crate::extract::sequence::flatten;
+
+    /// The winner's straggler texts for a page.
+    fn stragglers(html: &str) -> Vec<String> {
+        let doc = parse(html);
+        let seq = flatten(&doc);
+        let params = MiningParams::default();
+        let det = detect(&doc, &seq, &mine(&seq, &params), &params);
+        det.winner()
+            .map(|g| {
+                g.stragglers
+                    .iter()
+                    .map(|r| doc.text_of_range(r.start, r.end).trim().to_string())
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    /// A list of four posts under `/notes/`, after `before`, then `after`.
+    fn page(before: &str, after: &str) -> String {
+        let mut html = format!("<body><main><div class=wrap>{before}<div><ul class=posts>");
+        for i in 0..4 {
+            html.push_str(&format!(
+                "<li><a href='/notes/post-{i}.html'>Post number {i}</a> <time>2024-0{}-02</time></li>",
+                i + 1
+            ));
+        }
+        html.push_str(&format!("</ul></div>{after}</div></main></body>"));
+        html
+    }
+
+    #[test]
+    fn a_lead_article_above_the_list_is_a_straggler() {
+        let lead = "<article><h1><a href='/notes/newest.html'>The newest note</a></h1>\
+                    <p>All of it, shown in full.</p></article>";
+        assert_eq!(stragglers(&page(lead, "")), [doc_text(lead)]);
+    }
+
+    /// The text a fragment gives once parsed (whitespace as the parser keeps it).
+    fn doc_text(fragment: &str) -> String {
+        let doc = parse(fragment);
+        doc.text_of_range(0, doc.nodes.len() as NodeId)
+            .trim()
+            .to_string()
+    }
+
+    #[test]
+    fn headings_of_another_shape_or_in_chrome_are_not_stragglers() {
+        let other = "<h2><a href='/tags/rust.html'>Everything tagged rust</a></h2>";
+        let chrome = "<aside><h3><a href='/notes/pinned.html'>Pinned</a></h3></aside>";
+        assert!(stragglers(&page(other, chrome)).is_empty());
+    }
+
+    #[test]
+    fn three_headings_of_the_records_shape_are_another_list() {
+        let related: String = (0..3)
+            .map(|i| format!("<h4><a href='/notes/related-{i}.html'>Related {i}</a></h4>"))
+            .collect();
+        assert!(stragglers(&page("", &related)).is_empty());
+        let one = "<h4><a href='/notes/related-0.html'>Related 0</a></h4>";
+        assert_eq!(stragglers(&page("", one)), ["Related 0"]);
+    }
+
+    #[test]
+    fn shapes_keep_host_directory_and_depth() {
+        let s = shape_of("/blog/a-post/").unwrap();
+        assert_eq!((s.host.as_str(), s.dir.as_str(), s.depth), ("", "/blog", 2));
+        assert_eq!(shape_of("/blog/b-post/#comments"), Some(s.clone()));
+        assert_ne!(shape_of("/blog/"), Some(s.clone()));
+        assert_ne!(shape_of("/tag/blog/a/"), Some(s));
+        let abs = shape_of("https://Example.org/news/one.html").unwrap();
+        assert_eq!(abs.host, "example.org");
+        assert_eq!(shape_of("/"), None);
+        assert_eq!(shape_of("https://example.org/index.html"), None);
+        let topic = shape_of("./viewtopic.php?f=12&t=3301").unwrap();
+        assert_eq!(topic.script.as_deref(), Some("viewtopic.php"));
+        assert_eq!(shape_of("./viewtopic.php?f=12&t=77"), Some(topic.clone()));
+        assert_ne!(shape_of("./viewforum.php?f=12"), Some(topic));
+    }
+}
