@@ -183,11 +183,14 @@ impl Services {
 
     /// Services over an already open store.
     pub fn with_store(config: &Config, store: Arc<Store>, templates: Templates) -> Services {
-        let politeness = Politeness::new(crate::fetch::politeness::Limits {
-            global: config.limits.concurrency,
-            per_host: config.limits.host_concurrency,
-            min_delay: config.limits.host_delay,
-        });
+        let politeness = Politeness::with_cluster(
+            crate::fetch::politeness::Limits {
+                global: config.limits.concurrency,
+                per_host: config.limits.host_concurrency,
+                min_delay: config.limits.host_delay,
+            },
+            crate::fetch::cluster_gate::ClusterGate::new(store.clone()),
+        );
         Services {
             store,
             politeness,

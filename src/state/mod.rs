@@ -464,6 +464,45 @@ pub(crate) trait Backend: Send + Sync {
     fn leave(&self, _id: &str) -> Result<(), StateError> {
         Ok(())
     }
+
+    // Per-host politeness between instances (`fetch::cluster_gate`). A
+    // state only one process uses leaves it to the in-process gate: every
+    // slot and turn is granted, nothing is stored.
+
+    /// Take one of `host`'s `slots` concurrency slots for `holder` until
+    /// `hold` from now: its number, or `None` while all are held.
+    fn take_host_slot(
+        &self,
+        _host: &str,
+        _holder: &str,
+        _slots: u32,
+        _hold: StdDuration,
+    ) -> Result<Option<u32>, StateError> {
+        Ok(Some(0))
+    }
+    /// Give slot `slot` of `host` up, if `holder` still has it.
+    fn release_host_slot(&self, _host: &str, _holder: &str, _slot: u32) -> Result<(), StateError> {
+        Ok(())
+    }
+    /// Start a request to `host` now, when the last start is `spacing` (and
+    /// its starter's own spacing) ago and no deferral is running: `None`
+    /// when granted, else how long to wait before asking again.
+    fn take_host_turn(
+        &self,
+        _host: &str,
+        _spacing: StdDuration,
+    ) -> Result<Option<StdDuration>, StateError> {
+        Ok(None)
+    }
+    /// No request to `host` starts before `for_` from now (a later
+    /// deferral already stored is kept).
+    fn defer_host(&self, _host: &str, _for: StdDuration) -> Result<(), StateError> {
+        Ok(())
+    }
+    /// Drop expired slots and host rows idle for longer than `idle`.
+    fn sweep_hosts(&self, _idle: StdDuration) -> Result<usize, StateError> {
+        Ok(0)
+    }
 }
 
 /// The backend a [`Store`] holds.
@@ -866,6 +905,48 @@ impl Store {
     /// Unregister instance `id` and give up its leases.
     pub fn leave(&self, id: &str) -> Result<(), StateError> {
         self.backend().leave(id)
+    }
+
+    /// Take one of `host`'s `slots` request slots shared by the instances,
+    /// for `holder` until `hold` from now (the database's clock): its
+    /// number, or `None` while all are held. Always slot 0 on an unshared
+    /// state.
+    pub fn take_host_slot(
+        &self,
+        host: &str,
+        holder: &str,
+        slots: u32,
+        hold: StdDuration,
+    ) -> Result<Option<u32>, StateError> {
+        self.backend().take_host_slot(host, holder, slots, hold)
+    }
+
+    /// Give `host`'s slot `slot` up, if `holder` still has it.
+    pub fn release_host_slot(&self, host: &str, holder: &str, slot: u32) -> Result<(), StateError> {
+        self.backend().release_host_slot(host, holder, slot)
+    }
+
+    /// Take `host`'s turn to start a request now, `spacing` after the last
+    /// start by any instance (and never before a deferral ends): `None`
+    /// when granted, else how long to wait. Always granted on an unshared
+    /// state.
+    pub fn take_host_turn(
+        &self,
+        host: &str,
+        spacing: StdDuration,
+    ) -> Result<Option<StdDuration>, StateError> {
+        self.backend().take_host_turn(host, spacing)
+    }
+
+    /// Defer every instance's requests to `host` by `for_` (Retry-After).
+    pub fn defer_host(&self, host: &str, for_: StdDuration) -> Result<(), StateError> {
+        self.backend().defer_host(host, for_)
+    }
+
+    /// Forget expired host slots and host rows idle for longer than `idle`;
+    /// returns how many rows went.
+    pub fn sweep_hosts(&self, idle: StdDuration) -> Result<usize, StateError> {
+        self.backend().sweep_hosts(idle)
     }
 }
 
