@@ -225,6 +225,12 @@ impl PgUrl {
         &self.label
     }
 
+    /// The URL as given, password included: for a connection only, never
+    /// for a message.
+    pub fn raw(&self) -> &str {
+        &self.raw
+    }
+
     /// `text` with every form of the password replaced by `***`.
     pub fn redact(&self, text: &str) -> String {
         self.secrets
