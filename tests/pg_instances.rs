@@ -105,7 +105,9 @@ fn runs(cluster: &pg::PgCluster, feed: &str) -> Vec<(i64, String)> {
     cluster
         .psql(
             "shared",
-            &format!("SELECT started_ms, status FROM runs WHERE feed = '{feed}' ORDER BY started_ms"),
+            &format!(
+                "SELECT started_ms, status FROM runs WHERE feed = '{feed}' ORDER BY started_ms"
+            ),
         )
         .lines()
         .map(|l| {
@@ -123,9 +125,12 @@ async fn run_scenario(s: Scenario) {
         return;
     };
     let url = cluster.create_database("shared");
-    let routes = FEEDS
-        .iter()
-        .map(|(f, _)| (format!("/{f}"), Reply::html(list_page(f)).delayed(s.reply_delay)));
+    let routes = FEEDS.iter().map(|(f, _)| {
+        (
+            format!("/{f}"),
+            Reply::html(list_page(f)).delayed(s.reply_delay),
+        )
+    });
     let server = TestServer::start(routes.collect::<Vec<_>>()).await;
     let dir = tempfile::tempdir().unwrap();
     let config = write_config(dir.path(), &server, &url, &s);
@@ -197,7 +202,10 @@ fn check_hosts(server: &TestServer, s: &Scenario) {
             s.host_concurrency
         );
         // The limit was reached: the test could have seen a breach.
-        assert_eq!(most, s.host_concurrency, "{host}: the limit was never reached");
+        assert_eq!(
+            most, s.host_concurrency,
+            "{host}: the limit was never reached"
+        );
         assert!(
             closest + SLACK >= s.host_delay,
             "{host}: starts {closest:?} apart, host_delay {:?}",

@@ -153,7 +153,13 @@ impl InFlight {
 impl Drop for InFlight {
     fn drop(&mut self) {
         self.0.in_flight.fetch_sub(1, Ordering::SeqCst);
-        if let Some(entry) = self.0.per_host.lock().expect("per-host lock").get_mut(&self.1) {
+        if let Some(entry) = self
+            .0
+            .per_host
+            .lock()
+            .expect("per-host lock")
+            .get_mut(&self.1)
+        {
             entry.0 -= 1;
         }
     }
