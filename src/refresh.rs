@@ -987,14 +987,15 @@ pub fn publish_shared_files(config: &Config, templates: &Templates) -> Result<()
 /// a store) its list page's own `<title>`, else its id; `xmlUrl`s relative
 /// to the file's own directory, or under `public_url`.
 pub fn write_opml(config: &Config, store: Option<&Store>) -> Result<(), PublishError> {
+    // One read for every feed: this runs after any run whose page title
+    // changed, and one query per feed made a cold start of N feeds cost N²
+    // queries (minutes over a networked database).
+    let titles = store.and_then(|s| s.page_titles().ok()).unwrap_or_default();
     let entries: Vec<OpmlEntry> = config
         .feeds
         .iter()
         .map(|f| {
-            let page_title = store
-                .and_then(|s| s.page_meta(&f.id).ok())
-                .and_then(|(t, _)| t)
-                .filter(|t| !t.trim().is_empty());
+            let page_title = titles.get(&f.id).cloned().filter(|t| !t.trim().is_empty());
             OpmlEntry::new(
                 &f.id,
                 f.title

@@ -71,7 +71,7 @@
 //! - Error texts name the database by its *label*: the file path, or for
 //!   PostgreSQL the connection URL without its password (see `postgres`).
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::time::Duration as StdDuration;
 
@@ -361,6 +361,8 @@ pub(crate) trait Backend: Send + Sync {
         language: Option<&str>,
     ) -> Result<(), StateError>;
     fn page_meta(&self, feed: &str) -> Result<(Option<String>, Option<String>), StateError>;
+    /// Every feed's list page `<title>` (feeds without one left out).
+    fn page_titles(&self) -> Result<HashMap<String, String>, StateError>;
     fn volatile_params(&self, feed: &str) -> Result<Vec<String>, StateError>;
     fn known_keys(&self, feed: &str, keys: &[String]) -> Result<HashSet<String>, StateError>;
     /// [`Store::merge_items_with`], in one transaction.
@@ -658,6 +660,12 @@ impl Store {
     /// The list page's `<title>` and language of `feed`, as last seen.
     pub fn page_meta(&self, feed: &str) -> Result<(Option<String>, Option<String>), StateError> {
         self.backend().page_meta(feed)
+    }
+
+    /// Every feed's list page `<title>`, as last seen, in one read (the
+    /// OPML names feeds by them).
+    pub fn page_titles(&self) -> Result<HashMap<String, String>, StateError> {
+        self.backend().page_titles()
     }
 
     /// The parameters learnt as volatile for `feed`, sorted.

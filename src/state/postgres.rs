@@ -856,6 +856,17 @@ impl Backend for PostgresStore {
         })
     }
 
+    fn page_titles(&self) -> Result<HashMap<String, String>, StateError> {
+        self.run("read the page titles", move |c| async move {
+            let rows = c
+                .query("SELECT feed, title FROM pages WHERE title IS NOT NULL", &[])
+                .await?;
+            rows.iter()
+                .map(|r| Ok((r.try_get(0)?, r.try_get(1)?)))
+                .collect()
+        })
+    }
+
     fn volatile_params(&self, feed: &str) -> Result<Vec<String>, StateError> {
         let feed = feed.to_string();
         self.run("read volatile parameters", move |c| async move {
