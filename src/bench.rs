@@ -8,6 +8,9 @@
 //! carry an `ETag` and answer `If-None-Match` with 304, like a well-behaved
 //! server; each page's records change when the site's `version` moves.
 //!
+//! With `--state` the bench runs real `feedmine run` processes over that
+//! state instead, one or several (see `instances`).
+//!
 //! Figures are medians/totals measured in-process: wall time around
 //! `daemon::run_once`, peak RSS from `/proc/self/status` (`VmHWM`), CPU time
 //! from `/proc/self/stat`.
@@ -28,6 +31,9 @@ use crate::config;
 use crate::daemon::{self, DaemonOptions};
 use crate::serve::status::{RunOutcome, StatusBoard};
 
+mod instances;
+pub use instances::daemon_instances;
+
 /// Loopback addresses the synthetic feeds are spread over.
 pub const HOSTS: u8 = 50;
 
@@ -46,6 +52,10 @@ pub enum BenchError {
     Config(#[from] config::ConfigError),
     #[error(transparent)]
     Daemon(#[from] daemon::DaemonError),
+    #[error("cannot use the state")]
+    State(#[from] crate::state::StateError),
+    #[error("{0}")]
+    Instances(String),
 }
 
 /// How the synthetic site misbehaves (soak only).
@@ -257,7 +267,14 @@ async fn start_site(
 }
 
 /// The benchmark's feeds.toml.
-fn bench_config(addrs: &[SocketAddr], feeds: usize, bodies: bool, extra: &str) -> String {
+/// Feed `i` is `<prefix><i>`.
+fn bench_config(
+    addrs: &[SocketAddr],
+    feeds: usize,
+    bodies: bool,
+    extra: &str,
+    prefix: &str,
+) -> String {
     let mut s = format!(
         "# feedmine bench: {feeds} synthetic feeds over {} loopback hosts.\n\
          output_dir = \"public\"\nconcurrency = 32\nhost_concurrency = 4\nhost_delay = \"0s\"\n\
@@ -268,7 +285,7 @@ fn bench_config(addrs: &[SocketAddr], feeds: usize, bodies: bool, extra: &str) -
         let addr = addrs[i % addrs.len()];
         let _ = write!(
             s,
-            "[[feed]]\nid = \"f{i}\"\nurl = \"http://{addr}/list/{i}\"\nbodies = {bodies}\n"
+            "[[feed]]\nid = \"{prefix}{i}\"\nurl = \"http://{addr}/list/{i}\"\nbodies = {bodies}\n"
         );
     }
     s
@@ -335,7 +352,10 @@ pub async fn daemon(feeds: usize, records: usize, bodies: bool) -> Result<String
     let addrs = start_site(site.clone(), &shutdown).await?;
     let dir = tempfile::tempdir()?;
     let path = dir.path().join("feeds.toml");
-    std::fs::write(&path, bench_config(&addrs, feeds, bodies, "every = \"1h\""))?;
+    std::fs::write(
+        &path,
+        bench_config(&addrs, feeds, bodies, "every = \"1h\"", "f"),
+    )?;
     let config = config::load(&path)?;
     let rss_before = peak_rss_mib();
     let mut out = format!(
@@ -436,6 +456,7 @@ pub async fn soak(feeds: usize, duration: Duration, fail_rate: f64) -> Result<St
             feeds,
             false,
             "every = \"30s\"\njitter = \"5s\"\ntimeout = \"5s\"\nbackoff_base = \"10s\"\nbackoff_max = \"60s\"",
+            "f",
         ),
     )?;
     let board = StatusBoard::new();

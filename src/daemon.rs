@@ -611,7 +611,7 @@ async fn worker(
         if stop.is_cancelled() {
             return;
         }
-        let Some(lease) = take_lease(&shared, &feed, &mut memory, run_now, &stop).await else {
+        let Some(lease) = take_lease(&shared, &feed, &mut memory, &mut run_now, &stop).await else {
             continue;
         };
         run_now = false;
@@ -654,12 +654,14 @@ async fn worker(
 /// time) when another instance holds it, or ran the feed since `memory`
 /// was read (then `memory` is the shared history's and the board shows the
 /// other instance's run), or the database cannot be reached; a busy feed
-/// is looked at again after [`cluster::Cluster::busy_poll`].
+/// is looked at again after [`cluster::Cluster::busy_poll`]. A
+/// `--once-now` run (`run_now`) another instance made since this one
+/// started counts as this instance's: `run_now` is cleared.
 async fn take_lease(
     shared: &Shared,
     feed: &Feed,
     memory: &mut RunMemory,
-    run_now: bool,
+    run_now: &mut bool,
     stop: &CancellationToken,
 ) -> Option<cluster::Held> {
     let held = match shared.cluster.take(&feed.id) {
@@ -690,7 +692,7 @@ async fn take_lease(
     }
     refresh_memory(shared, feed, memory);
     let now = Utc::now();
-    let still_due = if run_now {
+    let still_due = if *run_now {
         // --once-now: once per start of this instance, by whichever runs it.
         memory
             .last_start
@@ -707,6 +709,9 @@ async fn take_lease(
     if still_due {
         Some(held)
     } else {
+        // Without this, a --once-now worker would ask for the lease again
+        // at once, for ever.
+        *run_now = false;
         held.release();
         None
     }

@@ -193,6 +193,14 @@ enum BenchWhat {
         /// Also fetch article bodies for new items.
         #[arg(long)]
         bodies: bool,
+        /// Run real `feedmine run` processes over this state (a
+        /// postgres:// URL, or an SQLite file for one instance) instead of
+        /// the in-process passes.
+        #[arg(long)]
+        state: Option<String>,
+        /// How many instances share the state (with --state).
+        #[arg(long, default_value_t = 1)]
+        instances: usize,
     },
     /// The daemon over N feeds for a while, with a share of requests failing
     /// in assorted ways: memory over time, feeds updated, recoveries.
@@ -327,8 +335,10 @@ fn main() -> ExitCode {
                     feeds,
                     records,
                     bodies,
+                    state,
+                    instances,
                 },
-        } => bench_daemon(feeds, records, bodies),
+        } => bench_daemon(feeds, records, bodies, state, instances),
         Command::Bench {
             what:
                 BenchWhat::Soak {
@@ -638,9 +648,24 @@ fn demo(listen: std::net::SocketAddr, dir: Option<PathBuf>) -> anyhow::Result<Ex
     })
 }
 
-fn bench_daemon(feeds: usize, records: usize, bodies: bool) -> anyhow::Result<ExitCode> {
+fn bench_daemon(
+    feeds: usize,
+    records: usize,
+    bodies: bool,
+    state: Option<String>,
+    instances: usize,
+) -> anyhow::Result<ExitCode> {
     let rt = runtime()?;
-    let report = rt.block_on(feedmine::bench::daemon(feeds, records, bodies))?;
+    let report = match state {
+        None if instances != 1 => {
+            anyhow::bail!("--instances needs --state (a postgres:// URL the instances share)")
+        }
+        None => rt.block_on(feedmine::bench::daemon(feeds, records, bodies))?,
+        Some(_) if bodies => anyhow::bail!("--bodies is not measured with --state"),
+        Some(state) => rt.block_on(feedmine::bench::daemon_instances(
+            feeds, records, &state, instances,
+        ))?,
+    };
     println!("{report}");
     Ok(ExitCode::SUCCESS)
 }

@@ -191,11 +191,14 @@ impl Services {
 
     /// Services over an already open store.
     pub fn with_store(config: &Config, store: Arc<Store>, templates: Templates) -> Services {
-        let politeness = Politeness::new(crate::fetch::politeness::Limits {
-            global: config.limits.concurrency,
-            per_host: config.limits.host_concurrency,
-            min_delay: config.limits.host_delay,
-        });
+        let politeness = Politeness::with_cluster(
+            crate::fetch::politeness::Limits {
+                global: config.limits.concurrency,
+                per_host: config.limits.host_concurrency,
+                min_delay: config.limits.host_delay,
+            },
+            crate::fetch::cluster_gate::ClusterGate::new(store.clone()),
+        );
         Services {
             store,
             politeness,
@@ -1042,14 +1045,15 @@ pub fn store_shared_documents(store: &Store, templates: &Templates) -> Result<()
 /// a store) its list page's own `<title>`, else its id; `xmlUrl`s relative
 /// to the file's own directory, or under `public_url`.
 pub fn write_opml(config: &Config, store: Option<&Store>) -> Result<(), PublishError> {
+    // One read for every feed: this runs after any run whose page title
+    // changed, and one query per feed made a cold start of N feeds cost N²
+    // queries (minutes over a networked database).
+    let titles = store.and_then(|s| s.page_titles().ok()).unwrap_or_default();
     let entries: Vec<OpmlEntry> = config
         .feeds
         .iter()
         .map(|f| {
-            let page_title = store
-                .and_then(|s| s.page_meta(&f.id).ok())
-                .and_then(|(t, _)| t)
-                .filter(|t| !t.trim().is_empty());
+            let page_title = titles.get(&f.id).cloned().filter(|t| !t.trim().is_empty());
             OpmlEntry::new(
                 &f.id,
                 f.title

@@ -696,7 +696,10 @@ impl Fetcher {
                     // Release the previous host's slots before queueing.
                     drop(permit.take());
                     let waiting_since = Instant::now();
-                    let granted = politeness.acquire(&current).await;
+                    // The request ends by the deadline: its cluster slot
+                    // (shared states) is held no longer than that.
+                    let hold = deadline.saturating_duration_since(Instant::now());
+                    let granted = politeness.acquire_holding(&current, hold).await;
                     deadline += waiting_since.elapsed();
                     permit = Some((host, granted));
                 }

@@ -4,6 +4,7 @@
 //! address policy every request obeys, `politeness` paces hosts, `robots`
 //! reads robots.txt, `memory` bounds the pages held at once, `render` loads pages in headless Chromium, `redact` masks secrets in URLs before they are shown.
 
+pub mod cluster_gate;
 pub mod decode;
 mod http;
 pub mod memory;

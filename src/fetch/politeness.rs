@@ -13,6 +13,12 @@
 //!   starve the others.
 //! - Memory is bounded by activity: host entries idle for more than
 //!   [`IDLE_EXPIRY`] (and not deferred, not in use) are dropped lazily.
+//! - With a [`ClusterGate`] (a state shared by several instances) the same
+//!   limits also hold across instances: after the local host slot and turn
+//!   a request takes a cluster slot and then, holding a global slot, the
+//!   host's cluster turn; a refused turn gives the global slot back while
+//!   it waits. Deferrals are passed on to the other instances. See
+//!   `cluster_gate` for how a database failure falls back to local limits.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
@@ -21,6 +27,8 @@ use std::time::Duration;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio::time::Instant;
 use url::Url;
+
+use super::cluster_gate::{ClusterGate, ClusterSlot, Turn};
 
 /// Longest robots.txt `Crawl-delay` honoured: longer ones would stall a feed
 /// for hours on a single site.
@@ -32,6 +40,9 @@ pub const MAX_DEFERRAL: Duration = Duration::from_secs(6 * 3600);
 pub const IDLE_EXPIRY: Duration = Duration::from_secs(3600);
 /// How often at most the host table is swept for idle entries.
 const SWEEP_INTERVAL: Duration = Duration::from_secs(60);
+/// How long a request holds its cluster slot at most when the caller does
+/// not say (see [`Politeness::acquire_holding`]).
+pub const DEFAULT_HOLD: Duration = Duration::from_secs(120);
 
 /// Concurrency and spacing limits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -105,6 +116,8 @@ pub struct Politeness {
     limits: Limits,
     global: Arc<Semaphore>,
     hosts: Mutex<Hosts>,
+    /// The limits shared with other instances (shared states only).
+    cluster: Option<Arc<ClusterGate>>,
 }
 
 /// The right to start one request; dropping it frees the slots.
@@ -112,6 +125,7 @@ pub struct Politeness {
 pub struct Permit {
     _global: Option<OwnedSemaphorePermit>,
     _host_slot: Option<OwnedSemaphorePermit>,
+    _cluster_slot: Option<ClusterSlot>,
     host: Option<Arc<HostState>>,
 }
 
@@ -139,6 +153,12 @@ impl Politeness {
     /// A scheduler with these limits (zero limits are raised to 1: a zero
     /// would block every request forever).
     pub fn new(limits: Limits) -> Arc<Politeness> {
+        Politeness::with_cluster(limits, None)
+    }
+
+    /// A scheduler whose limits also hold across the instances behind
+    /// `cluster` (see the module header).
+    pub fn with_cluster(limits: Limits, cluster: Option<Arc<ClusterGate>>) -> Arc<Politeness> {
         let limits = Limits {
             global: limits.global.max(1),
             per_host: limits.per_host.max(1),
@@ -151,6 +171,7 @@ impl Politeness {
                 map: HashMap::new(),
                 last_sweep: Instant::now(),
             }),
+            cluster,
         })
     }
 
@@ -159,14 +180,23 @@ impl Politeness {
         self.limits
     }
 
+    /// [`Politeness::acquire_holding`] for a request of at most
+    /// [`DEFAULT_HOLD`].
+    pub async fn acquire(&self, url: &Url) -> Permit {
+        self.acquire_holding(url, DEFAULT_HOLD).await
+    }
+
     /// Waits until a request to `url` may start: a slot of its host, the
     /// host's turn (delay since the last start, Retry-After deferral), then a
-    /// global slot. `file:` URLs (and anything without a host) pass at once.
-    pub async fn acquire(&self, url: &Url) -> Permit {
+    /// global slot; with a cluster gate also a cluster slot (held at most
+    /// `hold`, the longest the request can take) and the cluster turn.
+    /// `file:` URLs (and anything without a host) pass at once.
+    pub async fn acquire_holding(&self, url: &Url, hold: Duration) -> Permit {
         let Some(key) = host_key(url) else {
             return Permit {
                 _global: None,
                 _host_slot: None,
+                _cluster_slot: None,
                 host: None,
             };
         };
@@ -182,7 +212,7 @@ impl Politeness {
             // Re-checked after waking: a deferral may have arrived meanwhile.
             tokio::time::sleep_until(ready_at).await;
         }
-        let global = Arc::clone(&self.global).acquire_owned().await.ok();
+        let (global, cluster_slot) = self.start_slots(&key, hold).await;
         {
             let mut timing = lock(&host.timing);
             let now = Instant::now();
@@ -193,14 +223,44 @@ impl Politeness {
         Permit {
             _global: global,
             _host_slot: host_slot,
+            _cluster_slot: cluster_slot,
             host: Some(host),
+        }
+    }
+
+    /// The global slot, and with a cluster gate first a cluster slot and
+    /// the host's cluster turn (taken while holding the global slot, so the
+    /// start follows at once; given back while waiting for the turn).
+    async fn start_slots(
+        &self,
+        key: &str,
+        hold: Duration,
+    ) -> (Option<OwnedSemaphorePermit>, Option<ClusterSlot>) {
+        let Some(gate) = &self.cluster else {
+            return (Arc::clone(&self.global).acquire_owned().await.ok(), None);
+        };
+        let slot = gate.take_slot(key, self.limits.per_host, hold).await;
+        let spacing = self.host_delay(key);
+        loop {
+            let global = Arc::clone(&self.global).acquire_owned().await.ok();
+            match gate.take_turn(key, spacing).await {
+                Turn::Go => return (global, slot),
+                Turn::Wait(wait) => {
+                    drop(global);
+                    tokio::time::sleep(wait).await;
+                }
+            }
         }
     }
 
     /// No request to `host` starts before `for_` from now (capped at
     /// [`MAX_DEFERRAL`]); an earlier deferral that ends later is kept.
     pub fn defer(&self, host: &str, for_: Duration) {
-        let state = self.host_state(&normalise_host(host));
+        let key = normalise_host(host);
+        if let Some(gate) = &self.cluster {
+            gate.defer(&key, for_.min(MAX_DEFERRAL));
+        }
+        let state = self.host_state(&key);
         let until = Instant::now() + for_.min(MAX_DEFERRAL);
         let mut timing = lock(&state.timing);
         timing.deferred_until = Some(timing.deferred_until.map_or(until, |t| t.max(until)));

@@ -76,7 +76,7 @@
 //! - Error texts name the database by its *label*: the file path, or for
 //!   PostgreSQL the connection URL without its password (see `postgres`).
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::time::Duration as StdDuration;
 
@@ -368,6 +368,8 @@ pub(crate) trait Backend: Send + Sync {
         language: Option<&str>,
     ) -> Result<(), StateError>;
     fn page_meta(&self, feed: &str) -> Result<(Option<String>, Option<String>), StateError>;
+    /// Every feed's list page `<title>` (feeds without one left out).
+    fn page_titles(&self) -> Result<HashMap<String, String>, StateError>;
     fn volatile_params(&self, feed: &str) -> Result<Vec<String>, StateError>;
     fn known_keys(&self, feed: &str, keys: &[String]) -> Result<HashSet<String>, StateError>;
     /// [`Store::merge_items_with`], in one transaction.
@@ -497,6 +499,45 @@ pub(crate) trait Backend: Send + Sync {
     /// One round trip to the database (is it reachable?).
     fn ping(&self) -> Result<(), StateError> {
         Ok(())
+    }
+
+    // Per-host politeness between instances (`fetch::cluster_gate`). A
+    // state only one process uses leaves it to the in-process gate: every
+    // slot and turn is granted, nothing is stored.
+
+    /// Take one of `host`'s `slots` concurrency slots for `holder` until
+    /// `hold` from now: its number, or `None` while all are held.
+    fn take_host_slot(
+        &self,
+        _host: &str,
+        _holder: &str,
+        _slots: u32,
+        _hold: StdDuration,
+    ) -> Result<Option<u32>, StateError> {
+        Ok(Some(0))
+    }
+    /// Give slot `slot` of `host` up, if `holder` still has it.
+    fn release_host_slot(&self, _host: &str, _holder: &str, _slot: u32) -> Result<(), StateError> {
+        Ok(())
+    }
+    /// Start a request to `host` now, when the last start is `spacing` (and
+    /// its starter's own spacing) ago and no deferral is running: `None`
+    /// when granted, else how long to wait before asking again.
+    fn take_host_turn(
+        &self,
+        _host: &str,
+        _spacing: StdDuration,
+    ) -> Result<Option<StdDuration>, StateError> {
+        Ok(None)
+    }
+    /// No request to `host` starts before `for_` from now (a later
+    /// deferral already stored is kept).
+    fn defer_host(&self, _host: &str, _for: StdDuration) -> Result<(), StateError> {
+        Ok(())
+    }
+    /// Drop expired slots and host rows idle for longer than `idle`.
+    fn sweep_hosts(&self, _idle: StdDuration) -> Result<usize, StateError> {
+        Ok(0)
     }
 }
 
@@ -653,6 +694,12 @@ impl Store {
     /// The list page's `<title>` and language of `feed`, as last seen.
     pub fn page_meta(&self, feed: &str) -> Result<(Option<String>, Option<String>), StateError> {
         self.backend().page_meta(feed)
+    }
+
+    /// Every feed's list page `<title>`, as last seen, in one read (the
+    /// OPML names feeds by them).
+    pub fn page_titles(&self) -> Result<HashMap<String, String>, StateError> {
+        self.backend().page_titles()
     }
 
     /// The parameters learnt as volatile for `feed`, sorted.
@@ -927,6 +974,48 @@ impl Store {
     /// Whether the database answers (always on SQLite).
     pub fn ping(&self) -> Result<(), StateError> {
         self.backend().ping()
+    }
+
+    /// Take one of `host`'s `slots` request slots shared by the instances,
+    /// for `holder` until `hold` from now (the database's clock): its
+    /// number, or `None` while all are held. Always slot 0 on an unshared
+    /// state.
+    pub fn take_host_slot(
+        &self,
+        host: &str,
+        holder: &str,
+        slots: u32,
+        hold: StdDuration,
+    ) -> Result<Option<u32>, StateError> {
+        self.backend().take_host_slot(host, holder, slots, hold)
+    }
+
+    /// Give `host`'s slot `slot` up, if `holder` still has it.
+    pub fn release_host_slot(&self, host: &str, holder: &str, slot: u32) -> Result<(), StateError> {
+        self.backend().release_host_slot(host, holder, slot)
+    }
+
+    /// Take `host`'s turn to start a request now, `spacing` after the last
+    /// start by any instance (and never before a deferral ends): `None`
+    /// when granted, else how long to wait. Always granted on an unshared
+    /// state.
+    pub fn take_host_turn(
+        &self,
+        host: &str,
+        spacing: StdDuration,
+    ) -> Result<Option<StdDuration>, StateError> {
+        self.backend().take_host_turn(host, spacing)
+    }
+
+    /// Defer every instance's requests to `host` by `for_` (Retry-After).
+    pub fn defer_host(&self, host: &str, for_: StdDuration) -> Result<(), StateError> {
+        self.backend().defer_host(host, for_)
+    }
+
+    /// Forget expired host slots and host rows idle for longer than `idle`;
+    /// returns how many rows went.
+    pub fn sweep_hosts(&self, idle: StdDuration) -> Result<usize, StateError> {
+        self.backend().sweep_hosts(idle)
     }
 }
 

@@ -53,8 +53,10 @@ use super::{
 use crate::drift::Observation;
 use crate::extract::items::Item;
 
+mod hosts;
+
 /// Schema version this build reads and writes (rows of `schema_version`).
-pub const SCHEMA_VERSION: u32 = 3;
+pub const SCHEMA_VERSION: u32 = 4;
 /// Longest wait for one operation (connection included) before it fails
 /// as [`StateError::Unreachable`].
 pub const OP_TIMEOUT: StdDuration = StdDuration::from_secs(20);
@@ -158,6 +160,23 @@ const MIGRATIONS: &[&str] = &[
         modified_ms BIGINT NOT NULL
     );
     CREATE INDEX documents_by_feed ON documents (feed);",
+    // v3 → v4: per-host politeness shared between instances (see
+    // `postgres/hosts.rs`): each host's last request start, the spacing it
+    // asked for and any Retry-After deferral, and its concurrency slots
+    // (held like leases, so a dead instance's slots expire).
+    "CREATE TABLE host_turns (
+        host TEXT PRIMARY KEY,
+        last_ms BIGINT NOT NULL,
+        next_ms BIGINT NOT NULL,
+        deferred_ms BIGINT NOT NULL
+    );
+    CREATE TABLE host_slots (
+        host TEXT NOT NULL,
+        slot INTEGER NOT NULL,
+        holder TEXT NOT NULL,
+        expires_ms BIGINT NOT NULL,
+        PRIMARY KEY (host, slot)
+    );",
 ];
 
 /// The server's clock in UTC milliseconds (leases and heartbeats use it,
@@ -219,6 +238,12 @@ impl PgUrl {
     /// The URL without its password.
     pub fn label(&self) -> &str {
         &self.label
+    }
+
+    /// The URL as given, password included: for a connection only, never
+    /// for a message.
+    pub fn raw(&self) -> &str {
+        &self.raw
     }
 
     /// `text` with every form of the password replaced by `***`.
@@ -400,6 +425,21 @@ impl PostgresStore {
         F: FnOnce(deadpool_postgres::Client) -> Fut + Send + 'static,
         Fut: Future<Output = Result<T, Fail>> + Send + 'static,
     {
+        self.run_within(op, OP_TIMEOUT, work)
+    }
+
+    /// [`PostgresStore::run`] bounded by `limit` instead of [`OP_TIMEOUT`].
+    fn run_within<T, F, Fut>(
+        &self,
+        op: &'static str,
+        limit: StdDuration,
+        work: F,
+    ) -> Result<T, StateError>
+    where
+        T: Send + 'static,
+        F: FnOnce(deadpool_postgres::Client) -> Fut + Send + 'static,
+        Fut: Future<Output = Result<T, Fail>> + Send + 'static,
+    {
         let pool = self.pool.clone();
         let task = async move {
             let client = pool.get().await?;
@@ -407,7 +447,7 @@ impl PostgresStore {
         };
         let (tx, rx) = std::sync::mpsc::sync_channel(1);
         self.handle.spawn(async move {
-            let outcome = tokio::time::timeout(OP_TIMEOUT, task).await;
+            let outcome = tokio::time::timeout(limit, task).await;
             let _ = tx.send(outcome);
         });
         let wait = move || rx.recv();
@@ -426,7 +466,7 @@ impl PostgresStore {
             Ok(Ok(result)) => result.map_err(|f| self.error(op, f)),
             Ok(Err(_)) => Err(unreachable(format!(
                 "no answer within {} s",
-                OP_TIMEOUT.as_secs()
+                limit.as_secs()
             ))),
             Err(_) => Err(unreachable("the database task stopped".into())),
         }
@@ -828,6 +868,17 @@ impl Backend for PostgresStore {
                 Some(r) => Ok((r.try_get(0)?, r.try_get(1)?)),
                 None => Ok((None, None)),
             }
+        })
+    }
+
+    fn page_titles(&self) -> Result<HashMap<String, String>, StateError> {
+        self.run("read the page titles", move |c| async move {
+            let rows = c
+                .query("SELECT feed, title FROM pages WHERE title IS NOT NULL", &[])
+                .await?;
+            rows.iter()
+                .map(|r| Ok((r.try_get(0)?, r.try_get(1)?)))
+                .collect()
         })
     }
 
@@ -1440,6 +1491,36 @@ impl Backend for PostgresStore {
             c.simple_query("SELECT 1").await?;
             Ok(())
         })
+    }
+
+    fn take_host_slot(
+        &self,
+        host: &str,
+        holder: &str,
+        slots: u32,
+        hold: StdDuration,
+    ) -> Result<Option<u32>, StateError> {
+        hosts::take_slot(self, host, holder, slots, hold)
+    }
+
+    fn release_host_slot(&self, host: &str, holder: &str, slot: u32) -> Result<(), StateError> {
+        hosts::release_slot(self, host, holder, slot)
+    }
+
+    fn take_host_turn(
+        &self,
+        host: &str,
+        spacing: StdDuration,
+    ) -> Result<Option<StdDuration>, StateError> {
+        hosts::take_turn(self, host, spacing)
+    }
+
+    fn defer_host(&self, host: &str, for_: StdDuration) -> Result<(), StateError> {
+        hosts::defer(self, host, for_)
+    }
+
+    fn sweep_hosts(&self, idle: StdDuration) -> Result<usize, StateError> {
+        hosts::sweep(self, idle)
     }
 
     fn leave(&self, id: &str) -> Result<(), StateError> {

@@ -25,7 +25,7 @@
 //! integrity check is refused with a recovery hint, never replaced
 //! (`preflight`); `--reset-state` moves it aside.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};
 use std::time::Duration as StdDuration;
@@ -578,6 +578,16 @@ impl Backend for SqliteStore {
         .optional()
         .map(Option::unwrap_or_default)
         .map_err(self.sql("read the page title"))
+    }
+
+    fn page_titles(&self) -> Result<HashMap<String, String>, StateError> {
+        let conn = self.lock();
+        let read = || {
+            let mut stmt = conn.prepare("SELECT feed, title FROM pages WHERE title IS NOT NULL")?;
+            let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
+            rows.collect::<Result<HashMap<String, String>, _>>()
+        };
+        read().map_err(self.sql("read the page titles"))
     }
 
     fn volatile_params(&self, feed: &str) -> Result<Vec<String>, StateError> {

@@ -19,7 +19,8 @@
 //! Invariants: binds 127.0.0.1 on a free port; one request per connection
 //! (every response says `Connection: close`); unknown paths get a 404; all
 //! requests are recorded with their arrival time; the largest number of
-//! requests in flight at once is tracked; the server and every open
+//! requests in flight at once is tracked, overall and per `Host` header
+//! (without port); the server and every open
 //! connection stop when the [`TestServer`] is dropped.
 
 #![allow(dead_code)] // Each test crate uses a different subset.
@@ -127,24 +128,51 @@ struct State {
     requests: Mutex<Vec<RecordedRequest>>,
     in_flight: AtomicUsize,
     max_in_flight: AtomicUsize,
+    /// Per host (the `Host` header without port): in flight now, most.
+    per_host: Mutex<HashMap<String, (usize, usize)>>,
 }
 
 /// Counts one request in flight from its arrival until its connection task
 /// ends (response sent, client gone, or server dropped).
-struct InFlight(Arc<State>);
+struct InFlight(Arc<State>, String);
 
 impl InFlight {
-    fn start(state: &Arc<State>) -> InFlight {
+    fn start(state: &Arc<State>, host: String) -> InFlight {
         let now = state.in_flight.fetch_add(1, Ordering::SeqCst) + 1;
         state.max_in_flight.fetch_max(now, Ordering::SeqCst);
-        InFlight(Arc::clone(state))
+        {
+            let mut per_host = state.per_host.lock().expect("per-host lock");
+            let entry = per_host.entry(host.clone()).or_default();
+            entry.0 += 1;
+            entry.1 = entry.1.max(entry.0);
+        }
+        InFlight(Arc::clone(state), host)
     }
 }
 
 impl Drop for InFlight {
     fn drop(&mut self) {
         self.0.in_flight.fetch_sub(1, Ordering::SeqCst);
+        if let Some(entry) = self
+            .0
+            .per_host
+            .lock()
+            .expect("per-host lock")
+            .get_mut(&self.1)
+        {
+            entry.0 -= 1;
+        }
     }
+}
+
+/// A `Host` header without its port, lower-cased.
+fn host_of(request: &RecordedRequest) -> String {
+    let host = request.header("host").unwrap_or_default();
+    let name = match host.rsplit_once(':') {
+        Some((name, port)) if port.chars().all(|c| c.is_ascii_digit()) => name,
+        _ => host,
+    };
+    name.to_ascii_lowercase()
 }
 
 /// The running server. Stops (with all its connections) when dropped.
@@ -210,6 +238,23 @@ impl TestServer {
     /// The most requests this server has had in flight at once.
     pub fn max_in_flight(&self) -> usize {
         self.state.max_in_flight.load(Ordering::SeqCst)
+    }
+
+    /// The most requests in flight at once for `host` (the `Host` header
+    /// without port, e.g. `localhost`).
+    pub fn max_in_flight_on(&self, host: &str) -> usize {
+        let per_host = self.state.per_host.lock().expect("per-host lock");
+        per_host.get(&host.to_ascii_lowercase()).map_or(0, |e| e.1)
+    }
+
+    /// Arrival times of every request for `host`, in order.
+    pub fn times_on(&self, host: &str) -> Vec<Instant> {
+        let host = host.to_ascii_lowercase();
+        self.requests()
+            .iter()
+            .filter(|r| host_of(r) == host)
+            .map(|r| r.at)
+            .collect()
     }
 
     /// Arrival times of the requests whose path or target is `path`, in order.
@@ -303,7 +348,7 @@ async fn serve(mut stream: TcpStream, state: Arc<State>) {
     let Some(request) = read_request(&mut stream).await else {
         return;
     };
-    let _in_flight = InFlight::start(&state);
+    let _in_flight = InFlight::start(&state, host_of(&request));
     let (reply, nth) = {
         let routes = state.routes.lock().expect("routes lock");
         let mut requests = state.requests.lock().expect("requests lock");

@@ -73,7 +73,33 @@ pub const ALL: &[(&str, Case)] = &[
         "a_run_that_never_finished_is_recorded_as_failed_once",
         a_run_that_never_finished_is_recorded_as_failed_once,
     ),
+    (
+        "page_titles_are_read_for_every_feed_at_once",
+        page_titles_are_read_for_every_feed_at_once,
+    ),
 ];
+
+fn page_titles_are_read_for_every_feed_at_once(store: &Store) {
+    assert!(store.page_titles().unwrap().is_empty());
+    store
+        .save_page_meta("a", Some("Harbour news"), Some("en"))
+        .unwrap();
+    store.save_page_meta("b", None, Some("de")).unwrap();
+    store.save_page_meta("c", Some("Old"), None).unwrap();
+    store
+        .save_page_meta("c", Some("Ferry times"), None)
+        .unwrap();
+    let titles = store.page_titles().unwrap();
+    let mut titles: Vec<_> = titles.into_iter().collect();
+    titles.sort();
+    assert_eq!(
+        titles,
+        [
+            ("a".to_string(), "Harbour news".to_string()),
+            ("c".to_string(), "Ferry times".to_string())
+        ]
+    );
+}
 
 pub fn t(h: u32, m: u32) -> DateTime<Utc> {
     Utc.with_ymd_and_hms(2026, 11, 20, h, m, 0).unwrap()
