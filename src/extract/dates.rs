@@ -70,6 +70,9 @@ pub struct DateContext {
 /// ("Posted on", "Updated:", "·", brackets, "发布于"). `None` when what remains
 /// is not entirely a date.
 pub fn parse_date(s: &str, ctx: &DateContext) -> Option<DateTime<FixedOffset>> {
+    if !may_hold_date(s) {
+        return None;
+    }
     let ascii_digits = fullwidth_digits_to_ascii(s);
     let core = strip_noise(&ascii_digits);
     // Longer strings are sentences, not dates; this also bounds regex work.
@@ -91,6 +94,9 @@ pub fn parse_date(s: &str, ctx: &DateContext) -> Option<DateTime<FixedOffset>> {
 /// Finds the first date in `text` and its byte span. Among candidates that
 /// start at the same byte the longest wins ("Mar 5, 2024 14:30" over "Mar 5").
 pub fn find_date(text: &str, ctx: &DateContext) -> Option<(DateTime<FixedOffset>, Range<usize>)> {
+    if !may_hold_date(text) {
+        return None;
+    }
     let mut best: Option<(DateTime<FixedOffset>, Range<usize>)> = None;
     for pattern in PATTERNS.iter() {
         let Some(re) = &pattern.find else { continue };
@@ -820,6 +826,25 @@ fn strip_noise(s: &str) -> &str {
 
 /// "２０２４年３月５日" → "2024年3月5日" (full-width digits are common in CJK
 /// pages).
+/// English words that make a date without a digit: "an hour ago", "just
+/// now", "today", "yesterday".
+const ASCII_DATE_WORDS: [&str; 4] = ["ago", "now", "today", "yesterday"];
+
+/// A cheap test run before any pattern: every date this module reads holds
+/// a digit, one of [`ASCII_DATE_WORDS`], or a non-ASCII character (full-width
+/// digits, CJK and Korean dates, month names with accents). Most link and
+/// text runs of a list page are plain English without digits: they skip
+/// the regex work entirely.
+fn may_hold_date(s: &str) -> bool {
+    !s.is_ascii()
+        || s.bytes().any(|b| b.is_ascii_digit())
+        || ASCII_DATE_WORDS.iter().any(|w| {
+            s.as_bytes()
+                .windows(w.len())
+                .any(|win| win.eq_ignore_ascii_case(w.as_bytes()))
+        })
+}
+
 fn fullwidth_digits_to_ascii(s: &str) -> std::borrow::Cow<'_, str> {
     if !s.chars().any(|c| ('０'..='９').contains(&c)) {
         return std::borrow::Cow::Borrowed(s);
@@ -835,6 +860,28 @@ fn fullwidth_digits_to_ascii(s: &str) -> std::borrow::Cow<'_, str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_texts_that_can_hold_a_date_reach_the_patterns() {
+        for t in [
+            "2024-03-05",
+            "An hour ago",
+            "JUST NOW",
+            "Today",
+            "3小时前",
+            "5 mars",
+            "１２月",
+        ] {
+            assert!(may_hold_date(t), "{t}");
+        }
+        for t in ["Read more", "Sourdough with a sulky starter", ""] {
+            assert!(!may_hold_date(t), "{t}");
+        }
+        let ctx = ctx_utc();
+        assert!(parse_date("An hour ago", &ctx).is_some());
+        assert!(parse_date("Yesterday", &ctx).is_some());
+        assert!(find_date("Posted a week ago by Ana", &ctx).is_some());
+    }
     use chrono::TimeZone;
 
     /// Tuesday 2026-03-10 09:00 UTC, pages in China (+08:00, 17:00 local).

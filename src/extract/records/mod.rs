@@ -271,10 +271,20 @@ impl<'d> Kinds<'d> {
     /// sections with ids are alike, a list with an id and one without are
     /// not).
     fn kind(&mut self, id: NodeId) -> String {
-        if let Some(k) = self.kinds.get(&id) {
-            return k.clone();
+        self.kind_ref(id).to_string()
+    }
+
+    /// [`Kinds::kind`] without a copy.
+    fn kind_ref(&mut self, id: NodeId) -> &str {
+        if !self.kinds.contains_key(&id) {
+            let k = self.compute_kind(id);
+            self.kinds.insert(id, k);
         }
-        let k = match self.doc.element(id) {
+        self.kinds.get(&id).map_or("", String::as_str)
+    }
+
+    fn compute_kind(&self, id: NodeId) -> String {
+        match self.doc.element(id) {
             Some(e) => {
                 let mut classes: Vec<&str> = class_tokens(self.doc, id)
                     .filter(|c| stable_class(c))
@@ -292,9 +302,7 @@ impl<'d> Kinds<'d> {
                 k
             }
             None => String::new(),
-        };
-        self.kinds.insert(id, k.clone());
-        k
+        }
     }
 
     /// True when `id` has an element sibling of its own kind.
@@ -315,10 +323,11 @@ impl<'d> Kinds<'d> {
             }
             self.counts.insert(p, counts);
         }
-        let k = self.kind(id);
+        self.kind_ref(id);
+        let k = self.kinds.get(&id).map_or("", String::as_str);
         self.counts
             .get(&p)
-            .and_then(|c| c.get(&k))
+            .and_then(|c| c.get(k))
             .is_some_and(|&n| n >= 2)
     }
 
