@@ -681,18 +681,27 @@ async fn take_lease(
     if !shared.cluster.shared() {
         return Some(held);
     }
-    match shared.services.store.settle_unfinished_run(&feed.id) {
-        Ok(Some(t)) => tracing::error!(
-            feed = %feed.id,
-            "the run started at {} did not finish (its instance died): recorded as failed",
-            t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
-        ),
-        Ok(None) => {}
-        Err(e) => tracing::warn!(feed = %feed.id, "{}", refresh::anyhow_like(&e)),
-    }
+    let settled = match shared.services.store.settle_unfinished_run(&feed.id) {
+        Ok(Some(t)) => {
+            tracing::error!(
+                feed = %feed.id,
+                "the run started at {} did not finish (its instance died): recorded as failed",
+                t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+            );
+            true
+        }
+        Ok(None) => false,
+        Err(e) => {
+            tracing::warn!(feed = %feed.id, "{}", refresh::anyhow_like(&e));
+            false
+        }
+    };
     refresh_memory(shared, feed, memory);
     let now = Utc::now();
-    let still_due = if *run_now {
+    let still_due = if retry_cut_run(settled, memory) {
+        tracing::info!(feed = %feed.id, "running it again now, in this instance");
+        true
+    } else if *run_now {
         // --once-now: once per start of this instance, by whichever runs it.
         memory
             .last_start
@@ -715,6 +724,16 @@ async fn take_lease(
         held.release();
         None
     }
+}
+
+/// Whether a run cut by its instance's death (`settled`: just recorded as
+/// failed) is run again at once rather than at the next due time: yes when
+/// it is the only failure in a row, so a feed resumes within the lease
+/// time after an instance dies. A second cut in a row backs off like any
+/// failure: a page that kills the instances running it takes down at most
+/// two of them before it waits.
+fn retry_cut_run(settled: bool, memory: &RunMemory) -> bool {
+    settled && memory.consecutive_failures == 1
 }
 
 /// Read the feed's run history (shared states: another instance may have
@@ -1025,6 +1044,17 @@ mod tests {
         base: Duration::from_secs(60),
         max: Duration::from_secs(86_400),
     };
+
+    #[test]
+    fn a_run_cut_by_a_dead_instance_is_run_again_once_then_backs_off() {
+        let cut = t("2024-03-05T10:00:00Z");
+        // The first cut in a row: again at once.
+        assert!(retry_cut_run(true, &mem(Some(cut), Some(cut), 1, None)));
+        // The page killed two instances in a row: back off.
+        assert!(!retry_cut_run(true, &mem(Some(cut), Some(cut), 2, None)));
+        // Nothing was cut: the schedule and the backoff decide.
+        assert!(!retry_cut_run(false, &mem(Some(cut), Some(cut), 1, None)));
+    }
 
     #[test]
     fn a_feed_that_never_ran_runs_at_once() {
