@@ -242,11 +242,20 @@ async fn every_instance_serves_every_feed_byte_identically() {
     // Each board shows every feed's run, whichever instance ran it; the
     // index shows the cluster; the metrics count it per instance.
     for d in [&a, &b] {
+        // The cluster section is the last heartbeat's (every second here).
+        wait_for(
+            "the index to show both instances",
+            Duration::from_secs(5),
+            || async {
+                let index = String::from_utf8(get(&d.url("/"), &[]).await.2).unwrap();
+                index.contains("2 instances alive")
+            },
+        )
+        .await;
         let (_, _, index) = get(&d.url("/"), &[]).await;
         let index = String::from_utf8(index).unwrap();
         assert!(!index.contains("not run yet"), "{index}");
         assert_eq!(index.matches("published, 6 records").count(), 2, "{index}");
-        assert!(index.contains("2 instances alive"), "{index}");
         assert!(index.contains("(this instance)"), "{index}");
     }
     // Set by the heartbeat (every second here): B may not have seen A yet.
@@ -452,6 +461,57 @@ async fn postgres_stopped_for_30_s_and_restarted() {
         "outage of {:?}; healthy again {healthy_after:?} after the restart",
         restarted - stopped
     );
+    a.shut_down().await;
+}
+
+/// Regression: the index page read the instances and leases from the
+/// database on every request, so a database that hangs (no answer, no
+/// error) held the page for up to twice the 20 s operation timeout. The
+/// page now shows the last heartbeat's view and `/health` gives up after
+/// 2 s.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_hanging_database_holds_up_neither_the_index_nor_health() {
+    let Some(cluster) = start_cluster().await else {
+        return;
+    };
+    let url = cluster.create_database("hang");
+    let server = site().await;
+    let dir = tempfile::tempdir().unwrap();
+    let config = write_config(dir.path(), &server, &url, "1h", "every = \"1h\"");
+    let a = Daemon::start(&config).await;
+    wait_for(
+        "the index to show the instance",
+        Duration::from_secs(20),
+        || async {
+            String::from_utf8_lossy(&get(&a.url("/"), &[]).await.2).contains("1 instance alive")
+        },
+    )
+    .await;
+    tokio::task::block_in_place(|| cluster.freeze(true));
+    let quick = |path: &'static str| {
+        let url = a.url(path);
+        async move {
+            let asked = Instant::now();
+            let answer = tokio::time::timeout(Duration::from_secs(8), get(&url, &[])).await;
+            (answer, asked.elapsed())
+        }
+    };
+    let (index, index_took) = quick("/").await;
+    let (health, health_took) = quick("/health").await;
+    tokio::task::block_in_place(|| cluster.freeze(false));
+    let (status, _, body) = index.expect("the index answers while the database hangs");
+    assert_eq!(status, StatusCode::OK);
+    assert!(String::from_utf8_lossy(&body).contains("1 instance alive"));
+    let (status, _, body) = health.expect("/health answers while the database hangs");
+    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE);
+    assert!(String::from_utf8_lossy(&body).contains("database unreachable"));
+    println!("database hanging: index in {index_took:?}, /health in {health_took:?}");
+    wait_for(
+        "/health to be ok again",
+        Duration::from_secs(30),
+        || async { get(&a.url("/health"), &[]).await.2 == b"ok\n" },
+    )
+    .await;
     a.shut_down().await;
 }
 

@@ -62,6 +62,8 @@ pub struct Cluster {
     held: AtomicUsize,
     /// Asks the daemon to read its config file again.
     reload: Mutex<Option<tokio::sync::mpsc::Sender<()>>>,
+    /// The index page's view, read by the heartbeat.
+    view: Mutex<ClusterInfo>,
 }
 
 /// A lease this instance holds; renewed in the background until
@@ -139,6 +141,7 @@ impl Cluster {
             metrics,
             held: AtomicUsize::new(0),
             reload: Mutex::default(),
+            view: Mutex::default(),
         })
     }
 
@@ -254,11 +257,17 @@ impl Cluster {
         let me = self.me.lock().unwrap_or_else(|p| p.into_inner()).clone();
         if let Err(e) = self.store.heartbeat(&me) {
             tracing::warn!("cannot record this instance's heartbeat: {e}");
+            self.set_view(unreachable_view(&e));
             return;
         }
-        let Ok(alive) = self.store.instances(self.lease_time * 2) else {
-            return;
+        let alive = match self.store.instances(self.lease_time * 2) {
+            Ok(alive) => alive,
+            Err(e) => {
+                self.set_view(unreachable_view(&e));
+                return;
+            }
         };
+        self.set_view(self.read_view(&me, &alive));
         self.peers.update(&me.config_hash, &alive);
         self.metrics
             .set_cluster(alive.len(), self.held.load(Ordering::Relaxed));
@@ -286,36 +295,44 @@ impl Cluster {
 }
 
 impl Cluster {
-    /// The cluster's view for the index page, read now from the state:
-    /// instances alive (which one is this, which run another config) and
-    /// the leases held.
+    /// The cluster's view for the index page as the last heartbeat read it
+    /// (every third of `lease_time`): instances alive (which one is this,
+    /// which run another config) and the leases held. Never asks the
+    /// database, so the index page does not wait on one that hangs.
     pub fn info(&self) -> ClusterInfo {
-        let me = self.me.lock().unwrap_or_else(|p| p.into_inner()).clone();
-        let read = || -> Result<_, StateError> {
-            Ok((
-                self.store.instances(self.lease_time * 2)?,
-                self.store.leases()?,
-            ))
-        };
-        match read() {
-            Ok((alive, leases)) => ClusterInfo {
+        self.view.lock().unwrap_or_else(|p| p.into_inner()).clone()
+    }
+
+    /// Read the view [`Cluster::info`] shows (the heartbeat calls it).
+    fn read_view(&self, me: &Instance, alive: &[Instance]) -> ClusterInfo {
+        match self.store.leases() {
+            Ok(leases) => ClusterInfo {
                 instances: alive
-                    .into_iter()
+                    .iter()
                     .map(|i| InstanceInfo {
                         this: i.id == me.id,
                         config_differs: i.config_hash != me.config_hash,
-                        id: i.id,
-                        host: i.host,
+                        id: i.id.clone(),
+                        host: i.host.clone(),
                         started: i.started,
                     })
                     .collect(),
                 leases: leases.into_iter().map(|l| (l.feed, l.holder)).collect(),
                 unreachable: None,
             },
-            Err(e) => ClusterInfo {
-                unreachable: Some(e.to_string()),
-                ..ClusterInfo::default()
-            },
+            Err(e) => unreachable_view(&e),
         }
+    }
+
+    fn set_view(&self, view: ClusterInfo) {
+        *self.view.lock().unwrap_or_else(|p| p.into_inner()) = view;
+    }
+}
+
+/// The index's view while the database cannot be read.
+fn unreachable_view(e: &StateError) -> ClusterInfo {
+    ClusterInfo {
+        unreachable: Some(e.to_string()),
+        ..ClusterInfo::default()
     }
 }

@@ -50,7 +50,7 @@ use std::ops::Range;
 use std::sync::LazyLock;
 
 use chrono::{DateTime, Datelike, Duration, FixedOffset, Months, NaiveDate, NaiveTime, Utc};
-use regex::{Captures, Regex};
+use regex::{Captures, Regex, RegexSet};
 
 /// Earliest year accepted as a publication year.
 pub const MIN_YEAR: i32 = 1970;
@@ -85,8 +85,11 @@ pub fn parse_date(s: &str, ctx: &DateContext) -> Option<DateTime<FixedOffset>> {
     if let Ok(dt) = DateTime::parse_from_rfc2822(core) {
         return year_in_range(dt);
     }
-    PATTERNS
+    let sets = &*SETS;
+    sets.whole
+        .matches(core)
         .iter()
+        .map(|i| &PATTERNS[sets.whole_of[i]])
         .filter_map(|p| p.whole.as_ref().map(|re| (p.kind, re)))
         .find_map(|(kind, re)| re.captures(core).and_then(|c| build(kind, &c, ctx)))
 }
@@ -98,7 +101,13 @@ pub fn find_date(text: &str, ctx: &DateContext) -> Option<(DateTime<FixedOffset>
         return None;
     }
     let mut best: Option<(DateTime<FixedOffset>, Range<usize>)> = None;
-    for pattern in PATTERNS.iter() {
+    let sets = &*SETS;
+    for pattern in sets
+        .find
+        .matches(text)
+        .iter()
+        .map(|i| &PATTERNS[sets.find_of[i]])
+    {
         let Some(re) = &pattern.find else { continue };
         let limit = best.as_ref().map_or(text.len(), |(_, span)| span.start);
         if let Some((dt, span)) = first_valid(pattern.kind, re, text, limit, ctx) {
@@ -382,6 +391,37 @@ fn capitalised(s: &str) -> String {
 }
 
 static PATTERNS: LazyLock<Vec<Pattern>> = LazyLock::new(build_patterns);
+
+/// Each form's patterns as one [`RegexSet`]: one pass over a text tells
+/// which patterns match it at all (most texts: none), so only those run
+/// their captures. Set index `i` is pattern `whole_of[i]` / `find_of[i]`,
+/// in pattern order, so the first pattern that builds a date still wins.
+struct PatternSets {
+    whole: RegexSet,
+    whole_of: Vec<usize>,
+    find: RegexSet,
+    find_of: Vec<usize>,
+}
+
+static SETS: LazyLock<PatternSets> = LazyLock::new(|| {
+    let form = |pick: fn(&Pattern) -> Option<&Regex>| {
+        let (of, sources): (Vec<usize>, Vec<&str>) = PATTERNS
+            .iter()
+            .enumerate()
+            .filter_map(|(i, p)| pick(p).map(|re| (i, re.as_str())))
+            .unzip();
+        let set = RegexSet::new(sources).expect("each pattern compiled alone");
+        (set, of)
+    };
+    let (whole, whole_of) = form(|p| p.whole.as_ref());
+    let (find, find_of) = form(|p| p.find.as_ref());
+    PatternSets {
+        whole,
+        whole_of,
+        find,
+        find_of,
+    }
+});
 
 fn build_patterns() -> Vec<Pattern> {
     let zones = alternation(ZONES.iter().map(|(z, _)| *z));
@@ -1309,6 +1349,9 @@ mod tests {
     #[test]
     fn every_pattern_compiles() {
         assert!(PATTERNS.len() > 10);
+        assert_eq!(SETS.whole.len(), SETS.whole_of.len());
+        assert_eq!(SETS.find.len(), SETS.find_of.len());
+        assert!(SETS.find.len() > 10);
         assert!(LEADING_NOISE.is_match("Posted on "));
         assert!(TRAILING_NOISE.is_match(" ·"));
     }

@@ -5,6 +5,8 @@
 //! for the same record content (the link when there is one, otherwise a hash
 //! of title and summary), so a record seen again maps to the same item.
 
+use std::borrow::Cow;
+
 use chrono::{DateTime, FixedOffset};
 use sha2::{Digest, Sha256};
 use url::Url;
@@ -630,10 +632,13 @@ pub fn item_from_record(
     let summary = summary_without(&full, if plan.headless { "" } else { &title });
     // A machine-readable attribute date is absolute; only a date read from
     // the text can be relative ("2 days ago"), so only that one is re-read.
-    let from_text = attr_date.is_none();
-    let date = attr_date.or_else(|| text_date(doc, record, link_node, dates));
-    let date_relative =
-        from_text && date.is_some() && date_moves_with_clock(doc, record, link_node, dates, date);
+    let (date, date_relative) = match attr_date {
+        Some(d) => (Some(d), false),
+        None => match text_date(doc, record, link_node, dates) {
+            Some((d, source)) => (Some(d), date_moves_with_clock(&source, dates, d)),
+            None => (None, false),
+        },
+    };
     let (author, categories) = crate::extract::byline::byline_and_tags(doc, record, link_node);
     let guid = match &link {
         Some(l) => l.to_string(),
@@ -653,43 +658,46 @@ pub fn item_from_record(
     }
 }
 
-/// True when the record's date depends on the fetch time ("2 days ago",
-/// "today", a day without a year): read one day later, it is another date.
-fn date_moves_with_clock(
-    doc: &Document,
-    record: &Record,
-    title_link: Option<NodeId>,
-    ctx: &DateContext,
-    date: Option<DateTime<FixedOffset>>,
-) -> bool {
+/// True when a date read from `source` depends on the fetch time ("2 days
+/// ago", "today", a day without a year): read one day later, it is another
+/// date.
+fn date_moves_with_clock(source: &str, ctx: &DateContext, date: DateTime<FixedOffset>) -> bool {
     let Some(now) = ctx.now.checked_add_signed(chrono::Duration::days(1)) else {
         return false;
     };
     let later = DateContext { now, ..*ctx };
-    text_date(doc, record, title_link, &later) != date
+    date_in(source, &later) != Some(date)
+}
+
+/// A text that is a date on its own, else the first date it holds.
+fn date_in(text: &str, ctx: &DateContext) -> Option<DateTime<FixedOffset>> {
+    parse_date(text, ctx).or_else(|| find_date(text, ctx).map(|(d, _)| d))
 }
 
 /// First date in the record's text, in document order (a record's own date
-/// comes before "last reply 3 hours ago"): a text node that is a date on
-/// its own or holds one, else a date spanning several nodes.
-fn text_date(
-    doc: &Document,
+/// comes before "last reply 3 hours ago"), and the text it was read from: a
+/// text node that is a date on its own or holds one, else a date spanning
+/// several nodes (read from their joined text).
+fn text_date<'d>(
+    doc: &'d Document,
     record: &Record,
     title_link: Option<NodeId>,
     ctx: &DateContext,
-) -> Option<DateTime<FixedOffset>> {
+) -> Option<(DateTime<FixedOffset>, Cow<'d, str>)> {
     let inside_title = |i: NodeId| title_link.is_some_and(|t| doc.contains(t, i));
     for i in record.start..record.end {
         if let NodeData::Text { text, blank: false } = &doc.node(i).data
             && !inside_title(i)
-            && let Some(d) = parse_date(text, ctx).or_else(|| find_date(text, ctx).map(|(d, _)| d))
+            && let Some(d) = date_in(text, ctx)
         {
-            return Some(d);
+            return Some((d, Cow::Borrowed(text.as_str())));
         }
     }
     let mut raw = String::new();
     doc.push_text_of_range(record.start, record.end, &mut raw, |i| !inside_title(i));
-    find_date(&collapse_whitespace(&raw), ctx).map(|(d, _)| d)
+    let joined = collapse_whitespace(&raw);
+    let (d, _) = find_date(&joined, ctx)?;
+    Some((d, Cow::Owned(joined)))
 }
 
 /// Title and title link of an ordinary record: the link on the group's

@@ -53,7 +53,10 @@ use super::{
 use crate::drift::Observation;
 use crate::extract::items::Item;
 
+mod cached;
 mod hosts;
+
+use cached::Cached;
 
 /// Schema version this build reads and writes (rows of `schema_version`).
 pub const SCHEMA_VERSION: u32 = 4;
@@ -477,7 +480,7 @@ impl PostgresStore {
         let label = self.url.label.clone();
         self.run("migrate the schema", move |mut client| async move {
             let tx = client.transaction().await?;
-            tx.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK])
+            tx.execute_cached("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK])
                 .await?;
             tx.batch_execute(
                 "CREATE TABLE IF NOT EXISTS schema_version (
@@ -487,7 +490,7 @@ impl PostgresStore {
             )
             .await?;
             let row = tx
-                .query_one("SELECT COALESCE(MAX(version), 0) FROM schema_version", &[])
+                .query_one_cached("SELECT COALESCE(MAX(version), 0) FROM schema_version", &[])
                 .await?;
             let found: i32 = row.try_get(0)?;
             let found = u32::try_from(found).unwrap_or(0);
@@ -502,7 +505,7 @@ impl PostgresStore {
             for (i, step) in MIGRATIONS.iter().enumerate().skip(found as usize) {
                 tx.batch_execute(step).await?;
                 let version = i32::try_from(i + 1).unwrap_or(i32::MAX);
-                tx.execute(
+                tx.execute_cached(
                     "INSERT INTO schema_version (version, applied_ms) VALUES ($1, $2)",
                     &[&version, &ms(Utc::now())],
                 )
@@ -538,7 +541,7 @@ fn read_item(r: &Row) -> Result<ItemRow, tokio_postgres::Error> {
 /// Links of the items of the latest merge of `feed`.
 async fn current_links<C: GenericClient + Sync>(c: &C, feed: &str) -> Result<Vec<Url>, Fail> {
     let rows = c
-        .query(
+        .query_cached(
             "SELECT link FROM items WHERE feed = $1 AND link IS NOT NULL
                AND last_seen_ms = (SELECT MAX(last_seen_ms) FROM items WHERE feed = $1)",
             &[&feed],
@@ -560,7 +563,7 @@ async fn learn<C: GenericClient + Sync>(
     rules: &IdentityRules,
 ) -> Result<(IdentityRules, Option<String>), Fail> {
     let learned: Vec<String> = c
-        .query(
+        .query_cached(
             "SELECT name FROM volatile_params WHERE feed = $1 ORDER BY name",
             &[&feed],
         )
@@ -574,7 +577,7 @@ async fn learn<C: GenericClient + Sync>(
     let Some(name) = identity::learn_volatile(&rules, &previous, &current) else {
         return Ok((rules, None));
     };
-    c.execute(
+    c.execute_cached(
         "INSERT INTO volatile_params (feed, name, learned_ms) VALUES ($1, $2, $3)
          ON CONFLICT DO NOTHING",
         &[&feed, &name, &ms(now)],
@@ -592,7 +595,7 @@ async fn rekey<C: GenericClient + Sync>(
     rules: &IdentityRules,
 ) -> Result<(), Fail> {
     let rows: Vec<(i64, String, String)> = c
-        .query(
+        .query_cached(
             "SELECT id, key, link FROM items WHERE feed = $1 AND link IS NOT NULL
              ORDER BY first_seen_ms, id",
             &[&feed],
@@ -603,18 +606,19 @@ async fn rekey<C: GenericClient + Sync>(
         .collect::<Result<_, tokio_postgres::Error>>()?;
     let plan = rows::rekey_plan(&rows, rules);
     for id in &plan.delete {
-        c.execute("DELETE FROM items WHERE id = $1", &[id]).await?;
+        c.execute_cached("DELETE FROM items WHERE id = $1", &[id])
+            .await?;
     }
     // Two passes: a new key may equal another row's old key.
     for (id, _) in &plan.rename {
-        c.execute(
+        c.execute_cached(
             "UPDATE items SET key = chr(1) || id::text WHERE id = $1",
             &[id],
         )
         .await?;
     }
     for (id, key) in &plan.rename {
-        c.execute("UPDATE items SET key = $2 WHERE id = $1", &[id, key])
+        c.execute_cached("UPDATE items SET key = $2 WHERE id = $1", &[id, key])
             .await?;
     }
     Ok(())
@@ -630,7 +634,7 @@ async fn write_items<C: GenericClient + Sync>(
 ) -> Result<(), Fail> {
     let keys: Vec<&str> = writes.iter().map(|w| w.key.as_str()).collect();
     let known: HashMap<String, String> = c
-        .query(
+        .query_cached(
             "SELECT key, content_hash FROM items WHERE feed = $1 AND key = ANY($2)",
             &[&feed, &keys],
         )
@@ -724,7 +728,7 @@ async fn prune<C: GenericClient + Sync>(
     now: DateTime<Utc>,
 ) -> Result<usize, Fail> {
     let latest: Option<i64> = c
-        .query_one(
+        .query_one_cached(
             "SELECT MAX(last_seen_ms) FROM items WHERE feed = $1",
             &[&feed],
         )
@@ -736,14 +740,14 @@ async fn prune<C: GenericClient + Sync>(
     let age = keep.max_age.unwrap_or(MIN_PRUNE_AGE).max(MIN_PRUNE_AGE);
     let cutoff = now.checked_sub_signed(age).map_or(i64::MIN, ms);
     let by_age = c
-        .execute(
+        .execute_cached(
             "DELETE FROM items WHERE feed = $1 AND last_seen_ms < $2 AND last_seen_ms < $3",
             &[&feed, &cutoff, &latest],
         )
         .await?;
     let cap = to_i64(keep.max_items.saturating_mul(PRUNE_ITEMS_FACTOR));
     let by_count = c
-        .execute(
+        .execute_cached(
             "DELETE FROM items WHERE feed = $1 AND last_seen_ms < $2 AND key IN (
                SELECT key FROM items WHERE feed = $1
                ORDER BY last_seen_ms DESC, first_seen_ms DESC OFFSET $3)",
@@ -755,7 +759,7 @@ async fn prune<C: GenericClient + Sync>(
 
 /// Serializes merges of one feed (what SQLite's write lock gives).
 async fn lock_feed<C: GenericClient + Sync>(c: &C, feed: &str) -> Result<(), Fail> {
-    c.execute("SELECT pg_advisory_xact_lock(7001, hashtext($1))", &[&feed])
+    c.execute_cached("SELECT pg_advisory_xact_lock(7001, hashtext($1))", &[&feed])
         .await?;
     Ok(())
 }
@@ -778,7 +782,7 @@ impl Backend for PostgresStore {
         let (feed, url, hash) = (feed.to_string(), url.to_string(), config_hash.to_string());
         self.run("read fetch validators", move |c| async move {
             let row = c
-                .query_opt(
+                .query_opt_cached(
                     "SELECT config_hash, etag, last_modified FROM validators
                      WHERE feed = $1 AND url = $2",
                     &[&feed, &url],
@@ -807,7 +811,7 @@ impl Backend for PostgresStore {
             v.clone(),
         );
         self.run("save fetch validators", move |c| async move {
-            c.execute(
+            c.execute_cached(
                 "INSERT INTO validators (feed, url, config_hash, etag, last_modified, saved_ms)
                  VALUES ($1, $2, $3, $4, $5, $6)
                  ON CONFLICT (feed, url) DO UPDATE SET config_hash = excluded.config_hash,
@@ -830,7 +834,7 @@ impl Backend for PostgresStore {
     fn clear_validators(&self, feed: &str) -> Result<(), StateError> {
         let feed = feed.to_string();
         self.run("clear fetch validators", move |c| async move {
-            c.execute("DELETE FROM validators WHERE feed = $1", &[&feed])
+            c.execute_cached("DELETE FROM validators WHERE feed = $1", &[&feed])
                 .await?;
             Ok(())
         })
@@ -845,7 +849,7 @@ impl Backend for PostgresStore {
         let feed = feed.to_string();
         let (title, language) = (title.map(str::to_string), language.map(str::to_string));
         self.run("save the page title", move |c| async move {
-            c.execute(
+            c.execute_cached(
                 "INSERT INTO pages (feed, title, language) VALUES ($1, $2, $3)
                  ON CONFLICT (feed) DO UPDATE SET title = $2, language = $3",
                 &[&feed, &title, &language],
@@ -859,7 +863,7 @@ impl Backend for PostgresStore {
         let feed = feed.to_string();
         self.run("read the page title", move |c| async move {
             let row = c
-                .query_opt(
+                .query_opt_cached(
                     "SELECT title, language FROM pages WHERE feed = $1",
                     &[&feed],
                 )
@@ -874,7 +878,7 @@ impl Backend for PostgresStore {
     fn page_titles(&self) -> Result<HashMap<String, String>, StateError> {
         self.run("read the page titles", move |c| async move {
             let rows = c
-                .query("SELECT feed, title FROM pages WHERE title IS NOT NULL", &[])
+                .query_cached("SELECT feed, title FROM pages WHERE title IS NOT NULL", &[])
                 .await?;
             rows.iter()
                 .map(|r| Ok((r.try_get(0)?, r.try_get(1)?)))
@@ -886,7 +890,7 @@ impl Backend for PostgresStore {
         let feed = feed.to_string();
         self.run("read volatile parameters", move |c| async move {
             let rows = c
-                .query(
+                .query_cached(
                     "SELECT name FROM volatile_params WHERE feed = $1 ORDER BY name",
                     &[&feed],
                 )
@@ -902,7 +906,7 @@ impl Backend for PostgresStore {
         let (feed, keys) = (feed.to_string(), keys.to_vec());
         self.run("look up known items", move |c| async move {
             let rows = c
-                .query(
+                .query_cached(
                     "SELECT key FROM items WHERE feed = $1 AND key = ANY($2)",
                     &[&feed, &keys],
                 )
@@ -984,7 +988,7 @@ impl Backend for PostgresStore {
                 })
             };
             let row = c
-                .query_opt(
+                .query_opt_cached(
                     "SELECT body_attempts FROM items WHERE feed = $1 AND key = $2",
                     &[&feed, &key],
                 )
@@ -993,7 +997,7 @@ impl Backend for PostgresStore {
             let delay = body_retry_delay(u32::try_from(attempts + 1).unwrap_or(u32::MAX));
             let retry = now.checked_add_signed(delay).map_or(i64::MAX, ms);
             let n = c
-                .execute(
+                .execute_cached(
                     "UPDATE items SET body_attempts = body_attempts + 1,
                        body_html = COALESCE($3, body_html), body_retry_ms = $4,
                        author = COALESCE(author, $5),
@@ -1026,7 +1030,7 @@ impl Backend for PostgresStore {
         let (feed, keys) = (feed.to_string(), keys.to_vec());
         self.run("list items needing a body", move |c| async move {
             let due: HashSet<String> = c
-                .query(
+                .query_cached(
                     "SELECT key FROM items WHERE feed = $1 AND key = ANY($2)
                        AND body_html IS NULL AND body_attempts < $3 AND body_retry_ms <= $4",
                     &[&feed, &keys, &i64::from(max_attempts), &ms(now)],
@@ -1043,7 +1047,7 @@ impl Backend for PostgresStore {
         let feed = feed.to_string();
         self.run("read the current items", move |c| async move {
             let rows = c
-                .query(
+                .query_cached(
                     "SELECT key, link FROM items WHERE feed = $1 AND link IS NOT NULL
                        AND last_seen_ms = (SELECT MAX(last_seen_ms) FROM items WHERE feed = $1)
                      ORDER BY page_pos",
@@ -1065,7 +1069,7 @@ impl Backend for PostgresStore {
         let feed = feed.to_string();
         self.run("clear bodies", move |c| async move {
             let n = c
-                .execute(
+                .execute_cached(
                     "UPDATE items SET body_html = NULL, body_attempts = 0, body_retry_ms = 0
                      WHERE feed = $1 AND (body_html IS NOT NULL OR body_attempts > 0)",
                     &[&feed],
@@ -1084,7 +1088,7 @@ impl Backend for PostgresStore {
         let feed = feed.to_string();
         let rows: Vec<ItemRow> = self.run(OP, move |c| async move {
             let rows = c
-                .query(
+                .query_cached(
                     &format!(
                         "SELECT {ITEM_COLUMNS} FROM items WHERE feed = $1 AND (last_seen_ms >= $2
                            OR last_seen_ms = (SELECT MAX(last_seen_ms) FROM items WHERE feed = $1))"
@@ -1104,7 +1108,7 @@ impl Backend for PostgresStore {
         let (feed, key) = (feed.to_string(), key.to_string());
         let row: Option<ItemRow> = self.run(OP, move |c| async move {
             let row = c
-                .query_opt(
+                .query_opt_cached(
                     &format!("SELECT {ITEM_COLUMNS} FROM items WHERE feed = $1 AND key = $2"),
                     &[&feed, &key],
                 )
@@ -1119,7 +1123,7 @@ impl Backend for PostgresStore {
         let feed = feed.to_string();
         self.run("count items", move |c| async move {
             let n: i64 = c
-                .query_one("SELECT COUNT(*) FROM items WHERE feed = $1", &[&feed])
+                .query_one_cached("SELECT COUNT(*) FROM items WHERE feed = $1", &[&feed])
                 .await?
                 .try_get(0)?;
             Ok(usize::try_from(n).unwrap_or(0))
@@ -1130,7 +1134,7 @@ impl Backend for PostgresStore {
         let (feed, run) = (feed.to_string(), run.clone());
         self.run("record a run", move |mut client| async move {
             let tx = client.transaction().await?;
-            tx.execute(
+            tx.execute_cached(
                 "INSERT INTO runs (feed, started_ms, duration_ms, status, records, new_items,
                    pattern, error)
                  VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
@@ -1146,9 +1150,9 @@ impl Backend for PostgresStore {
                 ],
             )
             .await?;
-            tx.execute("DELETE FROM run_marks WHERE feed = $1", &[&feed])
+            tx.execute_cached("DELETE FROM run_marks WHERE feed = $1", &[&feed])
                 .await?;
-            tx.execute(
+            tx.execute_cached(
                 "DELETE FROM runs WHERE feed = $1 AND id NOT IN (
                    SELECT id FROM runs WHERE feed = $1
                    ORDER BY started_ms DESC, id DESC LIMIT $2)",
@@ -1165,7 +1169,7 @@ impl Backend for PostgresStore {
         let feed = feed.to_string();
         let raws: Vec<RawRun> = self.run(OP, move |c| async move {
             let rows = c
-                .query(
+                .query_cached(
                     "SELECT started_ms, duration_ms, status, records, new_items, pattern, error
                      FROM runs WHERE feed = $1 ORDER BY started_ms DESC, id DESC LIMIT $2",
                     &[&feed, &to_i64(n)],
@@ -1195,7 +1199,7 @@ impl Backend for PostgresStore {
         let feed = feed.to_string();
         self.run("read the good runs", move |c| async move {
             let rows = c
-                .query(
+                .query_cached(
                     "SELECT records, pattern FROM runs WHERE feed = $1 AND status = $2
                      ORDER BY started_ms DESC, id DESC LIMIT $3",
                     &[&feed, &STATUS_PUBLISHED, &to_i64(n)],
@@ -1225,7 +1229,7 @@ impl Backend for PostgresStore {
                 "pages",
                 "documents",
             ] {
-                tx.execute(&format!("DELETE FROM {table} WHERE feed = $1"), &[&feed])
+                tx.execute_cached(&format!("DELETE FROM {table} WHERE feed = $1"), &[&feed])
                     .await?;
             }
             tx.commit().await?;
@@ -1236,7 +1240,7 @@ impl Backend for PostgresStore {
     fn mark_run_started(&self, feed: &str, started: DateTime<Utc>) -> Result<(), StateError> {
         let feed = feed.to_string();
         self.run("mark a run as started", move |c| async move {
-            c.execute(
+            c.execute_cached(
                 "INSERT INTO run_marks (feed, started_ms) VALUES ($1, $2)
                  ON CONFLICT (feed) DO UPDATE SET started_ms = excluded.started_ms",
                 &[&feed, &ms(started)],
@@ -1249,7 +1253,7 @@ impl Backend for PostgresStore {
     fn run_marks(&self) -> Result<Vec<(String, DateTime<Utc>)>, StateError> {
         self.run("read unfinished runs", move |c| async move {
             let rows = c
-                .query(
+                .query_cached(
                     &format!(
                         "SELECT feed, started_ms FROM run_marks m WHERE NOT EXISTS (
                            SELECT 1 FROM leases l WHERE l.feed = m.feed AND l.expires_ms > {NOW_MS})
@@ -1274,7 +1278,7 @@ impl Backend for PostgresStore {
         let feed = feed.to_string();
         self.run("read an unfinished run", move |c| async move {
             let row = c
-                .query_opt("SELECT started_ms FROM run_marks WHERE feed = $1", &[&feed])
+                .query_opt_cached("SELECT started_ms FROM run_marks WHERE feed = $1", &[&feed])
                 .await?;
             let Some(row) = row else { return Ok(None) };
             let t: i64 = row.try_get(0)?;
@@ -1297,7 +1301,7 @@ impl Backend for PostgresStore {
         let (feed, holder, ttl) = (feed.to_string(), holder.to_string(), millis(ttl));
         self.run("take a lease", move |c| async move {
             let row = c
-                .query_opt(
+                .query_opt_cached(
                     &format!(
                         "INSERT INTO leases (feed, holder, acquired_ms, expires_ms)
                          VALUES ($1, $2, {NOW_MS}, {NOW_MS} + $3)
@@ -1318,7 +1322,7 @@ impl Backend for PostgresStore {
         let (feed, holder, ttl) = (feed.to_string(), holder.to_string(), millis(ttl));
         self.run("renew a lease", move |c| async move {
             let n = c
-                .execute(
+                .execute_cached(
                     &format!(
                         "UPDATE leases SET expires_ms = {NOW_MS} + $3
                          WHERE feed = $1 AND holder = $2 AND expires_ms > {NOW_MS}"
@@ -1333,7 +1337,7 @@ impl Backend for PostgresStore {
     fn release_lease(&self, feed: &str, holder: &str) -> Result<(), StateError> {
         let (feed, holder) = (feed.to_string(), holder.to_string());
         self.run("give a lease up", move |c| async move {
-            c.execute(
+            c.execute_cached(
                 "DELETE FROM leases WHERE feed = $1 AND holder = $2",
                 &[&feed, &holder],
             )
@@ -1345,7 +1349,7 @@ impl Backend for PostgresStore {
     fn leases(&self) -> Result<Vec<super::Lease>, StateError> {
         self.run("read the leases", move |c| async move {
             let rows = c
-                .query(
+                .query_cached(
                     &format!(
                         "SELECT feed, holder, expires_ms FROM leases WHERE expires_ms > {NOW_MS}
                          ORDER BY feed"
@@ -1369,7 +1373,7 @@ impl Backend for PostgresStore {
         let me = me.clone();
         let forget = millis(FORGET_INSTANCES_AFTER);
         self.run("record a heartbeat", move |c| async move {
-            c.execute(
+            c.execute_cached(
                 &format!(
                     "INSERT INTO instances (id, host, pid, started_ms, heartbeat_ms, config_hash)
                      VALUES ($1, $2, $3, $4, {NOW_MS}, $5)
@@ -1385,7 +1389,7 @@ impl Backend for PostgresStore {
                 ],
             )
             .await?;
-            c.execute(
+            c.execute_cached(
                 &format!("DELETE FROM instances WHERE heartbeat_ms < {NOW_MS} - $1"),
                 &[&forget],
             )
@@ -1398,7 +1402,7 @@ impl Backend for PostgresStore {
         let within = millis(within);
         self.run("read the instances", move |c| async move {
             let rows = c
-                .query(
+                .query_cached(
                     &format!(
                         "SELECT id, host, pid, started_ms, heartbeat_ms, config_hash FROM instances
                          WHERE heartbeat_ms >= {NOW_MS} - $1 ORDER BY started_ms, id"
@@ -1426,7 +1430,7 @@ impl Backend for PostgresStore {
         self.run("store published documents", move |mut client| async move {
             let tx = client.transaction().await?;
             for d in &docs {
-                tx.execute(
+                tx.execute_cached(
                     "INSERT INTO documents (name, feed, body, etag, modified_ms)
                      VALUES ($1, $2, $3, $4, $5)
                      ON CONFLICT (name) DO UPDATE SET feed = excluded.feed,
@@ -1453,7 +1457,7 @@ impl Backend for PostgresStore {
         self.run("read a published document", move |c| async move {
             // The bytes only when the caller does not hold them already.
             let row = c
-                .query_opt(
+                .query_opt_cached(
                     "SELECT feed, etag, modified_ms, CASE WHEN etag = $2 THEN NULL ELSE body END
                      FROM documents WHERE name = $1",
                     &[&name, &known],
@@ -1478,7 +1482,9 @@ impl Backend for PostgresStore {
 
     fn document_tags(&self) -> Result<Vec<(String, String)>, StateError> {
         self.run("read the document tags", move |c| async move {
-            let rows = c.query("SELECT name, etag FROM documents", &[]).await?;
+            let rows = c
+                .query_cached("SELECT name, etag FROM documents", &[])
+                .await?;
             Ok(rows
                 .iter()
                 .map(|r| Ok((r.try_get(0)?, r.try_get(1)?)))
@@ -1527,9 +1533,9 @@ impl Backend for PostgresStore {
         let id = id.to_string();
         self.run("unregister the instance", move |mut client| async move {
             let tx = client.transaction().await?;
-            tx.execute("DELETE FROM leases WHERE holder = $1", &[&id])
+            tx.execute_cached("DELETE FROM leases WHERE holder = $1", &[&id])
                 .await?;
-            tx.execute("DELETE FROM instances WHERE id = $1", &[&id])
+            tx.execute_cached("DELETE FROM instances WHERE id = $1", &[&id])
                 .await?;
             tx.commit().await?;
             Ok(())

@@ -164,6 +164,36 @@ impl PgCluster {
             .output();
     }
 
+    /// Freeze (SIGSTOP) or thaw (SIGCONT) the server and every backend:
+    /// connections stay open but nothing answers, a database that hangs.
+    pub fn freeze(&self, frozen: bool) {
+        let pid_file = std::fs::read_to_string(self.data_dir().join("postmaster.pid"))
+            .expect("the server runs");
+        let postmaster = pid_file
+            .lines()
+            .next()
+            .unwrap_or_default()
+            .trim()
+            .to_string();
+        let children = Command::new("pgrep")
+            .args(["-P", &postmaster])
+            .output()
+            .expect("pgrep runs");
+        let mut pids = vec![postmaster];
+        pids.extend(
+            String::from_utf8_lossy(&children.stdout)
+                .split_whitespace()
+                .map(str::to_string),
+        );
+        let signal = if frozen { "-STOP" } else { "-CONT" };
+        let status = Command::new("kill")
+            .arg(signal)
+            .args(&pids)
+            .status()
+            .expect("kill runs");
+        assert!(status.success(), "kill {signal} {pids:?}");
+    }
+
     /// The server's log so far.
     pub fn log(&self) -> String {
         std::fs::read_to_string(self.dir.path().join("server.log")).unwrap_or_default()

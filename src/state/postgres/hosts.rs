@@ -20,6 +20,7 @@
 
 use std::time::Duration as StdDuration;
 
+use super::cached::Cached;
 use super::{NOW_MS, PostgresStore, millis};
 use crate::state::StateError;
 
@@ -41,7 +42,7 @@ pub(super) fn take_slot(
     let hold = millis(hold);
     store.run_within("take a host slot", GATE_TIMEOUT, move |c| async move {
         let row = c
-            .query_opt(
+            .query_opt_cached(
                 &format!(
                     "WITH now AS (SELECT {NOW_MS} AS ms),
                      free AS (
@@ -77,7 +78,7 @@ pub(super) fn release_slot(
     let (host, holder) = (host.to_string(), holder.to_string());
     let slot = i32::try_from(slot).unwrap_or(i32::MAX);
     store.run_within("give a host slot up", GATE_TIMEOUT, move |c| async move {
-        c.execute(
+        c.execute_cached(
             "DELETE FROM host_slots WHERE host = $1 AND slot = $2 AND holder = $3",
             &[&host, &slot, &holder],
         )
@@ -96,7 +97,7 @@ pub(super) fn take_turn(
     let spacing = millis(spacing);
     store.run_within("take a host's turn", GATE_TIMEOUT, move |c| async move {
         let granted = c
-            .query_opt(
+            .query_opt_cached(
                 &format!(
                     "INSERT INTO host_turns (host, last_ms, next_ms, deferred_ms)
                      VALUES ($1, {NOW_MS}, {NOW_MS} + $2, 0)
@@ -114,7 +115,7 @@ pub(super) fn take_turn(
             return Ok(None);
         }
         let wait = c
-            .query_opt(
+            .query_opt_cached(
                 &format!(
                     "SELECT GREATEST(next_ms, last_ms + $2, deferred_ms) - {NOW_MS}
                      FROM host_turns WHERE host = $1"
@@ -142,7 +143,7 @@ pub(super) fn defer(
     let host = host.to_string();
     let for_ = millis(for_);
     store.run_within("defer a host", GATE_TIMEOUT, move |c| async move {
-        c.execute(
+        c.execute_cached(
             &format!(
                 "INSERT INTO host_turns (host, last_ms, next_ms, deferred_ms)
                  VALUES ($1, 0, 0, {NOW_MS} + $2)
@@ -161,13 +162,13 @@ pub(super) fn sweep(store: &PostgresStore, idle: StdDuration) -> Result<usize, S
     let idle = millis(idle);
     store.run_within("sweep the host rows", GATE_TIMEOUT, move |c| async move {
         let slots = c
-            .execute(
+            .execute_cached(
                 &format!("DELETE FROM host_slots WHERE expires_ms <= {NOW_MS}"),
                 &[],
             )
             .await?;
         let turns = c
-            .execute(
+            .execute_cached(
                 &format!(
                     "DELETE FROM host_turns
                      WHERE GREATEST(next_ms, deferred_ms) < {NOW_MS} - $1"
