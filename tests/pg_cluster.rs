@@ -7,30 +7,17 @@
 mod common;
 #[path = "common/pg.rs"]
 mod pg;
+#[path = "common/shared_state.rs"]
+mod shared_state;
 
 use std::path::Path;
 use std::time::{Duration, Instant};
 
 use common::{Reply, TestServer};
-use feedmine::daemon::{self, DaemonOptions};
-use feedmine::serve::status::StatusBoard;
-use tokio_util::sync::CancellationToken;
+use shared_state::{list_page, start_daemon};
 
 const FEEDS: [&str; 4] = ["alpha", "bravo", "charlie", "delta"];
 const INTERVAL: Duration = Duration::from_secs(2);
-
-fn list_page(feed: &str) -> String {
-    let mut html = format!(
-        "<!doctype html><html><head><title>{feed} news</title></head><body><ul class=posts>"
-    );
-    for i in 0..6 {
-        html.push_str(&format!(
-            "<li class=post><a href='/{feed}/story-{i}'>Story number {i} of the {feed} desk</a>\
-             <p>What happened on day {i} at the {feed} desk, told in a few words.</p></li>"
-        ));
-    }
-    html + "</ul></body></html>"
-}
 
 fn write_config(dir: &Path, server: &TestServer, state: &str) -> std::path::PathBuf {
     let mut text = format!(
@@ -49,28 +36,6 @@ fn write_config(dir: &Path, server: &TestServer, state: &str) -> std::path::Path
     path
 }
 
-fn start_daemon(config: &Path) -> (CancellationToken, tokio::task::JoinHandle<()>) {
-    let token = CancellationToken::new();
-    let (tx, rx) = tokio::sync::mpsc::channel(1);
-    let opts = DaemonOptions {
-        config_path: config.to_path_buf(),
-        listen: None,
-        once_now: false,
-        watch_config: false,
-        shutdown_grace: Duration::from_secs(2),
-    };
-    let handle = tokio::spawn({
-        let token = token.clone();
-        async move {
-            let _tx = tx;
-            daemon::run_with_board(opts, token, rx, StatusBoard::new(), None)
-                .await
-                .unwrap();
-        }
-    });
-    (token, handle)
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn two_instances_refresh_every_feed_once_per_due_time() {
     let Some(cluster) = tokio::task::spawn_blocking(pg::PgCluster::start)
@@ -83,14 +48,17 @@ async fn two_instances_refresh_every_feed_once_per_due_time() {
     let server = TestServer::start(
         FEEDS
             .iter()
-            .map(|f| (format!("/{f}"), Reply::html(list_page(f))))
+            .map(|f| (format!("/{f}"), Reply::html(list_page(f, 6))))
             .collect::<Vec<_>>(),
     )
     .await;
     let dir = tempfile::tempdir().unwrap();
     let config = write_config(dir.path(), &server, &url);
     let started = Instant::now();
-    let daemons = [start_daemon(&config), start_daemon(&config)];
+    let daemons = [
+        start_daemon(&config, Duration::from_secs(2)),
+        start_daemon(&config, Duration::from_secs(2)),
+    ];
     tokio::time::sleep(Duration::from_secs(13)).await;
     for (token, _) in &daemons {
         token.cancel();

@@ -14,14 +14,14 @@
 mod common;
 #[path = "common/pg.rs"]
 mod pg;
+#[path = "common/shared_state.rs"]
+mod shared_state;
 
 use std::path::Path;
 use std::time::{Duration, Instant};
 
 use common::{Reply, TestServer};
-use feedmine::daemon::{self, DaemonOptions};
-use feedmine::serve::status::StatusBoard;
-use tokio_util::sync::CancellationToken;
+use shared_state::{list_page, start_daemon};
 
 const INTERVAL: Duration = Duration::from_secs(1);
 /// Due times per feed the test waits for (plus start-up).
@@ -46,19 +46,6 @@ struct Scenario {
     reply_delay: Duration,
 }
 
-fn list_page(feed: &str) -> String {
-    let mut html = format!(
-        "<!doctype html><html><head><title>{feed} news</title></head><body><ul class=posts>"
-    );
-    for i in 0..5 {
-        html.push_str(&format!(
-            "<li class=post><a href='/{feed}/story-{i}'>Story number {i} of the {feed} desk</a>\
-             <p>What happened on day {i} at the {feed} desk, told in a few words.</p></li>"
-        ));
-    }
-    html + "</ul></body></html>"
-}
-
 fn write_config(dir: &Path, server: &TestServer, state: &str, s: &Scenario) -> std::path::PathBuf {
     let mut text = format!(
         "output_dir = \"out\"\nstate = \"{state}\"\nlease_time = \"3s\"\nhost_delay = \"{}ms\"\n\
@@ -76,28 +63,6 @@ fn write_config(dir: &Path, server: &TestServer, state: &str, s: &Scenario) -> s
     let path = dir.join("feeds.toml");
     std::fs::write(&path, text).unwrap();
     path
-}
-
-fn start_daemon(config: &Path) -> (CancellationToken, tokio::task::JoinHandle<()>) {
-    let token = CancellationToken::new();
-    let (tx, rx) = tokio::sync::mpsc::channel(1);
-    let opts = DaemonOptions {
-        config_path: config.to_path_buf(),
-        listen: None,
-        once_now: false,
-        watch_config: false,
-        shutdown_grace: Duration::from_secs(3),
-    };
-    let handle = tokio::spawn({
-        let token = token.clone();
-        async move {
-            let _tx = tx;
-            daemon::run_with_board(opts, token, rx, StatusBoard::new(), None)
-                .await
-                .unwrap();
-        }
-    });
-    (token, handle)
 }
 
 /// Start times (ms) and statuses of `feed`'s runs, oldest first.
@@ -128,14 +93,16 @@ async fn run_scenario(s: Scenario) {
     let routes = FEEDS.iter().map(|(f, _)| {
         (
             format!("/{f}"),
-            Reply::html(list_page(f)).delayed(s.reply_delay),
+            Reply::html(list_page(f, 5)).delayed(s.reply_delay),
         )
     });
     let server = TestServer::start(routes.collect::<Vec<_>>()).await;
     let dir = tempfile::tempdir().unwrap();
     let config = write_config(dir.path(), &server, &url, &s);
     let started = Instant::now();
-    let daemons: Vec<_> = (0..s.instances).map(|_| start_daemon(&config)).collect();
+    let daemons: Vec<_> = (0..s.instances)
+        .map(|_| start_daemon(&config, Duration::from_secs(3)))
+        .collect();
     tokio::time::sleep(INTERVAL * DUE_TIMES + Duration::from_secs(1)).await;
     for (token, _) in &daemons {
         token.cancel();

@@ -11,6 +11,8 @@
 mod common;
 #[path = "common/pg.rs"]
 mod pg;
+#[path = "common/shared_state.rs"]
+mod shared_state;
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
@@ -20,29 +22,17 @@ use common::{Reply, TestServer};
 use feedmine::daemon::{self, DaemonOptions};
 use feedmine::serve::status::StatusBoard;
 use reqwest::StatusCode;
+use shared_state::list_page;
 use tokio_util::sync::CancellationToken;
 
 const FEEDS: [&str; 2] = ["alpha", "bravo"];
 const EXTS: [&str; 4] = ["xml", "atom", "json", "html"];
 
-fn list_page(feed: &str) -> String {
-    let mut html = format!(
-        "<!doctype html><html><head><title>{feed} news</title></head><body><ul class=posts>"
-    );
-    for i in 0..6 {
-        html.push_str(&format!(
-            "<li class=post><a href='/{feed}/story-{i}'>Story number {i} of the {feed} desk</a>\
-             <p>What happened on day {i} at the {feed} desk, told in a few words.</p></li>"
-        ));
-    }
-    html + "</ul></body></html>"
-}
-
 async fn site() -> TestServer {
     TestServer::start(
         FEEDS
             .iter()
-            .map(|f| (format!("/{f}"), Reply::html(list_page(f))))
+            .map(|f| (format!("/{f}"), Reply::html(list_page(f, 6))))
             .collect::<Vec<_>>(),
     )
     .await
@@ -395,6 +385,11 @@ async fn postgres_stopped_for_30_s_and_restarted() {
         let (s, _, body) = get(&a.url("/health"), &[]).await;
         s == StatusCode::SERVICE_UNAVAILABLE
             && String::from_utf8_lossy(&body).contains("database unreachable")
+    })
+    .await;
+    // The index shows the last heartbeat's view (every second here).
+    wait_for("the index to say so", Duration::from_secs(10), || async {
+        String::from_utf8_lossy(&get(&a.url("/"), &[]).await.2).contains("unreachable")
     })
     .await;
     for path in ["/health", "/"] {
