@@ -89,8 +89,7 @@ pub fn parse_date(s: &str, ctx: &DateContext) -> Option<DateTime<FixedOffset>> {
     sets.whole
         .matches(core)
         .iter()
-        .map(|i| &PATTERNS[sets.whole_of[i]])
-        .filter_map(|p| p.whole.as_ref().map(|re| (p.kind, re)))
+        .map(|i| sets.whole_of[i])
         .find_map(|(kind, re)| re.captures(core).and_then(|c| build(kind, &c, ctx)))
 }
 
@@ -102,15 +101,9 @@ pub fn find_date(text: &str, ctx: &DateContext) -> Option<(DateTime<FixedOffset>
     }
     let mut best: Option<(DateTime<FixedOffset>, Range<usize>)> = None;
     let sets = &*SETS;
-    for pattern in sets
-        .find
-        .matches(text)
-        .iter()
-        .map(|i| &PATTERNS[sets.find_of[i]])
-    {
-        let Some(re) = &pattern.find else { continue };
+    for (kind, re) in sets.find.matches(text).iter().map(|i| sets.find_of[i]) {
         let limit = best.as_ref().map_or(text.len(), |(_, span)| span.start);
-        if let Some((dt, span)) = first_valid(pattern.kind, re, text, limit, ctx) {
+        if let Some((dt, span)) = first_valid(kind, re, text, limit, ctx) {
             let better = best.as_ref().is_none_or(|(_, b)| {
                 span.start < b.start || (span.start == b.start && span.end > b.end)
             });
@@ -394,23 +387,25 @@ static PATTERNS: LazyLock<Vec<Pattern>> = LazyLock::new(build_patterns);
 
 /// Each form's patterns as one [`RegexSet`]: one pass over a text tells
 /// which patterns match it at all (most texts: none), so only those run
-/// their captures. Set index `i` is pattern `whole_of[i]` / `find_of[i]`,
-/// in pattern order, so the first pattern that builds a date still wins.
+/// their captures. Set index `i` is `whole_of[i]` / `find_of[i]` (the
+/// pattern's kind and regex), in pattern order, so the first pattern that
+/// builds a date still wins.
 struct PatternSets {
     whole: RegexSet,
-    whole_of: Vec<usize>,
+    whole_of: Vec<(Kind, &'static Regex)>,
     find: RegexSet,
-    find_of: Vec<usize>,
+    find_of: Vec<(Kind, &'static Regex)>,
 }
 
 static SETS: LazyLock<PatternSets> = LazyLock::new(|| {
-    let form = |pick: fn(&Pattern) -> Option<&Regex>| {
-        let (of, sources): (Vec<usize>, Vec<&str>) = PATTERNS
+    let patterns: &'static [Pattern] = &PATTERNS;
+    let form = |pick: fn(&'static Pattern) -> Option<&'static Regex>| {
+        let of: Vec<(Kind, &'static Regex)> = patterns
             .iter()
-            .enumerate()
-            .filter_map(|(i, p)| pick(p).map(|re| (i, re.as_str())))
-            .unzip();
-        let set = RegexSet::new(sources).expect("each pattern compiled alone");
+            .filter_map(|p| pick(p).map(|re| (p.kind, re)))
+            .collect();
+        let set = RegexSet::new(of.iter().map(|(_, re)| re.as_str()))
+            .expect("each pattern compiled alone");
         (set, of)
     };
     let (whole, whole_of) = form(|p| p.whole.as_ref());
@@ -864,8 +859,6 @@ fn strip_noise(s: &str) -> &str {
     &rest[..end]
 }
 
-/// "２０２４年３月５日" → "2024年3月5日" (full-width digits are common in CJK
-/// pages).
 /// English words that make a date without a digit: "an hour ago", "just
 /// now", "today", "yesterday".
 const ASCII_DATE_WORDS: [&str; 4] = ["ago", "now", "today", "yesterday"];
@@ -885,6 +878,8 @@ fn may_hold_date(s: &str) -> bool {
         })
 }
 
+/// "２０２４年３月５日" → "2024年3月5日" (full-width digits are common in CJK
+/// pages).
 fn fullwidth_digits_to_ascii(s: &str) -> std::borrow::Cow<'_, str> {
     if !s.chars().any(|c| ('０'..='９').contains(&c)) {
         return std::borrow::Cow::Borrowed(s);
@@ -901,27 +896,6 @@ fn fullwidth_digits_to_ascii(s: &str) -> std::borrow::Cow<'_, str> {
 mod tests {
     use super::*;
 
-    #[test]
-    fn only_texts_that_can_hold_a_date_reach_the_patterns() {
-        for t in [
-            "2024-03-05",
-            "An hour ago",
-            "JUST NOW",
-            "Today",
-            "3小时前",
-            "5 mars",
-            "１２月",
-        ] {
-            assert!(may_hold_date(t), "{t}");
-        }
-        for t in ["Read more", "Sourdough with a sulky starter", ""] {
-            assert!(!may_hold_date(t), "{t}");
-        }
-        let ctx = ctx_utc();
-        assert!(parse_date("An hour ago", &ctx).is_some());
-        assert!(parse_date("Yesterday", &ctx).is_some());
-        assert!(find_date("Posted a week ago by Ana", &ctx).is_some());
-    }
     use chrono::TimeZone;
 
     /// Tuesday 2026-03-10 09:00 UTC, pages in China (+08:00, 17:00 local).
@@ -1346,6 +1320,27 @@ mod tests {
         }
     }
 
+    #[test]
+    fn only_texts_that_can_hold_a_date_reach_the_patterns() {
+        for t in [
+            "2024-03-05",
+            "An hour ago",
+            "JUST NOW",
+            "Today",
+            "3小时前",
+            "5 mars",
+            "１２月",
+        ] {
+            assert!(may_hold_date(t), "{t}");
+        }
+        for t in ["Read more", "Sourdough with a sulky starter", ""] {
+            assert!(!may_hold_date(t), "{t}");
+        }
+        let ctx = ctx_utc();
+        assert!(parse_date("An hour ago", &ctx).is_some());
+        assert!(parse_date("Yesterday", &ctx).is_some());
+        assert!(find_date("Posted a week ago by Ana", &ctx).is_some());
+    }
     #[test]
     fn every_pattern_compiles() {
         assert!(PATTERNS.len() > 10);

@@ -271,15 +271,20 @@ impl<'d> Kinds<'d> {
     /// sections with ids are alike, a list with an id and one without are
     /// not).
     fn kind(&mut self, id: NodeId) -> String {
-        self.kind_ref(id).to_string()
+        self.ensure_kind(id);
+        self.known_kind(id).to_string()
     }
 
-    /// [`Kinds::kind`] without a copy.
-    fn kind_ref(&mut self, id: NodeId) -> &str {
+    /// Compute and keep `id`'s kind unless it is known.
+    fn ensure_kind(&mut self, id: NodeId) {
         if !self.kinds.contains_key(&id) {
             let k = self.compute_kind(id);
             self.kinds.insert(id, k);
         }
+    }
+
+    /// The kind [`Kinds::ensure_kind`] kept for `id`, without a copy.
+    fn known_kind(&self, id: NodeId) -> &str {
         self.kinds.get(&id).map_or("", String::as_str)
     }
 
@@ -323,8 +328,8 @@ impl<'d> Kinds<'d> {
             }
             self.counts.insert(p, counts);
         }
-        self.kind_ref(id);
-        let k = self.kinds.get(&id).map_or("", String::as_str);
+        self.ensure_kind(id);
+        let k = self.known_kind(id);
         self.counts
             .get(&p)
             .and_then(|c| c.get(k))
