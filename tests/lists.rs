@@ -208,6 +208,18 @@ fn sectioned_front_page_gives_every_section() {
 }
 
 #[test]
+fn sectioned_grid_in_row_blocks_gives_every_card_with_its_date() {
+    check("magazine_grid_row_blocks");
+}
+
+/// Regression: lists found three levels under a repeated wrapper joined
+/// across the wrappers, so every card's share menu became one 40-link list.
+#[test]
+fn nav_in_content_share_menus_inside_cards_lose_to_the_cards() {
+    check("bookmarks_share_menus");
+}
+
+#[test]
 fn nav_in_content_series_toc_loses_to_dated_posts() {
     check("dev_blog_series_toc");
 }

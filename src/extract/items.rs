@@ -504,11 +504,17 @@ fn is_title_element(doc: &Document, id: NodeId) -> bool {
 /// A link's title text: the heading (or title-classed element) inside it
 /// when it wraps a whole card (heading + excerpt), else its text.
 fn link_title_text(doc: &Document, a: NodeId) -> String {
+    doc.text(link_title_node(doc, a))
+}
+
+/// Where a link's title text comes from: the title element inside a block
+/// link (a card whose `<a>` wraps heading, summary and date), else the
+/// link itself.
+fn link_title_node(doc: &Document, a: NodeId) -> NodeId {
     (a + 1..doc.node(a).end)
         .find(|&x| is_title_element(doc, x))
-        .map(|h| doc.text(h))
-        .filter(|t| !t.is_empty())
-        .unwrap_or_else(|| doc.text(a))
+        .filter(|&h| doc.text_bytes(h) > 0)
+        .unwrap_or(a)
 }
 
 /// Share of the words of a URL's last path segment that occur in `text`:
@@ -684,7 +690,10 @@ fn text_date<'d>(
     title_link: Option<NodeId>,
     ctx: &DateContext,
 ) -> Option<(DateTime<FixedOffset>, Cow<'d, str>)> {
-    let inside_title = |i: NodeId| title_link.is_some_and(|t| doc.contains(t, i));
+    // A date in the headline is part of it ("Best of 2023"), but a card
+    // link's date beside its heading is the record's own.
+    let title = title_link.map(|t| link_title_node(doc, t));
+    let inside_title = |i: NodeId| title.is_some_and(|t| doc.contains(t, i));
     for i in record.start..record.end {
         if let NodeData::Text { text, blank: false } = &doc.node(i).data
             && !inside_title(i)
@@ -1048,6 +1057,25 @@ mod tests {
         );
         assert_eq!(it.date.unwrap().date_naive().to_string(), "2024-03-05");
         assert!(it.guid_is_permalink());
+    }
+
+    /// Regression: a card whose `<a>` wraps heading, summary and date lost
+    /// its date, because every date inside the title link was taken for
+    /// part of the headline.
+    #[test]
+    fn date_beside_the_heading_of_a_card_link_is_the_records() {
+        let it = item_of(
+            "<div><a href='walk.html'><p>Trails</p><h4>Walking the drovers' road</h4><p>Three days on a green lane.</p><span>March 8, 2024</span></a></div>",
+            "div",
+        );
+        assert_eq!(it.title, "Walking the drovers' road");
+        assert_eq!(it.date.unwrap().date_naive().to_string(), "2024-03-08");
+        // A date in the headline itself is still no record date.
+        let it = item_of(
+            "<div><h3><a href='review.html'>Our review of March 8, 2024</a></h3></div>",
+            "div",
+        );
+        assert!(it.date.is_none(), "{:?}", it.date);
     }
 
     #[test]

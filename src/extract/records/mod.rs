@@ -162,6 +162,10 @@ fn child_toward(doc: &Document, anc: NodeId, desc: NodeId) -> NodeId {
 /// How many levels an instance may be lifted to find sibling records.
 const MAX_LIFT: usize = 4;
 
+/// How many levels above a list a repeated wrapper may sit for the lists
+/// in its siblings to join it (a section > a grid > its row of cards).
+const MAX_WRAP: usize = 3;
+
 /// Similarity (Dice over tag-name bags) a widened member needs with the
 /// group's prototype bag.
 const WIDEN_SIMILARITY: f64 = 0.5;
@@ -182,9 +186,12 @@ enum Place {
     /// Sibling containers of one kind under one parent: a grid split into
     /// rows, one list per year side by side under year headings.
     Siblings(NodeId, String),
-    /// Containers of one kind, each inside a wrapper of one kind, under one
-    /// ancestor: sections that each hold a heading and their own list.
-    Cousins(NodeId, String, String),
+    /// Containers of one kind, each inside a wrapper of one kind (up to
+    /// [`MAX_WRAP`] levels of one kind each), under one ancestor: sections
+    /// that each hold a heading and their own list, a grid whose rows are
+    /// blocks of their own. The kinds run from the wrapper down to the
+    /// container.
+    Cousins(NodeId, Vec<String>),
     /// Records of one kind, each alone in a container of one tag, the
     /// containers nested in one another: threaded comments.
     Thread(String, String),
@@ -346,13 +353,49 @@ impl<'d> Kinds<'d> {
         if self.repeated(container) {
             return Place::Siblings(p, self.kind(container));
         }
-        if let Some(g) = doc.node(p).parent
-            && self.repeated(p)
-        {
-            return Place::Cousins(g, self.kind(p), self.kind(container));
+        let mut chain = vec![self.kind(container)];
+        let mut wrapper = p;
+        for level in 1..=MAX_WRAP {
+            let Some(g) = doc.node(wrapper).parent else {
+                break;
+            };
+            chain.push(self.kind(wrapper));
+            if self.repeated(wrapper) {
+                chain.reverse();
+                return Place::Cousins(g, chain);
+            }
+            // Deeper up, only plain wrappers: a block beside links of its
+            // own is part of a record (a card's share buttons beside its
+            // title), not a section around a list.
+            if level == MAX_WRAP || !plain_wrapper(doc, wrapper) {
+                break;
+            }
+            wrapper = g;
         }
         Place::Single(container)
     }
+}
+
+/// True when every element beside `id` is a heading or holds no link:
+/// `id` wraps its section's list under the section's title, and nothing
+/// else of the section can be followed.
+fn plain_wrapper(doc: &Document, id: NodeId) -> bool {
+    let Some(p) = doc.node(id).parent else {
+        return false;
+    };
+    doc.children(p)
+        .take(crate::extract::sequence::MAX_CHILDREN as usize)
+        .filter(|&c| c != id && doc.element(c).is_some())
+        .all(|c| {
+            matches!(doc.tag(c), Some("h1" | "h2" | "h3" | "h4" | "h5" | "h6"))
+                || !has_link(
+                    doc,
+                    &Record {
+                        start: c,
+                        end: doc.node(c).end,
+                    },
+                )
+        })
 }
 
 fn detect_structural(
@@ -463,7 +506,14 @@ fn collect_runs(
                 .push((container, roots.len()));
         }
         let mut any_group = false;
-        for (key, members) in by_place {
+        for (key, mut members) in by_place {
+            // Under a deeper wrapper, only parts that are lists themselves:
+            // several roots (a page-layout row whose header table matches
+            // once is no part), all of one kind (a release's header and
+            // notes are the parts of one record, not a list).
+            if matches!(&key.0, Place::Cousins(_, chain) if chain.len() > 2) {
+                members.retain(|&(c, n)| n >= 2 && alike_roots(kinds, &by_container[&c]));
+            }
             let roots: usize = members.iter().map(|m| m.1).sum();
             // A place of several containers is a list split in parts only
             // when one part holds several records; containers that hold
@@ -501,6 +551,15 @@ fn collect_runs(
         }
         runs = lifted;
     }
+}
+
+/// True when every run starts at an element of one kind.
+fn alike_roots(kinds: &mut Kinds<'_>, runs: &[Run]) -> bool {
+    let Some(first) = runs.first() else {
+        return false;
+    };
+    let k = kinds.kind(first.first);
+    runs.iter().all(|r| kinds.kind(r.first) == k)
 }
 
 fn add_runs(e: &mut Acc, runs: &[Run]) {
@@ -581,17 +640,24 @@ fn expand_place(
                 .filter(|&c| kinds.kind(c) == *k)
                 .collect()
         }
-        Place::Cousins(g, kp, kc) => {
-            let parents: Vec<NodeId> = doc.children(*g).take(cap).collect();
-            let mut out = Vec::new();
-            for q in parents {
-                if kinds.kind(q) != *kp {
-                    continue;
-                }
-                let children: Vec<NodeId> = doc.children(q).take(cap).collect();
-                out.extend(children.into_iter().filter(|&c| kinds.kind(c) == *kc));
+        // Deeper wrappers take only the lists mining found in them: the
+        // header row of a page-layout table has the same wrappers as the
+        // row holding the list.
+        Place::Cousins(_, chain) if chain.len() > 2 => {
+            found.sort_unstable();
+            found.dedup();
+            found
+        }
+        Place::Cousins(g, chain) => {
+            let mut level = vec![*g];
+            for k in chain {
+                let below: Vec<NodeId> = level
+                    .iter()
+                    .flat_map(|&q| doc.children(q).take(cap))
+                    .collect();
+                level = below.into_iter().filter(|&c| kinds.kind(c) == *k).collect();
             }
-            out
+            level
         }
         Place::Single(_) => {
             found.sort_unstable();
