@@ -1,9 +1,10 @@
 //! The parsed page as a flat, owned arena in document (pre)order.
 //!
-//! kuchikikiki parses (it normalises broken markup the way browsers do), and
-//! its `Rc` tree is turned at once into a `Vec<Node>` so that every later
-//! stage works on plain indices: the arena is `Send`, cheap to walk, and a
-//! subtree is the contiguous range `id..node.end`.
+//! html5ever parses (it normalises broken markup the way browsers do) into
+//! a linked arena ([`sink`]) that is laid out at once as a `Vec<Node>` in
+//! preorder, so that every later stage works on plain indices: the arena is
+//! `Send`, cheap to walk, and a subtree is the contiguous range
+//! `id..node.end`.
 //!
 //! Invariants:
 //! - `nodes[0]` is the root (`#document`); node ids are preorder positions.
@@ -25,8 +26,10 @@
 
 pub mod budget;
 pub mod depth;
+pub mod sink;
 
-use kuchikikiki::traits::TendrilSink;
+use html5ever::tendril::TendrilSink;
+#[cfg(test)]
 use kuchikikiki::{NodeData as KNodeData, NodeRef};
 
 /// Index of a node in [`Document::nodes`].
@@ -156,15 +159,18 @@ pub fn parse_with_depth_cap(html: &str, max_depth: usize) -> Document {
             "page nests elements deeper than the cap; deeper start tags dropped"
         );
     }
-    let root = kuchikikiki::parse_html().one(capped.html.as_ref());
-    let mut doc = from_kuchiki(&root);
+    let mut doc = html5ever::parse_document(sink::ArenaSink::default(), Default::default())
+        .one(capped.html.as_ref());
     doc.dropped_deep_tags = capped.dropped_start_tags;
     doc.truncated_at_budget = bounded.truncated;
     doc.dropped_attributes = bounded.dropped_attributes;
     doc
 }
 
-/// Convert a kuchikikiki tree (any node; normally the document) to an arena.
+/// Convert a kuchikikiki tree (any node; normally the document) to an
+/// arena: the way pages were read before [`sink`], kept as the reference
+/// the sink is checked against.
+#[cfg(test)]
 pub fn from_kuchiki(root: &NodeRef) -> Document {
     let mut doc = Document::default();
     // Explicit stack of (node, parent id); children pushed in reverse so they
