@@ -162,6 +162,26 @@ impl ArenaSink {
         }
     }
 
+    /// Put a node where `attach` says; text merges into `neighbour` (the
+    /// node that would precede it) when that is a text.
+    fn place(
+        nodes: &mut Vec<Linked>,
+        child: NodeOrText<Handle>,
+        neighbour: Option<u32>,
+        attach: impl FnOnce(&mut [Linked], u32),
+    ) {
+        match child {
+            NodeOrText::AppendNode(n) => attach(nodes, n.id),
+            NodeOrText::AppendText(text) => {
+                if !Self::merge_text(nodes, neighbour, &text) {
+                    nodes.push(Linked::new(Slot::Text(text)));
+                    let id = (nodes.len() - 1) as u32;
+                    attach(nodes, id);
+                }
+            }
+        }
+    }
+
     /// Append text to the text node `id` if it is one.
     fn merge_text(nodes: &mut [Linked], id: Option<u32>, text: &StrTendril) -> bool {
         match id.map(|i| &mut nodes[i as usize].slot) {
@@ -210,17 +230,10 @@ impl TreeSink for ArenaSink {
 
     fn append(&self, parent: &Handle, child: NodeOrText<Handle>) {
         let mut nodes = self.nodes.borrow_mut();
-        match child {
-            NodeOrText::AppendNode(n) => Self::append_child(&mut nodes, parent.id, n.id),
-            NodeOrText::AppendText(text) => {
-                let last = nodes[parent.id as usize].last;
-                if !Self::merge_text(&mut nodes, last, &text) {
-                    nodes.push(Linked::new(Slot::Text(text)));
-                    let id = (nodes.len() - 1) as u32;
-                    Self::append_child(&mut nodes, parent.id, id);
-                }
-            }
-        }
+        let last = nodes[parent.id as usize].last;
+        Self::place(&mut nodes, child, last, |n, c| {
+            Self::append_child(n, parent.id, c)
+        });
     }
 
     fn append_based_on_parent_node(
@@ -255,17 +268,10 @@ impl TreeSink for ArenaSink {
 
     fn append_before_sibling(&self, sibling: &Handle, child: NodeOrText<Handle>) {
         let mut nodes = self.nodes.borrow_mut();
-        match child {
-            NodeOrText::AppendNode(n) => Self::insert_before(&mut nodes, sibling.id, n.id),
-            NodeOrText::AppendText(text) => {
-                let prev = nodes[sibling.id as usize].prev;
-                if !Self::merge_text(&mut nodes, prev, &text) {
-                    nodes.push(Linked::new(Slot::Text(text)));
-                    let id = (nodes.len() - 1) as u32;
-                    Self::insert_before(&mut nodes, sibling.id, id);
-                }
-            }
-        }
+        let prev = nodes[sibling.id as usize].prev;
+        Self::place(&mut nodes, child, prev, |n, c| {
+            Self::insert_before(n, sibling.id, c)
+        });
     }
 
     fn add_attrs_if_missing(&self, target: &Handle, attrs: Vec<Attribute>) {
