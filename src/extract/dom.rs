@@ -94,6 +94,11 @@ const SKIPPED_SUBTREES: &[&str] = &["script", "style", "noscript", "template", "
 /// Elements kept as leaves: their insides are drawing instructions, not text.
 const LEAF_ONLY: &[&str] = &["svg", "math"];
 
+/// True for the heading tags `h1`–`h6`.
+pub fn is_heading(name: &str) -> bool {
+    matches!(name, "h1" | "h2" | "h3" | "h4" | "h5" | "h6")
+}
+
 /// Elements that break a line when text is read out; text on either side of
 /// them is separated by a space even when the markup has none.
 pub const BLOCK_ELEMENTS: &[&str] = &[

@@ -13,7 +13,7 @@ use url::Url;
 
 use crate::extract::dates::{DateContext, find_date, parse_date};
 use crate::extract::dom::BLOCK_ELEMENTS;
-use crate::extract::dom::{Document, NodeData, NodeId, collapse_whitespace};
+use crate::extract::dom::{Document, NodeData, NodeId, collapse_whitespace, is_heading};
 use crate::extract::records::Record;
 
 /// One entry of a published feed.
@@ -145,10 +145,6 @@ pub fn resolve_with_fragment(base: &Url, href: &str) -> Option<Url> {
     }
     let url = base.join(href).ok()?;
     matches!(url.scheme(), "http" | "https" | "file").then_some(url)
-}
-
-fn is_heading(name: &str) -> bool {
-    matches!(name, "h1" | "h2" | "h3" | "h4" | "h5" | "h6")
 }
 
 /// The group-level choice of the title link: the structural path (tags and

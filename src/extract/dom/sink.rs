@@ -250,10 +250,8 @@ impl TreeSink for ArenaSink {
         }
     }
 
-    fn append_doctype_to_document(&self, _: StrTendril, _: StrTendril, _: StrTendril) {
-        let id = self.push(Slot::Other);
-        Self::append_child(&mut self.nodes.borrow_mut(), 0, id);
-    }
+    /// The doctype is never page text: nothing to keep.
+    fn append_doctype_to_document(&self, _: StrTendril, _: StrTendril, _: StrTendril) {}
 
     fn get_template_contents(&self, _target: &Handle) -> Handle {
         // A detached fragment: what the template holds is never page text.

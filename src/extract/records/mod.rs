@@ -35,7 +35,7 @@ mod straggler;
 
 use score::{link_text_weight, score_group};
 
-use crate::extract::dom::{Document, NodeData, NodeId};
+use crate::extract::dom::{Document, NodeData, NodeId, is_heading};
 use crate::extract::patterns::{DropReason, Mining, MiningParams, Mode, PatternCandidate};
 use crate::extract::sequence::TagSequence;
 
@@ -197,6 +197,14 @@ enum Place {
     Thread(String, String),
 }
 
+impl Place {
+    /// Lists under a wrapper more than one level up: only the parts that
+    /// are lists themselves join, and only those mining found.
+    fn deep(&self) -> bool {
+        matches!(self, Place::Cousins(_, chain) if chain.len() > 2)
+    }
+}
+
 /// Evidence gathered for one group.
 #[derive(Default)]
 struct Acc {
@@ -263,6 +271,8 @@ struct Kinds<'d> {
     kinds: HashMap<NodeId, String>,
     /// Per parent: how many element children of each kind.
     counts: HashMap<NodeId, HashMap<String, u32>>,
+    /// Per container: its place (every candidate asks again).
+    places: HashMap<NodeId, Place>,
 }
 
 impl<'d> Kinds<'d> {
@@ -271,6 +281,7 @@ impl<'d> Kinds<'d> {
             doc,
             kinds: HashMap::default(),
             counts: HashMap::default(),
+            places: HashMap::default(),
         }
     }
 
@@ -346,6 +357,15 @@ impl<'d> Kinds<'d> {
     /// The place a container's records belong to: its repeated siblings'
     /// or repeated wrappers' lists join it.
     fn place(&mut self, container: NodeId) -> Place {
+        if let Some(p) = self.places.get(&container) {
+            return p.clone();
+        }
+        let p = self.find_place(container);
+        self.places.insert(container, p.clone());
+        p
+    }
+
+    fn find_place(&mut self, container: NodeId) -> Place {
         let doc = self.doc;
         let Some(p) = doc.node(container).parent else {
             return Place::Single(container);
@@ -387,7 +407,7 @@ fn plain_wrapper(doc: &Document, id: NodeId) -> bool {
         .take(crate::extract::sequence::MAX_CHILDREN as usize)
         .filter(|&c| c != id && doc.element(c).is_some())
         .all(|c| {
-            matches!(doc.tag(c), Some("h1" | "h2" | "h3" | "h4" | "h5" | "h6"))
+            doc.tag(c).is_some_and(is_heading)
                 || !has_link(
                     doc,
                     &Record {
@@ -511,7 +531,7 @@ fn collect_runs(
             // several roots (a page-layout row whose header table matches
             // once is no part), all of one kind (a release's header and
             // notes are the parts of one record, not a list).
-            if matches!(&key.0, Place::Cousins(_, chain) if chain.len() > 2) {
+            if key.0.deep() {
                 members.retain(|&(c, n)| n >= 2 && alike_roots(kinds, &by_container[&c]));
             }
             let roots: usize = members.iter().map(|m| m.1).sum();
@@ -643,7 +663,7 @@ fn expand_place(
         // Deeper wrappers take only the lists mining found in them: the
         // header row of a page-layout table has the same wrappers as the
         // row holding the list.
-        Place::Cousins(_, chain) if chain.len() > 2 => {
+        place if place.deep() => {
             found.sort_unstable();
             found.dedup();
             found
