@@ -127,17 +127,27 @@ fn synthetic(n: usize, runs: usize) {
         offset: Utc.fix(),
     };
     let params = MiningParams::default();
-    let mut totals = Vec::new();
+    let mut stages: [Vec<f64>; 5] = Default::default();
     let mut items = 0;
     for _ in 0..runs {
         let page = feedmine::pipeline::analyze_list(&html, &base, &params, &ctx);
         items = page.items.len();
-        totals.push(page.timings.total().as_secs_f64() * 1e3);
+        let t = page.timings;
+        for (i, v) in [t.parse, t.mine, t.embedded, t.items, t.total()]
+            .into_iter()
+            .enumerate()
+        {
+            stages[i].push(v.as_secs_f64() * 1e3);
+        }
     }
     println!(
         "synthetic: {n} teasers + {} nested replies, {} KiB: {items} items, median {:.1} ms over {runs} runs",
         n / 10,
         html.len() / 1024,
-        median(totals)
+        median(stages[4].clone())
     );
+    let names = ["parse", "mine", "embedded", "items"];
+    for (name, v) in names.iter().zip(stages) {
+        println!("{name:>9} {:8.1}", median(v));
+    }
 }

@@ -28,11 +28,13 @@
 
 use rustc_hash::FxHashMap as HashMap;
 
+mod kinds;
 mod nested;
 mod score;
 mod short;
 mod straggler;
 
+use kinds::{Kind, Kinds, class_tokens, stable_class};
 use score::{link_text_weight, score_group};
 
 use crate::extract::dom::{Document, NodeData, NodeId, is_heading};
@@ -171,7 +173,7 @@ const MAX_WRAP: usize = 3;
 const WIDEN_SIMILARITY: f64 = 0.5;
 
 /// An instance as a run of siblings `first..=last` under `container`.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
 struct Run {
     container: NodeId,
     first: NodeId,
@@ -185,16 +187,16 @@ enum Place {
     Single(NodeId),
     /// Sibling containers of one kind under one parent: a grid split into
     /// rows, one list per year side by side under year headings.
-    Siblings(NodeId, String),
+    Siblings(NodeId, Kind),
     /// Containers of one kind, each inside a wrapper of one kind (up to
     /// [`MAX_WRAP`] levels of one kind each), under one ancestor: sections
     /// that each hold a heading and their own list, a grid whose rows are
     /// blocks of their own. The kinds run from the wrapper down to the
     /// container.
-    Cousins(NodeId, Vec<String>),
+    Cousins(NodeId, Vec<Kind>),
     /// Records of one kind, each alone in a container of one tag, the
     /// containers nested in one another: threaded comments.
-    Thread(String, String),
+    Thread(Kind, String),
 }
 
 impl Place {
@@ -214,146 +216,7 @@ struct Acc {
     patterns: Vec<usize>,
 }
 
-/// Class tokens that say what state a thing is in, not what it is.
-const STATE_CLASSES: &[&str] = &[
-    "active",
-    "selected",
-    "current",
-    "open",
-    "closed",
-    "hidden",
-    "visible",
-    "first",
-    "last",
-    "odd",
-    "even",
-    "alt",
-    "parent",
-    "new",
-    "featured",
-    "sticky",
-    "unvoted",
-    "upvoted",
-    "downvoted",
-    "collapsed",
-    "expanded",
-    "noncollapsed",
-];
-
-/// Class tokens generated per build or per state.
-const VOLATILE_PREFIXES: &[&str] = &["is-", "has-", "css-", "sc-", "jsx-", "svelte-", "ng-"];
-
-/// The tokens of an element's `class` attribute (none for other nodes).
-fn class_tokens(doc: &Document, id: NodeId) -> impl Iterator<Item = &str> {
-    doc.element(id)
-        .and_then(|e| e.attr("class"))
-        .unwrap_or("")
-        .split_whitespace()
-}
-
-/// True for class tokens that name what an element is: no digits (grid
-/// sizes, ids, depths), no state words, no BEM modifiers (`card--wide`),
-/// no generated prefixes.
-fn stable_class(token: &str) -> bool {
-    let lower = token.to_ascii_lowercase();
-    !token.is_empty()
-        && token.len() <= 40
-        && !token.bytes().any(|b| b.is_ascii_digit())
-        && !token.contains("--")
-        && !STATE_CLASSES.contains(&lower.as_str())
-        && !VOLATILE_PREFIXES.iter().any(|p| lower.starts_with(p))
-}
-
-/// Element kinds — tag, whether it has an id, stable classes — cached, and
-/// which elements have a sibling of their own kind.
-struct Kinds<'d> {
-    doc: &'d Document,
-    kinds: HashMap<NodeId, String>,
-    /// Per parent: how many element children of each kind.
-    counts: HashMap<NodeId, HashMap<String, u32>>,
-    /// Per container: its place (every candidate asks again).
-    places: HashMap<NodeId, Place>,
-}
-
-impl<'d> Kinds<'d> {
-    fn new(doc: &'d Document) -> Self {
-        Kinds {
-            doc,
-            kinds: HashMap::default(),
-            counts: HashMap::default(),
-            places: HashMap::default(),
-        }
-    }
-
-    /// `li.comment`, `section#.year` (an id of its own is a `#` flag: two
-    /// sections with ids are alike, a list with an id and one without are
-    /// not).
-    fn kind(&mut self, id: NodeId) -> String {
-        self.ensure_kind(id);
-        self.known_kind(id).to_string()
-    }
-
-    /// Compute and keep `id`'s kind unless it is known.
-    fn ensure_kind(&mut self, id: NodeId) {
-        if !self.kinds.contains_key(&id) {
-            let k = self.compute_kind(id);
-            self.kinds.insert(id, k);
-        }
-    }
-
-    /// The kind [`Kinds::ensure_kind`] kept for `id`, without a copy.
-    fn known_kind(&self, id: NodeId) -> &str {
-        self.kinds.get(&id).map_or("", String::as_str)
-    }
-
-    fn compute_kind(&self, id: NodeId) -> String {
-        match self.doc.element(id) {
-            Some(e) => {
-                let mut classes: Vec<&str> = class_tokens(self.doc, id)
-                    .filter(|c| stable_class(c))
-                    .collect();
-                classes.sort_unstable();
-                classes.dedup();
-                let mut k = e.name.clone();
-                if e.attr("id").is_some_and(|v| !v.trim().is_empty()) {
-                    k.push('#');
-                }
-                for c in classes {
-                    k.push('.');
-                    k.push_str(c);
-                }
-                k
-            }
-            None => String::new(),
-        }
-    }
-
-    /// True when `id` has an element sibling of its own kind.
-    fn repeated(&mut self, id: NodeId) -> bool {
-        let Some(p) = self.doc.node(id).parent else {
-            return false;
-        };
-        if !self.counts.contains_key(&p) {
-            let mut counts: HashMap<String, u32> = HashMap::default();
-            let children: Vec<NodeId> = self
-                .doc
-                .children(p)
-                .take(crate::extract::sequence::MAX_CHILDREN as usize)
-                .filter(|&c| self.doc.element(c).is_some())
-                .collect();
-            for c in children {
-                *counts.entry(self.kind(c)).or_insert(0) += 1;
-            }
-            self.counts.insert(p, counts);
-        }
-        self.ensure_kind(id);
-        let k = self.known_kind(id);
-        self.counts
-            .get(&p)
-            .and_then(|c| c.get(k))
-            .is_some_and(|&n| n >= 2)
-    }
-
+impl Kinds<'_> {
     /// The place a container's records belong to: its repeated siblings'
     /// or repeated wrappers' lists join it.
     fn place(&mut self, container: NodeId) -> Place {
@@ -427,6 +290,9 @@ fn detect_structural(
     let min_ins = params.min_instances.max(2);
     let mut kinds = Kinds::new(doc);
     let mut acc: HashMap<(Place, String), Acc> = HashMap::default();
+    // Candidates whose instances map to the same runs imply the same
+    // groups (two in three on the evaluation pages): they only vote.
+    let mut implied: HashMap<Vec<Run>, Vec<(Place, String)>> = HashMap::default();
     for (ci, cand) in mining.candidates.iter().enumerate() {
         if cand.dropped.is_some() {
             continue;
@@ -436,7 +302,17 @@ fn detect_structural(
             .iter()
             .map(|&p| instance_run(doc, seq, cand, p))
             .collect();
-        collect_runs(doc, &mut kinds, &mut acc, ci, runs, min_ins);
+        if let Some(keys) = implied.get(&runs) {
+            for key in keys {
+                if let Some(e) = acc.get_mut(key) {
+                    e.patterns.push(ci);
+                }
+            }
+            continue;
+        }
+        let mut voted = Vec::new();
+        collect_runs(doc, &mut kinds, &mut acc, ci, &runs, min_ins, &mut voted);
+        implied.insert(runs, voted);
     }
 
     let total_text = seq.total_text().max(1) as f64;
@@ -495,15 +371,18 @@ fn rank(groups: &mut [RecordGroup]) {
 /// Add one candidate's instance runs to the groups: at the first lift
 /// level where some place holds enough distinct roots (Rule 1), every such
 /// place takes the runs; threads (each root alone in a container, the
-/// containers nested) are taken at every level.
+/// containers nested) are taken at every level. Every group the candidate
+/// votes for is added to `voted`.
 fn collect_runs(
     doc: &Document,
     kinds: &mut Kinds<'_>,
     acc: &mut HashMap<(Place, String), Acc>,
     ci: usize,
-    mut runs: Vec<Run>,
+    instances: &[Run],
     min_ins: usize,
+    voted: &mut Vec<(Place, String)>,
 ) {
+    let mut runs = instances.to_vec();
     for _level in 0..MAX_LIFT {
         let mut by_container: HashMap<NodeId, Vec<Run>> = HashMap::default();
         for r in &runs {
@@ -544,6 +423,7 @@ fn collect_runs(
                 continue;
             }
             any_group = true;
+            voted.push(key.clone());
             let e = acc.entry(key).or_default();
             for (c, _) in members {
                 e.containers.push(c);
@@ -551,7 +431,13 @@ fn collect_runs(
             }
             e.patterns.push(ci);
         }
-        collect_thread(doc, kinds, acc, ci, &singles, &by_container, min_ins);
+        let threads = Singles {
+            ci,
+            singles: &singles,
+            by_container: &by_container,
+            min_ins,
+        };
+        collect_thread(doc, kinds, acc, &threads, voted);
         if any_group {
             break;
         }
@@ -589,18 +475,33 @@ fn add_runs(e: &mut Acc, runs: &[Run]) {
     }
 }
 
+/// One candidate's containers that hold a single root, at one lift level.
+struct Singles<'a> {
+    /// The candidate's index in [`Mining::candidates`].
+    ci: usize,
+    /// (container, its one root).
+    singles: &'a [(NodeId, NodeId)],
+    by_container: &'a HashMap<NodeId, Vec<Run>>,
+    min_ins: usize,
+}
+
 /// Containers holding one root each, nested in one another (a reply inside
-/// the comment it answers): their roots of one kind form one group.
+/// the comment it answers): their roots of one kind form one group. Every
+/// group voted for is added to `voted`.
 fn collect_thread(
     doc: &Document,
     kinds: &mut Kinds<'_>,
     acc: &mut HashMap<(Place, String), Acc>,
-    ci: usize,
-    singles: &[(NodeId, NodeId)],
-    by_container: &HashMap<NodeId, Vec<Run>>,
-    min_ins: usize,
+    found: &Singles<'_>,
+    voted: &mut Vec<(Place, String)>,
 ) {
-    let mut by_kind: HashMap<(String, String), Vec<NodeId>> = HashMap::default();
+    let &Singles {
+        ci,
+        singles,
+        by_container,
+        min_ins,
+    } = found;
+    let mut by_kind: HashMap<(Kind, String), Vec<NodeId>> = HashMap::default();
     for &(container, root) in singles {
         // Alone of its kind in its container, not one instance among
         // siblings that the pattern happened to miss; and an element (the
@@ -632,8 +533,15 @@ fn collect_thread(
         if !nested || !disjoint {
             continue;
         }
-        let root_tag = kind.split(['#', '.']).next().unwrap_or("").to_string();
-        let e = acc.entry((Place::Thread(kind, tag), root_tag)).or_default();
+        let root_tag = kinds
+            .name(kind)
+            .split(['#', '.'])
+            .next()
+            .unwrap_or("")
+            .to_string();
+        let key = (Place::Thread(kind, tag), root_tag);
+        voted.push(key.clone());
+        let e = acc.entry(key).or_default();
         for c in containers {
             e.containers.push(c);
             add_runs(e, &by_container[&c]);
@@ -776,7 +684,7 @@ fn place_records(
     for &c in containers {
         let mined = by_container.get(&c).map(Vec::as_slice).unwrap_or(&[]);
         match &head {
-            Some(h) => match segment(doc, kinds, c, h, mined) {
+            Some(h) => match segment(doc, kinds, c, *h, mined) {
                 Some(found) => records.extend(found),
                 None => records.extend(widen(doc, c, tag, mined)),
             },
@@ -980,12 +888,12 @@ fn head_kind(
     doc: &Document,
     kinds: &mut Kinds<'_>,
     runs: &HashMap<NodeId, NodeId>,
-) -> Option<String> {
+) -> Option<Kind> {
     if !runs.iter().any(|(&f, &l)| siblings_between(doc, f, l) > 1) {
         return None;
     }
     // Per kind among the mined siblings: (count, title weight).
-    let mut votes: HashMap<String, (u32, u32)> = HashMap::default();
+    let mut votes: HashMap<Kind, (u32, u32)> = HashMap::default();
     let mut seen: std::collections::HashSet<NodeId> = std::collections::HashSet::new();
     let mut firsts: Vec<(NodeId, NodeId)> = runs.iter().map(|(&f, &l)| (f, l)).collect();
     firsts.sort_unstable();
@@ -1003,18 +911,20 @@ fn head_kind(
             c = doc.node(c).end;
         }
     }
-    let (head, (_, weight)) = votes
-        .into_iter()
-        .max_by(|a, b| (a.1.1, a.1.0).cmp(&(b.1.1, b.1.0)).then(b.0.cmp(&a.0)))?;
+    let (head, (_, weight)) = votes.into_iter().max_by(|a, b| {
+        (a.1.1, a.1.0)
+            .cmp(&(b.1.1, b.1.0))
+            .then(kinds.name(b.0).cmp(kinds.name(a.0)))
+    })?;
     (weight > 0).then_some(head)
 }
 
 /// True when sibling `c` starts a record: it is of the head kind, or of
 /// the head's tag and holds a heading (a variant of the head).
-fn is_head(doc: &Document, kinds: &mut Kinds<'_>, c: NodeId, head: &str) -> bool {
+fn is_head(doc: &Document, kinds: &mut Kinds<'_>, c: NodeId, head: Kind) -> bool {
     let kind = kinds.kind(c);
     kind == head || {
-        let tag = head.split(['#', '.']).next().unwrap_or("");
+        let tag = kinds.name(head).split(['#', '.']).next().unwrap_or("");
         doc.is_tag(c, tag) && title_weight(doc, c) == 2
     }
 }
@@ -1028,7 +938,7 @@ fn segment(
     doc: &Document,
     kinds: &mut Kinds<'_>,
     container: NodeId,
-    head: &str,
+    head: Kind,
     mined: &[(NodeId, NodeId)],
 ) -> Option<Vec<Record>> {
     if mined.is_empty() {
@@ -1046,7 +956,7 @@ fn segment(
     if heads.is_empty() || gaps * 2 < heads.len().saturating_sub(1).max(1) {
         return None;
     }
-    let mut parts: std::collections::HashSet<String> = std::collections::HashSet::new();
+    let mut parts: std::collections::HashSet<Kind> = std::collections::HashSet::new();
     let mut longest = 1;
     for w in heads.windows(2) {
         longest = longest.max(w[1] - w[0]);
@@ -1056,7 +966,7 @@ fn segment(
     }
     // Parts that come before the title (a date `dt` before its `dd`, a
     // kicker before a heading): those right before the first head show it.
-    let mut lead: std::collections::HashSet<String> = std::collections::HashSet::new();
+    let mut lead: std::collections::HashSet<Kind> = std::collections::HashSet::new();
     let mut j = heads[0];
     while j > 0 && parts.contains(&kinds.kind(children[j - 1])) {
         lead.insert(kinds.kind(children[j - 1]));

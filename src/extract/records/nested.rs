@@ -53,7 +53,7 @@ fn split(doc: &Document, kinds: &mut Kinds<'_>, records: &[Record]) -> Option<Ve
     let kind = kinds.kind(first.start);
     // A record may span siblings (a comment and the spacer after it); its
     // first element is the one whose kind nests.
-    if !kind.contains('.') || records.iter().any(|r| doc.element(r.start).is_none()) {
+    if !kinds.name(kind).contains('.') || records.iter().any(|r| doc.element(r.start).is_none()) {
         return None;
     }
     let tag = doc.tag(first.start)?.to_string();

@@ -147,7 +147,7 @@ fn group(
     let tag = kinds.kind(roots[0]);
     RecordGroup {
         container: Some(container),
-        selector: format!("{} > {}", selector(doc, container), tag),
+        selector: format!("{} > {}", selector(doc, container), kinds.name(tag)),
         records: roots
             .iter()
             .map(|&r| Record {

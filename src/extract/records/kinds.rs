@@ -1,0 +1,211 @@
+//! Element kinds: what an element is, as record detection compares it —
+//! its tag, whether it has an id, and its stable class tokens
+//! (`li.comment`, `section#.year`) — and which elements have a sibling of
+//! their own kind.
+//!
+//! Kinds are interned: every distinct kind string gets one [`Kind`] id per
+//! page, so the many comparisons and map keys of detection are integer
+//! work, not string copies.
+//!
+//! Invariants: equal kind strings have equal ids and distinct strings
+//! distinct ids; a node's kind is computed at most once; text nodes have
+//! the empty kind.
+
+use rustc_hash::FxHashMap as HashMap;
+
+use crate::extract::dom::{Document, NodeId};
+use crate::extract::sequence::MAX_CHILDREN;
+
+use super::Place;
+
+/// An interned kind string (see the module header).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub(super) struct Kind(u32);
+
+/// Not computed yet, in [`Kinds::of_node`].
+const UNKNOWN: u32 = u32::MAX;
+
+/// Class tokens that say what state a thing is in, not what it is.
+const STATE_CLASSES: &[&str] = &[
+    "active",
+    "selected",
+    "current",
+    "open",
+    "closed",
+    "hidden",
+    "visible",
+    "first",
+    "last",
+    "odd",
+    "even",
+    "alt",
+    "parent",
+    "new",
+    "featured",
+    "sticky",
+    "unvoted",
+    "upvoted",
+    "downvoted",
+    "collapsed",
+    "expanded",
+    "noncollapsed",
+];
+
+/// Class tokens generated per build or per state.
+const VOLATILE_PREFIXES: &[&str] = &["is-", "has-", "css-", "sc-", "jsx-", "svelte-", "ng-"];
+
+/// The tokens of an element's `class` attribute (none for other nodes).
+pub(super) fn class_tokens(doc: &Document, id: NodeId) -> impl Iterator<Item = &str> {
+    doc.element(id)
+        .and_then(|e| e.attr("class"))
+        .unwrap_or("")
+        .split_whitespace()
+}
+
+/// True for class tokens that name what an element is: no digits (grid
+/// sizes, ids, depths), no state words, no BEM modifiers (`card--wide`),
+/// no generated prefixes.
+pub(super) fn stable_class(token: &str) -> bool {
+    let lower = token.to_ascii_lowercase();
+    !token.is_empty()
+        && token.len() <= 40
+        && !token.bytes().any(|b| b.is_ascii_digit())
+        && !token.contains("--")
+        && !STATE_CLASSES.contains(&lower.as_str())
+        && !VOLATILE_PREFIXES.iter().any(|p| lower.starts_with(p))
+}
+
+/// Element kinds of one page, cached, and which elements have a sibling
+/// of their own kind.
+pub(super) struct Kinds<'d> {
+    pub(super) doc: &'d Document,
+    /// Kind id of each arena node ([`UNKNOWN`] until asked).
+    of_node: Vec<u32>,
+    /// Kind string of each id.
+    names: Vec<String>,
+    ids: HashMap<String, Kind>,
+    /// Per parent: how many element children of each kind.
+    counts: HashMap<NodeId, HashMap<Kind, u32>>,
+    /// Per container: its place (every candidate asks again).
+    pub(super) places: HashMap<NodeId, Place>,
+    /// Reused while a kind string is built.
+    scratch: String,
+}
+
+impl<'d> Kinds<'d> {
+    pub(super) fn new(doc: &'d Document) -> Self {
+        Kinds {
+            doc,
+            of_node: vec![UNKNOWN; doc.nodes.len()],
+            names: Vec::new(),
+            ids: HashMap::default(),
+            counts: HashMap::default(),
+            places: HashMap::default(),
+            scratch: String::new(),
+        }
+    }
+
+    /// `li.comment`, `section#.year` (an id of its own is a `#` flag: two
+    /// sections with ids are alike, a list with an id and one without are
+    /// not).
+    pub(super) fn kind(&mut self, id: NodeId) -> Kind {
+        match self.of_node.get(id as usize) {
+            Some(&k) if k != UNKNOWN => Kind(k),
+            _ => {
+                let k = self.compute_kind(id);
+                if let Some(slot) = self.of_node.get_mut(id as usize) {
+                    *slot = k.0;
+                }
+                k
+            }
+        }
+    }
+
+    /// The kind string of an id.
+    pub(super) fn name(&self, kind: Kind) -> &str {
+        self.names.get(kind.0 as usize).map_or("", String::as_str)
+    }
+
+    fn compute_kind(&mut self, id: NodeId) -> Kind {
+        let mut k = std::mem::take(&mut self.scratch);
+        k.clear();
+        if let Some(e) = self.doc.element(id) {
+            let mut classes: Vec<&str> = class_tokens(self.doc, id)
+                .filter(|c| stable_class(c))
+                .collect();
+            classes.sort_unstable();
+            classes.dedup();
+            k.push_str(&e.name);
+            if e.attr("id").is_some_and(|v| !v.trim().is_empty()) {
+                k.push('#');
+            }
+            for c in classes {
+                k.push('.');
+                k.push_str(c);
+            }
+        }
+        let kind = self.intern(&k);
+        self.scratch = k;
+        kind
+    }
+
+    fn intern(&mut self, name: &str) -> Kind {
+        if let Some(&k) = self.ids.get(name) {
+            return k;
+        }
+        let k = Kind(self.names.len() as u32);
+        self.names.push(name.to_string());
+        self.ids.insert(name.to_string(), k);
+        k
+    }
+
+    /// True when `id` has an element sibling of its own kind.
+    pub(super) fn repeated(&mut self, id: NodeId) -> bool {
+        let Some(p) = self.doc.node(id).parent else {
+            return false;
+        };
+        if !self.counts.contains_key(&p) {
+            let mut counts: HashMap<Kind, u32> = HashMap::default();
+            let doc = self.doc;
+            for c in doc.children(p).take(MAX_CHILDREN as usize) {
+                if doc.element(c).is_some() {
+                    *counts.entry(self.kind(c)).or_insert(0) += 1;
+                }
+            }
+            self.counts.insert(p, counts);
+        }
+        let k = self.kind(id);
+        self.counts
+            .get(&p)
+            .and_then(|c| c.get(&k))
+            .is_some_and(|&n| n >= 2)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::extract::dom::parse;
+
+    #[test]
+    fn equal_kind_strings_share_one_id_and_distinct_ones_do_not() {
+        let doc = parse(
+            "<ul><li class='post odd'>a</li><li class='post even'>b</li>\
+             <li class='post sponsored'>c</li><li id=x class=post>d</li></ul>",
+        );
+        let mut kinds = Kinds::new(&doc);
+        let lis: Vec<NodeId> = (0..doc.nodes.len() as NodeId)
+            .filter(|&i| doc.is_tag(i, "li"))
+            .collect();
+        let k: Vec<Kind> = lis.iter().map(|&i| kinds.kind(i)).collect();
+        // State classes (odd/even) are not part of the kind.
+        assert_eq!(k[0], k[1]);
+        assert_ne!(k[0], k[2]);
+        assert_ne!(k[0], k[3]);
+        assert_eq!(kinds.name(k[0]), "li.post");
+        assert_eq!(kinds.name(k[2]), "li.post.sponsored");
+        assert_eq!(kinds.name(k[3]), "li#.post");
+        assert!(kinds.repeated(lis[0]));
+        assert!(!kinds.repeated(lis[2]));
+    }
+}
