@@ -19,10 +19,16 @@ use chrono::{Offset, Utc};
 use feedmine::eval::lists;
 use feedmine::extract::dates::DateContext;
 use feedmine::extract::patterns::MiningParams;
+use feedmine::pipeline::Timings;
 
 fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(f64::total_cmp);
     if v.is_empty() { 0.0 } else { v[v.len() / 2] }
+}
+
+/// Milliseconds of parse, mine, embedded, items and their total.
+fn stage_ms(t: &Timings) -> [f64; 5] {
+    [t.parse, t.mine, t.embedded, t.items, t.total()].map(|d| d.as_secs_f64() * 1e3)
 }
 
 fn main() {
@@ -59,12 +65,8 @@ fn main() {
         let mut samples: [Vec<f64>; 5] = Default::default();
         for _ in 0..runs {
             let t = feedmine::pipeline::analyze_list(&decoded.text, &base, &params, &ctx).timings;
-            let ms = |d: std::time::Duration| d.as_secs_f64() * 1e3;
-            for (i, v) in [t.parse, t.mine, t.embedded, t.items, t.total()]
-                .into_iter()
-                .enumerate()
-            {
-                samples[i].push(ms(v));
+            for (i, v) in stage_ms(&t).into_iter().enumerate() {
+                samples[i].push(v);
             }
         }
         for (i, s) in samples.into_iter().enumerate() {
@@ -132,12 +134,8 @@ fn synthetic(n: usize, runs: usize) {
     for _ in 0..runs {
         let page = feedmine::pipeline::analyze_list(&html, &base, &params, &ctx);
         items = page.items.len();
-        let t = page.timings;
-        for (i, v) in [t.parse, t.mine, t.embedded, t.items, t.total()]
-            .into_iter()
-            .enumerate()
-        {
-            stages[i].push(v.as_secs_f64() * 1e3);
+        for (i, v) in stage_ms(&page.timings).into_iter().enumerate() {
+            stages[i].push(v);
         }
     }
     println!(

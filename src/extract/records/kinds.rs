@@ -19,7 +19,7 @@ use crate::extract::sequence::MAX_CHILDREN;
 use super::Place;
 
 /// An interned kind string (see the module header).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(super) struct Kind(u32);
 
 /// Not computed yet, in [`Kinds::of_node`].
@@ -126,6 +126,11 @@ impl<'d> Kinds<'d> {
         self.names.get(kind.0 as usize).map_or("", String::as_str)
     }
 
+    /// The tag name a kind starts with (`li` of `li#.comment`).
+    pub(super) fn tag(&self, kind: Kind) -> &str {
+        self.name(kind).split(['#', '.']).next().unwrap_or("")
+    }
+
     fn compute_kind(&mut self, id: NodeId) -> Kind {
         let mut k = std::mem::take(&mut self.scratch);
         k.clear();
@@ -205,6 +210,7 @@ mod tests {
         assert_eq!(kinds.name(k[0]), "li.post");
         assert_eq!(kinds.name(k[2]), "li.post.sponsored");
         assert_eq!(kinds.name(k[3]), "li#.post");
+        assert_eq!(kinds.tag(k[3]), "li");
         assert!(kinds.repeated(lis[0]));
         assert!(!kinds.repeated(lis[2]));
     }

@@ -431,13 +431,12 @@ fn collect_runs(
             }
             e.patterns.push(ci);
         }
-        let threads = Singles {
-            ci,
-            singles: &singles,
-            by_container: &by_container,
-            min_ins,
-        };
-        collect_thread(doc, kinds, acc, &threads, voted);
+        for key in collect_thread(doc, kinds, acc, &singles, &by_container, min_ins) {
+            if let Some(e) = acc.get_mut(&key) {
+                e.patterns.push(ci);
+            }
+            voted.push(key);
+        }
         if any_group {
             break;
         }
@@ -475,32 +474,19 @@ fn add_runs(e: &mut Acc, runs: &[Run]) {
     }
 }
 
-/// One candidate's containers that hold a single root, at one lift level.
-struct Singles<'a> {
-    /// The candidate's index in [`Mining::candidates`].
-    ci: usize,
-    /// (container, its one root).
-    singles: &'a [(NodeId, NodeId)],
-    by_container: &'a HashMap<NodeId, Vec<Run>>,
-    min_ins: usize,
-}
-
 /// Containers holding one root each, nested in one another (a reply inside
-/// the comment it answers): their roots of one kind form one group. Every
-/// group voted for is added to `voted`.
+/// the comment it answers): their roots of one kind form one group. The
+/// containers and runs join the groups; the groups are returned for the
+/// candidate's vote.
 fn collect_thread(
     doc: &Document,
     kinds: &mut Kinds<'_>,
     acc: &mut HashMap<(Place, String), Acc>,
-    found: &Singles<'_>,
-    voted: &mut Vec<(Place, String)>,
-) {
-    let &Singles {
-        ci,
-        singles,
-        by_container,
-        min_ins,
-    } = found;
+    singles: &[(NodeId, NodeId)],
+    by_container: &HashMap<NodeId, Vec<Run>>,
+    min_ins: usize,
+) -> Vec<(Place, String)> {
+    let mut groups = Vec::new();
     let mut by_kind: HashMap<(Kind, String), Vec<NodeId>> = HashMap::default();
     for &(container, root) in singles {
         // Alone of its kind in its container, not one instance among
@@ -533,21 +519,15 @@ fn collect_thread(
         if !nested || !disjoint {
             continue;
         }
-        let root_tag = kinds
-            .name(kind)
-            .split(['#', '.'])
-            .next()
-            .unwrap_or("")
-            .to_string();
-        let key = (Place::Thread(kind, tag), root_tag);
-        voted.push(key.clone());
-        let e = acc.entry(key).or_default();
+        let key = (Place::Thread(kind, tag), kinds.tag(kind).to_string());
+        let e = acc.entry(key.clone()).or_default();
         for c in containers {
             e.containers.push(c);
             add_runs(e, &by_container[&c]);
         }
-        e.patterns.push(ci);
+        groups.push(key);
     }
+    groups
 }
 
 /// All containers of a place: every sibling (or cousin) container of the
@@ -923,10 +903,7 @@ fn head_kind(
 /// the head's tag and holds a heading (a variant of the head).
 fn is_head(doc: &Document, kinds: &mut Kinds<'_>, c: NodeId, head: Kind) -> bool {
     let kind = kinds.kind(c);
-    kind == head || {
-        let tag = kinds.name(head).split(['#', '.']).next().unwrap_or("");
-        doc.is_tag(c, tag) && title_weight(doc, c) == 2
-    }
+    kind == head || { doc.is_tag(c, kinds.tag(head)) && title_weight(doc, c) == 2 }
 }
 
 /// Records of one container that span several siblings: each starts at a
