@@ -14,11 +14,10 @@
 //! noembed, noframes, xmp) are skipped as the HTML tokenizer would; JSON-LD
 //! script bodies are kept aside for `meta`.
 
-use std::collections::HashMap;
 use std::ops::Range;
 
-/// Interned lowercase tag name (per document; known tags have fixed ids).
-pub type TagId = u16;
+use crate::extract::dom::tags::Interner;
+pub use crate::extract::dom::tags::{TEXT, TagId, is_void, tag};
 
 /// What a token is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -49,66 +48,12 @@ pub struct Token {
     pub text_len: u32,
 }
 
-macro_rules! known_tags {
-    ($($id:ident = $name:literal),* $(,)?) => {
-        /// Ids of the tags the algorithms name.
-        #[allow(dead_code)]
-        pub mod tag {
-            use super::TagId;
-            known_tags!(@consts 1u16, $($id),*);
-        }
-        const KNOWN_NAMES: &[&str] = &["#text", $($name),*];
-        fn known_tag(name: &[u8]) -> Option<TagId> {
-            match name {
-                $( x if x == $name.as_bytes() => Some(tag::$id), )*
-                _ => None,
-            }
-        }
-    };
-    (@consts $n:expr, $id:ident $(, $rest:ident)*) => {
-        pub const $id: TagId = $n;
-        known_tags!(@consts $n + 1u16 $(, $rest)*);
-    };
-    (@consts $n:expr) => {
-        pub const FIRST_UNKNOWN: TagId = $n;
-    };
-}
-
-/// Tag id of text tokens/nodes.
-pub const TEXT: TagId = 0;
-
-known_tags! {
-    P = "p", A = "a", DIV = "div", SPAN = "span", LI = "li", BR = "br", IMG = "img",
-    TD = "td", TR = "tr", TH = "th", UL = "ul", OL = "ol", TABLE = "table",
-    TBODY = "tbody", THEAD = "thead", TFOOT = "tfoot", OPTION = "option", OPTGROUP = "optgroup",
-    SELECT = "select", DT = "dt", DD = "dd", DL = "dl", H1 = "h1", H2 = "h2", H3 = "h3",
-    H4 = "h4", H5 = "h5", H6 = "h6", HR = "hr", INPUT = "input", META = "meta", LINK = "link",
-    AREA = "area", BASE = "base", COL = "col", EMBED = "embed", PARAM = "param",
-    SOURCE = "source", TRACK = "track", WBR = "wbr", HTML = "html", HEAD = "head",
-    BODY = "body", TITLE = "title", SCRIPT = "script", STYLE = "style", NOSCRIPT = "noscript",
-    TEXTAREA = "textarea", IFRAME = "iframe", NOEMBED = "noembed", NOFRAMES = "noframes",
-    XMP = "xmp", ADDRESS = "address", ARTICLE = "article", ASIDE = "aside",
-    BLOCKQUOTE = "blockquote", DETAILS = "details", DIALOG = "dialog", FIELDSET = "fieldset",
-    FIGCAPTION = "figcaption", FIGURE = "figure", FOOTER = "footer", FORM = "form",
-    HEADER = "header", HGROUP = "hgroup", MAIN = "main", MENU = "menu", NAV = "nav",
-    PRE = "pre", SECTION = "section", SUMMARY = "summary", CODE = "code", B = "b",
-    I = "i", EM = "em", STRONG = "strong", SMALL = "small", SUB = "sub", SUP = "sup",
-    TIME = "time", BUTTON = "button", LABEL = "label", SVG = "svg", MATH = "math",
-    CAPTION = "caption", COLGROUP = "colgroup", TEMPLATE = "template", PICTURE = "picture",
-    VIDEO = "video", AUDIO = "audio", CANVAS = "canvas", OBJECT = "object", U = "u",
-    S = "s", Q = "q", CITE = "cite", ABBR = "abbr", KBD = "kbd", SAMP = "samp", VAR = "var",
-    MARK = "mark", DEL = "del", INS = "ins", FONT = "font", CENTER = "center", BIG = "big",
-    TT = "tt", STRIKE = "strike", RUBY = "ruby", RT = "rt", RP = "rp", DFN = "dfn",
-    BDI = "bdi", BDO = "bdo", DATA = "data",
-}
-
 /// The token list of one document plus what `meta` needs.
 #[derive(Debug, Default)]
 pub struct Tokens {
     pub tokens: Vec<Token>,
-    /// Names of interned tags beyond the known ones, by `id - FIRST_UNKNOWN`.
-    extra_names: Vec<Box<str>>,
-    extra_ids: HashMap<Box<[u8]>, TagId>,
+    /// Tag names beyond the known ones.
+    names: Interner,
     /// Byte spans of `<script type="application/ld+json">` bodies.
     pub json_ld: Vec<Range<u32>>,
     /// Number of element (start-tag) tokens plus text tokens: the node count
@@ -119,54 +64,8 @@ pub struct Tokens {
 impl Tokens {
     /// Lowercase name of a tag id.
     pub fn name(&self, id: TagId) -> &str {
-        if let Some(n) = KNOWN_NAMES.get(id as usize) {
-            return n;
-        }
-        let i = (id - tag::FIRST_UNKNOWN) as usize;
-        self.extra_names.get(i).map_or("unknown", |b| b)
+        self.names.name(id)
     }
-
-    fn intern(&mut self, lower: &[u8]) -> TagId {
-        if let Some(id) = known_tag(lower) {
-            return id;
-        }
-        if let Some(&id) = self.extra_ids.get(lower) {
-            return id;
-        }
-        let next = tag::FIRST_UNKNOWN as usize + self.extra_names.len();
-        // Beyond u16 (MAX is the virtual root) every further unknown name shares the last id; such
-        // documents are absurd and names only matter for similarity there.
-        let id = TagId::try_from(next)
-            .unwrap_or(TagId::MAX - 1)
-            .min(TagId::MAX - 1);
-        if id != TagId::MAX - 1 {
-            self.extra_names
-                .push(String::from_utf8_lossy(lower).into_owned().into_boxed_str());
-            self.extra_ids.insert(lower.into(), id);
-        }
-        id
-    }
-}
-
-/// Elements that never have content (HTML's void elements).
-pub fn is_void(t: TagId) -> bool {
-    use tag::*;
-    matches!(
-        t,
-        AREA | BASE
-            | BR
-            | COL
-            | EMBED
-            | HR
-            | IMG
-            | INPUT
-            | LINK
-            | META
-            | PARAM
-            | SOURCE
-            | TRACK
-            | WBR
-    )
 }
 
 /// Tokenize `src`: see the module header.
@@ -178,7 +77,6 @@ pub fn tokenize(src: &str) -> Tokens {
     };
     let mut pos = 0usize;
     let mut space = false;
-    let mut name_buf = [0u8; 32];
     while pos < b.len() {
         let lt = match memchr::memchr(b'<', &b[pos..]) {
             Some(i) => pos + i,
@@ -231,16 +129,7 @@ pub fn tokenize(src: &str) -> Tokens {
         {
             name_end += 1;
         }
-        let raw_name = &b[name_start..name_end];
-        let tag = if raw_name.len() <= name_buf.len() {
-            let buf = &mut name_buf[..raw_name.len()];
-            buf.copy_from_slice(raw_name);
-            buf.make_ascii_lowercase();
-            out.intern(buf)
-        } else {
-            let lower = raw_name.to_ascii_lowercase();
-            out.intern(&lower)
-        };
+        let tag = out.names.intern(&b[name_start..name_end]);
         if is_end {
             let gt = skip_to_gt(b, name_end);
             out.tokens.push(Token {
@@ -272,7 +161,7 @@ pub fn tokenize(src: &str) -> Tokens {
         use tag::*;
         if matches!(tag, SCRIPT | STYLE | IFRAME | NOEMBED | NOFRAMES | XMP) && !self_closing {
             // Raw text: skip to the matching end tag, keep JSON-LD aside.
-            let close = find_close(b, gt, KNOWN_NAMES[tag as usize].as_bytes());
+            let close = find_close(b, gt, out.name(tag).as_bytes());
             if tag == SCRIPT {
                 let a = &src[attrs.start as usize..attrs.end as usize];
                 if a.to_ascii_lowercase().contains("ld+json") {
@@ -295,7 +184,7 @@ pub fn tokenize(src: &str) -> Tokens {
         });
         if matches!(tag, TITLE | TEXTAREA) && !self_closing {
             // RCDATA: the content is text up to the end tag.
-            let close = find_close(b, gt, KNOWN_NAMES[tag as usize].as_bytes());
+            let close = find_close(b, gt, out.name(tag).as_bytes());
             if close > gt {
                 push_text(&mut out, b, gt, close, &mut space);
             }

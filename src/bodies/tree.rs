@@ -18,6 +18,7 @@
 //! - No recursion: every walk uses explicit stacks.
 
 use super::tokenize::{TEXT, TagId, Token, TokenKind, is_void, tag};
+use crate::extract::dom::tags;
 
 /// Index of a node in `Tree::nodes`.
 pub type NodeId = u32;
@@ -127,48 +128,10 @@ pub fn end_omissible(t: TagId) -> bool {
     )
 }
 
-/// Start tags that close an open `<p>` (HTML's "close a p element" list).
+/// Start tags that close an open `<p>` (HTML's "close a p element" list;
+/// pages here are read as standards mode, where `table` closes it too).
 fn closes_p(c: TagId) -> bool {
-    use tag::*;
-    matches!(
-        c,
-        ADDRESS
-            | ARTICLE
-            | ASIDE
-            | BLOCKQUOTE
-            | CENTER
-            | DETAILS
-            | DIALOG
-            | DIV
-            | DL
-            | FIELDSET
-            | FIGCAPTION
-            | FIGURE
-            | FOOTER
-            | FORM
-            | H1
-            | H2
-            | H3
-            | H4
-            | H5
-            | H6
-            | HEADER
-            | HGROUP
-            | HR
-            | MAIN
-            | MENU
-            | NAV
-            | OL
-            | P
-            | PRE
-            | SECTION
-            | SUMMARY
-            | TABLE
-            | UL
-            | LI
-            | DD
-            | DT
-    )
+    tags::closes_p(c) || c == tag::TABLE
 }
 
 /// Does the start of element `c` end an open element `x` whose end tag was

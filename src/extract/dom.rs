@@ -21,12 +21,16 @@
 //! - Walks are iterative: a page of 100,000 nested `div`s cannot overflow the stack.
 //! - No element nests deeper than [`depth::MAX_DEPTH`]: html5ever's tree
 //!   builder is quadratic in depth, so [`parse`] first trims deeper start
-//!   tags in one linear pass ([`depth::cap_depth`]) and counts them in
+//!   tags in one linear pass ([`prepare`], which also applies the work
+//!   [`budget`] and empties script and style bodies) and counts them in
 //!   [`Document::dropped_deep_tags`]; their text stays.
 
 pub mod budget;
 pub mod depth;
+mod lexer;
+pub mod prepare;
 pub mod sink;
+pub mod tags;
 
 use html5ever::tendril::TendrilSink;
 #[cfg(test)]
@@ -155,20 +159,25 @@ pub fn parse(html: &str) -> Document {
 
 /// [`parse`] with an explicit nesting cap.
 pub fn parse_with_depth_cap(html: &str, max_depth: usize) -> Document {
-    let bounded = budget::bound(html);
-    let capped = depth::cap_depth(&bounded.html, max_depth);
-    if capped.dropped_start_tags > 0 {
+    let prepared = prepare::prepare(
+        html,
+        prepare::Options {
+            max_depth: Some(max_depth),
+            empty_raw_bodies: true,
+        },
+    );
+    if prepared.dropped_deep_tags > 0 {
         tracing::warn!(
-            dropped = capped.dropped_start_tags,
+            dropped = prepared.dropped_deep_tags,
             max_depth,
             "page nests elements deeper than the cap; deeper start tags dropped"
         );
     }
     let mut doc = html5ever::parse_document(sink::ArenaSink::default(), Default::default())
-        .one(capped.html.as_ref());
-    doc.dropped_deep_tags = capped.dropped_start_tags;
-    doc.truncated_at_budget = bounded.truncated;
-    doc.dropped_attributes = bounded.dropped_attributes;
+        .one(prepared.html.as_ref());
+    doc.dropped_deep_tags = prepared.dropped_deep_tags;
+    doc.truncated_at_budget = prepared.truncated;
+    doc.dropped_attributes = prepared.dropped_attributes;
     doc
 }
 

@@ -1,15 +1,16 @@
-//! The work budget of one parse, enforced on the raw HTML before html5ever
-//! sees it, in one linear pass: at most [`MAX_ELEMENTS`] start tags (the
-//! page is cut before the next one, so the records of its first part
-//! remain) and at most [`MAX_ATTRIBUTES`] attributes per element (the rest
-//! are dropped: html5ever's duplicate-attribute check is quadratic in them,
-//! 400,000 distinct names took 92 s).
+//! The work budget of one parse, enforced on the raw HTML before a parser
+//! sees it (by the one pre-pass, [`super::prepare`]): at most
+//! [`MAX_ELEMENTS`] start tags (the page is cut before the next one, so the
+//! records of its first part remain) and at most [`MAX_ATTRIBUTES`]
+//! attributes per element (the rest are dropped: html5ever's
+//! duplicate-attribute check is quadratic in them, 400,000 distinct names
+//! took 92 s).
 //!
 //! Invariants: a page within both budgets is returned borrowed and byte for
-//! byte unchanged; the output is never longer than the input; comments,
-//! `<script>` and `<style>` contents are skipped, not counted.
+//! byte unchanged; the output is never longer than the input; comments and
+//! raw-text contents (`<script>`, `<style>`, ...) are skipped, not counted.
 
-use std::borrow::Cow;
+use super::prepare::{Options, Prepared, prepare};
 
 /// Start tags parsed at most per page. A page of 150,000 records of one
 /// element each builds ~60 MB of trees; real list pages have well under
@@ -18,161 +19,22 @@ pub const MAX_ELEMENTS: usize = 150_000;
 /// Attributes kept per element; real elements have a handful.
 pub const MAX_ATTRIBUTES: usize = 256;
 
-/// The HTML to parse and what the budget cut.
-#[derive(Debug)]
-pub struct Bounded<'a> {
-    pub html: Cow<'a, str>,
-    /// The page was cut after [`MAX_ELEMENTS`] start tags.
-    pub truncated: bool,
-    /// Attributes dropped beyond [`MAX_ATTRIBUTES`] per element.
-    pub dropped_attributes: usize,
-}
-
-/// Apply the budget to `html` (see the module header).
-pub fn bound(html: &str) -> Bounded<'_> {
-    let b = html.as_bytes();
-    let mut cuts: Vec<(usize, usize)> = Vec::new();
-    let (mut elements, mut dropped, mut i) = (0usize, 0usize, 0usize);
-    let mut end = b.len();
-    while let Some(off) = memchr(b'<', &b[i..]) {
-        let lt = i + off;
-        let next = b.get(lt + 1).copied().unwrap_or(0);
-        if b[lt..].starts_with(b"<!--") {
-            i = find(b, lt + 4, b"-->").map_or(b.len(), |p| p + 3);
-        } else if next == b'!' || next == b'?' || next == b'/' {
-            i = memchr(b'>', &b[lt..]).map_or(b.len(), |p| lt + p + 1);
-        } else if next.is_ascii_alphabetic() {
-            elements += 1;
-            if elements > MAX_ELEMENTS {
-                end = lt;
-                break;
-            }
-            let (tag_end, cut, n, raw) = scan_start_tag(b, lt);
-            if let Some(from) = cut {
-                // Keep the tag's `>` (an unclosed tag at the end of the
-                // page loses everything from the cut: `to` stays on a
-                // character boundary either way).
-                let to = if b.get(tag_end.wrapping_sub(1)) == Some(&b'>') {
-                    tag_end - 1
-                } else {
-                    b.len()
-                };
-                cuts.push((from, to.max(from)));
-                dropped += n;
-            }
-            i = tag_end;
-            if let Some(close) = raw {
-                i = find_ci(b, i, close).unwrap_or(b.len());
-            }
-        } else {
-            i = lt + 1;
-        }
-    }
-    if cuts.is_empty() && end == b.len() {
-        return Bounded {
-            html: Cow::Borrowed(html),
-            truncated: false,
-            dropped_attributes: 0,
-        };
-    }
-    let mut out = String::with_capacity(end);
-    let mut at = 0;
-    for (from, to) in cuts.into_iter().filter(|(from, _)| *from < end) {
-        out.push_str(&html[at..from]);
-        at = to.min(end);
-    }
-    out.push_str(&html[at..end]);
-    Bounded {
-        html: Cow::Owned(out),
-        truncated: end < b.len(),
-        dropped_attributes: dropped,
-    }
-}
-
-/// Scan the start tag at `lt`: returns the index after its `>`, where to
-/// cut excess attributes from (up to the `>`), how many were dropped, and
-/// the end tag to skip to for raw-text elements.
-fn scan_start_tag(b: &[u8], lt: usize) -> (usize, Option<usize>, usize, Option<&'static [u8]>) {
-    let mut i = lt + 1;
-    while i < b.len() && !b[i].is_ascii_whitespace() && b[i] != b'>' && b[i] != b'/' {
-        i += 1;
-    }
-    let name = &b[lt + 1..i];
-    let raw: Option<&'static [u8]> = if name.eq_ignore_ascii_case(b"script") {
-        Some(b"</script")
-    } else if name.eq_ignore_ascii_case(b"style") {
-        Some(b"</style")
-    } else {
-        None
-    };
-    let (mut count, mut cut, mut dropped) = (0usize, None, 0usize);
-    loop {
-        while i < b.len() && (b[i].is_ascii_whitespace() || b[i] == b'/') {
-            i += 1;
-        }
-        if i >= b.len() {
-            return (b.len(), cut, dropped, raw);
-        }
-        if b[i] == b'>' {
-            return (i + 1, cut, dropped, raw);
-        }
-        let start = i;
-        while i < b.len() && !b[i].is_ascii_whitespace() && !matches!(b[i], b'=' | b'>' | b'/') {
-            i += 1;
-        }
-        if i == start {
-            i += 1;
-        }
-        if b.get(i) == Some(&b'=') {
-            i += 1;
-            i = skip_value(b, i);
-        }
-        count += 1;
-        if count > MAX_ATTRIBUTES {
-            cut.get_or_insert(start);
-            dropped += 1;
-        }
-    }
-}
-
-/// Skip an attribute value starting at `i` (quoted or not).
-fn skip_value(b: &[u8], mut i: usize) -> usize {
-    while i < b.len() && b[i].is_ascii_whitespace() {
-        i += 1;
-    }
-    match b.get(i) {
-        Some(&q) if q == b'"' || q == b'\'' => {
-            memchr(q, &b[i + 1..]).map_or(b.len(), |p| i + p + 2)
-        }
-        _ => {
-            while i < b.len() && !b[i].is_ascii_whitespace() && b[i] != b'>' {
-                i += 1;
-            }
-            i
-        }
-    }
-}
-
-fn memchr(needle: u8, hay: &[u8]) -> Option<usize> {
-    hay.iter().position(|&c| c == needle)
-}
-
-fn find(b: &[u8], from: usize, pat: &[u8]) -> Option<usize> {
-    b.get(from..)?
-        .windows(pat.len())
-        .position(|w| w == pat)
-        .map(|p| from + p)
-}
-
-fn find_ci(b: &[u8], from: usize, pat: &[u8]) -> Option<usize> {
-    b.get(from..)?
-        .windows(pat.len())
-        .position(|w| w.eq_ignore_ascii_case(pat))
-        .map(|p| from + p)
+/// Apply the budget alone to `html` (see the module header), for readers
+/// with their own tokenizer (article bodies).
+pub fn bound(html: &str) -> Prepared<'_> {
+    prepare(
+        html,
+        Options {
+            max_depth: None,
+            empty_raw_bodies: false,
+        },
+    )
 }
 
 #[cfg(test)]
 mod tests {
+    use std::borrow::Cow;
+
     use super::*;
 
     /// Regression (found writing the fuzz target): an unclosed tag with

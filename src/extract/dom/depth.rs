@@ -1,32 +1,28 @@
-//! Nesting-depth cap applied to raw HTML before html5ever sees it.
+//! The nesting-depth cap's model of the HTML parser's stack of open
+//! elements, fed tag by tag by the parse pre-pass ([`super::prepare`]).
 //!
 //! html5ever's tree builder is quadratic in nesting depth (every start and
 //! end tag runs scope checks over the whole stack of open elements): 100,000
-//! nested `div`s take minutes. [`cap_depth`] is one linear pass with a cheap
-//! tag scanner that tracks the stack of open elements the way the HTML parser
-//! would, and drops every start tag that would open an element deeper than
-//! the cap, together with the end tag that would close it. Text, void
-//! elements and raw-text elements (`script`, `style`, ...) are always kept, so
-//! no words are lost and no script source turns into page text.
+//! nested `div`s take minutes. [`OpenElements`] tracks the stack the way the
+//! parser would and says which start tags would open an element deeper than
+//! the cap; the pre-pass drops those, together with the end tags that would
+//! close them. Text, void elements and raw-text elements (`script`,
+//! `style`, ...) are always kept, so no words are lost and no script source
+//! turns into page text.
 //!
 //! Invariants:
-//! - Linear time: every byte is looked at a bounded number of times (the
-//!   open-element stack never exceeds `max_depth + 1`, so each scope search
-//!   is bounded by the cap).
-//! - Pages whose tracked depth never exceeds the cap come back unchanged
-//!   (borrowed, not copied).
-//! - The tracked depth errs on the high side, never the low side: the scanner
-//!   closes elements implicitly only where the parser certainly does (`li`,
-//!   `p`, `td`, ...; see `close_implied`) and treats html5ever's tolerated
-//!   oddities (`<div/>`, unknown elements) as opening. A page can only be
-//!   trimmed earlier than needed, never parsed deeper than the cap allows.
-//! - Output is valid UTF-8: only whole tags (which start at `<` and end at
-//!   `>`, both ASCII) are removed.
+//! - Linear time: the stack never exceeds `max_depth + 1`, so each scope
+//!   search is bounded by the cap; tags are compared as interned ids.
+//! - The tracked depth errs on the high side, never the low side: elements
+//!   close implicitly only where the parser certainly closes them (`li`,
+//!   `p`, `td`, ...; see `close_implied`), html5ever's tolerated oddities
+//!   (`<div/>`, unknown elements) count as opening, and an end tag whose
+//!   name shares the overflow id closes nothing. A page can only be trimmed
+//!   earlier than needed, never parsed deeper than the cap allows.
 
-use std::borrow::Cow;
 use std::collections::HashMap;
 
-use memchr::{memchr, memmem};
+use super::tags::{OVERFLOW, TagId, closes_p, is_heading, is_void, tag::*};
 
 /// Deepest element nesting handed to html5ever. Real pages nest 10–40
 /// elements deep (the deepest in our evaluation data is below 60); 256 leaves
@@ -34,418 +30,252 @@ use memchr::{memchr, memmem};
 /// 256² per tag in the worst case.
 pub const MAX_DEPTH: usize = 256;
 
-/// A page after the depth cap.
-#[derive(Debug)]
-pub struct Capped<'a> {
-    /// The HTML to parse (borrowed when nothing was dropped).
-    pub html: Cow<'a, str>,
-    /// Start tags dropped because they would have opened an element deeper
-    /// than the cap (their end tags are dropped too but not counted).
-    pub dropped_start_tags: usize,
-}
-
-/// Elements that never have content (HTML void elements).
-const VOID: &[&str] = &[
-    "area", "base", "basefont", "bgsound", "br", "col", "embed", "frame", "hr", "image", "img",
-    "input", "keygen", "link", "meta", "param", "source", "track", "wbr",
-];
-
-/// Elements whose content is raw text up to their own end tag (the parser
-/// reads no tags inside). `noscript` is raw text because kuchikikiki parses
-/// with scripting enabled.
-const RAW_TEXT: &[&str] = &[
-    "script", "style", "textarea", "title", "xmp", "iframe", "noembed", "noframes", "noscript",
-];
-
 /// Elements the parser merges into the existing one instead of nesting.
-const SINGLETONS: &[&str] = &["html", "head", "body"];
+fn is_singleton(t: TagId) -> bool {
+    matches!(t, HTML | HEAD | BODY)
+}
 
 /// Scope boundaries: an end tag or implied close never reaches past them
 /// (the HTML spec's "has an element in scope" list, HTML namespace).
-const SCOPE_BOUNDARY: &[&str] = &[
-    "applet", "caption", "html", "table", "td", "th", "marquee", "object", "template", "svg",
-    "math",
-];
+fn is_boundary(t: TagId) -> bool {
+    matches!(
+        t,
+        APPLET | CAPTION | HTML | TABLE | TD | TH | MARQUEE | OBJECT | TEMPLATE | SVG | MATH
+    )
+}
 
 /// End tags the parser matches within the default scope (the spec's block,
 /// table and list end tags); other end tags stop at any special element.
-const SCOPED_END_TAGS: &[&str] = &[
-    "address",
-    "applet",
-    "article",
-    "aside",
-    "blockquote",
-    "button",
-    "caption",
-    "center",
-    "dd",
-    "details",
-    "dialog",
-    "dir",
-    "div",
-    "dl",
-    "dt",
-    "fieldset",
-    "figcaption",
-    "figure",
-    "footer",
-    "header",
-    "hgroup",
-    "listing",
-    "main",
-    "marquee",
-    "menu",
-    "nav",
-    "object",
-    "ol",
-    "pre",
-    "search",
-    "section",
-    "select",
-    "summary",
-    "table",
-    "tbody",
-    "td",
-    "template",
-    "tfoot",
-    "th",
-    "thead",
-    "tr",
-    "ul",
-];
-
-fn is_boundary(name: &str) -> bool {
-    SCOPE_BOUNDARY.contains(&name)
+fn is_scoped_end_tag(t: TagId) -> bool {
+    matches!(
+        t,
+        ADDRESS
+            | APPLET
+            | ARTICLE
+            | ASIDE
+            | BLOCKQUOTE
+            | BUTTON
+            | CAPTION
+            | CENTER
+            | DD
+            | DETAILS
+            | DIALOG
+            | DIR
+            | DIV
+            | DL
+            | DT
+            | FIELDSET
+            | FIGCAPTION
+            | FIGURE
+            | FOOTER
+            | HEADER
+            | HGROUP
+            | LISTING
+            | MAIN
+            | MARQUEE
+            | MENU
+            | NAV
+            | OBJECT
+            | OL
+            | PRE
+            | SEARCH
+            | SECTION
+            | SELECT
+            | SUMMARY
+            | TABLE
+            | TBODY
+            | TD
+            | TEMPLATE
+            | TFOOT
+            | TH
+            | THEAD
+            | TR
+            | UL
+    )
 }
-
-/// The spec's "special" category (all of it).
-fn is_special(name: &str) -> bool {
-    SPECIAL.contains(&name) || matches!(name, "address" | "div" | "p")
-}
-
-/// Start tags that close an open `p` (the spec's "close a p element" list).
-const CLOSES_P: &[&str] = &[
-    "address",
-    "article",
-    "aside",
-    "blockquote",
-    "center",
-    "details",
-    "dialog",
-    "dir",
-    "div",
-    "dl",
-    "fieldset",
-    "figcaption",
-    "figure",
-    "footer",
-    "form",
-    "h1",
-    "h2",
-    "h3",
-    "h4",
-    "h5",
-    "h6",
-    "header",
-    "hgroup",
-    "hr",
-    "li",
-    "dd",
-    "dt",
-    "listing",
-    "main",
-    "menu",
-    "nav",
-    "ol",
-    "p",
-    "pre",
-    "search",
-    "section",
-    "summary",
-    "ul",
-];
 
 /// The spec's "special" elements other than `address`, `div` and `p`: the
 /// search for an open `li`/`dt`/`dd` to close stops at them.
-const SPECIAL: &[&str] = &[
-    "applet",
-    "area",
-    "article",
-    "aside",
-    "base",
-    "basefont",
-    "bgsound",
-    "blockquote",
-    "body",
-    "br",
-    "button",
-    "caption",
-    "center",
-    "col",
-    "colgroup",
-    "dd",
-    "details",
-    "dir",
-    "dl",
-    "dt",
-    "embed",
-    "fieldset",
-    "figcaption",
-    "figure",
-    "footer",
-    "form",
-    "frame",
-    "frameset",
-    "h1",
-    "h2",
-    "h3",
-    "h4",
-    "h5",
-    "h6",
-    "head",
-    "header",
-    "hgroup",
-    "hr",
-    "html",
-    "iframe",
-    "img",
-    "input",
-    "li",
-    "link",
-    "listing",
-    "main",
-    "marquee",
-    "menu",
-    "meta",
-    "nav",
-    "noembed",
-    "noframes",
-    "noscript",
-    "object",
-    "ol",
-    "param",
-    "plaintext",
-    "pre",
-    "script",
-    "search",
-    "section",
-    "select",
-    "source",
-    "style",
-    "summary",
-    "table",
-    "tbody",
-    "td",
-    "template",
-    "textarea",
-    "tfoot",
-    "th",
-    "thead",
-    "title",
-    "tr",
-    "track",
-    "ul",
-    "wbr",
-    "xmp",
-];
-
-/// Trim `html` so that no element nests deeper than `max_depth`.
-pub fn cap_depth(html: &str, max_depth: usize) -> Capped<'_> {
-    let mut scan = Scanner {
-        src: html.as_bytes(),
-        stack: Vec::new(),
-        foreign: 0,
-        excess: HashMap::new(),
-        max_depth,
-        dropped: Vec::new(),
-        dropped_start_tags: 0,
-    };
-    scan.run();
-    if scan.dropped.is_empty() {
-        return Capped {
-            html: Cow::Borrowed(html),
-            dropped_start_tags: 0,
-        };
-    }
-    let mut out = String::with_capacity(html.len());
-    let mut at = 0;
-    for r in &scan.dropped {
-        // Ranges start at `<` and end after `>`: ASCII, so char boundaries.
-        out.push_str(html.get(at..r.start).unwrap_or_default());
-        at = r.end;
-    }
-    out.push_str(html.get(at..).unwrap_or_default());
-    Capped {
-        html: Cow::Owned(out),
-        dropped_start_tags: scan.dropped_start_tags,
-    }
+fn is_special_but_not_address_div_p(t: TagId) -> bool {
+    is_heading(t)
+        || matches!(
+            t,
+            APPLET
+                | AREA
+                | ARTICLE
+                | ASIDE
+                | BASE
+                | BASEFONT
+                | BGSOUND
+                | BLOCKQUOTE
+                | BODY
+                | BR
+                | BUTTON
+                | CAPTION
+                | CENTER
+                | COL
+                | COLGROUP
+                | DD
+                | DETAILS
+                | DIR
+                | DL
+                | DT
+                | EMBED
+                | FIELDSET
+                | FIGCAPTION
+                | FIGURE
+                | FOOTER
+                | FORM
+                | FRAME
+                | FRAMESET
+                | HEAD
+                | HEADER
+                | HGROUP
+                | HR
+                | HTML
+                | IFRAME
+                | IMG
+                | INPUT
+                | LI
+                | LINK
+                | LISTING
+                | MAIN
+                | MARQUEE
+                | MENU
+                | META
+                | NAV
+                | NOEMBED
+                | NOFRAMES
+                | NOSCRIPT
+                | OBJECT
+                | OL
+                | PARAM
+                | PLAINTEXT
+                | PRE
+                | SCRIPT
+                | SEARCH
+                | SECTION
+                | SELECT
+                | SOURCE
+                | STYLE
+                | SUMMARY
+                | TABLE
+                | TBODY
+                | TD
+                | TEMPLATE
+                | TEXTAREA
+                | TFOOT
+                | TH
+                | THEAD
+                | TITLE
+                | TR
+                | TRACK
+                | UL
+                | WBR
+                | XMP
+        )
 }
 
-/// One tag as the scanner read it.
-struct Tag {
-    name: String,
-    self_closing: bool,
-    /// Byte just past the tag's `>` (or the input end).
-    after: usize,
+/// The spec's "special" category (all of it).
+fn is_special(t: TagId) -> bool {
+    is_special_but_not_address_div_p(t) || matches!(t, ADDRESS | DIV | P)
 }
 
-struct Scanner<'a> {
-    src: &'a [u8],
-    /// Open elements, outermost first (lower-case names).
-    stack: Vec<String>,
+/// The parser's stack of open elements, as far as depth goes.
+#[derive(Debug)]
+pub struct OpenElements {
+    /// Open elements, outermost first.
+    stack: Vec<TagId>,
     /// Open `svg`/`math` elements: inside them `<x/>` really self-closes.
     foreign: usize,
     /// Per name: start tags dropped whose end tag has not been seen yet.
-    excess: HashMap<String, usize>,
+    excess: HashMap<TagId, usize>,
     max_depth: usize,
-    /// Byte ranges of dropped tags, in order.
-    dropped: Vec<std::ops::Range<usize>>,
-    dropped_start_tags: usize,
 }
 
-impl Scanner<'_> {
-    fn run(&mut self) {
-        let src = self.src;
-        let mut i = 0;
-        while let Some(off) = memchr(b'<', &src[i..]) {
-            let lt = i + off;
-            let next = src.get(lt + 1).copied();
-            i = match next {
-                Some(b'!') => self.skip_markup_declaration(lt),
-                Some(b'?') => skip_past_gt(src, lt + 2),
-                Some(b'/') => match src.get(lt + 2) {
-                    Some(c) if c.is_ascii_alphabetic() => {
-                        let tag = read_tag(src, lt + 2);
-                        self.end_tag(&tag, lt);
-                        tag.after
-                    }
-                    Some(b'>') => lt + 3,
-                    // `</` + other: a bogus comment up to `>`.
-                    Some(_) => skip_past_gt(src, lt + 2),
-                    None => src.len(),
-                },
-                Some(c) if c.is_ascii_alphabetic() => {
-                    let tag = read_tag(src, lt + 1);
-                    let after = tag.after;
-                    match self.start_tag(tag, lt) {
-                        Some(resume) => resume,
-                        None => after,
-                    }
-                }
-                _ => lt + 1,
-            };
+impl OpenElements {
+    pub fn new(max_depth: usize) -> Self {
+        OpenElements {
+            stack: Vec::new(),
+            foreign: 0,
+            excess: HashMap::new(),
+            max_depth,
         }
     }
 
-    /// `<!--...-->`, `<![CDATA[...]]>` (foreign content only), `<!doctype>`
-    /// and bogus comments. Returns where scanning resumes.
-    fn skip_markup_declaration(&self, lt: usize) -> usize {
-        let src = self.src;
-        let rest = &src[lt + 2..];
-        if rest.starts_with(b"--") {
-            let body = lt + 4;
-            // Abrupt closings `<!-->` and `<!--->` end the comment at once.
-            if src.get(body) == Some(&b'>') {
-                return body + 1;
-            }
-            if src.get(body..body + 2) == Some(b"->") {
-                return body + 2;
-            }
-            // The comment ends at the first `-->` or `--!>`, whichever comes
-            // first (ending early is safe: it can only over-count depth).
-            let a = memmem::find(&src[body..], b"-->").map(|p| body + p + 3);
-            let b = memmem::find(&src[body..], b"--!>").map(|p| body + p + 4);
-            return match (a, b) {
-                (Some(a), Some(b)) => a.min(b),
-                (Some(x), None) | (None, Some(x)) => x,
-                (None, None) => src.len(),
-            };
-        }
-        if self.foreign > 0 && rest.starts_with(b"[CDATA[") {
-            return memmem::find(&src[lt..], b"]]>").map_or(src.len(), |p| lt + p + 3);
-        }
-        skip_past_gt(src, lt + 2)
+    /// Inside `svg` or `math`.
+    pub fn in_foreign(&self) -> bool {
+        self.foreign > 0
     }
 
-    /// Handles a start tag at `lt`; returns where scanning resumes when the
-    /// element's content is raw text (`Some`), else `None`.
-    fn start_tag(&mut self, tag: Tag, lt: usize) -> Option<usize> {
-        let name = tag.name.as_str();
-        if name == "plaintext" {
-            // Everything after it is text: no more tags.
-            return Some(self.src.len());
+    /// A start tag other than `plaintext` and the raw-text elements (which
+    /// are kept at any depth): false when it would open an element deeper
+    /// than the cap and must be dropped.
+    pub fn start(&mut self, id: TagId, self_closing: bool) -> bool {
+        if is_singleton(id) {
+            return true;
         }
-        if RAW_TEXT.contains(&name) {
-            // Kept at any depth: its content is text to the parser, and
-            // dropping the tag would turn that content into page text.
-            return Some(skip_raw_text(self.src, tag.after, name));
-        }
-        if SINGLETONS.contains(&name) {
-            return None;
-        }
-        let leaf = VOID.contains(&name) || (tag.self_closing && self.foreign > 0);
+        let leaf = is_void(id) || (self_closing && self.foreign > 0);
         if self.foreign == 0 {
-            self.close_implied(name);
+            self.close_implied(id);
         }
         if leaf {
-            return None;
+            return true;
         }
         if self.stack.len() >= self.max_depth {
-            self.dropped.push(lt..tag.after);
-            self.dropped_start_tags += 1;
-            *self.excess.entry(tag.name).or_insert(0) += 1;
-            return None;
+            *self.excess.entry(id).or_insert(0) += 1;
+            return false;
         }
-        if name == "svg" || name == "math" {
+        if id == SVG || id == MATH {
             self.foreign += 1;
         }
-        self.stack.push(tag.name);
-        None
+        self.stack.push(id);
+        true
     }
 
-    fn end_tag(&mut self, tag: &Tag, lt: usize) {
-        if let Some(n) = self.excess.get_mut(&tag.name)
+    /// An end tag: false when it closes a dropped start tag and must be
+    /// dropped too.
+    pub fn end(&mut self, id: TagId) -> bool {
+        if let Some(n) = self.excess.get_mut(&id)
             && *n > 0
         {
             *n -= 1;
-            self.dropped.push(lt..tag.after);
-            return;
+            return false;
         }
-        let name = tag.name.as_str();
-        if SINGLETONS.contains(&name) {
-            return;
+        if is_singleton(id) || id == OVERFLOW {
+            return true;
         }
-        if name == "form" {
+        if id == FORM {
             // The parser removes just the form element, not what is inside.
-            if let Some(d) = self.find_in_scope(|n| n == "form") {
+            if let Some(d) = self.find_in_scope(|n| n == FORM) {
                 self.stack.remove(d);
             }
-            return;
+            return true;
         }
-        let heading = |n: &str| matches!(n, "h1" | "h2" | "h3" | "h4" | "h5" | "h6");
-        let found = if heading(name) {
-            self.find_in_scope(heading)
-        } else if name == "li" {
+        let found = if is_heading(id) {
+            self.find_in_scope(is_heading)
+        } else if id == LI {
             // List item scope: `ul`/`ol` also stop the search.
-            self.find_until(|n| n == "li", |n| is_boundary(n) || n == "ul" || n == "ol")
-        } else if name == "p" {
-            self.find_until(|n| n == "p", |n| is_boundary(n) || n == "button")
-        } else if SCOPED_END_TAGS.contains(&name) {
-            self.find_in_scope(|n| n == name)
+            self.find_until(|n| n == LI, |n| is_boundary(n) || n == UL || n == OL)
+        } else if id == P {
+            self.find_until(|n| n == P, |n| is_boundary(n) || n == BUTTON)
+        } else if is_scoped_end_tag(id) {
+            self.find_in_scope(|n| n == id)
         } else {
             // "Any other end tag" (and formatting elements without a
             // furthest block): pops to the match unless a special element
             // is nearer, in which case the parser ignores it.
-            self.find_until(|n| n == name, is_special)
+            self.find_until(|n| n == id, is_special)
         };
         if let Some(d) = found {
             self.pop_to(d);
         }
+        true
     }
 
     /// Index of the innermost open element `is_target` accepts, searching
     /// no further out than a scope boundary.
-    fn find_in_scope(&self, is_target: impl Fn(&str) -> bool) -> Option<usize> {
+    fn find_in_scope(&self, is_target: impl Fn(TagId) -> bool) -> Option<usize> {
         self.find_until(is_target, is_boundary)
     }
 
@@ -453,10 +283,10 @@ impl Scanner<'_> {
     /// no further out than the first element `stop` accepts.
     fn find_until(
         &self,
-        is_target: impl Fn(&str) -> bool,
-        stop: impl Fn(&str) -> bool,
+        is_target: impl Fn(TagId) -> bool,
+        stop: impl Fn(TagId) -> bool,
     ) -> Option<usize> {
-        for (d, open) in self.stack.iter().enumerate().rev() {
+        for (d, &open) in self.stack.iter().enumerate().rev() {
             if is_target(open) {
                 return Some(d);
             }
@@ -471,188 +301,92 @@ impl Scanner<'_> {
     fn pop_to(&mut self, d: usize) {
         while self.stack.len() > d {
             if let Some(n) = self.stack.pop()
-                && (n == "svg" || n == "math")
+                && (n == SVG || n == MATH)
             {
                 self.foreign = self.foreign.saturating_sub(1);
             }
         }
     }
 
-    /// Elements the start of `name` closes implicitly in the HTML parser
+    /// Elements the start of `id` closes implicitly in the HTML parser
     /// (only the common cases; missing one only over-counts depth).
-    fn close_implied(&mut self, name: &str) {
-        if CLOSES_P.contains(&name)
-            && let Some(d) = self.find_in_scope(|n| n == "p" || n == "button")
-            && self.stack[d] == "p"
+    fn close_implied(&mut self, id: TagId) {
+        if closes_p(id)
+            && let Some(d) = self.find_in_scope(|n| n == P || n == BUTTON)
+            && self.stack[d] == P
         {
             self.pop_to(d);
         }
-        match name {
-            "li" => self.close_list_item(&["li"]),
-            "dt" | "dd" => self.close_list_item(&["dt", "dd"]),
-            "h1" | "h2" | "h3" | "h4" | "h5" | "h6"
-                if self.stack.last().is_some_and(|t| {
-                    matches!(t.as_str(), "h1" | "h2" | "h3" | "h4" | "h5" | "h6")
-                }) =>
-            {
+        let top = self.stack.last().copied();
+        match id {
+            LI => self.close_list_item(&[LI]),
+            DT | DD => self.close_list_item(&[DT, DD]),
+            _ if is_heading(id) && top.is_some_and(is_heading) => {
                 self.stack.pop();
             }
             // The adoption agency pops to the open `a`/`nobr` only when no
             // special element (a "furthest block") lies above it.
-            "a" | "nobr" => {
-                if let Some(d) = self.find_until(|n| n == name, is_special) {
+            A | NOBR => {
+                if let Some(d) = self.find_until(|n| n == id, is_special) {
                     self.pop_to(d);
                 }
             }
-            "button" => {
-                if let Some(d) = self.find_in_scope(|n| n == "button") {
+            BUTTON => {
+                if let Some(d) = self.find_in_scope(|n| n == BUTTON) {
                     self.pop_to(d);
                 }
             }
-            "option" if self.stack.last().is_some_and(|t| t == "option") => {
+            OPTION if top == Some(OPTION) => {
                 self.stack.pop();
             }
-            "td" | "th" => {
-                if let Some(d) = self.find_in_table(&["td", "th"], &["tr", "table"]) {
-                    self.pop_to(d);
-                }
-            }
-            "tr" => {
-                if let Some(d) = self.find_in_table(&["tr"], &["table"]) {
-                    self.pop_to(d);
-                }
-            }
-            "tbody" | "thead" | "tfoot" => {
-                if let Some(d) = self.find_in_table(&["tbody", "thead", "tfoot"], &["table"]) {
-                    self.pop_to(d);
-                }
-            }
+            TD | TH => self.close_in_table(&[TD, TH], &[TR, TABLE]),
+            TR => self.close_in_table(&[TR], &[TABLE]),
+            TBODY | THEAD | TFOOT => self.close_in_table(&[TBODY, THEAD, TFOOT], &[TABLE]),
             _ => {}
         }
     }
 
     /// The spec's `li`/`dt`/`dd` start-tag steps: close the innermost open
     /// one unless a special element (other than address, div, p) is nearer.
-    fn close_list_item(&mut self, targets: &[&str]) {
+    fn close_list_item(&mut self, targets: &[TagId]) {
         for d in (0..self.stack.len()).rev() {
-            let open = self.stack[d].as_str();
+            let open = self.stack[d];
             if targets.contains(&open) {
                 self.pop_to(d);
                 return;
             }
-            if SPECIAL.contains(&open) && !matches!(open, "address" | "div" | "p") {
+            if is_special_but_not_address_div_p(open) {
                 return;
             }
         }
     }
 
-    /// Innermost open `targets` element not beyond a `stops` element.
-    fn find_in_table(&self, targets: &[&str], stops: &[&str]) -> Option<usize> {
-        for (d, open) in self.stack.iter().enumerate().rev() {
-            if targets.contains(&open.as_str()) {
-                return Some(d);
-            }
-            if stops.contains(&open.as_str()) || open == "template" || open == "html" {
-                return None;
-            }
-        }
-        None
-    }
-}
-
-/// Reads a tag whose name starts at `at` (just past `<` or `</`), following
-/// the HTML tokenizer's attribute states so a `>` inside a quoted value does
-/// not end it. At the input end the tag runs to the end.
-fn read_tag(src: &[u8], at: usize) -> Tag {
-    let mut i = at;
-    while i < src.len() && !is_tag_space(src[i]) && src[i] != b'/' && src[i] != b'>' {
-        i += 1;
-    }
-    let name = String::from_utf8_lossy(&src[at..i]).to_ascii_lowercase();
-    let mut self_closing = false;
-    loop {
-        // Before attribute name.
-        while i < src.len() && (is_tag_space(src[i]) || src[i] == b'/') {
-            self_closing = src[i] == b'/' && src.get(i + 1) == Some(&b'>');
-            i += 1;
-        }
-        if i >= src.len() {
-            break;
-        }
-        if src[i] == b'>' {
-            i += 1;
-            break;
-        }
-        self_closing = false;
-        // Attribute name (a leading `=` belongs to it).
-        i += 1;
-        while i < src.len() && !is_tag_space(src[i]) && !matches!(src[i], b'/' | b'>' | b'=') {
-            i += 1;
-        }
-        while i < src.len() && is_tag_space(src[i]) {
-            i += 1;
-        }
-        if src.get(i) != Some(&b'=') {
-            continue;
-        }
-        i += 1;
-        while i < src.len() && is_tag_space(src[i]) {
-            i += 1;
-        }
-        match src.get(i) {
-            Some(&q @ (b'"' | b'\'')) => {
-                i = memchr(q, &src[i + 1..]).map_or(src.len(), |p| i + 1 + p + 1);
-            }
-            Some(b'>') => {}
-            Some(_) => {
-                while i < src.len() && !is_tag_space(src[i]) && src[i] != b'>' {
-                    i += 1;
-                }
-            }
-            None => break,
+    /// Close the innermost open `targets` element not beyond a `stops`
+    /// element (or `template`/`html`).
+    fn close_in_table(&mut self, targets: &[TagId], stops: &[TagId]) {
+        let stop = |n: TagId| stops.contains(&n) || n == TEMPLATE || n == HTML;
+        if let Some(d) = self.find_until(|n| targets.contains(&n), stop) {
+            self.pop_to(d);
         }
     }
-    Tag {
-        name,
-        self_closing,
-        after: i.min(src.len()),
-    }
-}
-
-/// Whitespace as the HTML tokenizer knows it inside tags.
-fn is_tag_space(b: u8) -> bool {
-    matches!(b, b' ' | b'\t' | b'\n' | b'\r' | b'\x0c')
-}
-
-fn skip_past_gt(src: &[u8], from: usize) -> usize {
-    let from = from.min(src.len());
-    memchr(b'>', &src[from..]).map_or(src.len(), |p| from + p + 1)
-}
-
-/// Position just past the `</name ...>` that ends raw-text element `name`,
-/// whose content starts at `from` (case-insensitive; the input end if none).
-fn skip_raw_text(src: &[u8], from: usize, name: &str) -> usize {
-    let mut i = from.min(src.len());
-    while let Some(p) = memmem::find(&src[i..], b"</") {
-        let at = i + p + 2;
-        let end = at + name.len();
-        if src
-            .get(at..end)
-            .is_some_and(|n| n.eq_ignore_ascii_case(name.as_bytes()))
-            && src
-                .get(end)
-                .is_none_or(|&b| is_tag_space(b) || b == b'/' || b == b'>')
-        {
-            return skip_past_gt(src, end);
-        }
-        i = at;
-    }
-    src.len()
 }
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use std::borrow::Cow;
+
+    use super::super::prepare::{Options, Prepared, prepare};
+
+    /// The pre-pass with only the depth cap's effects to look at.
+    fn cap_depth(html: &str, max_depth: usize) -> Prepared<'_> {
+        prepare(
+            html,
+            Options {
+                max_depth: Some(max_depth),
+                empty_raw_bodies: false,
+            },
+        )
+    }
 
     fn nested(depth: usize, inner: &str) -> String {
         format!("{}{inner}{}", "<div>".repeat(depth), "</div>".repeat(depth))
@@ -664,14 +398,14 @@ mod tests {
                     <p>para<p>para<table><tr><td>x<td>y<tr><td>z</table></body></html>";
         let capped = cap_depth(html, 4);
         assert!(matches!(capped.html, Cow::Borrowed(_)));
-        assert_eq!(capped.dropped_start_tags, 0);
+        assert_eq!(capped.dropped_deep_tags, 0);
     }
 
     #[test]
     fn deep_divs_are_trimmed_to_the_cap_and_text_is_kept() {
         let html = nested(1000, "deep words");
         let capped = cap_depth(&html, 10);
-        assert_eq!(capped.dropped_start_tags, 990);
+        assert_eq!(capped.dropped_deep_tags, 990);
         assert_eq!(
             capped.html,
             format!("{}deep words{}", "<div>".repeat(10), "</div>".repeat(10))
@@ -687,7 +421,7 @@ mod tests {
             nested(50, "x")
         );
         let capped = cap_depth(&html, 8);
-        assert_eq!(capped.dropped_start_tags, 43);
+        assert_eq!(capped.dropped_deep_tags, 43);
         let doc = super::super::parse(&capped.html);
         let p = (0..doc.nodes.len() as u32)
             .find(|&i| doc.is_tag(i, "p"))
@@ -713,7 +447,7 @@ mod tests {
         html.push_str("</dl>");
         html.push_str(&"<a href=1>unclosed ".repeat(10_000));
         let capped = cap_depth(&html, 16);
-        assert_eq!(capped.dropped_start_tags, 0);
+        assert_eq!(capped.dropped_deep_tags, 0);
     }
 
     #[test]
@@ -725,7 +459,7 @@ mod tests {
         );
         let capped = cap_depth(&html, 10);
         // Only the last run, after the abrupt comment `<!--->`, is real.
-        assert_eq!(capped.dropped_start_tags, 90);
+        assert_eq!(capped.dropped_deep_tags, 90);
         assert!(
             capped
                 .html
@@ -737,16 +471,16 @@ mod tests {
     fn comment_ended_by_bang_close_does_not_hide_tags() {
         // `--!>` ends a comment for the parser: what follows is real markup.
         let html = format!("<!-- x --!>{}", nested(40, "t"));
-        assert_eq!(cap_depth(&html, 20).dropped_start_tags, 20);
+        assert_eq!(cap_depth(&html, 20).dropped_deep_tags, 20);
     }
 
     #[test]
     fn self_closing_divs_nest_but_svg_children_do_not() {
         // html5ever ignores `/>` on HTML elements: `<div/>` opens a div.
         let html = "<div/>".repeat(30);
-        assert_eq!(cap_depth(&html, 10).dropped_start_tags, 20);
+        assert_eq!(cap_depth(&html, 10).dropped_deep_tags, 20);
         let svg = format!("<svg>{}</svg>", "<path d='M0 0'/>".repeat(1000));
-        assert_eq!(cap_depth(&svg, 10).dropped_start_tags, 0);
+        assert_eq!(cap_depth(&svg, 10).dropped_deep_tags, 0);
     }
 
     #[test]
@@ -771,7 +505,7 @@ mod tests {
         let html = nested(30, "中文 テキスト ü");
         let capped = cap_depth(&html, 5);
         assert!(capped.html.contains("中文 テキスト ü"));
-        assert_eq!(capped.dropped_start_tags, 25);
+        assert_eq!(capped.dropped_deep_tags, 25);
     }
 
     #[test]
@@ -780,14 +514,14 @@ mod tests {
         // `</form>` removes only the form: the parser's stack keeps growing
         // here, so the cap must see the growth too.
         let li = "<li><ul></li>".repeat(100);
-        assert_eq!(cap_depth(&li, 50).dropped_start_tags, 150);
+        assert_eq!(cap_depth(&li, 50).dropped_deep_tags, 150);
         let b = "<b><div></b>".repeat(100);
-        assert_eq!(cap_depth(&b, 50).dropped_start_tags, 150);
+        assert_eq!(cap_depth(&b, 50).dropped_deep_tags, 150);
         // +1 per repetition (the div): depth 49 after 49 of them, then each
         // further div is dropped.
         let form = "<form><div></form>".repeat(100);
-        assert_eq!(cap_depth(&form, 50).dropped_start_tags, 51);
+        assert_eq!(cap_depth(&form, 50).dropped_deep_tags, 51);
         let a = "<a><div><a>".repeat(100);
-        assert!(cap_depth(&a, 50).dropped_start_tags >= 100);
+        assert!(cap_depth(&a, 50).dropped_deep_tags >= 100);
     }
 }

@@ -491,6 +491,16 @@ mod tests {
                 "<select><option>a<option>b</select><form><input name=q></form>",
             ),
             ("text", "a<!-- c -->b<?pi x?>c &lt;d&gt;   <p>\n  </p>e"),
+            // The pre-pass empties script, style and noscript bodies: the
+            // arena must not tell (double-escaped scripts and scripts in
+            // svg are left whole).
+            (
+                "emptied",
+                "<p>a<script type=application/ld+json>{\"x\":\"</p>\"}</script>b<STYLE>p{}</Style>\
+                 <script>document.write('<div>')</script>c</p><svg><script><p>out</p></script></svg>\
+                 <script><!--<script>x</script>--></script>tail<noscript><img src=a></noscript>\
+                 <script>unterminated <b>",
+            ),
         ];
         for (name, html) in cases {
             assert_same_as_kuchiki(name, html);

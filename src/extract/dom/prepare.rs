@@ -1,0 +1,287 @@
+//! Everything done to raw HTML before a parser reads it, in one linear
+//! pass over its tags: the work budget ([`super::budget`]: elements,
+//! attributes per element), the nesting-depth cap ([`super::depth`]), and
+//! emptying the bodies of `script`, `style` and `noscript`, which the
+//! arena drops anyway (html5ever then has less to tokenize).
+//!
+//! Invariants:
+//! - One pass: every byte is looked at a bounded number of times; tag names
+//!   are interned ids ([`super::tags`]), so no tag allocates.
+//! - Only whole byte ranges are removed, each starting and ending on an
+//!   ASCII byte (`<`, `>`, or the start of an attribute name), so the
+//!   output is valid UTF-8 and never longer than the input; a page nothing
+//!   applies to comes back borrowed and byte for byte unchanged.
+//! - A raw-text body is emptied only where that cannot change the parse:
+//!   outside `svg`/`math` (where `script` is not raw text) and, for
+//!   `script`, only when the body holds no `<!--` (which can make a later
+//!   `</script>` part of the script).
+//! - Comments, raw-text contents and attribute values are never read as
+//!   tags.
+
+use std::borrow::Cow;
+use std::ops::Range;
+
+use memchr::{memchr, memmem};
+
+use super::budget::{MAX_ATTRIBUTES, MAX_ELEMENTS};
+use super::depth::OpenElements;
+use super::lexer::{self, Tag};
+use super::tags::{Interner, TagId, is_raw_text, tag};
+
+/// What the pass applies besides the work budget, which always applies.
+#[derive(Debug, Clone, Copy)]
+pub struct Options {
+    /// Drop start tags that would nest deeper than this (and their end
+    /// tags); `None` leaves nesting alone.
+    pub max_depth: Option<usize>,
+    /// Empty the bodies of `script`, `style` and `noscript` (only for
+    /// readers that drop those elements' contents).
+    pub empty_raw_bodies: bool,
+}
+
+/// The HTML to parse and what the pass cut.
+#[derive(Debug)]
+pub struct Prepared<'a> {
+    /// Borrowed when nothing was cut.
+    pub html: Cow<'a, str>,
+    /// The page was cut before its start tag number `MAX_ELEMENTS + 1`.
+    pub truncated: bool,
+    /// Attributes dropped beyond [`MAX_ATTRIBUTES`] per element.
+    pub dropped_attributes: usize,
+    /// Start tags dropped by the depth cap (their end tags go too, uncounted).
+    pub dropped_deep_tags: usize,
+}
+
+/// Apply the pass to `html` (see the module header).
+pub fn prepare(html: &str, options: Options) -> Prepared<'_> {
+    let mut pass = Pass {
+        src: html.as_bytes(),
+        names: Interner::default(),
+        open: options.max_depth.map(OpenElements::new),
+        empty_raw_bodies: options.empty_raw_bodies,
+        cuts: Vec::new(),
+        elements: 0,
+        end: html.len(),
+        dropped_attributes: 0,
+        dropped_deep_tags: 0,
+    };
+    pass.run();
+    pass.finish(html)
+}
+
+struct Pass<'a> {
+    src: &'a [u8],
+    names: Interner,
+    open: Option<OpenElements>,
+    empty_raw_bodies: bool,
+    /// Byte ranges to remove, in order, disjoint.
+    cuts: Vec<Range<usize>>,
+    elements: usize,
+    /// Where the element budget cut the page (the input end if it did not).
+    end: usize,
+    dropped_attributes: usize,
+    dropped_deep_tags: usize,
+}
+
+impl Pass<'_> {
+    fn run(&mut self) {
+        let src = self.src;
+        let mut i = 0;
+        while let Some(off) = memchr(b'<', &src[i..]) {
+            let lt = i + off;
+            i = match src.get(lt + 1) {
+                Some(b'!') => lexer::skip_markup_declaration(src, lt, self.in_foreign()),
+                Some(b'?') => lexer::skip_past_gt(src, lt + 2),
+                Some(b'/') => match src.get(lt + 2) {
+                    Some(c) if c.is_ascii_alphabetic() => self.end_tag(lt),
+                    Some(b'>') => lt + 3,
+                    // `</` + other: a bogus comment up to `>`.
+                    Some(_) => lexer::skip_past_gt(src, lt + 2),
+                    None => src.len(),
+                },
+                Some(c) if c.is_ascii_alphabetic() => match self.start_tag(lt) {
+                    Some(resume) => resume,
+                    None => break,
+                },
+                _ => lt + 1,
+            };
+        }
+    }
+
+    fn in_foreign(&self) -> bool {
+        self.open.as_ref().is_some_and(OpenElements::in_foreign)
+    }
+
+    /// The start tag at `lt`; returns where scanning resumes, `None` when
+    /// the element budget ends the page here.
+    fn start_tag(&mut self, lt: usize) -> Option<usize> {
+        self.elements += 1;
+        if self.elements > MAX_ELEMENTS {
+            self.end = lt;
+            return None;
+        }
+        let tag = lexer::read_tag(self.src, lt + 1, &mut self.names, MAX_ATTRIBUTES);
+        if tag.id == tag::PLAINTEXT {
+            // Everything after it is text: no more tags.
+            self.keep_attributes(&tag);
+            return Some(self.src.len());
+        }
+        if is_raw_text(tag.id) {
+            // Kept at any depth: its content is text to the parser, and
+            // dropping the tag would turn that content into page text.
+            self.keep_attributes(&tag);
+            return Some(self.raw_text(tag.id, tag.after));
+        }
+        let keep = match self.open.as_mut() {
+            Some(open) => open.start(tag.id, tag.self_closing),
+            None => true,
+        };
+        if keep {
+            self.keep_attributes(&tag);
+        } else {
+            self.cuts.push(lt..tag.after);
+            self.dropped_deep_tags += 1;
+        }
+        Some(tag.after)
+    }
+
+    /// A kept tag loses its attributes beyond the budget, up to its `>`
+    /// (an unclosed tag at the end of the page loses everything from the
+    /// cut: the range ends on a character boundary either way).
+    fn keep_attributes(&mut self, tag: &Tag) {
+        let Some(from) = tag.cut_from else { return };
+        let to = if self.src.get(tag.after.wrapping_sub(1)) == Some(&b'>') {
+            tag.after - 1
+        } else {
+            self.src.len()
+        };
+        self.cuts.push(from..to.max(from));
+        self.dropped_attributes += tag.excess_attributes;
+    }
+
+    /// Skips the content of raw-text element `id` that starts at `from`,
+    /// emptying it when allowed (see the module header); returns where
+    /// scanning resumes.
+    fn raw_text(&mut self, id: TagId, from: usize) -> usize {
+        let name = self.names.name(id);
+        let (close, resume) = lexer::raw_text_end(self.src, from, name);
+        let body = from..close;
+        let droppable = matches!(id, tag::SCRIPT | tag::STYLE | tag::NOSCRIPT)
+            && !(id == tag::SCRIPT && memmem::find(&self.src[body.clone()], b"<!--").is_some());
+        if self.empty_raw_bodies && droppable && !self.in_foreign() && !body.is_empty() {
+            self.cuts.push(body);
+        }
+        resume
+    }
+
+    /// The end tag at `lt`; returns where scanning resumes.
+    fn end_tag(&mut self, lt: usize) -> usize {
+        let tag = lexer::read_tag(self.src, lt + 2, &mut self.names, usize::MAX);
+        if let Some(open) = self.open.as_mut()
+            && !open.end(tag.id)
+        {
+            self.cuts.push(lt..tag.after);
+        }
+        tag.after
+    }
+
+    fn finish(self, html: &str) -> Prepared<'_> {
+        let truncated = self.end < html.len();
+        if self.cuts.is_empty() && !truncated {
+            return Prepared {
+                html: Cow::Borrowed(html),
+                truncated,
+                dropped_attributes: 0,
+                dropped_deep_tags: 0,
+            };
+        }
+        let mut out = String::with_capacity(self.end);
+        let mut at = 0;
+        for cut in self.cuts.iter().filter(|c| c.start < self.end) {
+            out.push_str(html.get(at..cut.start).unwrap_or_default());
+            at = cut.end.min(self.end);
+        }
+        out.push_str(html.get(at..self.end).unwrap_or_default());
+        Prepared {
+            html: Cow::Owned(out),
+            truncated,
+            dropped_attributes: self.dropped_attributes,
+            dropped_deep_tags: self.dropped_deep_tags,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::extract::dom::depth::MAX_DEPTH;
+
+    const FULL: Options = Options {
+        max_depth: Some(MAX_DEPTH),
+        empty_raw_bodies: true,
+    };
+
+    #[test]
+    fn script_style_and_noscript_bodies_are_emptied_and_the_rest_is_kept() {
+        let html = "<html><head><title>T &amp; <b>x</b></title><style>p{color:red}</style>\
+                    <script type=\"application/ld+json\">{\"a\":\"</p>\"}</script></head>\
+                    <body><noscript><img src=t.gif></noscript><textarea><p>kept</p></textarea>\
+                    <p>Text</p><script>if (a<b) x()</SCRIPT ></body></html>";
+        let p = prepare(html, FULL);
+        assert_eq!(
+            p.html,
+            "<html><head><title>T &amp; <b>x</b></title><style></style>\
+             <script type=\"application/ld+json\"></script></head>\
+             <body><noscript></noscript><textarea><p>kept</p></textarea>\
+             <p>Text</p><script></SCRIPT ></body></html>"
+        );
+        assert_eq!((p.dropped_deep_tags, p.dropped_attributes), (0, 0));
+        let same = Options {
+            empty_raw_bodies: false,
+            ..FULL
+        };
+        assert!(matches!(prepare(html, same).html, Cow::Borrowed(_)));
+    }
+
+    /// A `<!--` in a script can make the parser read past the next
+    /// `</script>` (the "double escaped" states): such a body stays whole,
+    /// so that what follows is parsed as the browser parses it.
+    #[test]
+    fn a_script_body_with_a_comment_opener_is_left_whole() {
+        let html = "<script><!--<script>x</script>--></script><p>after</p>";
+        assert!(matches!(prepare(html, FULL).html, Cow::Borrowed(_)));
+        let doc = crate::extract::dom::parse(html);
+        assert_eq!(doc.text(0).trim(), "after");
+    }
+
+    #[test]
+    fn inside_svg_a_script_is_markup_and_is_not_emptied() {
+        // In foreign content `<script>` is not raw text: the `<p>` breaks
+        // out of the svg and its words are page text.
+        let html = "<div><svg><script><p>words</p></script></svg></div>";
+        assert!(matches!(prepare(html, FULL).html, Cow::Borrowed(_)));
+        let doc = crate::extract::dom::parse(html);
+        assert!(doc.text(0).contains("words"), "{}", doc.text(0));
+    }
+
+    #[test]
+    fn an_unterminated_script_is_emptied_to_the_end_of_the_page() {
+        let p = prepare("<p>a</p><script>var x = '<div>'", FULL);
+        assert_eq!(p.html, "<p>a</p><script>");
+    }
+
+    #[test]
+    fn a_deep_tag_with_excess_attributes_is_dropped_whole() {
+        let attrs: String = (0..MAX_ATTRIBUTES + 5).map(|i| format!(" a{i}")).collect();
+        let html = format!("<div><div{attrs}>x</div></div>");
+        let p = prepare(
+            &html,
+            Options {
+                max_depth: Some(1),
+                empty_raw_bodies: true,
+            },
+        );
+        assert_eq!(p.html, "<div>x</div>");
+        assert_eq!((p.dropped_deep_tags, p.dropped_attributes), (1, 0));
+    }
+}
