@@ -87,7 +87,7 @@ pub(super) struct Kinds<'d> {
     /// Per parent: how many element children of each kind.
     counts: HashMap<NodeId, HashMap<Kind, u32>>,
     /// Per container: its place (every candidate asks again).
-    pub(super) places: HashMap<NodeId, Place>,
+    pub(super) places: HashMap<NodeId, Place<'d>>,
     /// Reused while a kind string is built.
     scratch: String,
 }

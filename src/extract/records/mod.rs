@@ -182,7 +182,7 @@ struct Run {
 
 /// Where the records of one group live.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-enum Place {
+enum Place<'d> {
     /// The children of one container.
     Single(NodeId),
     /// Sibling containers of one kind under one parent: a grid split into
@@ -196,10 +196,13 @@ enum Place {
     Cousins(NodeId, Vec<Kind>),
     /// Records of one kind, each alone in a container of one tag, the
     /// containers nested in one another: threaded comments.
-    Thread(Kind, String),
+    Thread(Kind, &'d str),
 }
 
-impl Place {
+/// A group's key: where its records live and their root tag.
+type Key<'d> = (Place<'d>, &'d str);
+
+impl Place<'_> {
     /// Lists under a wrapper more than one level up: only the parts that
     /// are lists themselves join, and only those mining found.
     fn deep(&self) -> bool {
@@ -216,10 +219,10 @@ struct Acc {
     patterns: Vec<usize>,
 }
 
-impl Kinds<'_> {
+impl<'d> Kinds<'d> {
     /// The place a container's records belong to: its repeated siblings'
     /// or repeated wrappers' lists join it.
-    fn place(&mut self, container: NodeId) -> Place {
+    fn place(&mut self, container: NodeId) -> Place<'d> {
         if let Some(p) = self.places.get(&container) {
             return p.clone();
         }
@@ -228,7 +231,7 @@ impl Kinds<'_> {
         p
     }
 
-    fn find_place(&mut self, container: NodeId) -> Place {
+    fn find_place(&mut self, container: NodeId) -> Place<'d> {
         let doc = self.doc;
         let Some(p) = doc.node(container).parent else {
             return Place::Single(container);
@@ -289,10 +292,10 @@ fn detect_structural(
 ) -> Detection {
     let min_ins = params.min_instances.max(2);
     let mut kinds = Kinds::new(doc);
-    let mut acc: HashMap<(Place, String), Acc> = HashMap::default();
+    let mut acc: HashMap<Key<'_>, Acc> = HashMap::default();
     // Candidates whose instances map to the same runs imply the same
     // groups (two in three on the evaluation pages): they only vote.
-    let mut implied: HashMap<Vec<Run>, Vec<(Place, String)>> = HashMap::default();
+    let mut implied: HashMap<Vec<Run>, Vec<Key<'_>>> = HashMap::default();
     for (ci, cand) in mining.candidates.iter().enumerate() {
         if cand.dropped.is_some() {
             continue;
@@ -322,7 +325,7 @@ fn detect_structural(
             let containers = expand_place(doc, &mut kinds, &place, a.containers);
             let records = match place {
                 Place::Thread(..) => thread_records(doc, &containers),
-                _ => place_records(doc, &mut kinds, &containers, &tag, &a.runs),
+                _ => place_records(doc, &mut kinds, &containers, tag, &a.runs),
             };
             let container = containers.first().copied().unwrap_or(0);
             let mut g = RecordGroup {
@@ -373,14 +376,14 @@ fn rank(groups: &mut [RecordGroup]) {
 /// place takes the runs; threads (each root alone in a container, the
 /// containers nested) are taken at every level. Every group the candidate
 /// votes for is added to `voted`.
-fn collect_runs(
-    doc: &Document,
-    kinds: &mut Kinds<'_>,
-    acc: &mut HashMap<(Place, String), Acc>,
+fn collect_runs<'d>(
+    doc: &'d Document,
+    kinds: &mut Kinds<'d>,
+    acc: &mut HashMap<Key<'d>, Acc>,
     ci: usize,
     instances: &[Run],
     min_ins: usize,
-    voted: &mut Vec<(Place, String)>,
+    voted: &mut Vec<Key<'d>>,
 ) {
     let mut runs = instances.to_vec();
     for _level in 0..MAX_LIFT {
@@ -389,7 +392,7 @@ fn collect_runs(
             by_container.entry(r.container).or_default().push(*r);
         }
         // (place, root tag) → containers with their distinct roots.
-        let mut by_place: HashMap<(Place, String), Vec<(NodeId, usize)>> = HashMap::default();
+        let mut by_place: HashMap<Key<'d>, Vec<(NodeId, usize)>> = HashMap::default();
         let mut singles: Vec<(NodeId, NodeId)> = Vec::new();
         for (&container, rs) in &by_container {
             let mut roots: Vec<NodeId> = rs.iter().map(|r| r.first).collect();
@@ -398,7 +401,7 @@ fn collect_runs(
             if roots.len() == 1 {
                 singles.push((container, roots[0]));
             }
-            let tag = doc.tag(roots[0]).unwrap_or("").to_string();
+            let tag = doc.tag(roots[0]).unwrap_or("");
             by_place
                 .entry((kinds.place(container), tag))
                 .or_default()
@@ -478,16 +481,16 @@ fn add_runs(e: &mut Acc, runs: &[Run]) {
 /// the comment it answers): their roots of one kind form one group. The
 /// containers and runs join the groups; the groups are returned for the
 /// candidate's vote.
-fn collect_thread(
-    doc: &Document,
-    kinds: &mut Kinds<'_>,
-    acc: &mut HashMap<(Place, String), Acc>,
+fn collect_thread<'d>(
+    doc: &'d Document,
+    kinds: &mut Kinds<'d>,
+    acc: &mut HashMap<Key<'d>, Acc>,
     singles: &[(NodeId, NodeId)],
     by_container: &HashMap<NodeId, Vec<Run>>,
     min_ins: usize,
-) -> Vec<(Place, String)> {
+) -> Vec<Key<'d>> {
     let mut groups = Vec::new();
-    let mut by_kind: HashMap<(Kind, String), Vec<NodeId>> = HashMap::default();
+    let mut by_kind: HashMap<(Kind, &'d str), Vec<NodeId>> = HashMap::default();
     for &(container, root) in singles {
         // Alone of its kind in its container, not one instance among
         // siblings that the pattern happened to miss; and an element (the
@@ -496,7 +499,7 @@ fn collect_thread(
         if doc.element(root).is_none() || kinds.repeated(root) {
             continue;
         }
-        let tag = doc.tag(container).unwrap_or("").to_string();
+        let tag = doc.tag(container).unwrap_or("");
         by_kind
             .entry((kinds.kind(root), tag))
             .or_default()
@@ -519,7 +522,9 @@ fn collect_thread(
         if !nested || !disjoint {
             continue;
         }
-        let key = (Place::Thread(kind, tag), kinds.tag(kind).to_string());
+        // The roots are all of `kind`, so the first one's tag is the kind's.
+        let root_tag = roots.first().and_then(|&r| doc.tag(r)).unwrap_or("");
+        let key = (Place::Thread(kind, tag), root_tag);
         let e = acc.entry(key.clone()).or_default();
         for c in containers {
             e.containers.push(c);
@@ -536,7 +541,7 @@ fn collect_thread(
 fn expand_place(
     doc: &Document,
     kinds: &mut Kinds<'_>,
-    place: &Place,
+    place: &Place<'_>,
     mut found: Vec<NodeId>,
 ) -> Vec<NodeId> {
     let cap = crate::extract::sequence::MAX_CHILDREN as usize;
