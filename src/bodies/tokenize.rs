@@ -16,6 +16,7 @@
 
 use std::ops::Range;
 
+use crate::extract::dom::lexer::{raw_text_end, skip_past_gt};
 use crate::extract::dom::tags::Interner;
 pub use crate::extract::dom::tags::{TEXT, TagId, is_void, tag};
 
@@ -96,13 +97,13 @@ pub fn tokenize(src: &str) -> Tokens {
                     None => b.len(),
                 };
             } else {
-                pos = skip_to_gt(b, lt + 2);
+                pos = skip_past_gt(b, lt + 2);
             }
             space = true;
             continue;
         }
         if next == b'?' {
-            pos = skip_to_gt(b, lt + 2);
+            pos = skip_past_gt(b, lt + 2);
             space = true;
             continue;
         }
@@ -111,7 +112,7 @@ pub fn tokenize(src: &str) -> Tokens {
         if !b.get(name_start).is_some_and(|c| c.is_ascii_alphabetic()) {
             if is_end {
                 // `</>` or `</ junk>`: a bogus comment to the next `>`.
-                pos = skip_to_gt(b, name_start);
+                pos = skip_past_gt(b, name_start);
                 continue;
             }
             // A lone `<` is text.
@@ -131,7 +132,7 @@ pub fn tokenize(src: &str) -> Tokens {
         }
         let tag = out.names.intern(&b[name_start..name_end]);
         if is_end {
-            let gt = skip_to_gt(b, name_end);
+            let gt = skip_past_gt(b, name_end);
             out.tokens.push(Token {
                 kind: TokenKind::End,
                 tag,
@@ -161,14 +162,14 @@ pub fn tokenize(src: &str) -> Tokens {
         use tag::*;
         if matches!(tag, SCRIPT | STYLE | IFRAME | NOEMBED | NOFRAMES | XMP) && !self_closing {
             // Raw text: skip to the matching end tag, keep JSON-LD aside.
-            let close = find_close(b, gt, out.name(tag).as_bytes());
+            let (close, resume) = raw_text_end(b, gt, out.name(tag));
             if tag == SCRIPT {
                 let a = &src[attrs.start as usize..attrs.end as usize];
                 if a.to_ascii_lowercase().contains("ld+json") {
                     out.json_ld.push(gt as u32..close as u32);
                 }
             }
-            pos = skip_to_gt(b, close);
+            pos = resume;
             space = true;
             continue;
         }
@@ -184,7 +185,7 @@ pub fn tokenize(src: &str) -> Tokens {
         });
         if matches!(tag, TITLE | TEXTAREA) && !self_closing {
             // RCDATA: the content is text up to the end tag.
-            let close = find_close(b, gt, out.name(tag).as_bytes());
+            let (close, _) = raw_text_end(b, gt, out.name(tag));
             if close > gt {
                 push_text(&mut out, b, gt, close, &mut space);
             }
@@ -211,14 +212,6 @@ fn push_text(out: &mut Tokens, b: &[u8], start: usize, end: usize, space: &mut b
         attrs: 0..0,
         text_len: non_ws as u32,
     });
-}
-
-/// Index just past the next `>` at or after `from` (or the end).
-fn skip_to_gt(b: &[u8], from: usize) -> usize {
-    if from >= b.len() {
-        return b.len();
-    }
-    memchr::memchr(b'>', &b[from..]).map_or(b.len(), |i| from + i + 1)
 }
 
 /// Scan a start tag's attributes from `from`; returns (index past `>`, self-closing).
@@ -254,23 +247,6 @@ fn prev_is_eq_ws(b: &[u8], from: usize, i: usize) -> bool {
         }
     }
     false
-}
-
-/// Start index of `</name` (case-insensitive) at or after `from`, or the end.
-fn find_close(b: &[u8], from: usize, name: &[u8]) -> usize {
-    let mut i = from;
-    while let Some(off) = memchr::memmem::find(b.get(i..).unwrap_or(&[]), b"</") {
-        let at = i + off;
-        let n = at + 2;
-        if b.len() >= n + name.len() && b[n..n + name.len()].eq_ignore_ascii_case(name) {
-            let after = b.get(n + name.len()).copied().unwrap_or(b'>');
-            if matches!(after, b'>' | b'/' | b' ' | b'\t' | b'\n' | b'\r' | b'\x0c') {
-                return at;
-            }
-        }
-        i = at + 2;
-    }
-    b.len()
 }
 
 /// Value of attribute `name` (lowercase) in a start tag's attribute source,

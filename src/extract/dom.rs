@@ -22,12 +22,12 @@
 //! - No element nests deeper than [`depth::MAX_DEPTH`]: html5ever's tree
 //!   builder is quadratic in depth, so [`parse`] first trims deeper start
 //!   tags in one linear pass ([`prepare`], which also applies the work
-//!   [`budget`] and empties script and style bodies) and counts them in
+//!   [`budget`] and empties script, style and noscript bodies) and counts them in
 //!   [`Document::dropped_deep_tags`]; their text stays.
 
 pub mod budget;
 pub mod depth;
-mod lexer;
+pub mod lexer;
 pub mod prepare;
 pub mod sink;
 pub mod tags;

@@ -1,6 +1,7 @@
 //! The byte-level reading of raw HTML that the parse pre-pass
 //! ([`super::prepare`]) needs: a tag's name, attribute count and end, the
-//! extent of comments and declarations, and the end of a raw-text element.
+//! extent of comments and declarations, and the end of a raw-text element
+//! (the last two also serve the body extractor's tokenizer).
 //!
 //! Invariants: every function returns a position in `at..=src.len()` (never
 //! past the input, never before where it started, so callers always make

@@ -163,15 +163,21 @@ impl Pass<'_> {
     /// emptying it when allowed (see the module header); returns where
     /// scanning resumes.
     fn raw_text(&mut self, id: TagId, from: usize) -> usize {
-        let name = self.names.name(id);
-        let (close, resume) = lexer::raw_text_end(self.src, from, name);
-        let body = from..close;
-        let droppable = matches!(id, tag::SCRIPT | tag::STYLE | tag::NOSCRIPT)
-            && !(id == tag::SCRIPT && memmem::find(&self.src[body.clone()], b"<!--").is_some());
-        if self.empty_raw_bodies && droppable && !self.in_foreign() && !body.is_empty() {
-            self.cuts.push(body);
+        let (close, resume) = lexer::raw_text_end(self.src, from, self.names.name(id));
+        if self.may_empty(id, from..close) {
+            self.cuts.push(from..close);
         }
         resume
+    }
+
+    /// Whether the raw-text `body` of element `id` may be emptied (the
+    /// cheap checks first: the body extractor's pass never empties).
+    fn may_empty(&self, id: TagId, body: Range<usize>) -> bool {
+        self.empty_raw_bodies
+            && matches!(id, tag::SCRIPT | tag::STYLE | tag::NOSCRIPT)
+            && !body.is_empty()
+            && !self.in_foreign()
+            && !(id == tag::SCRIPT && memmem::find(&self.src[body], b"<!--").is_some())
     }
 
     /// The end tag at `lt`; returns where scanning resumes.

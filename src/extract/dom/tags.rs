@@ -41,8 +41,7 @@ macro_rules! known_tags {
             enum Known { Text, $($id),* }
             $(pub const $id: TagId = Known::$id as TagId;)*
             /// The first id interned for a name not in the table.
-            pub const FIRST_UNKNOWN: TagId = [$(Known::$id),*].len() as TagId + 1;
-            const _: TagId = Known::Text as TagId;
+            pub const FIRST_UNKNOWN: TagId = super::KNOWN_NAMES.len() as TagId;
         }
         /// Names by id (`#text` first).
         const KNOWN_NAMES: &[&str] = &["#text", $(
