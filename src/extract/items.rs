@@ -51,15 +51,15 @@ impl Item {
 }
 
 /// Link texts that name an action, not the record: never a title when the
-/// record has a better link.
+/// record has a better link. Written lower case and without the punctuation
+/// around them ("More »", "more..." are "more"), as [`is_action_text`]
+/// compares them.
 const ACTION_TEXTS: &[&str] = &[
     "read more",
     "more",
     "continue reading",
     "read the rest",
     "read full story",
-    "more »",
-    "more...",
     "comments",
     "reply",
     "share",
@@ -86,11 +86,7 @@ const ACTION_TEXTS: &[&str] = &[
 fn is_action_text(t: &str) -> bool {
     let l = t.to_lowercase();
     let l = l.trim_matches(|c: char| !c.is_alphanumeric() && (c as u32) <= 0x2E80);
-    !l.is_empty()
-        && (ACTION_TEXTS
-            .iter()
-            .any(|a| a.trim_matches(|c: char| !c.is_alphanumeric()) == l)
-            || is_count_text(l))
+    !l.is_empty() && (ACTION_TEXTS.contains(&l) || is_count_text(l))
 }
 
 /// A count of something: a number and one word ("187 comments", "36
@@ -958,6 +954,27 @@ mod tests {
         DateContext {
             now: Utc.with_ymd_and_hms(2024, 3, 10, 12, 0, 0).unwrap(),
             offset: FixedOffset::east_opt(0).unwrap(),
+        }
+    }
+
+    #[test]
+    fn action_texts_are_written_as_they_are_compared() {
+        for a in ACTION_TEXTS {
+            let trimmed = a.trim_matches(|c: char| !c.is_alphanumeric());
+            assert_eq!(*a, trimmed.to_lowercase(), "{a:?}");
+        }
+        for t in [
+            "More »",
+            "more...",
+            "  Read more →",
+            "(Comments)",
+            "続きを読む",
+            "187 comments",
+        ] {
+            assert!(is_action_text(t), "{t}");
+        }
+        for t in ["More tomatoes", "Reply-all etiquette", "Share prices fall"] {
+            assert!(!is_action_text(t), "{t}");
         }
     }
 
