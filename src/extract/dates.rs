@@ -908,48 +908,40 @@ const CJK_DATE_CHARS: &[char] = &['刚', '剛', '今', '昨', '前', '방', '오
 /// True when a run of ASCII letters in `b` is or holds a date word, or is
 /// a month name (with `has_digit`).
 fn ascii_words_may_date(b: &[u8], has_digit: bool) -> bool {
+    byte_runs(b, u8::is_ascii_alphabetic).any(|r| word_may_date(&b[r], has_digit))
+}
+
+/// The maximal runs of bytes of `b` that `class` accepts, as ranges in
+/// order: `byte_runs(b"v2.10", u8::is_ascii_digit)` gives `1..2`, `3..5`.
+pub fn byte_runs(b: &[u8], class: fn(&u8) -> bool) -> impl Iterator<Item = Range<usize>> + '_ {
     let mut i = 0;
-    while i < b.len() {
-        if !b[i].is_ascii_alphabetic() {
+    std::iter::from_fn(move || {
+        while i < b.len() && !class(&b[i]) {
             i += 1;
-            continue;
         }
         let start = i;
-        while i < b.len() && b[i].is_ascii_alphabetic() {
+        while i < b.len() && class(&b[i]) {
             i += 1;
         }
-        if word_may_date(&b[start..i], has_digit) {
-            return true;
-        }
-    }
-    false
+        (i > start).then_some(start..i)
+    })
 }
 
 /// Three digit runs joined by `-`, `/` or `.`, or eight digits in a row.
 fn numeric_date_shape(b: &[u8]) -> bool {
-    let digits_at = |i: usize| b[i..].iter().take_while(|c| c.is_ascii_digit()).count();
-    let joins_at = |i: usize| {
-        b.get(i).is_some_and(|c| matches!(c, b'-' | b'/' | b'.'))
-            && b.get(i + 1).is_some_and(u8::is_ascii_digit)
-    };
-    let mut i = 0;
-    while i < b.len() {
-        let run = digits_at(i);
-        if run == 0 {
-            i += 1;
-            continue;
-        }
-        if run >= 8 {
+    let mut chain = 0;
+    let mut previous_end: Option<usize> = None;
+    for run in byte_runs(b, u8::is_ascii_digit) {
+        if run.len() >= 8 {
             return true;
         }
-        let second = i + run;
-        if joins_at(second) {
-            let third = second + 1 + digits_at(second + 1);
-            if joins_at(third) {
-                return true;
-            }
+        let joined = previous_end
+            .is_some_and(|end| end + 1 == run.start && matches!(b[end], b'-' | b'/' | b'.'));
+        chain = if joined { chain + 1 } else { 1 };
+        if chain >= 3 {
+            return true;
         }
-        i += run;
+        previous_end = Some(run.end);
     }
     false
 }
@@ -1571,6 +1563,19 @@ mod tests {
         // The edits must leave real dates often enough for the check to
         // mean much, and break them often enough to test the near misses.
         assert!((1_000..18_000).contains(&dates_seen), "{dates_seen} dates");
+    }
+
+    #[test]
+    fn byte_runs_are_maximal_and_in_order() {
+        let digits: Vec<_> = byte_runs(b"v2.10 on 2024-03-05", u8::is_ascii_digit).collect();
+        assert_eq!(digits, [1..2, 3..5, 9..13, 14..16, 17..19]);
+        assert_eq!(byte_runs(b"", u8::is_ascii_digit).count(), 0);
+        assert_eq!(byte_runs(b"abc", u8::is_ascii_digit).count(), 0);
+        assert!(numeric_date_shape(b"on 2024-03-05"));
+        assert!(numeric_date_shape(b"5.3.2024"));
+        assert!(!numeric_date_shape(b"2024-03 and 05"));
+        assert!(!numeric_date_shape(b"$1.99 or 2.49"));
+        assert!(numeric_date_shape(b"20240305"));
     }
 
     #[test]

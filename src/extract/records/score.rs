@@ -14,6 +14,7 @@
 //!
 //! Invariants: pure over the arena; one pass over each record's nodes.
 
+use crate::extract::dates::byte_runs;
 use crate::extract::dom::{Document, NodeData, NodeId};
 use crate::extract::patterns::{DropReason, MiningParams};
 
@@ -105,26 +106,10 @@ pub(super) fn record_stats(doc: &Document, r: &Record) -> RecordStats {
 /// `2024年3月5日`).
 fn has_year(text: &str) -> bool {
     let b = text.as_bytes();
-    let mut i = 0;
-    while i < b.len() {
-        if !b[i].is_ascii_digit() {
-            i += 1;
-            continue;
-        }
-        let start = i;
-        while i < b.len() && b[i].is_ascii_digit() {
-            i += 1;
-        }
-        if i - start == 4 {
-            let year = b[start..i]
-                .iter()
-                .fold(0u32, |y, d| y * 10 + u32::from(d - b'0'));
-            if (1990..=2039).contains(&year) {
-                return true;
-            }
-        }
-    }
-    false
+    byte_runs(b, u8::is_ascii_digit)
+        .filter(|r| r.len() == 4)
+        .map(|r| b[r].iter().fold(0u32, |y, d| y * 10 + u32::from(d - b'0')))
+        .any(|year| (1990..=2039).contains(&year))
 }
 
 /// Weighted length of a link's text without building it: non-space
