@@ -892,9 +892,10 @@ const ASCII_DATE_WORDS: [&str; 4] = ["ago", "now", "today", "yesterday"];
 /// patterns themselves on generated texts.
 fn may_hold_date(s: &str) -> bool {
     if !s.is_ascii() {
-        return s.chars().any(|c| {
-            c.is_ascii_digit() || ('０'..='９').contains(&c) || CJK_DATE_CHARS.contains(&c)
-        }) || ascii_words_may_date(s.as_bytes(), false);
+        return s
+            .chars()
+            .any(|c| c.is_ascii_digit() || is_fullwidth_digit(c) || CJK_DATE_CHARS.contains(&c))
+            || ascii_words_may_date(s.as_bytes(), false);
     }
     let b = s.as_bytes();
     let has_digit = b.iter().any(u8::is_ascii_digit);
@@ -966,10 +967,16 @@ fn is_month_name(word: &[u8]) -> bool {
     std::str::from_utf8(lower).is_ok_and(|w| MONTH_LOOKUP.contains_key(w))
 }
 
+/// The digits [`fullwidth_digits_to_ascii`] converts (and the prefilter
+/// lets through).
+fn is_fullwidth_digit(c: char) -> bool {
+    ('０'..='９').contains(&c)
+}
+
 /// "２０２４年３月５日" → "2024年3月5日" (full-width digits are common in CJK
 /// pages).
 fn fullwidth_digits_to_ascii(s: &str) -> std::borrow::Cow<'_, str> {
-    if !s.chars().any(|c| ('０'..='９').contains(&c)) {
+    if !s.chars().any(is_fullwidth_digit) {
         return std::borrow::Cow::Borrowed(s);
     }
     s.chars()
