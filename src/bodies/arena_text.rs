@@ -9,7 +9,7 @@
 
 use std::collections::HashMap;
 
-use crate::extract::dom::{BLOCK_ELEMENTS, Document, NodeData, NodeId, collapse_whitespace};
+use crate::extract::dom::{Document, NodeData, NodeId, collapse_whitespace, is_block_element};
 
 use super::Extraction;
 
@@ -25,7 +25,7 @@ pub struct NodeFacts {
 
 /// True for elements that break paragraphs.
 pub fn is_block_name(name: &str) -> bool {
-    BLOCK_ELEMENTS.contains(&name) || matches!(name, "body" | "html" | "center" | "caption")
+    is_block_element(name) || matches!(name, "body" | "html" | "center" | "caption")
 }
 
 impl NodeFacts {

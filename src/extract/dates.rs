@@ -76,6 +76,16 @@ pub fn parse_date(s: &str, ctx: &DateContext) -> Option<DateTime<FixedOffset>> {
     parse_any(s, ctx)
 }
 
+/// A text that is a date on its own, else the first date it holds: the
+/// [`parse_date`]-then-[`find_date`] reading of one text node, with the
+/// [`may_hold_date`] test done once.
+pub fn date_in(text: &str, ctx: &DateContext) -> Option<DateTime<FixedOffset>> {
+    if !may_hold_date(text) {
+        return None;
+    }
+    parse_any(text, ctx).or_else(|| find_any(text, ctx).map(|(d, _)| d))
+}
+
 /// [`parse_date`] without the [`may_hold_date`] test.
 fn parse_any(s: &str, ctx: &DateContext) -> Option<DateTime<FixedOffset>> {
     let ascii_digits = fullwidth_digits_to_ascii(s);

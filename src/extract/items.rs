@@ -11,8 +11,8 @@ use chrono::{DateTime, FixedOffset};
 use sha2::{Digest, Sha256};
 use url::Url;
 
-use crate::extract::dates::{DateContext, find_date, parse_date};
-use crate::extract::dom::BLOCK_ELEMENTS;
+use crate::extract::dates::{DateContext, date_in, find_date, parse_date};
+use crate::extract::dom::is_block_element;
 use crate::extract::dom::{Document, NodeData, NodeId, collapse_whitespace, is_heading};
 use crate::extract::records::Record;
 
@@ -156,7 +156,7 @@ pub struct TitlePlan {
     /// stars and spacers, never a record's own picture.
     pub shared_images: std::collections::HashSet<String>,
     /// The link at `path` in each record (computed once for the group).
-    pub title_links: std::collections::HashSet<NodeId>,
+    pub title_links: rustc_hash::FxHashSet<NodeId>,
     /// Title text of every link of the group's records, by node.
     pub link_texts: rustc_hash::FxHashMap<NodeId, String>,
     /// The records have no headline of their own (comments, status
@@ -177,22 +177,22 @@ const TITLE_PATH_DISTINCT: f64 = 0.7;
 /// Structural path of node `id` inside `record`: `tag.class` steps from the
 /// record's top down to `id`.
 fn path_in_record(doc: &Document, record: &Record, id: NodeId) -> String {
-    let mut steps: Vec<String> = std::iter::once(id)
+    let steps: Vec<&crate::extract::dom::Element> = std::iter::once(id)
         .chain(doc.ancestors(id))
         .take_while(|&a| a >= record.start && a < record.end)
-        .filter_map(|a| {
-            let e = doc.element(a)?;
-            let class = e
-                .attr("class")
-                .unwrap_or("")
-                .split_whitespace()
-                .next()
-                .unwrap_or("");
-            Some(format!("{}.{}", e.name, class))
-        })
+        .filter_map(|a| doc.element(a))
         .collect();
-    steps.reverse();
-    steps.join("/")
+    let mut path = String::new();
+    for (n, e) in steps.iter().rev().enumerate() {
+        if n > 0 {
+            path.push('/');
+        }
+        let class = e.attr("class").unwrap_or("").split_whitespace().next();
+        path.push_str(&e.name);
+        path.push('.');
+        path.push_str(class.unwrap_or(""));
+    }
+    path
 }
 
 /// Choose the title path for a group of records.
@@ -297,7 +297,7 @@ pub fn plan_titles(doc: &Document, records: &[Record], dates: &DateContext) -> T
         .and_then(|p| stats.get(p))
         .map_or(0.0, |st| st.chars as f64 / st.records.max(1) as f64);
     let headless = headless_group(doc, records, &permalinks, mean_title_chars);
-    let title_links: std::collections::HashSet<NodeId> = firsts
+    let title_links: rustc_hash::FxHashSet<NodeId> = firsts
         .into_iter()
         .filter(|(k, _)| Some(k) == path.as_ref())
         .map(|(_, n)| n)
@@ -466,8 +466,10 @@ fn in_header_block(doc: &Document, record: &Record, a: NodeId) -> bool {
             doc.element(x).is_some_and(|e| {
                 e.name == "header"
                     || e.attr("class").is_some_and(|c| {
-                        c.split_whitespace()
-                            .any(|t| t.to_ascii_lowercase().ends_with("header"))
+                        c.split_whitespace().any(|t| {
+                            t.len() >= 6
+                                && t.as_bytes()[t.len() - 6..].eq_ignore_ascii_case(b"header")
+                        })
                     })
             })
         })
@@ -487,10 +489,19 @@ fn is_title_element(doc: &Document, id: NodeId) -> bool {
     doc.element(id).is_some_and(|e| {
         is_heading(&e.name)
             || e.attr("class").is_some_and(|c| {
-                let c = c.to_ascii_lowercase();
-                c.contains("title") || c.contains("headline") || c.contains("heading")
+                contains_ignore_ascii_case(c, b"title")
+                    || contains_ignore_ascii_case(c, b"headline")
+                    || contains_ignore_ascii_case(c, b"heading")
             })
     })
+}
+
+/// True when `needle` (ASCII lower case) occurs in `hay`, ignoring ASCII
+/// case, without a lower-cased copy of `hay`.
+fn contains_ignore_ascii_case(hay: &str, needle: &[u8]) -> bool {
+    hay.as_bytes()
+        .windows(needle.len())
+        .any(|w| w.eq_ignore_ascii_case(needle))
 }
 
 /// A link's title text: the heading (or title-classed element) inside it
@@ -667,11 +678,6 @@ fn date_moves_with_clock(source: &str, ctx: &DateContext, date: DateTime<FixedOf
     date_in(source, &later) != Some(date)
 }
 
-/// A text that is a date on its own, else the first date it holds.
-fn date_in(text: &str, ctx: &DateContext) -> Option<DateTime<FixedOffset>> {
-    parse_date(text, ctx).or_else(|| find_date(text, ctx).map(|(d, _)| d))
-}
-
 /// First date in the record's text, in document order (a record's own date
 /// comes before "last reply 3 hours ago"), and the text it was read from: a
 /// text node that is a date on its own or holds one, else a date spanning
@@ -824,14 +830,14 @@ fn first_line(doc: &Document, record: &Record) -> String {
     let block = doc
         .ancestors(first)
         .take_while(|&a| a >= record.start)
-        .find(|&a| doc.tag(a).is_some_and(|t| BLOCK_ELEMENTS.contains(&t)))
+        .find(|&a| doc.tag(a).is_some_and(is_block_element))
         .unwrap_or(record.start);
     let end = doc.node(block).end.min(record.end);
     let mut raw = String::new();
     for i in first..end {
         match &doc.node(i).data {
             NodeData::Text { text, .. } => raw.push_str(text),
-            NodeData::Element(e) if BLOCK_ELEMENTS.contains(&e.name.as_str()) => break,
+            NodeData::Element(e) if is_block_element(&e.name) => break,
             _ => {}
         }
     }

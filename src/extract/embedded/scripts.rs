@@ -295,62 +295,60 @@ fn parse_json_block(text: &str) -> Option<Value> {
 }
 
 /// Targets of a data assignment: `window.X`, `window["X"]`, `self.X`,
-/// `globalThis.X`, `var|let|const X`, and bare `__X` names.
+/// `globalThis.X`, `var|let|const X`, and bare `__X` names, then `=` and
+/// the start of a data value (`{`, `[`, `JSON.parse`, `(function`,
+/// `function`), so `==`, `=>` and assignments of other values never match.
+///
+/// Identifiers are ASCII and the key's length is checked after the match:
+/// Unicode word classes and a counted repetition made every state of the
+/// lazy DFA costly to build, and this pattern scans all inline script.
 static ASSIGNMENT: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
         r#"(?x)
         (?:
-            \b(?P<global>window|self|globalThis)\s*
-              (?: \.\s*(?P<member>[A-Za-z_$][\w$]*)
-                | \[\s*["'](?P<key>[^"'\]\n]{1,100})["']\s*\] )
-          | \b(?:var|let|const)\s+(?P<var>[A-Za-z_$][\w$]*)
-          | (?:^|[^\w$.])(?P<dunder>__[A-Za-z0-9_$]+)
+            (?-u:\b)(?P<global>window|self|globalThis)\s*
+              (?: \.\s*(?P<member>[A-Za-z_$][A-Za-z0-9_$]*)
+                | \[\s*["'](?P<key>[^"'\]\n]+)["']\s*\] )
+          | (?-u:\b)(?:var|let|const)\s+(?P<var>[A-Za-z_$][A-Za-z0-9_$]*)
+          | (?:^|[^A-Za-z0-9_$.])(?P<dunder>__[A-Za-z0-9_$]+)
         )
-        \s*=\s*"#,
+        \s*=\s*(?P<data>[\[{]|JSON\.parse|\(?function)"#,
     )
     .expect("static regex")
 });
 
+/// Longest `window["…"]` key read (characters).
+const MAX_KEY_CHARS: usize = 100;
+
 /// The data values assigned in a script, with their targets' names (at
 /// most [`MAX_ASSIGNMENTS_PER_SCRIPT`] tried).
 fn assignments(text: &str) -> Vec<(String, Value)> {
-    let mut out = Vec::new();
-    let mut tried = 0;
-    for caps in ASSIGNMENT.captures_iter(text) {
-        if tried >= MAX_ASSIGNMENTS_PER_SCRIPT {
-            break;
-        }
-        let Some(whole) = caps.get(0) else { continue };
-        let rest = &text[whole.end()..];
-        // `==`, `===` and `=>` are not assignments.
-        if rest.starts_with('=') || rest.starts_with('>') {
-            continue;
-        }
-        let starts_data = rest.starts_with('{')
-            || rest.starts_with('[')
-            || rest.starts_with("JSON.parse")
-            || rest.starts_with("(function")
-            || rest.starts_with("function");
-        if !starts_data {
-            continue;
-        }
-        let label = if let Some(g) = caps.name("global") {
-            match (caps.name("member"), caps.name("key")) {
-                (Some(m), _) => format!("{}.{}", g.as_str(), m.as_str()),
-                (_, Some(k)) => format!("{}[{:?}]", g.as_str(), k.as_str()),
-                _ => continue,
+    ASSIGNMENT
+        .captures_iter(text)
+        .filter_map(|caps| Some((assignment_label(&caps)?, caps.name("data")?.start())))
+        .take(MAX_ASSIGNMENTS_PER_SCRIPT)
+        .filter_map(|(label, at)| match jsvalue::parse_assigned(&text[at..]) {
+            Some(value @ (Value::Object(_) | Value::Array(_))) => Some((label, value)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// `window.X`, `window["X"]` (a key of at most [`MAX_KEY_CHARS`]), or the
+/// variable's name.
+fn assignment_label(caps: &regex::Captures<'_>) -> Option<String> {
+    if let Some(g) = caps.name("global") {
+        return match (caps.name("member"), caps.name("key")) {
+            (Some(m), _) => Some(format!("{}.{}", g.as_str(), m.as_str())),
+            (_, Some(k)) if k.as_str().chars().count() <= MAX_KEY_CHARS => {
+                Some(format!("{}[{:?}]", g.as_str(), k.as_str()))
             }
-        } else if let Some(v) = caps.name("var").or_else(|| caps.name("dunder")) {
-            v.as_str().to_string()
-        } else {
-            continue;
+            _ => None,
         };
-        tried += 1;
-        if let Some(value @ (Value::Object(_) | Value::Array(_))) = jsvalue::parse_assigned(rest) {
-            out.push((label, value));
-        }
     }
-    out
+    caps.name("var")
+        .or_else(|| caps.name("dunder"))
+        .map(|v| v.as_str().to_string())
 }
 
 #[cfg(test)]
@@ -432,5 +430,24 @@ mod tests {
             ]
         );
         assert_eq!(got[3].1["data"][0]["title"], "D");
+    }
+
+    #[test]
+    fn only_data_assignments_count_against_the_script_limit() {
+        // Scalars, comparisons and arrows before the data never match, so
+        // they cannot use up the assignments tried per script.
+        let mut js = String::new();
+        for n in 0..MAX_ASSIGNMENTS_PER_SCRIPT * 2 {
+            js.push_str(&format!(
+                "var n{n} = {n}; if (a{n} == b) {{}} const f{n} = (x) => {{}};\n"
+            ));
+        }
+        let long_key = "k".repeat(MAX_KEY_CHARS + 1);
+        js.push_str(&format!("window[\"{long_key}\"] = {{\"a\": 1}};\n"));
+        js.push_str("window['feed'] = {\"items\": [1, 2]};\n");
+        let got = assignments(&js);
+        let labels: Vec<&str> = got.iter().map(|(l, _)| l.as_str()).collect();
+        assert_eq!(labels, ["window[\"feed\"]"]);
+        assert_eq!(got[0].1["items"][1], 2);
     }
 }

@@ -25,6 +25,11 @@ pub(super) struct Kind(u32);
 /// Not computed yet, in [`Kinds::of_node`].
 const UNKNOWN: u32 = u32::MAX;
 
+/// [`Kinds::repeated_of`]: not filled yet, has a sibling of its kind, has none.
+const UNKNOWN_REPEAT: u8 = 0;
+const REPEATED: u8 = 1;
+const NOT_REPEATED: u8 = 2;
+
 /// Class tokens that say what state a thing is in, not what it is.
 const STATE_CLASSES: &[&str] = &[
     "active",
@@ -66,13 +71,18 @@ pub(super) fn class_tokens(doc: &Document, id: NodeId) -> impl Iterator<Item = &
 /// sizes, ids, depths), no state words, no BEM modifiers (`card--wide`),
 /// no generated prefixes.
 pub(super) fn stable_class(token: &str) -> bool {
-    let lower = token.to_ascii_lowercase();
+    let starts_with = |p: &str| {
+        token
+            .as_bytes()
+            .get(..p.len())
+            .is_some_and(|head| head.eq_ignore_ascii_case(p.as_bytes()))
+    };
     !token.is_empty()
         && token.len() <= 40
         && !token.bytes().any(|b| b.is_ascii_digit())
         && !token.contains("--")
-        && !STATE_CLASSES.contains(&lower.as_str())
-        && !VOLATILE_PREFIXES.iter().any(|p| lower.starts_with(p))
+        && !STATE_CLASSES.iter().any(|s| s.eq_ignore_ascii_case(token))
+        && !VOLATILE_PREFIXES.iter().any(|p| starts_with(p))
 }
 
 /// Element kinds of one page, cached, and which elements have a sibling
@@ -84,8 +94,9 @@ pub(super) struct Kinds<'d> {
     /// Kind string of each id.
     names: Vec<String>,
     ids: HashMap<String, Kind>,
-    /// Per parent: how many element children of each kind.
-    counts: HashMap<NodeId, HashMap<Kind, u32>>,
+    /// Per node: [`REPEATED`], [`NOT_REPEATED`], or [`UNKNOWN_REPEAT`]
+    /// until one of its siblings is asked (then all of them are filled).
+    repeated_of: Vec<u8>,
     /// Per container: its place (every candidate asks again).
     pub(super) places: HashMap<NodeId, Place<'d>>,
     /// Reused while a kind string is built.
@@ -99,7 +110,7 @@ impl<'d> Kinds<'d> {
             of_node: vec![UNKNOWN; doc.nodes.len()],
             names: Vec::new(),
             ids: HashMap::default(),
-            counts: HashMap::default(),
+            repeated_of: vec![UNKNOWN_REPEAT; doc.nodes.len()],
             places: HashMap::default(),
             scratch: String::new(),
         }
@@ -164,26 +175,40 @@ impl<'d> Kinds<'d> {
         k
     }
 
-    /// True when `id` has an element sibling of its own kind.
+    /// True when `id` has an element sibling of its own kind (among the
+    /// first [`MAX_CHILDREN`] children of its parent).
     pub(super) fn repeated(&mut self, id: NodeId) -> bool {
         let Some(p) = self.doc.node(id).parent else {
             return false;
         };
-        if !self.counts.contains_key(&p) {
-            let mut counts: HashMap<Kind, u32> = HashMap::default();
-            let doc = self.doc;
-            for c in doc.children(p).take(MAX_CHILDREN as usize) {
-                if doc.element(c).is_some() {
-                    *counts.entry(self.kind(c)).or_insert(0) += 1;
-                }
-            }
-            self.counts.insert(p, counts);
+        if self.repeated_of.get(id as usize) == Some(&UNKNOWN_REPEAT) {
+            self.fill_repeated(p);
         }
-        let k = self.kind(id);
-        self.counts
-            .get(&p)
-            .and_then(|c| c.get(&k))
-            .is_some_and(|&n| n >= 2)
+        self.repeated_of.get(id as usize) == Some(&REPEATED)
+    }
+
+    /// Counts the kinds of `parent`'s first [`MAX_CHILDREN`] element
+    /// children and marks every child: once per parent, so each later
+    /// question is one lookup.
+    fn fill_repeated(&mut self, parent: NodeId) {
+        let doc = self.doc;
+        let mut counts: HashMap<Kind, u32> = HashMap::default();
+        for c in doc.children(parent).take(MAX_CHILDREN as usize) {
+            if doc.element(c).is_some() {
+                *counts.entry(self.kind(c)).or_insert(0) += 1;
+            }
+        }
+        for c in doc.children(parent) {
+            let k = self.kind(c);
+            let flag = if counts.get(&k).is_some_and(|&n| n >= 2) {
+                REPEATED
+            } else {
+                NOT_REPEATED
+            };
+            if let Some(slot) = self.repeated_of.get_mut(c as usize) {
+                *slot = flag;
+            }
+        }
     }
 }
 
@@ -213,5 +238,30 @@ mod tests {
         assert_eq!(kinds.tag(k[3]), "li");
         assert!(kinds.repeated(lis[0]));
         assert!(!kinds.repeated(lis[2]));
+    }
+
+    #[test]
+    fn state_words_and_generated_prefixes_are_not_stable_in_any_case() {
+        for token in ["post", "entry-title", "Teaser", "isolate", "newsletter"] {
+            assert!(stable_class(token), "{token} names what the element is");
+        }
+        for token in [
+            "active",
+            "Active",
+            "SELECTED",
+            "is-open",
+            "Is-Open",
+            "css-abc",
+            "SC-abc",
+            "card--wide",
+            "col-6",
+            "",
+            "odd",
+        ] {
+            assert!(
+                !stable_class(token),
+                "{token:?} is state, generated or a size"
+            );
+        }
     }
 }

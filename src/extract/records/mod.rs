@@ -149,6 +149,30 @@ fn lca(doc: &Document, mut a: NodeId, mut b: NodeId) -> NodeId {
     a
 }
 
+/// [`lca`] of `a` and `b` with, from the same walk, the node just below it
+/// on the path up from each (`a` or `b` itself when that one is a child of
+/// the ancestor, or is the ancestor): what [`child_toward`] would find
+/// from each, without two more walks.
+fn lca_with_children(doc: &Document, mut a: NodeId, mut b: NodeId) -> (NodeId, NodeId, NodeId) {
+    let up = |n: NodeId| doc.node(n).parent.unwrap_or(0);
+    let (mut below_a, mut below_b) = (a, b);
+    while doc.node(a).depth > doc.node(b).depth {
+        below_a = a;
+        a = up(a);
+    }
+    while doc.node(b).depth > doc.node(a).depth {
+        below_b = b;
+        b = up(b);
+    }
+    while a != b {
+        below_a = a;
+        below_b = b;
+        a = up(a);
+        b = up(b);
+    }
+    (a, below_a, below_b)
+}
+
 /// The child of `anc` on the path to `desc` (`desc` itself if a child).
 fn child_toward(doc: &Document, anc: NodeId, desc: NodeId) -> NodeId {
     let mut c = desc;
@@ -387,25 +411,19 @@ fn collect_runs<'d>(
 ) {
     let mut runs = instances.to_vec();
     for _level in 0..MAX_LIFT {
-        let mut by_container: HashMap<NodeId, Vec<Run>> = HashMap::default();
-        for r in &runs {
-            by_container.entry(r.container).or_default().push(*r);
-        }
+        let by_container = ByContainer::new(&mut runs);
         // (place, root tag) → containers with their distinct roots.
         let mut by_place: HashMap<Key<'d>, Vec<(NodeId, usize)>> = HashMap::default();
         let mut singles: Vec<(NodeId, NodeId)> = Vec::new();
-        for (&container, rs) in &by_container {
-            let mut roots: Vec<NodeId> = rs.iter().map(|r| r.first).collect();
-            roots.sort_unstable();
-            roots.dedup();
-            if roots.len() == 1 {
-                singles.push((container, roots[0]));
+        for part in &by_container.parts {
+            if part.roots == 1 {
+                singles.push((part.container, part.first_root));
             }
-            let tag = doc.tag(roots[0]).unwrap_or("");
+            let tag = doc.tag(part.first_root).unwrap_or("");
             by_place
-                .entry((kinds.place(container), tag))
+                .entry((kinds.place(part.container), tag))
                 .or_default()
-                .push((container, roots.len()));
+                .push((part.container, part.roots));
         }
         let mut any_group = false;
         for (key, mut members) in by_place {
@@ -414,7 +432,7 @@ fn collect_runs<'d>(
             // once is no part), all of one kind (a release's header and
             // notes are the parts of one record, not a list).
             if key.0.deep() {
-                members.retain(|&(c, n)| n >= 2 && alike_roots(kinds, &by_container[&c]));
+                members.retain(|&(c, n)| n >= 2 && alike_roots(kinds, by_container.runs_of(c)));
             }
             let roots: usize = members.iter().map(|m| m.1).sum();
             // A place of several containers is a list split in parts only
@@ -430,7 +448,7 @@ fn collect_runs<'d>(
             let e = acc.entry(key).or_default();
             for (c, _) in members {
                 e.containers.push(c);
-                add_runs(e, &by_container[&c]);
+                add_runs(e, by_container.runs_of(c));
             }
             e.patterns.push(ci);
         }
@@ -461,6 +479,55 @@ fn collect_runs<'d>(
     }
 }
 
+/// One level's runs grouped by container: the runs sorted by container
+/// (then root), and per container its slice, its number of distinct roots
+/// and its first root. Sorting one vector replaces a map of vectors that
+/// every candidate built again on every lift level.
+struct ByContainer<'r> {
+    runs: &'r [Run],
+    /// In container order.
+    parts: Vec<Part>,
+}
+
+struct Part {
+    container: NodeId,
+    range: std::ops::Range<usize>,
+    roots: usize,
+    first_root: NodeId,
+}
+
+impl<'r> ByContainer<'r> {
+    fn new(runs: &'r mut [Run]) -> Self {
+        runs.sort_unstable_by_key(|r| (r.container, r.first, r.last));
+        let mut parts: Vec<Part> = Vec::new();
+        for (i, r) in runs.iter().enumerate() {
+            match parts.last_mut() {
+                Some(p) if p.container == r.container => {
+                    if runs[i - 1].first != r.first {
+                        p.roots += 1;
+                    }
+                    p.range.end = i + 1;
+                }
+                _ => parts.push(Part {
+                    container: r.container,
+                    range: i..i + 1,
+                    roots: 1,
+                    first_root: r.first,
+                }),
+            }
+        }
+        ByContainer { runs, parts }
+    }
+
+    /// The runs under `container` (none when it holds no run).
+    fn runs_of(&self, container: NodeId) -> &'r [Run] {
+        match self.parts.binary_search_by_key(&container, |p| p.container) {
+            Ok(i) => &self.runs[self.parts[i].range.clone()],
+            Err(_) => &[],
+        }
+    }
+}
+
 /// True when every run starts at an element of one kind.
 fn alike_roots(kinds: &mut Kinds<'_>, runs: &[Run]) -> bool {
     let Some(first) = runs.first() else {
@@ -486,7 +553,7 @@ fn collect_thread<'d>(
     kinds: &mut Kinds<'d>,
     acc: &mut HashMap<Key<'d>, Acc>,
     singles: &[(NodeId, NodeId)],
-    by_container: &HashMap<NodeId, Vec<Run>>,
+    by_container: &ByContainer<'_>,
     min_ins: usize,
 ) -> Vec<Key<'d>> {
     let mut groups = Vec::new();
@@ -515,7 +582,7 @@ fn collect_thread<'d>(
         // comment's own body, not inside it (nested menus fail here).
         let mut roots: Vec<NodeId> = containers
             .iter()
-            .flat_map(|c| by_container[c].iter().map(|r| r.first))
+            .flat_map(|&c| by_container.runs_of(c).iter().map(|r| r.first))
             .collect();
         roots.sort_unstable();
         let disjoint = roots.windows(2).all(|w| !doc.contains(w[0], w[1]));
@@ -528,7 +595,7 @@ fn collect_thread<'d>(
         let e = acc.entry(key.clone()).or_default();
         for c in containers {
             e.containers.push(c);
-            add_runs(e, &by_container[&c]);
+            add_runs(e, by_container.runs_of(c));
         }
         groups.push(key);
     }
@@ -693,7 +760,7 @@ fn is_header_row(doc: &Document, id: NodeId) -> bool {
 fn instance_run(doc: &Document, seq: &TagSequence, cand: &PatternCandidate, p: u32) -> Run {
     let s = seq.nodes[p as usize];
     let e = seq.nodes[(p + cand.len - 1) as usize];
-    let a = lca(doc, s, e);
+    let (a, clipped, last) = lca_with_children(doc, s, e);
     if a == s {
         Run {
             container: doc.node(s).parent.unwrap_or(0),
@@ -701,8 +768,6 @@ fn instance_run(doc: &Document, seq: &TagSequence, cand: &PatternCandidate, p: u
             last: s,
         }
     } else {
-        let clipped = child_toward(doc, a, s);
-        let last = child_toward(doc, a, e);
         // A rotated repeat starts inside one sibling (its last tokens) and
         // runs into the next: the sibling that holds more of the instance's
         // tokens is the record, so a separator row that a rotation clips
@@ -793,7 +858,7 @@ fn widen(doc: &Document, container: NodeId, tag: &str, mined: &[(NodeId, NodeId)
         .take(crate::extract::sequence::MAX_CHILDREN as usize)
         .filter(|&c| doc.is_tag(c, tag) && !is_header_row(doc, c))
         .collect();
-    let root_set: std::collections::HashSet<NodeId> = mined.iter().map(|m| m.0).collect();
+    let root_set: rustc_hash::FxHashSet<NodeId> = mined.iter().map(|m| m.0).collect();
     // Class names every mined root shares: a member must carry one of them
     // (keeps an intro `div` out of a list of `div.post`).
     let classes = |id: NodeId| -> Vec<&str> { class_tokens(doc, id).collect() };
@@ -879,7 +944,7 @@ fn head_kind(
     }
     // Per kind among the mined siblings: (count, title weight).
     let mut votes: HashMap<Kind, (u32, u32)> = HashMap::default();
-    let mut seen: std::collections::HashSet<NodeId> = std::collections::HashSet::new();
+    let mut seen: rustc_hash::FxHashSet<NodeId> = rustc_hash::FxHashSet::default();
     let mut firsts: Vec<(NodeId, NodeId)> = runs.iter().map(|(&f, &l)| (f, l)).collect();
     firsts.sort_unstable();
     for (first, last) in firsts {
@@ -938,7 +1003,7 @@ fn segment(
     if heads.is_empty() || gaps * 2 < heads.len().saturating_sub(1).max(1) {
         return None;
     }
-    let mut parts: std::collections::HashSet<Kind> = std::collections::HashSet::new();
+    let mut parts: rustc_hash::FxHashSet<Kind> = rustc_hash::FxHashSet::default();
     let mut longest = 1;
     for w in heads.windows(2) {
         longest = longest.max(w[1] - w[0]);
@@ -948,7 +1013,7 @@ fn segment(
     }
     // Parts that come before the title (a date `dt` before its `dd`, a
     // kicker before a heading): those right before the first head show it.
-    let mut lead: std::collections::HashSet<Kind> = std::collections::HashSet::new();
+    let mut lead: rustc_hash::FxHashSet<Kind> = rustc_hash::FxHashSet::default();
     let mut j = heads[0];
     while j > 0 && parts.contains(&kinds.kind(children[j - 1])) {
         lead.insert(kinds.kind(children[j - 1]));
@@ -1023,6 +1088,31 @@ pub fn selector(doc: &Document, id: NodeId) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn one_walk_finds_the_ancestor_and_the_children_below_it() {
+        let doc = parse(
+            "<html><body><main><ul><li><a href=/a>A</a><p>x <b>y</b></p></li>\
+             <li><div><span>deep <i>er</i></span></div></li></ul>\
+             <section><h2>T</h2><ol><li>1</li><li>2 <em>!</em></li></ol></section></main></body></html>",
+        );
+        let n = doc.nodes.len() as NodeId;
+        let mut pairs = 0;
+        for a in 0..n {
+            for b in a + 1..n {
+                let (anc, below_a, below_b) = lca_with_children(&doc, a, b);
+                assert_eq!(anc, lca(&doc, a, b), "{a} {b}");
+                assert_eq!(below_b, child_toward(&doc, anc, b), "{a} {b}");
+                if anc == a {
+                    assert_eq!(below_a, a);
+                } else {
+                    assert_eq!(below_a, child_toward(&doc, anc, a), "{a} {b}");
+                    pairs += 1;
+                }
+            }
+        }
+        assert!(pairs > 100, "{pairs}");
+    }
     use crate::extract::dom::parse;
     use crate::extract::patterns::mine;
     use crate::extract::sequence::flatten;
