@@ -391,6 +391,23 @@ impl Iterator for Children<'_> {
     }
 }
 
+/// Where `needle` (ASCII, lower case, not empty) first occurs in `hay`,
+/// ignoring ASCII case: `</SCRIPT` for `</script`, `Card-Title` for
+/// `title`.
+pub fn find_ascii_ci(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    let first = needle[0];
+    let mut i = 0;
+    while i + needle.len() <= hay.len() {
+        let n = memchr::memchr2(first, first.to_ascii_uppercase(), &hay[i..])?;
+        i += n;
+        if i + needle.len() <= hay.len() && hay[i..i + needle.len()].eq_ignore_ascii_case(needle) {
+            return Some(i);
+        }
+        i += 1;
+    }
+    None
+}
+
 /// Collapse runs of whitespace (incl. NBSP) to one space and trim.
 pub fn collapse_whitespace(s: &str) -> String {
     let mut out = String::with_capacity(s.len());

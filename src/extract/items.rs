@@ -13,7 +13,9 @@ use url::Url;
 
 use crate::extract::dates::{DateContext, date_in, find_date, parse_date};
 use crate::extract::dom::is_block_element;
-use crate::extract::dom::{Document, NodeData, NodeId, collapse_whitespace, is_heading};
+use crate::extract::dom::{
+    Document, NodeData, NodeId, collapse_whitespace, find_ascii_ci, is_heading,
+};
 use crate::extract::records::Record;
 
 /// One entry of a published feed.
@@ -489,19 +491,12 @@ fn is_title_element(doc: &Document, id: NodeId) -> bool {
     doc.element(id).is_some_and(|e| {
         is_heading(&e.name)
             || e.attr("class").is_some_and(|c| {
-                contains_ignore_ascii_case(c, b"title")
-                    || contains_ignore_ascii_case(c, b"headline")
-                    || contains_ignore_ascii_case(c, b"heading")
+                let c = c.as_bytes();
+                [&b"title"[..], b"headline", b"heading"]
+                    .iter()
+                    .any(|w| find_ascii_ci(c, w).is_some())
             })
     })
-}
-
-/// True when `needle` (ASCII lower case) occurs in `hay`, ignoring ASCII
-/// case, without a lower-cased copy of `hay`.
-fn contains_ignore_ascii_case(hay: &str, needle: &[u8]) -> bool {
-    hay.as_bytes()
-        .windows(needle.len())
-        .any(|w| w.eq_ignore_ascii_case(needle))
 }
 
 /// A link's title text: the heading (or title-classed element) inside it

@@ -22,6 +22,7 @@ use regex::Regex;
 use serde_json::Value;
 
 use super::{devalue, jsvalue};
+use crate::extract::dom::find_ascii_ci;
 
 /// Scripts looked at per page.
 pub const MAX_SCRIPTS: usize = 1_000;
@@ -84,7 +85,7 @@ pub fn scan(html: &str) -> Vec<Script<'_>> {
         let attrs = attributes(&html[i + 7..tag_end]);
         let content_start = tag_end + 1;
         let content_end =
-            find_ci(&b[content_start..], b"</script").map_or(b.len(), |n| content_start + n);
+            find_ascii_ci(&b[content_start..], b"</script").map_or(b.len(), |n| content_start + n);
         let get = |name: &str| {
             attrs
                 .iter()
@@ -126,21 +127,6 @@ fn start_tag_end(b: &[u8], from: usize) -> Option<usize> {
             (None, b'>') => return Some(from + n),
             _ => {}
         }
-    }
-    None
-}
-
-/// Case-insensitive search of an ASCII needle.
-fn find_ci(hay: &[u8], needle: &[u8]) -> Option<usize> {
-    let first = needle[0];
-    let mut i = 0;
-    while i + needle.len() <= hay.len() {
-        let n = memchr::memchr2(first, first.to_ascii_uppercase(), &hay[i..])?;
-        i += n;
-        if i + needle.len() <= hay.len() && hay[i..i + needle.len()].eq_ignore_ascii_case(needle) {
-            return Some(i);
-        }
-        i += 1;
     }
     None
 }

@@ -25,11 +25,6 @@ pub(super) struct Kind(u32);
 /// Not computed yet, in [`Kinds::of_node`].
 const UNKNOWN: u32 = u32::MAX;
 
-/// [`Kinds::repeated_of`]: not filled yet, has a sibling of its kind, has none.
-const UNKNOWN_REPEAT: u8 = 0;
-const REPEATED: u8 = 1;
-const NOT_REPEATED: u8 = 2;
-
 /// Class tokens that say what state a thing is in, not what it is.
 const STATE_CLASSES: &[&str] = &[
     "active",
@@ -94,9 +89,9 @@ pub(super) struct Kinds<'d> {
     /// Kind string of each id.
     names: Vec<String>,
     ids: HashMap<String, Kind>,
-    /// Per node: [`REPEATED`], [`NOT_REPEATED`], or [`UNKNOWN_REPEAT`]
-    /// until one of its siblings is asked (then all of them are filled).
-    repeated_of: Vec<u8>,
+    /// Per node: whether it has an element sibling of its kind; `None`
+    /// until it or a sibling is asked (then all of them are filled).
+    repeated_of: Vec<Option<bool>>,
     /// Per container: its place (every candidate asks again).
     pub(super) places: HashMap<NodeId, Place<'d>>,
     /// Reused while a kind string is built.
@@ -110,7 +105,7 @@ impl<'d> Kinds<'d> {
             of_node: vec![UNKNOWN; doc.nodes.len()],
             names: Vec::new(),
             ids: HashMap::default(),
-            repeated_of: vec![UNKNOWN_REPEAT; doc.nodes.len()],
+            repeated_of: vec![None; doc.nodes.len()],
             places: HashMap::default(),
             scratch: String::new(),
         }
@@ -181,10 +176,10 @@ impl<'d> Kinds<'d> {
         let Some(p) = self.doc.node(id).parent else {
             return false;
         };
-        if self.repeated_of.get(id as usize) == Some(&UNKNOWN_REPEAT) {
+        if self.repeated_of.get(id as usize) == Some(&None) {
             self.fill_repeated(p);
         }
-        self.repeated_of.get(id as usize) == Some(&REPEATED)
+        self.repeated_of.get(id as usize) == Some(&Some(true))
     }
 
     /// Counts the kinds of `parent`'s first [`MAX_CHILDREN`] element
@@ -200,13 +195,9 @@ impl<'d> Kinds<'d> {
         }
         for c in doc.children(parent) {
             let k = self.kind(c);
-            let flag = if counts.get(&k).is_some_and(|&n| n >= 2) {
-                REPEATED
-            } else {
-                NOT_REPEATED
-            };
+            let repeated = counts.get(&k).is_some_and(|&n| n >= 2);
             if let Some(slot) = self.repeated_of.get_mut(c as usize) {
-                *slot = flag;
+                *slot = Some(repeated);
             }
         }
     }

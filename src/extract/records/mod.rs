@@ -134,25 +134,10 @@ fn detect_paper(doc: &Document, seq: &TagSequence, mining: &Mining) -> Detection
     Detection { groups }
 }
 
-/// Lowest common ancestor of two nodes (each counts as its own ancestor).
-fn lca(doc: &Document, mut a: NodeId, mut b: NodeId) -> NodeId {
-    while doc.node(a).depth > doc.node(b).depth {
-        a = doc.node(a).parent.unwrap_or(0);
-    }
-    while doc.node(b).depth > doc.node(a).depth {
-        b = doc.node(b).parent.unwrap_or(0);
-    }
-    while a != b {
-        a = doc.node(a).parent.unwrap_or(0);
-        b = doc.node(b).parent.unwrap_or(0);
-    }
-    a
-}
-
-/// [`lca`] of `a` and `b` with, from the same walk, the node just below it
-/// on the path up from each (`a` or `b` itself when that one is a child of
-/// the ancestor, or is the ancestor): what [`child_toward`] would find
-/// from each, without two more walks.
+/// Lowest common ancestor of `a` and `b` (each counts as its own
+/// ancestor) and, from the same walk, the node just below it on the path
+/// up from each (`a` or `b` itself when that one is a child of the
+/// ancestor, or is the ancestor).
 fn lca_with_children(doc: &Document, mut a: NodeId, mut b: NodeId) -> (NodeId, NodeId, NodeId) {
     let up = |n: NodeId| doc.node(n).parent.unwrap_or(0);
     let (mut below_a, mut below_b) = (a, b);
@@ -171,18 +156,6 @@ fn lca_with_children(doc: &Document, mut a: NodeId, mut b: NodeId) -> (NodeId, N
         b = up(b);
     }
     (a, below_a, below_b)
-}
-
-/// The child of `anc` on the path to `desc` (`desc` itself if a child).
-fn child_toward(doc: &Document, anc: NodeId, desc: NodeId) -> NodeId {
-    let mut c = desc;
-    while let Some(p) = doc.node(c).parent {
-        if p == anc {
-            return c;
-        }
-        c = p;
-    }
-    c
 }
 
 /// How many levels an instance may be lifted to find sibling records.
@@ -1088,6 +1061,36 @@ pub fn selector(doc: &Document, id: NodeId) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    // Reference walks for `lca_with_children`: the ancestor, then each
+    // side's child of it, each found on its own.
+
+    /// Lowest common ancestor of two nodes (each counts as its own ancestor).
+    fn lca(doc: &Document, mut a: NodeId, mut b: NodeId) -> NodeId {
+        while doc.node(a).depth > doc.node(b).depth {
+            a = doc.node(a).parent.unwrap_or(0);
+        }
+        while doc.node(b).depth > doc.node(a).depth {
+            b = doc.node(b).parent.unwrap_or(0);
+        }
+        while a != b {
+            a = doc.node(a).parent.unwrap_or(0);
+            b = doc.node(b).parent.unwrap_or(0);
+        }
+        a
+    }
+
+    /// The child of `anc` on the path to `desc` (`desc` itself if a child).
+    fn child_toward(doc: &Document, anc: NodeId, desc: NodeId) -> NodeId {
+        let mut c = desc;
+        while let Some(p) = doc.node(c).parent {
+            if p == anc {
+                return c;
+            }
+            c = p;
+        }
+        c
+    }
 
     #[test]
     fn one_walk_finds_the_ancestor_and_the_children_below_it() {

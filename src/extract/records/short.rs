@@ -16,7 +16,7 @@
 
 use crate::extract::dom::{Document, NodeId};
 
-use super::{Kinds, Record, RecordGroup, child_toward, lca, selector};
+use super::{Kinds, Record, RecordGroup, lca_with_children, selector};
 
 /// Elements whose content is page chrome, not the page's own list.
 const CHROME: &[&str] = &["nav", "aside", "header", "footer"];
@@ -95,8 +95,7 @@ fn chains(doc: &Document, kinds: &mut Kinds<'_>, headings: &[NodeId]) -> Vec<Vec
     let mut out: Vec<Vec<NodeId>> = Vec::new();
     let mut current: Vec<NodeId> = Vec::new();
     for w in headings.windows(2) {
-        let c = lca(doc, w[0], w[1]);
-        let (a, b) = (child_toward(doc, c, w[0]), child_toward(doc, c, w[1]));
+        let (_, a, b) = lca_with_children(doc, w[0], w[1]);
         let alike = a != w[0] && kinds.kind(a) == kinds.kind(b);
         if alike && current.last() == Some(&a) {
             current.push(b);
