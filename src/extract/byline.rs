@@ -12,7 +12,9 @@
 //! links), in page order, without duplicates, at most [`MAX_TAGS`], each
 //! at most [`MAX_TAG_CHARS`] characters.
 
-use crate::extract::dom::{Document, NodeId, collapse_whitespace};
+use crate::extract::dom::{
+    Document, NodeId, collapse_whitespace, ends_with_ascii_ci, starts_with_ascii_ci,
+};
 use crate::extract::records::Record;
 
 /// Longest byline kept.
@@ -91,35 +93,39 @@ fn subtree_end(doc: &Document, id: NodeId, limit: NodeId) -> NodeId {
     doc.node(id).end.min(limit)
 }
 
-fn words(v: Option<&str>) -> impl Iterator<Item = String> + '_ {
-    v.unwrap_or("")
-        .split_ascii_whitespace()
-        .map(str::to_ascii_lowercase)
+/// The whitespace-separated words of an attribute value.
+fn words(v: Option<&str>) -> impl Iterator<Item = &str> {
+    v.unwrap_or("").split_ascii_whitespace()
+}
+
+/// True when `w` is one of `list`, ignoring ASCII case.
+fn one_of(w: &str, list: &[&str]) -> bool {
+    list.iter().any(|x| x.eq_ignore_ascii_case(w))
 }
 
 fn is_author(el: &crate::extract::dom::Element) -> bool {
-    words(el.attr("rel")).any(|w| w == "author")
-        || words(el.attr("itemprop")).any(|w| w == "author" || w == "creator")
+    words(el.attr("rel")).any(|w| w.eq_ignore_ascii_case("author"))
+        || words(el.attr("itemprop")).any(|w| one_of(w, &["author", "creator"]))
         || words(el.attr("class")).any(|w| {
-            AUTHOR_WORDS.contains(&w.as_str())
-                || w.ends_with("-author")
-                || w.ends_with("_author")
-                || w.starts_with("author-")
-                || w.starts_with("author_")
+            one_of(w, AUTHOR_WORDS)
+                || ends_with_ascii_ci(w, "-author")
+                || ends_with_ascii_ci(w, "_author")
+                || starts_with_ascii_ci(w, "author-")
+                || starts_with_ascii_ci(w, "author_")
         })
 }
 
 fn is_tag(el: &crate::extract::dom::Element) -> bool {
-    words(el.attr("rel")).any(|w| w == "tag" || w == "category")
-        || words(el.attr("itemprop")).any(|w| w == "keywords" || w == "articlesection")
+    words(el.attr("rel")).any(|w| one_of(w, &["tag", "category"]))
+        || words(el.attr("itemprop")).any(|w| one_of(w, &["keywords", "articlesection"]))
         || words(el.attr("class")).any(|w| {
-            TAG_WORDS.contains(&w.as_str())
-                || w.starts_with("tag-")
-                || w.starts_with("tags-")
-                || w.ends_with("-tags")
-                || w.ends_with("-tag")
-                || w.ends_with("-category")
-                || w.ends_with("-label")
+            one_of(w, TAG_WORDS)
+                || starts_with_ascii_ci(w, "tag-")
+                || starts_with_ascii_ci(w, "tags-")
+                || ends_with_ascii_ci(w, "-tags")
+                || ends_with_ascii_ci(w, "-tag")
+                || ends_with_ascii_ci(w, "-category")
+                || ends_with_ascii_ci(w, "-label")
         })
 }
 
@@ -216,6 +222,27 @@ mod tests {
         ));
         let (author, tags) = byline_and_tags(&doc, &record_of(&doc, "item"), None);
         assert_eq!((author, tags), (None, vec!["News".to_string()]));
+    }
+
+    #[test]
+    fn conventions_match_in_any_ascii_case() {
+        let doc = dom::parse(
+            r#"<div class="item"><h3><a href="/p">Title</a></h3>
+               <span class="Author-Name">Ana Lima</span>
+               <span class="Post-Category"><a REL="Tag" href="/t/x">Council</a></span></div>"#,
+        );
+        let (author, tags) = byline_and_tags(&doc, &record_of(&doc, "item"), None);
+        assert_eq!(author.as_deref(), Some("Ana Lima"));
+        assert_eq!(tags, ["Council"]);
+        // Near misses stay out: "authored" is no author class, "tagline"
+        // no tag class.
+        let doc = dom::parse(
+            r#"<div class="item"><span class="authored">Ana</span><span class="tagline">Hi</span></div>"#,
+        );
+        assert_eq!(
+            byline_and_tags(&doc, &record_of(&doc, "item"), None),
+            (None, vec![])
+        );
     }
 
     #[test]

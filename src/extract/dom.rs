@@ -319,13 +319,15 @@ impl Document {
 
     /// Visible text of the nodes `start..end` (whole subtrees in preorder).
     pub fn text_of_range(&self, start: NodeId, end: NodeId) -> String {
-        let mut raw = String::new();
-        self.push_text_of_range(start, end, &mut raw, |_| true);
-        collapse_whitespace(&raw)
+        let mut out = String::new();
+        self.push_text_of_range(start, end, &mut out, |_| true);
+        out
     }
 
-    /// Appends raw text of `start..end` to `out`, skipping subtrees whose root
-    /// `keep` rejects. Block elements add a separating space.
+    /// Appends the visible text of `start..end` to `out` (empty, or ending
+    /// a word), whitespace-collapsed as [`collapse_whitespace`] would give
+    /// it, skipping subtrees whose root `keep` rejects. Block elements
+    /// separate words; inline elements do not (`<b>foo</b>bar` is "foobar").
     pub fn push_text_of_range(
         &self,
         start: NodeId,
@@ -333,6 +335,7 @@ impl Document {
         out: &mut String,
         keep: impl Fn(NodeId) -> bool,
     ) {
+        let mut gap = false;
         let mut i = start;
         // Ends of the open block elements: text after a block's end is
         // separated from the block's own text.
@@ -340,7 +343,7 @@ impl Document {
         while i < end {
             while block_ends.last().is_some_and(|&e| e <= i) {
                 block_ends.pop();
-                out.push(' ');
+                gap = true;
             }
             let node = &self.nodes[i as usize];
             if !keep(i) {
@@ -348,9 +351,9 @@ impl Document {
                 continue;
             }
             match &node.data {
-                NodeData::Text { text, .. } => out.push_str(text),
+                NodeData::Text { text, .. } => push_collapsed(out, text, &mut gap),
                 NodeData::Element(e) if is_block_element(&e.name) => {
-                    out.push(' ');
+                    gap = true;
                     block_ends.push(node.end);
                 }
                 _ => {}
@@ -408,10 +411,36 @@ pub fn find_ascii_ci(hay: &[u8], needle: &[u8]) -> Option<usize> {
     None
 }
 
+/// True when `s` starts with `prefix`, ignoring ASCII case (a class token
+/// against a lower-case convention: `Author-Name` for `author-`).
+pub fn starts_with_ascii_ci(s: &str, prefix: &str) -> bool {
+    s.as_bytes()
+        .get(..prefix.len())
+        .is_some_and(|head| head.eq_ignore_ascii_case(prefix.as_bytes()))
+}
+
+/// True when `s` ends with `suffix`, ignoring ASCII case.
+pub fn ends_with_ascii_ci(s: &str, suffix: &str) -> bool {
+    s.len()
+        .checked_sub(suffix.len())
+        .and_then(|at| s.as_bytes().get(at..))
+        .is_some_and(|tail| tail.eq_ignore_ascii_case(suffix.as_bytes()))
+}
+
 /// Collapse runs of whitespace (incl. NBSP) to one space and trim.
 pub fn collapse_whitespace(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
-    let bytes = s.as_bytes();
+    push_collapsed(&mut out, s, &mut false);
+    out
+}
+
+/// Appends the words of `piece` to `out`, one space between words, as
+/// [`collapse_whitespace`] of everything appended so far would read. `gap`
+/// carries whether whitespace came since the last word, so that pieces
+/// join like the text they were cut from: "foo" then "bar" is "foobar",
+/// "foo " then "bar" is "foo bar".
+pub fn push_collapsed(out: &mut String, piece: &str, gap: &mut bool) {
+    let bytes = piece.as_bytes();
     let mut word: Option<usize> = None;
     let mut i = 0;
     while i < bytes.len() {
@@ -419,37 +448,105 @@ pub fn collapse_whitespace(s: &str) -> String {
         // Unicode White_Space set, as `char::is_whitespace`).
         let (space, len) = match bytes[i] {
             b if b.is_ascii() => (matches!(b, b'\t'..=b'\r' | b' '), 1),
-            _ => s[i..]
+            _ => piece[i..]
                 .chars()
                 .next()
                 .map_or((false, 1), |c| (c.is_whitespace(), c.len_utf8())),
         };
         match (space, word) {
             (true, Some(start)) => {
-                push_word(&mut out, &s[start..i]);
+                push_word(out, &piece[start..i], gap);
                 word = None;
+                *gap = true;
             }
+            (true, None) => *gap = true,
             (false, None) => word = Some(i),
-            _ => {}
+            (false, Some(_)) => {}
         }
         i += len;
     }
     if let Some(start) = word {
-        push_word(&mut out, &s[start..]);
+        push_word(out, &piece[start..], gap);
     }
-    out
 }
 
-fn push_word(out: &mut String, word: &str) {
-    if !out.is_empty() {
+fn push_word(out: &mut String, word: &str, gap: &mut bool) {
+    if *gap && !out.is_empty() {
         out.push(' ');
     }
     out.push_str(word);
+    *gap = false;
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Visible text the way it was read before words were collapsed on
+    /// the way: the raw text with a space at every block boundary,
+    /// collapsed at the end.
+    fn text_of_range_reference(doc: &Document, start: NodeId, end: NodeId) -> String {
+        let mut raw = String::new();
+        let mut block_ends: Vec<NodeId> = Vec::new();
+        for i in start..end {
+            while block_ends.last().is_some_and(|&e| e <= i) {
+                block_ends.pop();
+                raw.push(' ');
+            }
+            match &doc.nodes[i as usize].data {
+                NodeData::Text { text, .. } => raw.push_str(text),
+                NodeData::Element(e) if is_block_element(&e.name) => {
+                    raw.push(' ');
+                    block_ends.push(doc.nodes[i as usize].end);
+                }
+                _ => {}
+            }
+        }
+        collapse_whitespace(&raw)
+    }
+
+    #[test]
+    fn text_collapsed_on_the_way_reads_like_the_collapsed_raw_text() {
+        let doc = parse(
+            "<main><article class=card><h2> <a href='/a'>Fer<b>ry</b> <i>times</i></a></h2>\
+             <p>Mon\u{a0}\u{a0}12 <span>May</span>,<br>2024</p><div><div>deep</div>tail</div>\
+             <ul><li>one</li><li> two </li></ul>\u{3000}end</article>\
+             <p>  </p><span>in</span><span>line</span><p>cell</p>after</main>",
+        );
+        let n = doc.nodes.len() as NodeId;
+        for id in 0..n {
+            let end = doc.nodes[id as usize].end;
+            assert_eq!(
+                doc.text(id),
+                text_of_range_reference(&doc, id, end),
+                "node {id}"
+            );
+            // Ranges that start or stop inside a subtree.
+            for stop in (id..=end).step_by(3) {
+                assert_eq!(
+                    doc.text_of_range(id, stop),
+                    text_of_range_reference(&doc, id, stop),
+                    "range {id}..{stop}"
+                );
+            }
+        }
+        assert_eq!(
+            doc.text(0),
+            "Ferry times Mon 12 May, 2024 deep tail one two end inline cell after"
+        );
+    }
+
+    #[test]
+    fn ascii_case_prefixes_and_suffixes() {
+        assert!(starts_with_ascii_ci("Author-Name", "author-"));
+        assert!(ends_with_ascii_ci("entry-HEADER", "header"));
+        assert!(ends_with_ascii_ci("header", "header"));
+        assert!(!ends_with_ascii_ci("eader", "header"));
+        assert!(!starts_with_ascii_ci("aut", "author-"));
+        // Multi-byte text is compared by bytes, never sliced inside a char.
+        assert!(!ends_with_ascii_ci("Überschrift-é", "ift-e"));
+        assert!(starts_with_ascii_ci("anything", ""));
+    }
 
     #[test]
     fn collapse_whitespace_agrees_with_splitting_on_unicode_whitespace() {

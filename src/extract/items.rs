@@ -12,9 +12,9 @@ use sha2::{Digest, Sha256};
 use url::Url;
 
 use crate::extract::dates::{DateContext, date_in, find_date, parse_date};
-use crate::extract::dom::is_block_element;
 use crate::extract::dom::{
-    Document, NodeData, NodeId, collapse_whitespace, find_ascii_ci, is_heading,
+    Document, NodeData, NodeId, collapse_whitespace, ends_with_ascii_ci, find_ascii_ci,
+    is_block_element, is_heading, push_collapsed,
 };
 use crate::extract::records::Record;
 
@@ -176,16 +176,30 @@ const TITLE_PATH_PRESENCE: f64 = 0.6;
 /// Share of distinct texts among a title path's links.
 const TITLE_PATH_DISTINCT: f64 = 0.7;
 
-/// Structural path of node `id` inside `record`: `tag.class` steps from the
-/// record's top down to `id`.
-fn path_in_record(doc: &Document, record: &Record, id: NodeId) -> String {
-    let steps: Vec<&crate::extract::dom::Element> = std::iter::once(id)
-        .chain(doc.ancestors(id))
-        .take_while(|&a| a >= record.start && a < record.end)
-        .filter_map(|a| doc.element(a))
-        .collect();
-    let mut path = String::new();
-    for (n, e) in steps.iter().rev().enumerate() {
+/// Structural path of node `id` inside `record`, written into `path`
+/// (cleared first): `tag.class` steps from the record's top down to `id`.
+/// `steps` is scratch for the elements on the way.
+fn path_in_record(
+    doc: &Document,
+    record: &Record,
+    id: NodeId,
+    steps: &mut Vec<NodeId>,
+    path: &mut String,
+) {
+    steps.clear();
+    steps.extend(
+        std::iter::once(id)
+            .chain(doc.ancestors(id))
+            .take_while(|&a| a >= record.start && a < record.end)
+            .filter(|&a| doc.element(a).is_some()),
+    );
+    path.clear();
+    for (n, e) in steps
+        .iter()
+        .rev()
+        .filter_map(|&a| doc.element(a))
+        .enumerate()
+    {
         if n > 0 {
             path.push('/');
         }
@@ -194,33 +208,39 @@ fn path_in_record(doc: &Document, record: &Record, id: NodeId) -> String {
         path.push('.');
         path.push_str(class.unwrap_or(""));
     }
-    path
+}
+
+/// What the records say about one title path.
+#[derive(Default)]
+struct PathStats {
+    /// The path itself (`h2.entry-title/a.`).
+    path: String,
+    records: usize,
+    /// The first link at the path in each record (its text is in
+    /// [`TitlePlan::link_texts`]).
+    links: Vec<NodeId>,
+    chars: usize,
+    heading: usize,
+    header: usize,
+    slug: f64,
+    /// Records where the link is a file download or hidden.
+    demoted: usize,
+    /// Sum of the link's rank among the record's usable links.
+    rank: usize,
 }
 
 /// Choose the title path for a group of records.
 pub fn plan_titles(doc: &Document, records: &[Record], dates: &DateContext) -> TitlePlan {
     use rustc_hash::FxHashMap as HashMap;
-    #[derive(Default)]
-    struct PathStats {
-        records: usize,
-        texts: Vec<String>,
-        chars: usize,
-        heading: usize,
-        header: usize,
-        slug: f64,
-        /// Records where the link is a file download or hidden.
-        demoted: usize,
-        /// Sum of the link's rank among the record's usable links.
-        rank: usize,
-    }
-    let mut stats: HashMap<String, PathStats> = HashMap::default();
+    // Paths are numbered as they are met: one string per distinct path.
+    let mut path_ids: HashMap<String, usize> = HashMap::default();
+    let mut stats: Vec<PathStats> = Vec::new();
     let mut link_texts: HashMap<NodeId, String> = HashMap::default();
-    // (path, link node) of the first usable link at each path of each record.
-    let mut firsts: Vec<(String, NodeId)> = Vec::new();
     // Links whose text is a date or says "permalink", per record.
     let mut permalinks: Vec<Option<NodeId>> = Vec::with_capacity(records.len());
+    let (mut steps, mut key, mut seen_here) = (Vec::new(), String::new(), Vec::new());
     for r in records {
-        let mut seen_here: Vec<String> = Vec::new();
+        seen_here.clear();
         let mut permalink = None;
         for i in r.start..r.end {
             let Some(el) = doc.element(i) else { continue };
@@ -228,19 +248,31 @@ pub fn plan_titles(doc: &Document, records: &[Record], dates: &DateContext) -> T
                 continue;
             }
             let text = link_title_text(doc, i);
-            link_texts.insert(i, text.clone());
             if permalink.is_none() && is_permalink_text(&text, dates) {
                 permalink = Some(i);
             }
             if text.is_empty() || is_action_text(&text) {
+                link_texts.insert(i, text);
                 continue;
             }
-            let key = path_in_record(doc, r, i);
-            if seen_here.contains(&key) {
+            path_in_record(doc, r, i, &mut steps, &mut key);
+            let id = match path_ids.get(key.as_str()) {
+                Some(&id) => id,
+                None => {
+                    path_ids.insert(key.clone(), stats.len());
+                    stats.push(PathStats {
+                        path: key.clone(),
+                        ..PathStats::default()
+                    });
+                    stats.len() - 1
+                }
+            };
+            if seen_here.contains(&id) {
+                link_texts.insert(i, text);
                 continue; // the first link at a path is the record's
             }
             let href = el.attr("href").unwrap_or("");
-            let st = stats.entry(key.clone()).or_default();
+            let st = &mut stats[id];
             st.slug += slug_match(&text, href);
             st.records += 1;
             st.chars += text.chars().count();
@@ -248,24 +280,30 @@ pub fn plan_titles(doc: &Document, records: &[Record], dates: &DateContext) -> T
             st.header += usize::from(in_header_block(doc, r, i));
             st.demoted += usize::from(is_download(href) || in_closed_details(doc, r, i));
             st.rank += seen_here.len();
-            st.texts.push(text);
-            firsts.push((key.clone(), i));
-            seen_here.push(key);
+            st.links.push(i);
+            link_texts.insert(i, text);
+            seen_here.push(id);
         }
         permalinks.push(permalink);
     }
     let k = records.len().max(1) as f64;
+    let text_of = |a: &NodeId| link_texts.get(a).map_or("", String::as_str);
     let best = stats
         .iter()
-        .filter(|(_, st)| st.records as f64 >= TITLE_PATH_PRESENCE * k && st.chars > 0)
-        .filter(|(_, st)| {
-            let mut t: Vec<&String> = st.texts.iter().filter(|t| !t.is_empty()).collect();
+        .filter(|st| st.records as f64 >= TITLE_PATH_PRESENCE * k && st.chars > 0)
+        .filter(|st| {
+            let mut t: Vec<&str> = st
+                .links
+                .iter()
+                .map(text_of)
+                .filter(|t| !t.is_empty())
+                .collect();
             let n = t.len().max(1) as f64;
-            t.sort();
+            t.sort_unstable();
             t.dedup();
             records.len() < 3 || t.len() as f64 >= TITLE_PATH_DISTINCT * n
         })
-        .map(|(key, st)| {
+        .map(|st| {
             let n = st.records as f64;
             let mean = st.chars as f64 / n;
             // Length counts, but with diminishing returns: an excerpt link is
@@ -285,25 +323,21 @@ pub fn plan_titles(doc: &Document, records: &[Record], dates: &DateContext) -> T
             let presence = n / k;
             let slug = 1.0 + st.slug / n;
             let score = mean.min(80.0).sqrt() * heading * presence * slug * demoted;
-            (key, score, st.rank as f64 / n)
+            (st, score, st.rank as f64 / n)
         })
         // Best score; on a tie the path that comes first in the records.
         .max_by(|a, b| {
             a.1.total_cmp(&b.1)
                 .then(b.2.total_cmp(&a.2))
-                .then(b.0.cmp(a.0))
-        });
-    let path = best.map(|(k, _, _)| k.clone());
-    let mean_title_chars = path
-        .as_ref()
-        .and_then(|p| stats.get(p))
-        .map_or(0.0, |st| st.chars as f64 / st.records.max(1) as f64);
+                .then(b.0.path.cmp(&a.0.path))
+        })
+        .map(|(st, _, _)| st);
+    let path = best.map(|st| st.path.clone());
+    let mean_title_chars = best.map_or(0.0, |st| st.chars as f64 / st.records.max(1) as f64);
     let headless = headless_group(doc, records, &permalinks, mean_title_chars);
-    let title_links: rustc_hash::FxHashSet<NodeId> = firsts
-        .into_iter()
-        .filter(|(k, _)| Some(k) == path.as_ref())
-        .map(|(_, n)| n)
-        .collect();
+    let title_links: rustc_hash::FxHashSet<NodeId> = best
+        .map(|st| st.links.iter().copied().collect())
+        .unwrap_or_default();
     let chosen: Vec<NodeId> = if headless {
         permalinks.iter().flatten().copied().collect()
     } else {
@@ -468,10 +502,8 @@ fn in_header_block(doc: &Document, record: &Record, a: NodeId) -> bool {
             doc.element(x).is_some_and(|e| {
                 e.name == "header"
                     || e.attr("class").is_some_and(|c| {
-                        c.split_whitespace().any(|t| {
-                            t.len() >= 6
-                                && t.as_bytes()[t.len() - 6..].eq_ignore_ascii_case(b"header")
-                        })
+                        c.split_whitespace()
+                            .any(|t| ends_with_ascii_ci(t, "header"))
                     })
             })
         })
@@ -548,10 +580,11 @@ fn slug_match(text: &str, href: &str) -> f64 {
 }
 
 /// A link inside a record, with what the title choice needs.
-struct LinkInfo {
+struct LinkInfo<'p> {
     node: NodeId,
     url: Url,
-    text: String,
+    /// Its title text (borrowed from the plan, which read every link).
+    text: Cow<'p, str>,
     in_heading: bool,
     on_title_path: bool,
 }
@@ -580,11 +613,10 @@ pub fn item_from_record(
                 }
             });
             if let Some(url) = url {
-                let text = plan
-                    .link_texts
-                    .get(&i)
-                    .cloned()
-                    .unwrap_or_else(|| link_title_text(doc, i));
+                let text = match plan.link_texts.get(&i) {
+                    Some(t) => Cow::Borrowed(t.as_str()),
+                    None => Cow::Owned(link_title_text(doc, i)),
+                };
                 let in_heading = in_or_has_heading(doc, record, i);
                 let on_title_path = plan.title_links.contains(&i);
                 links.push(LinkInfo {
@@ -633,7 +665,7 @@ pub fn item_from_record(
     let full = doc.text_of_range(record.start, record.end);
     // A headless record's title is a cut of its own prose (a comment): the
     // summary keeps the whole text, or a short comment would have none.
-    let summary = summary_without(&full, if plan.headless { "" } else { &title });
+    let summary = summary_without(full, if plan.headless { "" } else { &title });
     // A machine-readable attribute date is absolute; only a date read from
     // the text can be relative ("2 days ago"), so only that one is re-read.
     let (date, date_relative) = match attr_date {
@@ -695,9 +727,8 @@ fn text_date<'d>(
             return Some((d, Cow::Borrowed(text.as_str())));
         }
     }
-    let mut raw = String::new();
-    doc.push_text_of_range(record.start, record.end, &mut raw, |i| !inside_title(i));
-    let joined = collapse_whitespace(&raw);
+    let mut joined = String::new();
+    doc.push_text_of_range(record.start, record.end, &mut joined, |i| !inside_title(i));
     let (d, _) = find_date(&joined, ctx)?;
     Some((d, Cow::Owned(joined)))
 }
@@ -727,11 +758,11 @@ fn choose_title(
                 .max_by_key(|l| (l.text.chars().count(), std::cmp::Reverse(l.node)))
         });
     match (title_link, heading) {
-        (Some(l), _) if l.in_heading || l.on_title_path => (l.text.clone(), Some(l.node)),
+        (Some(l), _) if l.in_heading || l.on_title_path => (l.text.to_string(), Some(l.node)),
         (_, Some(h)) if title_link.is_none_or(|l| l.text.chars().count() < 4) => {
             (doc.text(h), title_link.map(|l| l.node))
         }
-        (Some(l), _) => (l.text.clone(), Some(l.node)),
+        (Some(l), _) => (l.text.to_string(), Some(l.node)),
         _ => (first_line(doc, record), None),
     }
 }
@@ -841,13 +872,21 @@ fn first_line(doc: &Document, record: &Record) -> String {
 
 /// The record's text with the title's first occurrence removed, cut to
 /// [`MAX_SUMMARY_CHARS`].
-fn summary_without(full: &str, title: &str) -> String {
+fn summary_without(full: String, title: &str) -> String {
     let rest = match (title.is_empty(), full.find(title)) {
-        (false, Some(pos)) => format!("{} {}", &full[..pos], &full[pos + title.len()..]),
-        _ => full.to_string(),
+        (false, Some(pos)) => {
+            // What is left on either side of the title, one space between.
+            let mut rest = String::with_capacity(full.len());
+            let mut gap = false;
+            push_collapsed(&mut rest, &full[..pos], &mut gap);
+            gap = true;
+            push_collapsed(&mut rest, &full[pos + title.len()..], &mut gap);
+            rest
+        }
+        // The record's text is whitespace-collapsed already.
+        _ => full,
     };
-    let rest = collapse_whitespace(&rest);
-    if rest.chars().count() <= MAX_SUMMARY_CHARS {
+    if rest.len() <= MAX_SUMMARY_CHARS || rest.chars().count() <= MAX_SUMMARY_CHARS {
         return rest;
     }
     let cut: String = rest.chars().take(MAX_SUMMARY_CHARS).collect();

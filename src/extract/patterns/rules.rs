@@ -191,7 +191,8 @@ pub fn mine(seq: &TagSequence, params: &MiningParams) -> Mining {
         }
         let mut inst: Vec<u32> = sa[iv.lb as usize..=iv.rb as usize].to_vec();
         inst.sort_unstable();
-        cand.instances = remove_self_overlaps(&inst, iv.len);
+        remove_self_overlaps(&mut inst, iv.len);
+        cand.instances = inst;
         cand.coverage = coverage(seq, &cand.instances, iv.len, total_text);
         if cand.instances.len() < min_ins {
             cand.dropped = Some(DropReason::Rule1Instances);
@@ -219,16 +220,18 @@ pub fn mine(seq: &TagSequence, params: &MiningParams) -> Mining {
     mining
 }
 
-/// Rule 4 within a pattern: walk instances in order, delete each one that
-/// overlaps the last kept one.
-pub fn remove_self_overlaps(sorted: &[u32], len: u32) -> Vec<u32> {
-    let mut kept: Vec<u32> = Vec::with_capacity(sorted.len());
-    for &p in sorted {
-        if kept.last().is_none_or(|&q| p >= q + len) {
-            kept.push(p);
+/// Rule 4 within a pattern: walk the (sorted) instances in order, delete
+/// each one that overlaps the last kept one. In place: one vector per
+/// candidate.
+pub fn remove_self_overlaps(sorted: &mut Vec<u32>, len: u32) {
+    let mut last: Option<u32> = None;
+    sorted.retain(|&p| {
+        let keep = last.is_none_or(|q| p >= q + len);
+        if keep {
+            last = Some(p);
         }
-    }
-    kept
+        keep
+    });
 }
 
 /// Visible-text share of a pattern's instances (Rule 5's coverage).
@@ -372,8 +375,13 @@ mod tests {
     fn self_overlap_ababab_keeps_alternate_instances() {
         // Paper §3.2: in ababab, pattern aba has instances (1,3) and (3,5)
         // overlapping; the later one is deleted.
-        assert_eq!(remove_self_overlaps(&[0, 2], 3), vec![0]);
-        assert_eq!(remove_self_overlaps(&[0, 2, 4, 6], 3), vec![0, 4]);
+        let kept = |mut v: Vec<u32>| {
+            remove_self_overlaps(&mut v, 3);
+            v
+        };
+        assert_eq!(kept(vec![0, 2]), vec![0]);
+        assert_eq!(kept(vec![0, 2, 4, 6]), vec![0, 4]);
+        assert_eq!(kept(vec![0, 3, 5, 6, 9]), vec![0, 3, 6, 9]);
     }
 
     #[test]

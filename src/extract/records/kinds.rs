@@ -13,14 +13,18 @@
 
 use rustc_hash::FxHashMap as HashMap;
 
-use crate::extract::dom::{Document, NodeId};
+use crate::extract::dom::{Document, NodeId, starts_with_ascii_ci};
 use crate::extract::sequence::MAX_CHILDREN;
 
 use super::Place;
 
 /// An interned kind string (see the module header).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub(super) struct Kind(u32);
+
+/// Largest kind-count map [`Kinds::fill_repeated`] keeps for the next
+/// parent.
+const REUSED_COUNTS_CAPACITY: usize = 64;
 
 /// Not computed yet, in [`Kinds::of_node`].
 const UNKNOWN: u32 = u32::MAX;
@@ -66,18 +70,14 @@ pub(super) fn class_tokens(doc: &Document, id: NodeId) -> impl Iterator<Item = &
 /// sizes, ids, depths), no state words, no BEM modifiers (`card--wide`),
 /// no generated prefixes.
 pub(super) fn stable_class(token: &str) -> bool {
-    let starts_with = |p: &str| {
-        token
-            .as_bytes()
-            .get(..p.len())
-            .is_some_and(|head| head.eq_ignore_ascii_case(p.as_bytes()))
-    };
     !token.is_empty()
         && token.len() <= 40
         && !token.bytes().any(|b| b.is_ascii_digit())
         && !token.contains("--")
         && !STATE_CLASSES.iter().any(|s| s.eq_ignore_ascii_case(token))
-        && !VOLATILE_PREFIXES.iter().any(|p| starts_with(p))
+        && !VOLATILE_PREFIXES
+            .iter()
+            .any(|p| starts_with_ascii_ci(token, p))
 }
 
 /// Element kinds of one page, cached, and which elements have a sibling
@@ -96,6 +96,10 @@ pub(super) struct Kinds<'d> {
     pub(super) places: HashMap<NodeId, Place<'d>>,
     /// Reused while a kind string is built.
     scratch: String,
+    /// Reused for an element's stable class tokens while its kind is built.
+    classes: Vec<&'d str>,
+    /// Reused for the kind counts of one parent's children.
+    counts: HashMap<Kind, u32>,
 }
 
 impl<'d> Kinds<'d> {
@@ -108,6 +112,8 @@ impl<'d> Kinds<'d> {
             repeated_of: vec![None; doc.nodes.len()],
             places: HashMap::default(),
             scratch: String::new(),
+            classes: Vec::new(),
+            counts: HashMap::default(),
         }
     }
 
@@ -140,17 +146,18 @@ impl<'d> Kinds<'d> {
     fn compute_kind(&mut self, id: NodeId) -> Kind {
         let mut k = std::mem::take(&mut self.scratch);
         k.clear();
-        if let Some(e) = self.doc.element(id) {
-            let mut classes: Vec<&str> = class_tokens(self.doc, id)
-                .filter(|c| stable_class(c))
-                .collect();
+        let doc = self.doc;
+        if let Some(e) = doc.element(id) {
+            let classes = &mut self.classes;
+            classes.clear();
+            classes.extend(class_tokens(doc, id).filter(|c| stable_class(c)));
             classes.sort_unstable();
             classes.dedup();
             k.push_str(&e.name);
             if e.attr("id").is_some_and(|v| !v.trim().is_empty()) {
                 k.push('#');
             }
-            for c in classes {
+            for c in classes.iter() {
                 k.push('.');
                 k.push_str(c);
             }
@@ -187,7 +194,13 @@ impl<'d> Kinds<'d> {
     /// question is one lookup.
     fn fill_repeated(&mut self, parent: NodeId) {
         let doc = self.doc;
-        let mut counts: HashMap<Kind, u32> = HashMap::default();
+        let mut counts = std::mem::take(&mut self.counts);
+        // Clearing costs the map's capacity: after a parent with many
+        // kinds (a hostile page), start over rather than clear it each time.
+        if counts.capacity() > REUSED_COUNTS_CAPACITY {
+            counts = HashMap::default();
+        }
+        counts.clear();
         for c in doc.children(parent).take(MAX_CHILDREN as usize) {
             if doc.element(c).is_some() {
                 *counts.entry(self.kind(c)).or_insert(0) += 1;
@@ -200,6 +213,7 @@ impl<'d> Kinds<'d> {
                 *slot = Some(repeated);
             }
         }
+        self.counts = counts;
     }
 }
 

@@ -134,28 +134,56 @@ fn detect_paper(doc: &Document, seq: &TagSequence, mining: &Mining) -> Detection
     Detection { groups }
 }
 
-/// Lowest common ancestor of `a` and `b` (each counts as its own
-/// ancestor) and, from the same walk, the node just below it on the path
-/// up from each (`a` or `b` itself when that one is a child of the
-/// ancestor, or is the ancestor).
-fn lca_with_children(doc: &Document, mut a: NodeId, mut b: NodeId) -> (NodeId, NodeId, NodeId) {
-    let up = |n: NodeId| doc.node(n).parent.unwrap_or(0);
-    let (mut below_a, mut below_b) = (a, b);
-    while doc.node(a).depth > doc.node(b).depth {
-        below_a = a;
-        a = up(a);
+/// Parent and depth of every arena node, packed. Detection walks up to
+/// common ancestors for every instance of every candidate; at 8 bytes a
+/// node those walks stay in cache, where the arena's nodes (with their
+/// names, attributes and texts) do not. The root is its own parent.
+pub(super) struct Links(Vec<(NodeId, u32)>);
+
+impl Links {
+    pub(super) fn new(doc: &Document) -> Self {
+        Links(
+            doc.nodes
+                .iter()
+                .map(|n| (n.parent.unwrap_or(0), n.depth))
+                .collect(),
+        )
     }
-    while doc.node(b).depth > doc.node(a).depth {
-        below_b = b;
-        b = up(b);
+
+    fn up(&self, n: NodeId) -> NodeId {
+        self.0.get(n as usize).map_or(0, |l| l.0)
     }
-    while a != b {
-        below_a = a;
-        below_b = b;
-        a = up(a);
-        b = up(b);
+
+    fn depth(&self, n: NodeId) -> u32 {
+        self.0.get(n as usize).map_or(0, |l| l.1)
     }
-    (a, below_a, below_b)
+
+    /// Lowest common ancestor of `a` and `b` (each counts as its own
+    /// ancestor) and, from the same walk, the node just below it on the
+    /// path up from each (`a` or `b` itself when that one is a child of the
+    /// ancestor, or is the ancestor).
+    pub(super) fn lca_with_children(
+        &self,
+        mut a: NodeId,
+        mut b: NodeId,
+    ) -> (NodeId, NodeId, NodeId) {
+        let (mut below_a, mut below_b) = (a, b);
+        while self.depth(a) > self.depth(b) {
+            below_a = a;
+            a = self.up(a);
+        }
+        while self.depth(b) > self.depth(a) {
+            below_b = b;
+            b = self.up(b);
+        }
+        while a != b {
+            below_a = a;
+            below_b = b;
+            a = self.up(a);
+            b = self.up(b);
+        }
+        (a, below_a, below_b)
+    }
 }
 
 /// How many levels an instance may be lifted to find sibling records.
@@ -177,8 +205,46 @@ struct Run {
     last: NodeId,
 }
 
+/// The kinds of a [`Place::Cousins`] chain, from the wrapper down to the
+/// container: at most [`MAX_WRAP`] + 1, kept inline so that a place is
+/// `Copy` (every candidate asks for the places of its containers again).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+struct Chain {
+    /// The container's kind first while the chain is built; [`Chain::len`]
+    /// are in use, the rest stay as the container's kind.
+    kinds: [Kind; MAX_WRAP + 1],
+    len: u8,
+}
+
+impl Chain {
+    fn new(container: Kind) -> Self {
+        Chain {
+            kinds: [container; MAX_WRAP + 1],
+            len: 1,
+        }
+    }
+
+    /// Add the kind of the next wrapper up (ignored beyond the capacity).
+    fn push(&mut self, kind: Kind) {
+        if let Some(slot) = self.kinds.get_mut(usize::from(self.len)) {
+            *slot = kind;
+            self.len += 1;
+        }
+    }
+
+    /// Wrapper first, container last.
+    fn top_down(mut self) -> Self {
+        self.kinds[..usize::from(self.len)].reverse();
+        self
+    }
+
+    fn as_slice(&self) -> &[Kind] {
+        &self.kinds[..usize::from(self.len)]
+    }
+}
+
 /// Where the records of one group live.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 enum Place<'d> {
     /// The children of one container.
     Single(NodeId),
@@ -190,7 +256,7 @@ enum Place<'d> {
     /// that each hold a heading and their own list, a grid whose rows are
     /// blocks of their own. The kinds run from the wrapper down to the
     /// container.
-    Cousins(NodeId, Vec<Kind>),
+    Cousins(NodeId, Chain),
     /// Records of one kind, each alone in a container of one tag, the
     /// containers nested in one another: threaded comments.
     Thread(Kind, &'d str),
@@ -203,7 +269,7 @@ impl Place<'_> {
     /// Lists under a wrapper more than one level up: only the parts that
     /// are lists themselves join, and only those mining found.
     fn deep(&self) -> bool {
-        matches!(self, Place::Cousins(_, chain) if chain.len() > 2)
+        matches!(self, Place::Cousins(_, chain) if chain.len > 2)
     }
 }
 
@@ -220,11 +286,11 @@ impl<'d> Kinds<'d> {
     /// The place a container's records belong to: its repeated siblings'
     /// or repeated wrappers' lists join it.
     fn place(&mut self, container: NodeId) -> Place<'d> {
-        if let Some(p) = self.places.get(&container) {
-            return p.clone();
+        if let Some(&p) = self.places.get(&container) {
+            return p;
         }
         let p = self.find_place(container);
-        self.places.insert(container, p.clone());
+        self.places.insert(container, p);
         p
     }
 
@@ -236,7 +302,7 @@ impl<'d> Kinds<'d> {
         if self.repeated(container) {
             return Place::Siblings(p, self.kind(container));
         }
-        let mut chain = vec![self.kind(container)];
+        let mut chain = Chain::new(self.kind(container));
         let mut wrapper = p;
         for level in 1..=MAX_WRAP {
             let Some(g) = doc.node(wrapper).parent else {
@@ -244,8 +310,7 @@ impl<'d> Kinds<'d> {
             };
             chain.push(self.kind(wrapper));
             if self.repeated(wrapper) {
-                chain.reverse();
-                return Place::Cousins(g, chain);
+                return Place::Cousins(g, chain.top_down());
             }
             // Deeper up, only plain wrappers: a block beside links of its
             // own is part of a record (a card's share buttons beside its
@@ -289,20 +354,24 @@ fn detect_structural(
 ) -> Detection {
     let min_ins = params.min_instances.max(2);
     let mut kinds = Kinds::new(doc);
+    let links = Links::new(doc);
     let mut acc: HashMap<Key<'_>, Acc> = HashMap::default();
     // Candidates whose instances map to the same runs imply the same
     // groups (two in three on the evaluation pages): they only vote.
     let mut implied: HashMap<Vec<Run>, Vec<Key<'_>>> = HashMap::default();
+    let mut runs: Vec<Run> = Vec::new();
+    let mut scratch = Scratch::default();
     for (ci, cand) in mining.candidates.iter().enumerate() {
         if cand.dropped.is_some() {
             continue;
         }
-        let runs: Vec<Run> = cand
-            .instances
-            .iter()
-            .map(|&p| instance_run(doc, seq, cand, p))
-            .collect();
-        if let Some(keys) = implied.get(&runs) {
+        runs.clear();
+        runs.extend(
+            cand.instances
+                .iter()
+                .map(|&p| instance_run(doc, &links, seq, cand, p)),
+        );
+        if let Some(keys) = implied.get(runs.as_slice()) {
             for key in keys {
                 if let Some(e) = acc.get_mut(key) {
                     e.patterns.push(ci);
@@ -310,9 +379,8 @@ fn detect_structural(
             }
             continue;
         }
-        let mut voted = Vec::new();
-        collect_runs(doc, &mut kinds, &mut acc, ci, &runs, min_ins, &mut voted);
-        implied.insert(runs, voted);
+        let voted = collect_runs(doc, &mut kinds, &mut acc, &mut scratch, ci, &runs, min_ins);
+        implied.insert(runs.clone(), voted);
     }
 
     let total_text = seq.total_text().max(1) as f64;
@@ -340,7 +408,7 @@ fn detect_structural(
             g
         })
         .collect();
-    let shorts = short::groups(doc, &mut kinds, &groups, min_ins);
+    let shorts = short::groups(doc, &mut kinds, &links, &groups, min_ins);
     for mut g in shorts {
         score_group(doc, &mut g, params, total_text, 2);
         groups.push(g);
@@ -357,7 +425,9 @@ fn detect_structural(
     Detection { groups }
 }
 
-/// Winner first: kept groups by score, then page order.
+/// Winner first: kept groups by score, then page order, then selector (so
+/// that groups tied at one container never come in the order of a hash
+/// map's layout).
 fn rank(groups: &mut [RecordGroup]) {
     groups.sort_by(|a, b| {
         a.dropped
@@ -365,41 +435,71 @@ fn rank(groups: &mut [RecordGroup]) {
             .cmp(&b.dropped.is_some())
             .then(b.score.total_cmp(&a.score))
             .then(a.container.cmp(&b.container))
+            .then_with(|| a.selector.cmp(&b.selector))
     });
+}
+
+/// Buffers every candidate's [`collect_runs`] reuses: allocated once per
+/// page, not once per candidate and lift level.
+#[derive(Default)]
+struct Scratch<'d> {
+    /// The level's runs, and the next level's.
+    runs: Vec<Run>,
+    lifted: Vec<Run>,
+    /// (place and root tag, container, distinct roots) per container,
+    /// sorted by key so each place's containers are one slice (in
+    /// container order).
+    by_place: Vec<(Key<'d>, NodeId, usize)>,
+    /// The members of one place.
+    members: Vec<(NodeId, usize)>,
+    /// The containers holding one root, with it.
+    singles: Vec<(NodeId, NodeId)>,
+    parts: Vec<Part>,
 }
 
 /// Add one candidate's instance runs to the groups: at the first lift
 /// level where some place holds enough distinct roots (Rule 1), every such
 /// place takes the runs; threads (each root alone in a container, the
-/// containers nested) are taken at every level. Every group the candidate
-/// votes for is added to `voted`.
+/// containers nested) are taken at every level. Returns every group the
+/// candidate votes for.
 fn collect_runs<'d>(
     doc: &'d Document,
     kinds: &mut Kinds<'d>,
     acc: &mut HashMap<Key<'d>, Acc>,
+    scratch: &mut Scratch<'d>,
     ci: usize,
     instances: &[Run],
     min_ins: usize,
-    voted: &mut Vec<Key<'d>>,
-) {
-    let mut runs = instances.to_vec();
+) -> Vec<Key<'d>> {
+    let Scratch {
+        runs,
+        lifted,
+        by_place,
+        members,
+        singles,
+        parts,
+    } = scratch;
+    let mut voted = Vec::new();
+    runs.clear();
+    runs.extend_from_slice(instances);
     for _level in 0..MAX_LIFT {
-        let by_container = ByContainer::new(&mut runs);
-        // (place, root tag) → containers with their distinct roots.
-        let mut by_place: HashMap<Key<'d>, Vec<(NodeId, usize)>> = HashMap::default();
-        let mut singles: Vec<(NodeId, NodeId)> = Vec::new();
+        let by_container = ByContainer::new(runs, std::mem::take(parts));
+        by_place.clear();
+        singles.clear();
         for part in &by_container.parts {
             if part.roots == 1 {
                 singles.push((part.container, part.first_root));
             }
             let tag = doc.tag(part.first_root).unwrap_or("");
-            by_place
-                .entry((kinds.place(part.container), tag))
-                .or_default()
-                .push((part.container, part.roots));
+            let key = (kinds.place(part.container), tag);
+            by_place.push((key, part.container, part.roots));
         }
+        by_place.sort_by(|a, b| a.0.cmp(&b.0));
         let mut any_group = false;
-        for (key, mut members) in by_place {
+        for same in by_place.chunk_by(|a, b| a.0 == b.0) {
+            let key = same[0].0;
+            members.clear();
+            members.extend(same.iter().map(|&(_, c, n)| (c, n)));
             // Under a deeper wrapper, only parts that are lists themselves:
             // several roots (a page-layout row whose header table matches
             // once is no part), all of one kind (a release's header and
@@ -417,39 +517,39 @@ fn collect_runs<'d>(
                 continue;
             }
             any_group = true;
-            voted.push(key.clone());
+            voted.push(key);
             let e = acc.entry(key).or_default();
-            for (c, _) in members {
+            for &(c, _) in members.iter() {
                 e.containers.push(c);
                 add_runs(e, by_container.runs_of(c));
             }
             e.patterns.push(ci);
         }
-        for key in collect_thread(doc, kinds, acc, &singles, &by_container, min_ins) {
+        for key in collect_thread(doc, kinds, acc, singles, &by_container, min_ins) {
             if let Some(e) = acc.get_mut(&key) {
                 e.patterns.push(ci);
             }
             voted.push(key);
         }
+        *parts = by_container.parts;
         if any_group {
             break;
         }
         // Lift: each instance becomes its container, one level up.
-        let lifted: Vec<Run> = runs
-            .iter()
-            .filter_map(|r| {
-                doc.node(r.container).parent.map(|p| Run {
-                    container: p,
-                    first: r.container,
-                    last: r.container,
-                })
+        lifted.clear();
+        lifted.extend(runs.iter().filter_map(|r| {
+            doc.node(r.container).parent.map(|p| Run {
+                container: p,
+                first: r.container,
+                last: r.container,
             })
-            .collect();
+        }));
         if lifted.is_empty() {
             break;
         }
-        runs = lifted;
+        std::mem::swap(runs, lifted);
     }
+    voted
 }
 
 /// One level's runs grouped by container: the runs sorted by container
@@ -470,9 +570,11 @@ struct Part {
 }
 
 impl<'r> ByContainer<'r> {
-    fn new(runs: &'r mut [Run]) -> Self {
+    /// Group `runs` (sorted here), writing the parts into `parts` (its
+    /// old content is dropped; passed in so its buffer is reused).
+    fn new(runs: &'r mut [Run], mut parts: Vec<Part>) -> Self {
         runs.sort_unstable_by_key(|r| (r.container, r.first, r.last));
-        let mut parts: Vec<Part> = Vec::new();
+        parts.clear();
         for (i, r) in runs.iter().enumerate() {
             match parts.last_mut() {
                 Some(p) if p.container == r.container => {
@@ -530,7 +632,13 @@ fn collect_thread<'d>(
     min_ins: usize,
 ) -> Vec<Key<'d>> {
     let mut groups = Vec::new();
-    let mut by_kind: HashMap<(Kind, &'d str), Vec<NodeId>> = HashMap::default();
+    // Each group needs `min_ins` containers of its own.
+    if singles.len() < min_ins {
+        return groups;
+    }
+    // (root kind, container tag) and container, sorted by key: each
+    // group's containers are one slice, in page order.
+    let mut by_kind: Vec<((Kind, &'d str), NodeId)> = Vec::new();
     for &(container, root) in singles {
         // Alone of its kind in its container, not one instance among
         // siblings that the pattern happened to miss; and an element (the
@@ -540,16 +648,15 @@ fn collect_thread<'d>(
             continue;
         }
         let tag = doc.tag(container).unwrap_or("");
-        by_kind
-            .entry((kinds.kind(root), tag))
-            .or_default()
-            .push(container);
+        by_kind.push(((kinds.kind(root), tag), container));
     }
-    for ((kind, tag), mut containers) in by_kind {
-        if containers.len() < min_ins {
+    by_kind.sort_unstable();
+    for same in by_kind.chunk_by(|a, b| a.0 == b.0) {
+        if same.len() < min_ins {
             continue;
         }
-        containers.sort_unstable();
+        let (kind, tag) = same[0].0;
+        let containers: Vec<NodeId> = same.iter().map(|&(_, c)| c).collect();
         let nested = containers.windows(2).any(|w| doc.contains(w[0], w[1]));
         // The records themselves must not nest: a reply sits beside the
         // comment's own body, not inside it (nested menus fail here).
@@ -565,7 +672,7 @@ fn collect_thread<'d>(
         // The roots are all of `kind`, so the first one's tag is the kind's.
         let root_tag = roots.first().and_then(|&r| doc.tag(r)).unwrap_or("");
         let key = (Place::Thread(kind, tag), root_tag);
-        let e = acc.entry(key.clone()).or_default();
+        let e = acc.entry(key).or_default();
         for c in containers {
             e.containers.push(c);
             add_runs(e, by_container.runs_of(c));
@@ -603,7 +710,7 @@ fn expand_place(
         }
         Place::Cousins(g, chain) => {
             let mut level = vec![*g];
-            for k in chain {
+            for k in chain.as_slice() {
                 let below: Vec<NodeId> = level
                     .iter()
                     .flat_map(|&q| doc.children(q).take(cap))
@@ -730,10 +837,16 @@ fn is_header_row(doc: &Document, id: NodeId) -> bool {
 }
 
 /// Map one instance (token positions `p..p+len`) to a run of whole siblings.
-fn instance_run(doc: &Document, seq: &TagSequence, cand: &PatternCandidate, p: u32) -> Run {
+fn instance_run(
+    doc: &Document,
+    links: &Links,
+    seq: &TagSequence,
+    cand: &PatternCandidate,
+    p: u32,
+) -> Run {
     let s = seq.nodes[p as usize];
     let e = seq.nodes[(p + cand.len - 1) as usize];
-    let (a, clipped, last) = lca_with_children(doc, s, e);
+    let (a, clipped, last) = links.lca_with_children(s, e);
     if a == s {
         Run {
             container: doc.node(s).parent.unwrap_or(0),
@@ -1062,6 +1175,41 @@ pub fn selector(doc: &Document, id: NodeId) -> String {
 mod tests {
     use super::*;
 
+    #[test]
+    fn groups_tied_at_one_container_rank_by_selector_in_any_order() {
+        let group = |selector: &str, score: f64| RecordGroup {
+            container: Some(63),
+            records: Vec::new(),
+            coverage: 0.0,
+            score,
+            patterns: Vec::new(),
+            dropped: None,
+            selector: selector.to_string(),
+            thread: false,
+            stragglers: Vec::new(),
+        };
+        let selectors = |groups: &[RecordGroup]| -> Vec<String> {
+            groups.iter().map(|g| g.selector.clone()).collect()
+        };
+        // A text-run group and the rows' group, scored alike at one
+        // container (found on a real page): their order was the order
+        // they came out of the group map.
+        let mut one = vec![
+            group("tbody > tr", 0.8),
+            group("tbody > ", 0.8),
+            group("ul > li", 0.9),
+        ];
+        let mut other = vec![
+            group("tbody > ", 0.8),
+            group("ul > li", 0.9),
+            group("tbody > tr", 0.8),
+        ];
+        rank(&mut one);
+        rank(&mut other);
+        assert_eq!(selectors(&one), ["ul > li", "tbody > ", "tbody > tr"]);
+        assert_eq!(selectors(&one), selectors(&other));
+    }
+
     // Reference walks for `lca_with_children`: the ancestor, then each
     // side's child of it, each found on its own.
 
@@ -1100,10 +1248,11 @@ mod tests {
              <section><h2>T</h2><ol><li>1</li><li>2 <em>!</em></li></ol></section></main></body></html>",
         );
         let n = doc.nodes.len() as NodeId;
+        let links = Links::new(&doc);
         let mut pairs = 0;
         for a in 0..n {
             for b in a + 1..n {
-                let (anc, below_a, below_b) = lca_with_children(&doc, a, b);
+                let (anc, below_a, below_b) = links.lca_with_children(a, b);
                 assert_eq!(anc, lca(&doc, a, b), "{a} {b}");
                 assert_eq!(below_b, child_toward(&doc, anc, b), "{a} {b}");
                 if anc == a {

@@ -16,7 +16,7 @@
 
 use crate::extract::dom::{Document, NodeId};
 
-use super::{Kinds, Record, RecordGroup, lca_with_children, selector};
+use super::{Kinds, Links, Record, RecordGroup, selector};
 
 /// Elements whose content is page chrome, not the page's own list.
 const CHROME: &[&str] = &["nav", "aside", "header", "footer"];
@@ -30,6 +30,7 @@ const LINK_ABOVE: usize = 3;
 pub(super) fn groups(
     doc: &Document,
     kinds: &mut Kinds<'_>,
+    links: &Links,
     existing: &[RecordGroup],
     min_instances: usize,
 ) -> Vec<RecordGroup> {
@@ -45,7 +46,7 @@ pub(super) fn groups(
     all.sort_unstable();
     let mut out = Vec::new();
     for headings in &by_level {
-        for roots in chains(doc, kinds, headings) {
+        for roots in chains(kinds, links, headings) {
             if roots.len() >= min_instances || !one_heading_each(doc, &roots, &all) {
                 continue;
             }
@@ -91,11 +92,11 @@ fn linked(doc: &Document, h: NodeId) -> bool {
 /// Runs of sibling roots: consecutive headings whose common ancestor holds
 /// them under different children of one kind, chained while the next pair
 /// continues from the last root.
-fn chains(doc: &Document, kinds: &mut Kinds<'_>, headings: &[NodeId]) -> Vec<Vec<NodeId>> {
+fn chains(kinds: &mut Kinds<'_>, links: &Links, headings: &[NodeId]) -> Vec<Vec<NodeId>> {
     let mut out: Vec<Vec<NodeId>> = Vec::new();
     let mut current: Vec<NodeId> = Vec::new();
     for w in headings.windows(2) {
-        let (_, a, b) = lca_with_children(doc, w[0], w[1]);
+        let (_, a, b) = links.lca_with_children(w[0], w[1]);
         let alike = a != w[0] && kinds.kind(a) == kinds.kind(b);
         if alike && current.last() == Some(&a) {
             current.push(b);
