@@ -233,7 +233,9 @@ struct PathStats {
 pub fn plan_titles(doc: &Document, records: &[Record], dates: &DateContext) -> TitlePlan {
     use rustc_hash::FxHashMap as HashMap;
     // Paths are numbered as they are met: one string per distinct path.
-    let mut path_ids: HashMap<String, usize> = HashMap::default();
+    // They are made of the page's class names, so std's keyed hash (not
+    // Fx) keeps a page from choosing colliding ones.
+    let mut path_ids: std::collections::HashMap<String, usize> = Default::default();
     let mut stats: Vec<PathStats> = Vec::new();
     let mut link_texts: HashMap<NodeId, String> = HashMap::default();
     // Links whose text is a date or says "permalink", per record.
