@@ -425,9 +425,10 @@ fn detect_structural(
     Detection { groups }
 }
 
-/// Winner first: kept groups by score, then page order, then selector (so
-/// that groups tied at one container never come in the order of a hash
-/// map's layout).
+/// Winner first: kept groups by score, then page order. Groups tied at one
+/// container put records that start at an element before records that
+/// start at text, then go by selector: their order never depends on a
+/// hash map's layout.
 fn rank(groups: &mut [RecordGroup]) {
     groups.sort_by(|a, b| {
         a.dropped
@@ -435,8 +436,15 @@ fn rank(groups: &mut [RecordGroup]) {
             .cmp(&b.dropped.is_some())
             .then(b.score.total_cmp(&a.score))
             .then(a.container.cmp(&b.container))
+            .then_with(|| text_rooted(a).cmp(&text_rooted(b)))
             .then_with(|| a.selector.cmp(&b.selector))
     });
+}
+
+/// True when a group's records start at text: its selector names no tag
+/// after the container (`ul > ` where element records give `ul > li`).
+fn text_rooted(g: &RecordGroup) -> bool {
+    g.selector.ends_with(" > ")
 }
 
 /// Buffers every candidate's [`collect_runs`] reuses: allocated once per
@@ -1192,21 +1200,23 @@ mod tests {
             groups.iter().map(|g| g.selector.clone()).collect()
         };
         // A text-run group and the rows' group, scored alike at one
-        // container (found on a real page): their order was the order
-        // they came out of the group map.
+        // container (found on real pages): their order was the order
+        // they came out of the group map. Element records come first;
+        // two element groups go by selector.
         let mut one = vec![
             group("tbody > tr", 0.8),
             group("tbody > ", 0.8),
             group("ul > li", 0.9),
+            group("tbody > td", 0.8),
         ];
-        let mut other = vec![
-            group("tbody > ", 0.8),
-            group("ul > li", 0.9),
-            group("tbody > tr", 0.8),
-        ];
+        let mut other = one.clone();
+        other.reverse();
         rank(&mut one);
         rank(&mut other);
-        assert_eq!(selectors(&one), ["ul > li", "tbody > ", "tbody > tr"]);
+        assert_eq!(
+            selectors(&one),
+            ["ul > li", "tbody > td", "tbody > tr", "tbody > "]
+        );
         assert_eq!(selectors(&one), selectors(&other));
     }
 
