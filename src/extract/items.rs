@@ -178,7 +178,7 @@ const TITLE_PATH_DISTINCT: f64 = 0.7;
 
 /// Structural path of node `id` inside `record`, written into `path`
 /// (cleared first): `tag.class` steps from the record's top down to `id`.
-/// `steps` is scratch for the elements on the way.
+/// `steps` is scratch for the nodes on the way.
 fn path_in_record(
     doc: &Document,
     record: &Record,
@@ -190,8 +190,7 @@ fn path_in_record(
     steps.extend(
         std::iter::once(id)
             .chain(doc.ancestors(id))
-            .take_while(|&a| a >= record.start && a < record.end)
-            .filter(|&a| doc.element(a).is_some()),
+            .take_while(|&a| a >= record.start && a < record.end),
     );
     path.clear();
     for (n, e) in steps
@@ -229,14 +228,50 @@ struct PathStats {
     rank: usize,
 }
 
+impl PathStats {
+    /// Count link `a` (text `text`, `rank`-th usable link of record `r`)
+    /// as the record's link at this path.
+    fn add(&mut self, doc: &Document, r: &Record, a: NodeId, text: &str, href: &str, rank: usize) {
+        self.slug += slug_match(text, href);
+        self.records += 1;
+        self.chars += text.chars().count();
+        self.heading += usize::from(in_or_has_heading(doc, r, a));
+        self.header += usize::from(in_header_block(doc, r, a));
+        self.demoted += usize::from(is_download(href) || in_closed_details(doc, r, a));
+        self.rank += rank;
+        self.links.push(a);
+    }
+}
+
+/// The title paths of a group, numbered as they are met: one string per
+/// distinct path. Paths are made of the page's class names, so std's keyed
+/// hash (not Fx) keeps a page from choosing colliding ones.
+#[derive(Default)]
+struct TitlePaths {
+    ids: std::collections::HashMap<String, usize>,
+    stats: Vec<PathStats>,
+}
+
+impl TitlePaths {
+    /// The number of `path`, new paths getting the next one.
+    fn id(&mut self, path: &str) -> usize {
+        if let Some(&id) = self.ids.get(path) {
+            return id;
+        }
+        let id = self.stats.len();
+        self.ids.insert(path.to_owned(), id);
+        self.stats.push(PathStats {
+            path: path.to_owned(),
+            ..PathStats::default()
+        });
+        id
+    }
+}
+
 /// Choose the title path for a group of records.
 pub fn plan_titles(doc: &Document, records: &[Record], dates: &DateContext) -> TitlePlan {
     use rustc_hash::FxHashMap as HashMap;
-    // Paths are numbered as they are met: one string per distinct path.
-    // They are made of the page's class names, so std's keyed hash (not
-    // Fx) keeps a page from choosing colliding ones.
-    let mut path_ids: std::collections::HashMap<String, usize> = Default::default();
-    let mut stats: Vec<PathStats> = Vec::new();
+    let mut paths = TitlePaths::default();
     let mut link_texts: HashMap<NodeId, String> = HashMap::default();
     // Links whose text is a date or says "permalink", per record.
     let mut permalinks: Vec<Option<NodeId>> = Vec::with_capacity(records.len());
@@ -253,44 +288,24 @@ pub fn plan_titles(doc: &Document, records: &[Record], dates: &DateContext) -> T
             if permalink.is_none() && is_permalink_text(&text, dates) {
                 permalink = Some(i);
             }
-            if text.is_empty() || is_action_text(&text) {
-                link_texts.insert(i, text);
-                continue;
-            }
-            path_in_record(doc, r, i, &mut steps, &mut key);
-            let id = match path_ids.get(key.as_str()) {
-                Some(&id) => id,
-                None => {
-                    path_ids.insert(key.clone(), stats.len());
-                    stats.push(PathStats {
-                        path: key.clone(),
-                        ..PathStats::default()
-                    });
-                    stats.len() - 1
+            if !text.is_empty() && !is_action_text(&text) {
+                path_in_record(doc, r, i, &mut steps, &mut key);
+                let id = paths.id(&key);
+                // The first link at a path is the record's.
+                if !seen_here.contains(&id) {
+                    let href = el.attr("href").unwrap_or("");
+                    paths.stats[id].add(doc, r, i, &text, href, seen_here.len());
+                    seen_here.push(id);
                 }
-            };
-            if seen_here.contains(&id) {
-                link_texts.insert(i, text);
-                continue; // the first link at a path is the record's
             }
-            let href = el.attr("href").unwrap_or("");
-            let st = &mut stats[id];
-            st.slug += slug_match(&text, href);
-            st.records += 1;
-            st.chars += text.chars().count();
-            st.heading += usize::from(in_or_has_heading(doc, r, i));
-            st.header += usize::from(in_header_block(doc, r, i));
-            st.demoted += usize::from(is_download(href) || in_closed_details(doc, r, i));
-            st.rank += seen_here.len();
-            st.links.push(i);
             link_texts.insert(i, text);
-            seen_here.push(id);
         }
         permalinks.push(permalink);
     }
     let k = records.len().max(1) as f64;
     let text_of = |a: &NodeId| link_texts.get(a).map_or("", String::as_str);
-    let best = stats
+    let best = paths
+        .stats
         .iter()
         .filter(|st| st.records as f64 >= TITLE_PATH_PRESENCE * k && st.chars > 0)
         .filter(|st| {
