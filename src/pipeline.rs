@@ -20,7 +20,8 @@ use crate::extract::dom::{self, Document};
 use crate::extract::embedded::{self, Embedded};
 use crate::extract::items::{self, Item};
 use crate::extract::patterns::{self, Mining, MiningParams};
-use crate::extract::records::{self, Detection, RecordGroup};
+use crate::extract::records::{self, Detection, Record, RecordGroup};
+use crate::extract::section_dates;
 use crate::extract::selectors::{self, CssDoc, ListChoice};
 use crate::extract::sequence::{self, TagSequence};
 use crate::extract::shell::{self, AppShell};
@@ -382,20 +383,21 @@ pub fn items_of_group(
 ) -> Vec<Item> {
     let mut seen = HashSet::new();
     let plan = items::plan_titles(doc, &group.records, dates);
-    let mut all: Vec<(dom::NodeId, Item)> = group
+    let mut all: Vec<(Record, Item)> = group
         .records
         .iter()
-        .map(|r| (r.start, items::item_from_record(doc, r, base, dates, &plan)))
+        .map(|r| (*r, items::item_from_record(doc, r, base, dates, &plan)))
         .collect();
     // A straggler is a record of its own shape: it plans its own title.
     for r in &group.stragglers {
         let own = items::plan_titles(doc, std::slice::from_ref(r), dates);
-        all.push((r.start, items::item_from_record(doc, r, base, dates, &own)));
+        all.push((*r, items::item_from_record(doc, r, base, dates, &own)));
     }
-    all.sort_by_key(|(start, _)| *start);
+    all.sort_by_key(|(r, _)| r.start);
+    let (records, mut all): (Vec<Record>, Vec<Item>) = all.into_iter().unzip();
+    section_dates::fill(doc, &records, &mut all, dates);
     let mut found: Vec<Item> = all
         .into_iter()
-        .map(|(_, it)| it)
         .filter(|it| !it.title.is_empty() || it.link.is_some())
         .filter(|it| seen.insert(it.guid.clone()))
         .collect();
@@ -444,6 +446,64 @@ mod tests {
             );
         }
         h + "</div></main></body></html>"
+    }
+
+    /// A news list split by "Today" / "Yesterday" / a dated heading: the
+    /// records without a date of their own take their section's day,
+    /// marked relative when the heading moves with the clock; a record's
+    /// own date is kept.
+    #[test]
+    fn undated_records_take_their_day_heading_and_own_dates_win() {
+        let mut html = String::from("<html><body><main><div class=days>");
+        for (day, stories) in [("Today", 3), ("Yesterday", 2), ("Thursday 7 March 2024", 2)] {
+            html += &format!("<h2>{day}</h2><ul class=stories>");
+            for i in 0..stories {
+                let own = if day == "Yesterday" && i == 1 {
+                    "<span class=when>1 March 2024</span>"
+                } else {
+                    ""
+                };
+                html += &format!(
+                    "<li><a href='/{}/{i}'>Harbour story {i} filed under {day}</a>{own}\
+                     <p>A few words of summary for this story, long enough.</p></li>",
+                    day.len()
+                );
+            }
+            html += "</ul>";
+        }
+        html += "</div></main></body></html>";
+        let dates = DateContext {
+            now: chrono::TimeZone::with_ymd_and_hms(&chrono::Utc, 2024, 3, 9, 18, 0, 0).unwrap(),
+            offset: chrono::FixedOffset::east_opt(0).unwrap(),
+        };
+        let page = analyze_list(
+            &html,
+            &Url::parse("https://x.example/").unwrap(),
+            &MiningParams::default(),
+            &dates,
+        );
+        let got: Vec<(String, bool)> = page
+            .items
+            .iter()
+            .map(|it| {
+                let day = it
+                    .date
+                    .map(|d| d.date_naive().to_string())
+                    .unwrap_or_default();
+                (day, it.date_relative)
+            })
+            .collect();
+        let want = [
+            ("2024-03-09", true),
+            ("2024-03-09", true),
+            ("2024-03-09", true),
+            ("2024-03-08", true),
+            ("2024-03-01", false),
+            ("2024-03-07", false),
+            ("2024-03-07", false),
+        ]
+        .map(|(d, r)| (d.to_owned(), r));
+        assert_eq!(got, want);
     }
 
     fn run(choice: &ListChoice) -> ListPage {

@@ -179,6 +179,14 @@ fn multi_sibling_dt_dd_pairs_are_one_record() {
     check("podcast_episodes_dl");
 }
 
+/// Days as `<h3>` headings, each day's papers as `dt` + `dd` pairs, the
+/// last day holding one paper: every record keeps its `dd` and takes its
+/// day's date from the heading.
+#[test]
+fn sectioned_archive_by_day_dates_records_from_day_headings() {
+    check("preprints_by_day");
+}
+
 #[test]
 fn multi_sibling_heading_paragraph_and_read_more_without_wrapper() {
     check("council_news_siblings");

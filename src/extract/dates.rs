@@ -76,6 +76,16 @@ pub fn parse_date(s: &str, ctx: &DateContext) -> Option<DateTime<FixedOffset>> {
     parse_any(s, ctx)
 }
 
+/// [`parse_date`] for a text that must name a day, such as a section
+/// heading: "Mar 2024" (a month, which `parse_date` reads as its 1st) is
+/// not one.
+pub fn parse_day(s: &str, ctx: &DateContext) -> Option<DateTime<FixedOffset>> {
+    if !may_hold_date(s) {
+        return None;
+    }
+    parse_whole(s, ctx, true)
+}
+
 /// A text that is a date on its own, else the first date it holds: the
 /// [`parse_date`]-then-[`find_date`] reading of one text node, with the
 /// [`may_hold_date`] test done once.
@@ -88,6 +98,11 @@ pub fn date_in(text: &str, ctx: &DateContext) -> Option<DateTime<FixedOffset>> {
 
 /// [`parse_date`] without the [`may_hold_date`] test.
 fn parse_any(s: &str, ctx: &DateContext) -> Option<DateTime<FixedOffset>> {
+    parse_whole(s, ctx, false)
+}
+
+/// `s` as one date; with `day`, only a date that names its day.
+fn parse_whole(s: &str, ctx: &DateContext, day: bool) -> Option<DateTime<FixedOffset>> {
     let ascii_digits = fullwidth_digits_to_ascii(s);
     let core = strip_noise(&ascii_digits);
     // Longer strings are sentences, not dates; this also bounds regex work.
@@ -105,7 +120,14 @@ fn parse_any(s: &str, ctx: &DateContext) -> Option<DateTime<FixedOffset>> {
         .matches(core)
         .iter()
         .map(|i| sets.whole_of[i])
-        .find_map(|(kind, re)| re.captures(core).and_then(|c| build(kind, &c, ctx)))
+        .find_map(|(kind, re)| {
+            let c = re.captures(core)?;
+            let month_only = kind == Kind::Calendar && c.name("d").is_none();
+            if day && month_only {
+                return None;
+            }
+            build(kind, &c, ctx)
+        })
 }
 
 /// Finds the first date in `text` and its byte span. Among candidates that
@@ -1020,6 +1042,40 @@ mod tests {
 
     fn parsed(s: &str, ctx: &DateContext) -> Option<String> {
         parse_date(s, ctx).map(|d| d.to_rfc3339())
+    }
+
+    /// `parse_day` reads every form of a day that `parse_date` reads, and
+    /// refuses the month-and-year forms that `parse_date` reads as the 1st.
+    #[test]
+    fn parse_day_names_days_not_months() {
+        let ctx = ctx_utc();
+        for day in [
+            "2024-03-05",
+            "5 March 2024",
+            "Tue, 05 Mar 2024",
+            "Tuesday, March 5, 2024",
+            "05.03.2024",
+            "5. März 2024",
+            "2024年3月5日",
+            "2024년 3월 5일",
+            "Today",
+            "yesterday",
+            "2024-03-05T14:30:00Z",
+        ] {
+            assert!(parse_day(day, &ctx).is_some(), "{day}");
+            assert_eq!(parse_day(day, &ctx), parse_date(day, &ctx), "{day}");
+        }
+        for period in [
+            "March 2024",
+            "Mar 2024",
+            "mars 2024",
+            "2024年3月",
+            "2024",
+            "2024-03",
+        ] {
+            assert_eq!(parse_day(period, &ctx), None, "{period}");
+        }
+        assert!(parse_date("March 2024", &ctx).is_some());
     }
 
     #[test]

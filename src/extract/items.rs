@@ -714,7 +714,11 @@ pub fn item_from_record(
 /// True when a date read from `source` depends on the fetch time ("2 days
 /// ago", "today", a day without a year): read one day later, it is another
 /// date.
-fn date_moves_with_clock(source: &str, ctx: &DateContext, date: DateTime<FixedOffset>) -> bool {
+pub(crate) fn date_moves_with_clock(
+    source: &str,
+    ctx: &DateContext,
+    date: DateTime<FixedOffset>,
+) -> bool {
     let Some(now) = ctx.now.checked_add_signed(chrono::Duration::days(1)) else {
         return false;
     };

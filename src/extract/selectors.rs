@@ -13,6 +13,8 @@
 //!   [`MAX_SELECTED_RECORDS`] records are kept (the rest counted).
 //! - Field selectors are relative to a record: they match descendants of the
 //!   record's root (or the root itself), in document order.
+//! - A record that no field selector dates takes the date of its day
+//!   heading, as detected records do (`section_dates`).
 //! - A generated records selector is returned only when it was verified: on
 //!   this page it selects exactly the group's record roots and nothing else.
 //!   It prefers stable hooks: ids, semantic tags and class names that do not
@@ -29,6 +31,7 @@ use crate::extract::dates::{DateContext, parse_date};
 use crate::extract::dom::{Document, NodeData, NodeId, collapse_whitespace};
 use crate::extract::items::{self, Item, TitlePlan};
 use crate::extract::records::Record;
+use crate::extract::section_dates;
 
 /// Records a `records` selector may select; the rest are dropped and counted.
 pub const MAX_SELECTED_RECORDS: usize = 2_000;
@@ -440,7 +443,7 @@ pub fn apply(
     let selection = select_records(doc, css, &select.records, select.siblings);
     let plan = items::plan_titles(doc, &selection.records, dates);
     let mut missing: BTreeMap<&'static str, usize> = BTreeMap::new();
-    let items = selection
+    let mut items: Vec<Item> = selection
         .records
         .iter()
         .map(|r| {
@@ -457,6 +460,8 @@ pub fn apply(
             item
         })
         .collect();
+    // Records the selectors gave no date take their day heading's.
+    section_dates::fill(doc, &selection.records, &mut items, dates);
     SelectedItems {
         selection,
         items,

@@ -32,10 +32,11 @@ mod kinds;
 mod nested;
 mod score;
 mod short;
+mod siblings;
 mod straggler;
 
 use kinds::{Kind, Kinds, class_tokens, stable_class};
-use score::{link_text_weight, score_group};
+use score::score_group;
 
 use crate::extract::dom::{Document, NodeData, NodeId, is_heading};
 use crate::extract::patterns::{DropReason, Mining, MiningParams, Mode, PatternCandidate};
@@ -819,20 +820,35 @@ fn place_records(
     // Records that span several siblings (a title row and a metadata row,
     // dt + dd, heading + paragraphs): split at the sibling kind that holds
     // the title.
-    let head = head_kind(doc, kinds, runs);
+    let Some(head) = siblings::head_kind(doc, kinds, runs) else {
+        return containers
+            .iter()
+            .flat_map(|&c| widen(doc, c, tag, mined_of(&by_container, c)))
+            .collect();
+    };
+    let mined: Vec<(NodeId, &[(NodeId, NodeId)])> = containers
+        .iter()
+        .map(|&c| (c, mined_of(&by_container, c)))
+        .collect();
+    let segmented = siblings::segment(doc, kinds, head, &mined);
     let mut records = Vec::new();
-    for &c in containers {
-        let mined = by_container.get(&c).map(Vec::as_slice).unwrap_or(&[]);
-        match &head {
-            Some(h) => match segment(doc, kinds, c, *h, mined) {
-                Some(found) => records.extend(found),
-                None => records.extend(widen(doc, c, tag, mined)),
-            },
+    for ((c, mined), found) in mined.into_iter().zip(segmented) {
+        match found {
+            Some(found) => records.extend(found),
             None => records.extend(widen(doc, c, tag, mined)),
         }
     }
     records
 }
+
+/// The mined runs `(first, last)` under container `c`, in order.
+fn mined_of(
+    by_container: &HashMap<NodeId, Vec<(NodeId, NodeId)>>,
+    c: NodeId,
+) -> &[(NodeId, NodeId)] {
+    by_container.get(&c).map(Vec::as_slice).unwrap_or(&[])
+}
+
 /// A table row made only of header cells.
 fn is_header_row(doc: &Document, id: NodeId) -> bool {
     doc.is_tag(id, "tr") && {
@@ -892,22 +908,6 @@ fn instance_run(
             last,
         }
     }
-}
-
-/// Number of element siblings in `first..=last` (both children of one node).
-fn siblings_between(doc: &Document, first: NodeId, last: NodeId) -> usize {
-    let mut n = 0;
-    let mut c = first;
-    loop {
-        if doc.element(c).is_some() {
-            n += 1;
-        }
-        if c >= last {
-            break;
-        }
-        c = doc.node(c).end;
-    }
-    n.max(1)
 }
 
 /// Bag of tag names (and text) in a node range, for structural similarity.
@@ -1007,142 +1007,6 @@ fn widen(doc: &Document, container: NodeId, tag: &str, mined: &[(NodeId, NodeId)
 fn has_link(doc: &Document, r: &Record) -> bool {
     (r.start..r.end)
         .any(|i| doc.is_tag(i, "a") && doc.element(i).and_then(|e| e.attr("href")).is_some())
-}
-
-/// How strongly a sibling looks like the start of a record: 2 when it is
-/// or holds a heading, 1 when it holds a headline-length link, else 0.
-fn title_weight(doc: &Document, id: NodeId) -> u32 {
-    let end = doc.node(id).end;
-    let mut best = 0;
-    for i in id..end {
-        match doc.tag(i) {
-            Some("h1" | "h2" | "h3" | "h4" | "h5" | "h6") => return 2,
-            Some("a") if link_text_weight(doc, i).0 >= 15 => best = 1,
-            _ => {}
-        }
-    }
-    best
-}
-
-/// For records that span several siblings: the kind of sibling that starts
-/// a record (the one holding the title), when the mined runs show that
-/// records are runs of siblings rather than single ones. `None` for lists
-/// of single siblings.
-fn head_kind(
-    doc: &Document,
-    kinds: &mut Kinds<'_>,
-    runs: &HashMap<NodeId, NodeId>,
-) -> Option<Kind> {
-    if !runs.iter().any(|(&f, &l)| siblings_between(doc, f, l) > 1) {
-        return None;
-    }
-    // Per kind among the mined siblings: (count, title weight).
-    let mut votes: HashMap<Kind, (u32, u32)> = HashMap::default();
-    let mut seen: rustc_hash::FxHashSet<NodeId> = rustc_hash::FxHashSet::default();
-    let mut firsts: Vec<(NodeId, NodeId)> = runs.iter().map(|(&f, &l)| (f, l)).collect();
-    firsts.sort_unstable();
-    for (first, last) in firsts {
-        let mut c = first;
-        loop {
-            if doc.element(c).is_some() && seen.insert(c) {
-                let e = votes.entry(kinds.kind(c)).or_insert((0, 0));
-                e.0 += 1;
-                e.1 += title_weight(doc, c);
-            }
-            if c >= last {
-                break;
-            }
-            c = doc.node(c).end;
-        }
-    }
-    let (head, (_, weight)) = votes.into_iter().max_by(|a, b| {
-        (a.1.1, a.1.0)
-            .cmp(&(b.1.1, b.1.0))
-            .then(kinds.name(b.0).cmp(kinds.name(a.0)))
-    })?;
-    (weight > 0).then_some(head)
-}
-
-/// True when sibling `c` starts a record: it is of the head kind, or of
-/// the head's tag and holds a heading (a variant of the head).
-fn is_head(doc: &Document, kinds: &mut Kinds<'_>, c: NodeId, head: Kind) -> bool {
-    let kind = kinds.kind(c);
-    kind == head || { doc.is_tag(c, kinds.tag(head)) && title_weight(doc, c) == 2 }
-}
-
-/// Records of one container that span several siblings: each starts at a
-/// head sibling and runs to the next one; the last one takes only the kinds
-/// of siblings seen inside the others, and no more of them than the
-/// longest record has. Containers whose heads all follow one another are
-/// lists of single siblings after all and are widened instead.
-fn segment(
-    doc: &Document,
-    kinds: &mut Kinds<'_>,
-    container: NodeId,
-    head: Kind,
-    mined: &[(NodeId, NodeId)],
-) -> Option<Vec<Record>> {
-    if mined.is_empty() {
-        return Some(Vec::new());
-    }
-    let children: Vec<NodeId> = doc
-        .children(container)
-        .take(crate::extract::sequence::MAX_CHILDREN as usize)
-        .filter(|&c| doc.element(c).is_some())
-        .collect();
-    let heads: Vec<usize> = (0..children.len())
-        .filter(|&i| is_head(doc, kinds, children[i], head))
-        .collect();
-    let gaps = heads.windows(2).filter(|w| w[1] > w[0] + 1).count();
-    if heads.is_empty() || gaps * 2 < heads.len().saturating_sub(1).max(1) {
-        return None;
-    }
-    let mut parts: rustc_hash::FxHashSet<Kind> = rustc_hash::FxHashSet::default();
-    let mut longest = 1;
-    for w in heads.windows(2) {
-        longest = longest.max(w[1] - w[0]);
-        for &c in &children[w[0] + 1..w[1]] {
-            parts.insert(kinds.kind(c));
-        }
-    }
-    // Parts that come before the title (a date `dt` before its `dd`, a
-    // kicker before a heading): those right before the first head show it.
-    let mut lead: rustc_hash::FxHashSet<Kind> = rustc_hash::FxHashSet::default();
-    let mut j = heads[0];
-    while j > 0 && parts.contains(&kinds.kind(children[j - 1])) {
-        lead.insert(kinds.kind(children[j - 1]));
-        j -= 1;
-    }
-    let mut starts: Vec<usize> = Vec::with_capacity(heads.len());
-    for (n, &h) in heads.iter().enumerate() {
-        let floor = if n == 0 { 0 } else { heads[n - 1] + 1 };
-        let mut s = h;
-        while s > floor && lead.contains(&kinds.kind(children[s - 1])) {
-            s -= 1;
-        }
-        starts.push(s);
-    }
-    let mut records = Vec::with_capacity(heads.len());
-    for (n, &h) in heads.iter().enumerate() {
-        let stop = match starts.get(n + 1) {
-            Some(&next) => next,
-            None => {
-                let mut j = h + 1;
-                while j < children.len()
-                    && j - starts[n] < longest
-                    && parts.contains(&kinds.kind(children[j]))
-                    && !lead.contains(&kinds.kind(children[j]))
-                {
-                    j += 1;
-                }
-                j
-            }
-        };
-        let start = children[starts[n]];
-        let end = doc.node(children[stop - 1]).end;
-        records.push(Record { start, end });
-    }
-    Some(records)
 }
 
 /// Mined records a widened member is compared with (see [`widen`]).
@@ -1325,6 +1189,40 @@ mod tests {
         let got = titles(&html, &MiningParams::default());
         assert_eq!(got.len(), 2, "{got:?}");
         assert!(got[0].starts_with("Sourdough"), "{got:?}");
+    }
+
+    /// Regression: a section holding a single `dt` + `dd` pair (the last
+    /// day of a listing split by day) lost its `dd`: with one head, its
+    /// own container shows no record shape, so it now takes the shape the
+    /// group's other sections show.
+    #[test]
+    fn a_lone_pair_in_its_section_keeps_its_second_half() {
+        let mut html = String::from("<body><div id=days>");
+        let mut n = 0;
+        for (day, count) in [
+            ("8 March 2024", 4),
+            ("7 March 2024", 3),
+            ("6 March 2024", 1),
+        ] {
+            html.push_str(&format!("<h3>{day}</h3><dl>"));
+            for _ in 0..count {
+                n += 1;
+                html.push_str(&format!(
+                    "<dt>[{n}] <a href='/abs/{n}'>id:{n}</a> [<a href='/pdf/{n}'>pdf</a>]</dt>\
+                     <dd><div class=title><a href='/abs/{n}'>Paper number {n} on the soil</a></div>\
+                     <div class=authors>Authors: <a href='/a/{n}'>Author {n}</a></div></dd>"
+                ));
+            }
+            html.push_str("</dl>");
+        }
+        html.push_str("</div></body>");
+        let got = titles(&html, &MiningParams::default());
+        assert_eq!(got.len(), 8, "{got:?}");
+        for (i, text) in got.iter().enumerate() {
+            let n = i + 1;
+            assert!(text.starts_with(&format!("[{n}] id:{n}")), "{got:?}");
+            assert!(text.ends_with(&format!("Author {n}")), "{got:?}");
+        }
     }
 
     /// Linked headings in page chrome are never a short list.

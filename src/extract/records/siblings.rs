@@ -1,0 +1,245 @@
+//! Records that span several siblings: a title row and a metadata row,
+//! `dt` + `dd`, a heading + paragraphs + "read more" without a wrapper.
+//!
+//! The mined runs say whether records are runs of siblings; the sibling
+//! kind that holds the title (the *head*) starts each record. In each
+//! container a record runs from its head to the next one; parts that come
+//! before the title (a date `dt` before its `dd`, a kicker before a
+//! heading) move the start back.
+//!
+//! A container's own heads show the record's shape (which kinds of sibling
+//! belong to a record, which lead it, how many siblings a record has at
+//! most). A container with a single head shows none of that: it takes the
+//! shape that the group's other containers show, so the lone record of a
+//! section in an archive split by day keeps its second half.
+//!
+//! Invariants: records are disjoint, in document order, and made of whole
+//! element children of their container; a container whose heads all
+//! follow one another is a list of single siblings (`None`: widen it).
+
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+
+use super::Record;
+use super::kinds::{Kind, Kinds};
+use super::score::link_text_weight;
+use crate::extract::dom::{Document, NodeId};
+
+/// Number of element siblings in `first..=last` (both children of one node).
+fn siblings_between(doc: &Document, first: NodeId, last: NodeId) -> usize {
+    let mut n = 0;
+    let mut c = first;
+    loop {
+        if doc.element(c).is_some() {
+            n += 1;
+        }
+        if c >= last {
+            break;
+        }
+        c = doc.node(c).end;
+    }
+    n.max(1)
+}
+
+/// How strongly a sibling looks like the start of a record: 2 when it is
+/// or holds a heading, 1 when it holds a headline-length link, else 0.
+fn title_weight(doc: &Document, id: NodeId) -> u32 {
+    let end = doc.node(id).end;
+    let mut best = 0;
+    for i in id..end {
+        match doc.tag(i) {
+            Some("h1" | "h2" | "h3" | "h4" | "h5" | "h6") => return 2,
+            Some("a") if link_text_weight(doc, i).0 >= 15 => best = 1,
+            _ => {}
+        }
+    }
+    best
+}
+
+/// The kind of sibling that starts a record (the one holding the title),
+/// when the mined runs show that records are runs of siblings rather than
+/// single ones. `None` for lists of single siblings.
+pub(super) fn head_kind(
+    doc: &Document,
+    kinds: &mut Kinds<'_>,
+    runs: &HashMap<NodeId, NodeId>,
+) -> Option<Kind> {
+    if !runs.iter().any(|(&f, &l)| siblings_between(doc, f, l) > 1) {
+        return None;
+    }
+    // Per kind among the mined siblings: (count, title weight).
+    let mut votes: HashMap<Kind, (u32, u32)> = HashMap::default();
+    let mut seen: HashSet<NodeId> = HashSet::default();
+    let mut firsts: Vec<(NodeId, NodeId)> = runs.iter().map(|(&f, &l)| (f, l)).collect();
+    firsts.sort_unstable();
+    for (first, last) in firsts {
+        let mut c = first;
+        loop {
+            if doc.element(c).is_some() && seen.insert(c) {
+                let e = votes.entry(kinds.kind(c)).or_insert((0, 0));
+                e.0 += 1;
+                e.1 += title_weight(doc, c);
+            }
+            if c >= last {
+                break;
+            }
+            c = doc.node(c).end;
+        }
+    }
+    let (head, (_, weight)) = votes.into_iter().max_by(|a, b| {
+        (a.1.1, a.1.0)
+            .cmp(&(b.1.1, b.1.0))
+            .then(kinds.name(b.0).cmp(kinds.name(a.0)))
+    })?;
+    (weight > 0).then_some(head)
+}
+
+/// True when sibling `c` starts a record: it is of the head kind, or of
+/// the head's tag and holds a heading (a variant of the head).
+fn is_head(doc: &Document, kinds: &mut Kinds<'_>, c: NodeId, head: Kind) -> bool {
+    let kind = kinds.kind(c);
+    kind == head || { doc.is_tag(c, kinds.tag(head)) && title_weight(doc, c) == 2 }
+}
+
+/// One container's element children and the positions of its heads.
+struct Layout {
+    children: Vec<NodeId>,
+    heads: Vec<usize>,
+}
+
+impl Layout {
+    fn new(doc: &Document, kinds: &mut Kinds<'_>, container: NodeId, head: Kind) -> Self {
+        let children: Vec<NodeId> = doc
+            .children(container)
+            .take(crate::extract::sequence::MAX_CHILDREN as usize)
+            .filter(|&c| doc.element(c).is_some())
+            .collect();
+        let heads = (0..children.len())
+            .filter(|&i| is_head(doc, kinds, children[i], head))
+            .collect();
+        Layout { children, heads }
+    }
+}
+
+/// What a record is made of, as its containers show it.
+#[derive(Default)]
+struct Shape {
+    /// Kinds of sibling seen between one head and the next.
+    parts: HashSet<Kind>,
+    /// Parts that come before the head.
+    lead: HashSet<Kind>,
+    /// The most siblings a record has.
+    longest: usize,
+}
+
+impl Shape {
+    /// The shape `layout`'s own heads show; `None` when it has no head or
+    /// its heads mostly follow one another (a list of single siblings).
+    fn of(kinds: &mut Kinds<'_>, layout: &Layout) -> Option<Shape> {
+        let Layout { children, heads } = layout;
+        let gaps = heads.windows(2).filter(|w| w[1] > w[0] + 1).count();
+        if heads.is_empty() || gaps * 2 < heads.len().saturating_sub(1).max(1) {
+            return None;
+        }
+        let mut shape = Shape {
+            longest: 1,
+            ..Shape::default()
+        };
+        for w in heads.windows(2) {
+            shape.longest = shape.longest.max(w[1] - w[0]);
+            for &c in &children[w[0] + 1..w[1]] {
+                shape.parts.insert(kinds.kind(c));
+            }
+        }
+        // Those right before the first head show which parts lead.
+        let mut j = heads[0];
+        while j > 0 && shape.parts.contains(&kinds.kind(children[j - 1])) {
+            shape.lead.insert(kinds.kind(children[j - 1]));
+            j -= 1;
+        }
+        Some(shape)
+    }
+
+    fn merge(&mut self, other: &Shape) {
+        self.parts.extend(other.parts.iter().copied());
+        self.lead.extend(other.lead.iter().copied());
+        self.longest = self.longest.max(other.longest);
+    }
+}
+
+/// Cut `layout` into records of `shape`: each starts at a head (or the
+/// lead parts right before it) and runs to the next record's start; the
+/// last one takes only parts, no more siblings than `shape.longest`.
+fn cut(doc: &Document, kinds: &mut Kinds<'_>, layout: &Layout, shape: &Shape) -> Vec<Record> {
+    let Layout { children, heads } = layout;
+    let mut starts: Vec<usize> = Vec::with_capacity(heads.len());
+    for (n, &h) in heads.iter().enumerate() {
+        let floor = if n == 0 { 0 } else { heads[n - 1] + 1 };
+        let mut s = h;
+        while s > floor && shape.lead.contains(&kinds.kind(children[s - 1])) {
+            s -= 1;
+        }
+        starts.push(s);
+    }
+    let mut records = Vec::with_capacity(heads.len());
+    for (n, &h) in heads.iter().enumerate() {
+        let stop = match starts.get(n + 1) {
+            Some(&next) => next,
+            None => {
+                let mut j = h + 1;
+                while j < children.len()
+                    && j - starts[n] < shape.longest
+                    && shape.parts.contains(&kinds.kind(children[j]))
+                    && !shape.lead.contains(&kinds.kind(children[j]))
+                {
+                    j += 1;
+                }
+                j
+            }
+        };
+        let start = children[starts[n]];
+        let end = doc.node(children[stop - 1]).end;
+        records.push(Record { start, end });
+    }
+    records
+}
+
+/// Records of each container (`(container, its mined runs)`), starting at
+/// siblings of kind `head`: `Some(records)` (none for a container without
+/// mined runs), or `None` for a container that is a list of single
+/// siblings after all and should be widened instead.
+pub(super) fn segment(
+    doc: &Document,
+    kinds: &mut Kinds<'_>,
+    head: Kind,
+    containers: &[(NodeId, &[(NodeId, NodeId)])],
+) -> Vec<Option<Vec<Record>>> {
+    let layouts: Vec<Option<Layout>> = containers
+        .iter()
+        .map(|&(c, mined)| (!mined.is_empty()).then(|| Layout::new(doc, kinds, c, head)))
+        .collect();
+    let mut group: Option<Shape> = None;
+    let own: Vec<Option<Shape>> = layouts
+        .iter()
+        .map(|l| {
+            let shape = Shape::of(kinds, l.as_ref()?)?;
+            group.get_or_insert_with(Shape::default).merge(&shape);
+            Some(shape)
+        })
+        .collect();
+    layouts
+        .iter()
+        .zip(own)
+        .map(|(layout, own)| {
+            let Some(layout) = layout else {
+                return Some(Vec::new());
+            };
+            match (own, &group) {
+                (Some(shape), _) => Some(cut(doc, kinds, layout, &shape)),
+                (None, Some(shape)) if layout.heads.len() == 1 => {
+                    Some(cut(doc, kinds, layout, shape))
+                }
+                _ => None,
+            }
+        })
+        .collect()
+}

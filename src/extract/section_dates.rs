@@ -1,0 +1,249 @@
+//! Dates that a list's section headings give its records: an archive split
+//! by day ("Tue, 9 Nov 2021", "Today", "Monday 4 March 2024" as `<h3>`
+//! above each day's records) often writes the date only once per section.
+//!
+//! Rules (each tested):
+//! - The list must show that it is split by date: at least one date
+//!   heading stands between two of its records. One date heading above
+//!   the whole list (a page title "News of 5 March 2024") dates nothing.
+//! - A record's section date is that of the last heading before it and
+//!   after the previous record. A heading that is not a date ("Sport",
+//!   "Older") starts a section without one.
+//! - The first section's heading is looked for just before the list: the
+//!   nearest element sibling before the first record, or before one of its
+//!   ancestors up to the one below the records' common ancestor.
+//! - A date heading names a day: "March 2024" or "2023" name a period and
+//!   are not dates here.
+//! - Only headings count (`h1`–`h6`), never record text: this module fills
+//!   dates that records lack; it never replaces a record's own date.
+//!
+//! Work is one pass over the nodes between records (each node once) plus
+//! one walk up from the first record.
+
+use chrono::{DateTime, FixedOffset};
+
+use crate::extract::dates::{DateContext, parse_day};
+use crate::extract::dom::{Document, NodeId, is_heading};
+use crate::extract::items::{Item, date_moves_with_clock};
+use crate::extract::records::Record;
+
+/// Longest heading text read as a date (bytes, whitespace collapsed).
+const MAX_HEADING_BYTES: usize = 80;
+
+/// A section's date as a heading gives it: the date and the heading's text
+/// (for telling whether it moves with the clock, as "Today" does).
+#[derive(Debug, Clone, PartialEq)]
+pub struct SectionDate {
+    pub date: DateTime<FixedOffset>,
+    pub heading: String,
+}
+
+/// For each of `records` (disjoint, in document order), the date of the
+/// dated section it sits in, or `None`. All `None` unless the list is split
+/// by date headings (see the module header).
+pub fn section_dates(
+    doc: &Document,
+    records: &[Record],
+    ctx: &DateContext,
+) -> Vec<Option<SectionDate>> {
+    let mut out = vec![None; records.len()];
+    let (Some(first), Some(last)) = (records.first(), records.last()) else {
+        return out;
+    };
+    let mut split = false;
+    let mut current = heading_before_list(doc, first.start, last.start, ctx);
+    for (i, r) in records.iter().enumerate() {
+        if i > 0 {
+            let gap = records[i - 1].end..r.start;
+            if let Some(heading) = last_heading_in(doc, gap) {
+                current = date_heading(doc, heading, ctx);
+                split |= current.is_some();
+            }
+        }
+        out[i].clone_from(&current);
+    }
+    if !split {
+        out.iter_mut().for_each(|d| *d = None);
+    }
+    out
+}
+
+/// Give each of `items` (made from `records`, in document order) that has
+/// no date of its own the date of its section, marked relative when the
+/// heading moves with the clock ("Today").
+pub fn fill(doc: &Document, records: &[Record], items: &mut [Item], ctx: &DateContext) {
+    debug_assert_eq!(records.len(), items.len());
+    for (item, section) in items.iter_mut().zip(section_dates(doc, records, ctx)) {
+        if let (None, Some(s)) = (item.date, section) {
+            item.date_relative = date_moves_with_clock(&s.heading, ctx, s.date);
+            item.date = Some(s.date);
+        }
+    }
+}
+
+/// The last heading element among the nodes `gap` (outside any record).
+fn last_heading_in(doc: &Document, gap: std::ops::Range<NodeId>) -> Option<NodeId> {
+    let mut found = None;
+    let mut id = gap.start;
+    while id < gap.end {
+        if doc.tag(id).is_some_and(is_heading) {
+            found = Some(id);
+            // Nothing inside a heading is a heading of its own section.
+            id = doc.node(id).end;
+        } else {
+            id += 1;
+        }
+    }
+    found
+}
+
+/// The date heading right before the list: the nearest element sibling
+/// before `first` or before one of its ancestors below the common
+/// ancestor of `first` and `last`.
+fn heading_before_list(
+    doc: &Document,
+    first: NodeId,
+    last: NodeId,
+    ctx: &DateContext,
+) -> Option<SectionDate> {
+    let mut node = first;
+    while let Some(parent) = doc.node(node).parent {
+        if let Some(prev) = previous_element(doc, parent, node)
+            && doc.tag(prev).is_some_and(is_heading)
+        {
+            return date_heading(doc, prev, ctx);
+        }
+        // `parent` holds `last` too: it is the common ancestor.
+        if last < doc.node(parent).end {
+            return None;
+        }
+        node = parent;
+    }
+    None
+}
+
+/// The element child of `parent` right before its child `child`.
+fn previous_element(doc: &Document, parent: NodeId, child: NodeId) -> Option<NodeId> {
+    doc.children(parent)
+        .take_while(|&c| c != child)
+        .filter(|&c| doc.element(c).is_some())
+        .last()
+}
+
+/// The day heading `id` names, if its whole text is a date of a day.
+fn date_heading(doc: &Document, id: NodeId, ctx: &DateContext) -> Option<SectionDate> {
+    let text = doc.text(id);
+    if text.len() > MAX_HEADING_BYTES {
+        return None;
+    }
+    let date = parse_day(&text, ctx)?;
+    Some(SectionDate {
+        date,
+        heading: text,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use chrono::{FixedOffset, TimeZone, Utc};
+
+    use super::*;
+    use crate::extract::dom;
+
+    fn ctx() -> DateContext {
+        DateContext {
+            now: Utc.with_ymd_and_hms(2024, 3, 10, 12, 0, 0).unwrap(),
+            offset: FixedOffset::east_opt(0).unwrap(),
+        }
+    }
+
+    /// Every `<li>` of `html` is a record; the days of their section dates.
+    fn days(html: &str) -> Vec<Option<String>> {
+        let doc = dom::parse(html);
+        let records: Vec<Record> = (0..doc.nodes.len() as NodeId)
+            .filter(|&id| doc.is_tag(id, "li"))
+            .map(|id| Record {
+                start: id,
+                end: doc.node(id).end,
+            })
+            .collect();
+        section_dates(&doc, &records, &ctx())
+            .into_iter()
+            .map(|d| d.map(|d| d.date.date_naive().to_string()))
+            .collect()
+    }
+
+    fn some(days: &[&str]) -> Vec<Option<String>> {
+        days.iter().map(|d| Some((*d).to_owned())).collect()
+    }
+
+    #[test]
+    fn each_record_takes_the_day_of_its_section() {
+        let html = "<main><h2>Latest</h2><div id=days>\
+            <h3>Fri, 8 Mar 2024</h3><ul><li>a</li><li>b</li></ul>\
+            <h3>Thu, 7 Mar 2024</h3><ul><li>c</li></ul>\
+            <h3>Tue, 5 Mar 2024</h3><ul><li>d</li><li>e</li></ul></div></main>";
+        assert_eq!(
+            days(html),
+            some(&[
+                "2024-03-08",
+                "2024-03-08",
+                "2024-03-07",
+                "2024-03-05",
+                "2024-03-05"
+            ])
+        );
+    }
+
+    #[test]
+    fn headings_inside_one_container_split_it_too() {
+        let html = "<div class=feed><h4>March 8, 2024</h4><li>a</li><li>b</li>\
+            <h4>March 7, 2024</h4><li>c</li></div>";
+        assert_eq!(
+            days(html),
+            some(&["2024-03-08", "2024-03-08", "2024-03-07"])
+        );
+    }
+
+    #[test]
+    fn one_dated_heading_above_the_whole_list_dates_nothing() {
+        let html = "<h1>News of 8 March 2024</h1><ul><li>a</li><li>b</li><li>c</li></ul>";
+        assert_eq!(days(html), vec![None, None, None]);
+        let html = "<h2>8 March 2024</h2><ul><li>a</li><li>b</li></ul>";
+        assert_eq!(days(html), vec![None, None]);
+    }
+
+    #[test]
+    fn a_heading_that_is_no_date_starts_an_undated_section() {
+        let html = "<div><h3>8 March 2024</h3><ul><li>a</li></ul>\
+            <h3>7 March 2024</h3><ul><li>b</li></ul>\
+            <h3>Older posts</h3><ul><li>c</li></ul></div>";
+        assert_eq!(
+            days(html),
+            vec![Some("2024-03-08".into()), Some("2024-03-07".into()), None]
+        );
+    }
+
+    #[test]
+    fn months_and_years_are_periods_not_days() {
+        let html = "<div><h3>March 2024</h3><ul><li>a</li></ul>\
+            <h3>February 2024</h3><ul><li>b</li></ul>\
+            <h3>2023</h3><ul><li>c</li></ul></div>";
+        assert_eq!(days(html), vec![None, None, None]);
+    }
+
+    #[test]
+    fn headings_inside_records_are_not_section_headings() {
+        let html = "<ul><li><h3>8 March 2024</h3>a</li><li><h3>7 March 2024</h3>b</li></ul>";
+        assert_eq!(days(html), vec![None, None]);
+    }
+
+    #[test]
+    fn the_first_heading_is_not_looked_for_beyond_the_list() {
+        // The date heading is before a paragraph before the list: not the
+        // list's own heading, so the first section has no date.
+        let html = "<div><h3>9 March 2024</h3><p>Intro</p><ul><li>a</li></ul>\
+            <h3>8 March 2024</h3><ul><li>b</li></ul></div>";
+        assert_eq!(days(html), vec![None, Some("2024-03-08".into())]);
+    }
+}
