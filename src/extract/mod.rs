@@ -3,9 +3,10 @@
 //! (the tag sequence) → `patterns` (repeats by suffix array and LCP
 //! intervals, filtered by the paper's rules) → `records` (record groups,
 //! ranked) → `items` (title, link, date, summary, image per record, with
-//! `dates` reading dates and `section_dates` the dates of day headings). Beside the mining: `advertised` (the feeds a page
-//! links to), `feedsource` (a feed read as items) and `pagination` (where a
-//! list continues), `embedded` (records from the data a page embeds for its
+//! `dates` reading dates and `section_dates` the dates of day headings).
+//! Beside the mining: `advertised` (the feeds a page links to),
+//! `feedsource` (a feed read as items) and `pagination` (where a list
+//! continues), `embedded` (records from the data a page embeds for its
 //! scripts: JSON-LD, `__NEXT_DATA__`, state assignments) and `shell` (is an
 //! empty static page an app shell?). Nothing here does I/O.
 

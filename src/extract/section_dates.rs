@@ -30,12 +30,12 @@ use crate::extract::records::Record;
 /// Longest heading text read as a date (bytes, whitespace collapsed).
 const MAX_HEADING_BYTES: usize = 80;
 
-/// A section's date as a heading gives it: the date and the heading's text
-/// (for telling whether it moves with the clock, as "Today" does).
-#[derive(Debug, Clone, PartialEq)]
+/// A section's date as its heading gives it, read once per heading.
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct SectionDate {
     pub date: DateTime<FixedOffset>,
-    pub heading: String,
+    /// The heading moves with the clock ("Today"), as a relative date does.
+    pub relative: bool,
 }
 
 /// For each of `records` (disjoint, in document order), the date of the
@@ -60,7 +60,7 @@ pub fn section_dates(
                 split |= current.is_some();
             }
         }
-        out[i].clone_from(&current);
+        out[i] = current;
     }
     if !split {
         out.iter_mut().for_each(|d| *d = None);
@@ -75,8 +75,8 @@ pub fn fill(doc: &Document, records: &[Record], items: &mut [Item], ctx: &DateCo
     debug_assert_eq!(records.len(), items.len());
     for (item, section) in items.iter_mut().zip(section_dates(doc, records, ctx)) {
         if let (None, Some(s)) = (item.date, section) {
-            item.date_relative = date_moves_with_clock(&s.heading, ctx, s.date);
             item.date = Some(s.date);
+            item.date_relative = s.relative;
         }
     }
 }
@@ -139,7 +139,7 @@ fn date_heading(doc: &Document, id: NodeId, ctx: &DateContext) -> Option<Section
     let date = parse_day(&text, ctx)?;
     Some(SectionDate {
         date,
-        heading: text,
+        relative: date_moves_with_clock(&text, ctx, date),
     })
 }
 

@@ -22,7 +22,7 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use super::Record;
 use super::kinds::{Kind, Kinds};
 use super::score::link_text_weight;
-use crate::extract::dom::{Document, NodeId};
+use crate::extract::dom::{Document, NodeId, is_heading};
 
 /// Number of element siblings in `first..=last` (both children of one node).
 fn siblings_between(doc: &Document, first: NodeId, last: NodeId) -> usize {
@@ -47,7 +47,7 @@ fn title_weight(doc: &Document, id: NodeId) -> u32 {
     let mut best = 0;
     for i in id..end {
         match doc.tag(i) {
-            Some("h1" | "h2" | "h3" | "h4" | "h5" | "h6") => return 2,
+            Some(t) if is_heading(t) => return 2,
             Some("a") if link_text_weight(doc, i).0 >= 15 => best = 1,
             _ => {}
         }
