@@ -13,8 +13,10 @@
 //!
 //! Invariants: at most [`MAX_SCRIPTS`] scripts and [`MAX_SOURCES`] sources
 //! per page; a script longer than [`MAX_SCRIPT_BYTES`] is counted but not
-//! parsed, and all parsed text together stays under [`MAX_PARSED_BYTES`].
-//! Nothing is executed.
+//! parsed, and all parsed or scanned text together stays under
+//! [`MAX_PARSED_BYTES`]; the sources parsed hold at most
+//! [`MAX_DATA_VALUES`] structural characters together (code without a data
+//! assignment parses nothing, so it counts none). Nothing is executed.
 
 use std::sync::LazyLock;
 
@@ -199,6 +201,19 @@ pub fn sources(scripts: &[Script<'_>]) -> Vec<Source> {
         if s.kind == ScriptKind::Other || s.src.is_some() {
             continue;
         }
+        // Code is scanned for data assignments (its bytes count against the
+        // budget); code without one builds no value, so its structural
+        // characters do not count against the values of the data.
+        let targets = match s.kind {
+            ScriptKind::JavaScript => {
+                budget -= text.len();
+                assignment_targets(text)
+            }
+            _ => Vec::new(),
+        };
+        if s.kind == ScriptKind::JavaScript && targets.is_empty() {
+            continue;
+        }
         let values = structural_count(text);
         if values > values_left {
             continue;
@@ -237,9 +252,8 @@ pub fn sources(scripts: &[Script<'_>]) -> Vec<Source> {
                     value,
                 });
             }
-            ScriptKind::JavaScript if s.src.is_none() => {
-                budget -= text.len();
-                for (label, value) in assignments(text) {
+            ScriptKind::JavaScript => {
+                for (label, value) in assignments(text, targets) {
                     if out.len() >= MAX_SOURCES {
                         break;
                     }
@@ -306,13 +320,21 @@ static ASSIGNMENT: LazyLock<Regex> = LazyLock::new(|| {
 /// Longest `window["…"]` key read (characters).
 const MAX_KEY_CHARS: usize = 100;
 
-/// The data values assigned in a script, with their targets' names (at
-/// most [`MAX_ASSIGNMENTS_PER_SCRIPT`] tried).
-fn assignments(text: &str) -> Vec<(String, Value)> {
+/// The data assignments of a script: each target's name and where its
+/// value starts (at most [`MAX_ASSIGNMENTS_PER_SCRIPT`]).
+fn assignment_targets(text: &str) -> Vec<(String, usize)> {
     ASSIGNMENT
         .captures_iter(text)
         .filter_map(|caps| Some((assignment_label(&caps)?, caps.name("data")?.start())))
         .take(MAX_ASSIGNMENTS_PER_SCRIPT)
+        .collect()
+}
+
+/// The data values of a script's [`assignment_targets`], with their
+/// targets' names.
+fn assignments(text: &str, targets: Vec<(String, usize)>) -> Vec<(String, Value)> {
+    targets
+        .into_iter()
         .filter_map(|(label, at)| match jsvalue::parse_assigned(&text[at..]) {
             Some(value @ (Value::Object(_) | Value::Array(_))) => Some((label, value)),
             _ => None,
@@ -363,6 +385,24 @@ mod tests {
     }
 
     #[test]
+    fn code_without_data_assignments_leaves_the_value_budget_to_data() {
+        // A bundled library (100,000 commas in calls and literals, no data
+        // assignment) before the page's data (60,000 values): the code
+        // builds nothing, so the data stays within the budget and is read.
+        let library = format!(
+            "<script>(function(){{f({});}})();</script>",
+            vec!["1"; 100_001].join(",")
+        );
+        let data = format!(
+            "<script id=__NEXT_DATA__ type=application/json>{{\"x\":[{}]}}</script>",
+            vec!["1"; 60_000].join(",")
+        );
+        let got = sources(&scan(&format!("{library}{data}")));
+        let labels: Vec<&str> = got.iter().map(|s| s.label.as_str()).collect();
+        assert_eq!(labels, ["script#__NEXT_DATA__"]);
+    }
+
+    #[test]
     fn scans_scripts_like_a_tokenizer() {
         let html = r#"<html><head>
 <!-- <script>not a script</script> -->
@@ -404,7 +444,7 @@ mod tests {
             const f = (x) => { return x };
             let n = 5;
         "#;
-        let got = assignments(js);
+        let got = assignments(js, assignment_targets(js));
         let labels: Vec<&str> = got.iter().map(|(l, _)| l.as_str()).collect();
         assert_eq!(
             labels,
@@ -431,7 +471,7 @@ mod tests {
         let long_key = "k".repeat(MAX_KEY_CHARS + 1);
         js.push_str(&format!("window[\"{long_key}\"] = {{\"a\": 1}};\n"));
         js.push_str("window['feed'] = {\"items\": [1, 2]};\n");
-        let got = assignments(&js);
+        let got = assignments(&js, assignment_targets(&js));
         let labels: Vec<&str> = got.iter().map(|(l, _)| l.as_str()).collect();
         assert_eq!(labels, ["window[\"feed\"]"]);
         assert_eq!(got[0].1["items"][1], 2);

@@ -5,11 +5,13 @@
 //!
 //! Kinds are interned: every distinct kind string gets one [`Kind`] id per
 //! page, so the many comparisons and map keys of detection are integer
-//! work, not string copies.
+//! work, not string copies. Tag names are interned the same way ([`Tag`]),
+//! through the kind: a group's key never compares strings.
 //!
 //! Invariants: equal kind strings have equal ids and distinct strings
-//! distinct ids; a node's kind is computed at most once; text nodes have
-//! the empty kind.
+//! distinct ids; equal tag names have equal [`Tag`]s and distinct names
+//! distinct ones; a node's kind is computed at most once; text nodes have
+//! the empty kind, whose tag is the empty name.
 
 use rustc_hash::FxHashMap as HashMap;
 
@@ -21,6 +23,10 @@ use super::Place;
 /// An interned kind string (see the module header).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub(super) struct Kind(u32);
+
+/// An interned tag name (see the module header).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub(super) struct Tag(u32);
 
 /// Largest kind-count map [`Kinds::fill_repeated`] keeps for the next
 /// parent.
@@ -89,11 +95,16 @@ pub(super) struct Kinds<'d> {
     /// Kind string of each id.
     names: Vec<String>,
     ids: HashMap<String, Kind>,
+    /// Tag of each kind id.
+    tag_of_kind: Vec<Tag>,
+    /// Name of each tag id.
+    tag_names: Vec<&'d str>,
+    tag_ids: HashMap<&'d str, Tag>,
     /// Per node: whether it has an element sibling of its kind; `None`
     /// until it or a sibling is asked (then all of them are filled).
     repeated_of: Vec<Option<bool>>,
     /// Per container: its place (every candidate asks again).
-    pub(super) places: HashMap<NodeId, Place<'d>>,
+    pub(super) places: HashMap<NodeId, Place>,
     /// Reused while a kind string is built.
     scratch: String,
     /// Reused for an element's stable class tokens while its kind is built.
@@ -109,6 +120,9 @@ impl<'d> Kinds<'d> {
             of_node: vec![UNKNOWN; doc.nodes.len()],
             names: Vec::new(),
             ids: HashMap::default(),
+            tag_of_kind: Vec::new(),
+            tag_names: Vec::new(),
+            tag_ids: HashMap::default(),
             repeated_of: vec![None; doc.nodes.len()],
             places: HashMap::default(),
             scratch: String::new(),
@@ -138,9 +152,23 @@ impl<'d> Kinds<'d> {
         self.names.get(kind.0 as usize).map_or("", String::as_str)
     }
 
-    /// The tag name a kind starts with (`li` of `li#.comment`).
-    pub(super) fn tag(&self, kind: Kind) -> &str {
-        self.name(kind).split(['#', '.']).next().unwrap_or("")
+    /// The tag of a kind (`li` of `li#.comment`).
+    pub(super) fn tag_of(&self, kind: Kind) -> Tag {
+        self.tag_of_kind
+            .get(kind.0 as usize)
+            .copied()
+            .unwrap_or(Tag(0))
+    }
+
+    /// The tag of a node: its element name, the empty name for text.
+    pub(super) fn tag_id(&mut self, id: NodeId) -> Tag {
+        let kind = self.kind(id);
+        self.tag_of(kind)
+    }
+
+    /// The name of a tag id.
+    pub(super) fn tag_name(&self, tag: Tag) -> &'d str {
+        self.tag_names.get(tag.0 as usize).copied().unwrap_or("")
     }
 
     fn compute_kind(&mut self, id: NodeId) -> Kind {
@@ -162,19 +190,33 @@ impl<'d> Kinds<'d> {
                 k.push_str(c);
             }
         }
-        let kind = self.intern(&k);
+        let tag = doc.tag(id).unwrap_or("");
+        let kind = self.intern(&k, tag);
         self.scratch = k;
         kind
     }
 
-    fn intern(&mut self, name: &str) -> Kind {
+    /// The id of kind string `name`, whose elements are `tag`s.
+    fn intern(&mut self, name: &str, tag: &'d str) -> Kind {
         if let Some(&k) = self.ids.get(name) {
             return k;
         }
         let k = Kind(self.names.len() as u32);
         self.names.push(name.to_string());
         self.ids.insert(name.to_string(), k);
+        let tag = self.intern_tag(tag);
+        self.tag_of_kind.push(tag);
         k
+    }
+
+    fn intern_tag(&mut self, name: &'d str) -> Tag {
+        if let Some(&t) = self.tag_ids.get(name) {
+            return t;
+        }
+        let t = Tag(self.tag_names.len() as u32);
+        self.tag_names.push(name);
+        self.tag_ids.insert(name, t);
+        t
     }
 
     /// True when `id` has an element sibling of its own kind (among the
@@ -240,7 +282,14 @@ mod tests {
         assert_eq!(kinds.name(k[0]), "li.post");
         assert_eq!(kinds.name(k[2]), "li.post.sponsored");
         assert_eq!(kinds.name(k[3]), "li#.post");
-        assert_eq!(kinds.tag(k[3]), "li");
+        // One tag for all four kinds of `li`, another for the list.
+        assert!(lis.iter().all(|&i| kinds.tag_id(i) == kinds.tag_id(lis[0])));
+        let ul = (0..doc.nodes.len() as NodeId)
+            .find(|&i| doc.is_tag(i, "ul"))
+            .expect("the list");
+        assert_ne!(kinds.tag_id(ul), kinds.tag_id(lis[0]));
+        let li = kinds.tag_id(lis[3]);
+        assert_eq!(kinds.tag_name(li), "li");
         assert!(kinds.repeated(lis[0]));
         assert!(!kinds.repeated(lis[2]));
     }

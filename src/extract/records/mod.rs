@@ -35,7 +35,7 @@ mod short;
 mod siblings;
 mod straggler;
 
-use kinds::{Kind, Kinds, class_tokens, stable_class};
+use kinds::{Kind, Kinds, Tag, class_tokens, stable_class};
 use score::score_group;
 
 use crate::extract::dom::{Document, NodeData, NodeId, is_heading};
@@ -246,7 +246,7 @@ impl Chain {
 
 /// Where the records of one group live.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-enum Place<'d> {
+enum Place {
     /// The children of one container.
     Single(NodeId),
     /// Sibling containers of one kind under one parent: a grid split into
@@ -260,13 +260,13 @@ enum Place<'d> {
     Cousins(NodeId, Chain),
     /// Records of one kind, each alone in a container of one tag, the
     /// containers nested in one another: threaded comments.
-    Thread(Kind, &'d str),
+    Thread(Kind, Tag),
 }
 
 /// A group's key: where its records live and their root tag.
-type Key<'d> = (Place<'d>, &'d str);
+type Key = (Place, Tag);
 
-impl Place<'_> {
+impl Place {
     /// Lists under a wrapper more than one level up: only the parts that
     /// are lists themselves join, and only those mining found.
     fn deep(&self) -> bool {
@@ -286,7 +286,7 @@ struct Acc {
 impl<'d> Kinds<'d> {
     /// The place a container's records belong to: its repeated siblings'
     /// or repeated wrappers' lists join it.
-    fn place(&mut self, container: NodeId) -> Place<'d> {
+    fn place(&mut self, container: NodeId) -> Place {
         if let Some(&p) = self.places.get(&container) {
             return p;
         }
@@ -295,7 +295,7 @@ impl<'d> Kinds<'d> {
         p
     }
 
-    fn find_place(&mut self, container: NodeId) -> Place<'d> {
+    fn find_place(&mut self, container: NodeId) -> Place {
         let doc = self.doc;
         let Some(p) = doc.node(container).parent else {
             return Place::Single(container);
@@ -356,10 +356,10 @@ fn detect_structural(
     let min_ins = params.min_instances.max(2);
     let mut kinds = Kinds::new(doc);
     let links = Links::new(doc);
-    let mut acc: HashMap<Key<'_>, Acc> = HashMap::default();
+    let mut acc: HashMap<Key, Acc> = HashMap::default();
     // Candidates whose instances map to the same runs imply the same
     // groups (two in three on the evaluation pages): they only vote.
-    let mut implied: HashMap<Vec<Run>, Vec<Key<'_>>> = HashMap::default();
+    let mut implied: HashMap<Vec<Run>, Vec<Key>> = HashMap::default();
     let mut runs: Vec<Run> = Vec::new();
     let mut scratch = Scratch::default();
     for (ci, cand) in mining.candidates.iter().enumerate() {
@@ -388,6 +388,7 @@ fn detect_structural(
     let mut groups: Vec<RecordGroup> = acc
         .into_iter()
         .map(|((place, tag), a)| {
+            let tag = kinds.tag_name(tag);
             let containers = expand_place(doc, &mut kinds, &place, a.containers);
             let records = match place {
                 Place::Thread(..) => thread_records(doc, &containers),
@@ -451,14 +452,14 @@ fn text_rooted(g: &RecordGroup) -> bool {
 /// Buffers every candidate's [`collect_runs`] reuses: allocated once per
 /// page, not once per candidate and lift level.
 #[derive(Default)]
-struct Scratch<'d> {
+struct Scratch {
     /// The level's runs, and the next level's.
     runs: Vec<Run>,
     lifted: Vec<Run>,
     /// (place and root tag, container, distinct roots) per container,
     /// sorted by key so each place's containers are one slice (in
     /// container order).
-    by_place: Vec<(Key<'d>, NodeId, usize)>,
+    by_place: Vec<(Key, NodeId, usize)>,
     /// The members of one place.
     members: Vec<(NodeId, usize)>,
     /// The containers holding one root, with it.
@@ -474,12 +475,12 @@ struct Scratch<'d> {
 fn collect_runs<'d>(
     doc: &'d Document,
     kinds: &mut Kinds<'d>,
-    acc: &mut HashMap<Key<'d>, Acc>,
-    scratch: &mut Scratch<'d>,
+    acc: &mut HashMap<Key, Acc>,
+    scratch: &mut Scratch,
     ci: usize,
     instances: &[Run],
     min_ins: usize,
-) -> Vec<Key<'d>> {
+) -> Vec<Key> {
     let Scratch {
         runs,
         lifted,
@@ -499,11 +500,10 @@ fn collect_runs<'d>(
             if part.roots == 1 {
                 singles.push((part.container, part.first_root));
             }
-            let tag = doc.tag(part.first_root).unwrap_or("");
-            let key = (kinds.place(part.container), tag);
+            let key = (kinds.place(part.container), kinds.tag_id(part.first_root));
             by_place.push((key, part.container, part.roots));
         }
-        by_place.sort_by(|a, b| a.0.cmp(&b.0));
+        by_place.sort_by_key(|a| a.0);
         let mut any_group = false;
         for same in by_place.chunk_by(|a, b| a.0 == b.0) {
             let key = same[0].0;
@@ -635,11 +635,11 @@ fn add_runs(e: &mut Acc, runs: &[Run]) {
 fn collect_thread<'d>(
     doc: &'d Document,
     kinds: &mut Kinds<'d>,
-    acc: &mut HashMap<Key<'d>, Acc>,
+    acc: &mut HashMap<Key, Acc>,
     singles: &[(NodeId, NodeId)],
     by_container: &ByContainer<'_>,
     min_ins: usize,
-) -> Vec<Key<'d>> {
+) -> Vec<Key> {
     let mut groups = Vec::new();
     // Each group needs `min_ins` containers of its own.
     if singles.len() < min_ins {
@@ -647,7 +647,7 @@ fn collect_thread<'d>(
     }
     // (root kind, container tag) and container, sorted by key: each
     // group's containers are one slice, in page order.
-    let mut by_kind: Vec<((Kind, &'d str), NodeId)> = Vec::new();
+    let mut by_kind: Vec<((Kind, Tag), NodeId)> = Vec::new();
     for &(container, root) in singles {
         // Alone of its kind in its container, not one instance among
         // siblings that the pattern happened to miss; and an element (the
@@ -656,7 +656,7 @@ fn collect_thread<'d>(
         if doc.element(root).is_none() || kinds.repeated(root) {
             continue;
         }
-        let tag = doc.tag(container).unwrap_or("");
+        let tag = kinds.tag_id(container);
         by_kind.push(((kinds.kind(root), tag), container));
     }
     by_kind.sort_unstable();
@@ -678,8 +678,8 @@ fn collect_thread<'d>(
         if !nested || !disjoint {
             continue;
         }
-        // The roots are all of `kind`, so the first one's tag is the kind's.
-        let root_tag = roots.first().and_then(|&r| doc.tag(r)).unwrap_or("");
+        // The roots are all of `kind`, so their tag is the kind's.
+        let root_tag = kinds.tag_of(kind);
         let key = (Place::Thread(kind, tag), root_tag);
         let e = acc.entry(key).or_default();
         for c in containers {
@@ -697,7 +697,7 @@ fn collect_thread<'d>(
 fn expand_place(
     doc: &Document,
     kinds: &mut Kinds<'_>,
-    place: &Place<'_>,
+    place: &Place,
     mut found: Vec<NodeId>,
 ) -> Vec<NodeId> {
     let cap = crate::extract::sequence::MAX_CHILDREN as usize;

@@ -97,7 +97,7 @@ pub(super) fn head_kind(
 /// the head's tag and holds a heading (a variant of the head).
 fn is_head(doc: &Document, kinds: &mut Kinds<'_>, c: NodeId, head: Kind) -> bool {
     let kind = kinds.kind(c);
-    kind == head || { doc.is_tag(c, kinds.tag(head)) && title_weight(doc, c) == 2 }
+    kind == head || (kinds.tag_of(kind) == kinds.tag_of(head) && title_weight(doc, c) == 2)
 }
 
 /// One container's element children and the positions of its heads.
