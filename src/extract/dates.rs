@@ -66,6 +66,20 @@ pub struct DateContext {
     pub offset: FixedOffset,
 }
 
+#[cfg(test)]
+impl DateContext {
+    /// Tests' reading context: "now" is `y-m-d h:00` UTC and dates
+    /// without a zone are UTC.
+    pub(crate) fn utc_at(y: i32, m: u32, d: u32, h: u32) -> Self {
+        use chrono::TimeZone;
+        let now = Utc.with_ymd_and_hms(y, m, d, h, 0, 0).single();
+        DateContext {
+            now: now.expect("a valid test time"),
+            offset: FixedOffset::east_opt(0).expect("UTC"),
+        }
+    }
+}
+
 /// Reads `s` as one date after trimming labels and punctuation around it
 /// ("Posted on", "Updated:", "·", brackets, "发布于"). `None` when what remains
 /// is not entirely a date.
@@ -1034,10 +1048,7 @@ mod tests {
     }
 
     fn ctx_utc() -> DateContext {
-        DateContext {
-            now: Utc.with_ymd_and_hms(2026, 3, 10, 9, 0, 0).unwrap(),
-            offset: FixedOffset::east_opt(0).unwrap(),
-        }
+        DateContext::utc_at(2026, 3, 10, 9)
     }
 
     fn parsed(s: &str, ctx: &DateContext) -> Option<String> {

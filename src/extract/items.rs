@@ -1009,13 +1009,9 @@ pub fn content_guid(title: &str, summary: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use chrono::{FixedOffset, TimeZone, Utc};
 
     fn ctx() -> DateContext {
-        DateContext {
-            now: Utc.with_ymd_and_hms(2024, 3, 10, 12, 0, 0).unwrap(),
-            offset: FixedOffset::east_opt(0).unwrap(),
-        }
+        DateContext::utc_at(2024, 3, 10, 12)
     }
 
     #[test]

@@ -145,16 +145,11 @@ fn date_heading(doc: &Document, id: NodeId, ctx: &DateContext) -> Option<Section
 
 #[cfg(test)]
 mod tests {
-    use chrono::{FixedOffset, TimeZone, Utc};
-
     use super::*;
     use crate::extract::dom;
 
     fn ctx() -> DateContext {
-        DateContext {
-            now: Utc.with_ymd_and_hms(2024, 3, 10, 12, 0, 0).unwrap(),
-            offset: FixedOffset::east_opt(0).unwrap(),
-        }
+        DateContext::utc_at(2024, 3, 10, 12)
     }
 
     /// Every `<li>` of `html` is a record; the days of their section dates.

@@ -1031,13 +1031,9 @@ impl ListChoice {
 mod tests {
     use super::*;
     use crate::extract::dom::parse;
-    use chrono::{TimeZone, Utc};
 
     fn dates() -> DateContext {
-        DateContext {
-            now: Utc.with_ymd_and_hms(2024, 6, 1, 0, 0, 0).unwrap(),
-            offset: chrono::FixedOffset::east_opt(0).unwrap(),
-        }
+        DateContext::utc_at(2024, 6, 1, 0)
     }
 
     fn base() -> Url {

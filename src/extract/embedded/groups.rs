@@ -763,14 +763,10 @@ pub fn judge(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use chrono::Utc;
     use serde_json::json;
 
     fn ctx() -> DateContext {
-        DateContext {
-            now: Utc.with_ymd_and_hms(2024, 6, 1, 12, 0, 0).unwrap(),
-            offset: FixedOffset::east_opt(0).unwrap(),
-        }
+        DateContext::utc_at(2024, 6, 1, 12)
     }
 
     fn facts() -> PageFacts {

@@ -204,15 +204,13 @@ pub fn sources(scripts: &[Script<'_>]) -> Vec<Source> {
         // Code is scanned for data assignments (its bytes count against the
         // budget); code without one builds no value, so its structural
         // characters do not count against the values of the data.
-        let targets = match s.kind {
-            ScriptKind::JavaScript => {
-                budget -= text.len();
-                assignment_targets(text)
+        let mut targets = Vec::new();
+        if s.kind == ScriptKind::JavaScript {
+            budget -= text.len();
+            targets = assignment_targets(text);
+            if targets.is_empty() {
+                continue;
             }
-            _ => Vec::new(),
-        };
-        if s.kind == ScriptKind::JavaScript && targets.is_empty() {
-            continue;
         }
         let values = structural_count(text);
         if values > values_left {

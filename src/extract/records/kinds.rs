@@ -175,7 +175,9 @@ impl<'d> Kinds<'d> {
         let mut k = std::mem::take(&mut self.scratch);
         k.clear();
         let doc = self.doc;
+        let mut tag = "";
         if let Some(e) = doc.element(id) {
+            tag = e.name.as_str();
             let classes = &mut self.classes;
             classes.clear();
             classes.extend(class_tokens(doc, id).filter(|c| stable_class(c)));
@@ -190,7 +192,6 @@ impl<'d> Kinds<'d> {
                 k.push_str(c);
             }
         }
-        let tag = doc.tag(id).unwrap_or("");
         let kind = self.intern(&k, tag);
         self.scratch = k;
         kind
