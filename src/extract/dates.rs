@@ -1,15 +1,18 @@
 //! Date recognition in the text of list records: absolute dates in the common
 //! written forms (ISO 8601 / RFC 3339, RFC 2822, numeric, English, German,
 //! French and Spanish month names, Chinese / Japanese / Korean) and relative
-//! ones ("3 hours ago", "3小时前", "昨天").
+//! ones ("3 hours ago", "3小时前", "昨天"), with the day words "today",
+//! "yesterday" and their German, Spanish and French forms ("heute, 11:45
+//! Uhr", "ayer a las 10:30", "aujourd'hui"; not French "hier", which is
+//! German for "here").
 //!
 //! Numeric and named forms are accepted in the common orders: `2024-03-05`,
 //! `2024/3/5`, `2024.03.05`, `05.03.2024`, `05-03-2024`, `03/05/2024`,
 //! `March 5, 2024`, `5 March 2024`, `5th of March 2024`, `Tue, 05 Mar 2024`,
 //! `2023, Aug 01`, `Jul 24 th , 2014` (ordinal split by markup), `5. März
 //! 2024`, `5 de marzo de 2024`, `2024年3月5日 14:30`, `26 4月 2024`,
-//! `2024년 3월 5일`, each with an optional time (`14:30`, `3:30 pm`) and zone
-//! (`Z`, `+08:00`, `UTC`, `GMT+2`, `CET`, `PST`, ...).
+//! `2024년 3월 5일`, each with an optional time (`14:30`, `3:30 pm`,
+//! `14:30 Uhr`) and zone (`Z`, `+08:00`, `UTC`, `GMT+2`, `CET`, `PST`, ...).
 //!
 //! Two entry points: [`parse_date`] when a whole string is meant to be a date
 //! (a `<time datetime>` value, a date cell), and [`find_date`] to locate the
@@ -260,7 +263,8 @@ enum Kind {
     SlashAmbiguous,
     /// Groups `n`, `unit` (English "ago", CJK "前", Korean "전").
     Relative,
-    /// Group `word`: today / yesterday / just now and their CJK forms.
+    /// Group `word`: today / yesterday / just now, their German, Spanish
+    /// and French forms and their CJK forms.
     DayWord,
 }
 
@@ -479,7 +483,7 @@ fn build_patterns() -> Vec<Pattern> {
     // Optional time after a date; its zone must end at a word boundary so a
     // following word ("Zurich") is not half-read as a zone.
     let time = format!(
-        r"(?:(?:\s*,\s*|\s*(?:T|[Aa]t|@|um|à|a\s+las|-|–|—|\|)\s*|\s+)(?P<H>[0-9]{{1,2}}):(?P<M>[0-9]{{2}})(?::(?P<S>[0-9]{{2}})(?:[.,][0-9]{{1,9}})?)?(?:\s*(?P<ampm>[AaPp]\.?[Mm]{AB}\.?))?(?:\s*(?P<tz>(?:UTC|GMT)\s*[+-][0-9]{{1,2}}(?::?[0-9]{{2}})?|[+-][0-9]{{2}}:?[0-9]{{2}}|{zones}){AB})?)"
+        r"(?:(?:\s*,\s*|\s*(?:T|[Aa]t|@|um|à|a\s+las|-|–|—|\|)\s*|\s+)(?P<H>[0-9]{{1,2}}):(?P<M>[0-9]{{2}})(?::(?P<S>[0-9]{{2}})(?:[.,][0-9]{{1,9}})?)?(?:\s*Uhr{AB})?(?:\s*(?P<ampm>[AaPp]\.?[Mm]{AB}\.?))?(?:\s*(?P<tz>(?:UTC|GMT)\s*[+-][0-9]{{1,2}}(?::?[0-9]{{2}})?|[+-][0-9]{{2}}:?[0-9]{{2}}|{zones}){AB})?)"
     );
     // A time, or else the date must end at a word boundary ("2024-03-05T14:30"
     // glues the time on, so the boundary cannot be required before it).
@@ -519,7 +523,8 @@ fn build_patterns() -> Vec<Pattern> {
         find: Some(unanchored(&find)),
     };
 
-    let day_words_en = r"(?P<word>(?i:just\s+now|right\s+now|today|yesterday))";
+    // French "hier" (yesterday) is left out: in German it means "here".
+    let day_words_latin = r"(?P<word>(?i:just\s+now|right\s+now|today|yesterday|heute|vorgestern|gestern|hoy|anteayer|ayer|aujourd['’]hui|avant-hier))";
     let day_words_cjk =
         r"(?P<word>刚刚|剛剛|刚才|剛才|今天|今日|昨天|昨日|前天|一昨日|방금|오늘|어제|그저께)";
 
@@ -632,8 +637,8 @@ fn build_patterns() -> Vec<Pattern> {
         // running text ("sign up today") only with a time attached.
         split(
             Kind::DayWord,
-            format!(r"{day_words_en}{opt_time}"),
-            format!(r"{day_words_en}{AB}{time}"),
+            format!(r"{day_words_latin}{opt_time}"),
+            format!(r"{day_words_latin}{AB}{time}"),
         ),
         split(
             Kind::DayWord,
@@ -881,15 +886,15 @@ fn relative(n: &str, unit: &str, ctx: &DateContext) -> Option<DateTime<FixedOffs
 /// today / yesterday / day before yesterday (a day, optionally with a time),
 /// or just now (the exact `ctx.now`).
 fn day_word(c: &Captures, ctx: &DateContext) -> Option<DateTime<FixedOffset>> {
-    let word = c.name("word")?.as_str().to_lowercase();
+    let word = c.name("word")?.as_str().to_lowercase().replace('’', "'");
     let word = word.split_whitespace().collect::<Vec<_>>().join(" ");
     let days_back = match word.as_str() {
         "just now" | "right now" | "刚刚" | "剛剛" | "刚才" | "剛才" | "방금" => {
             return Some(ctx.now.with_timezone(&ctx.offset));
         }
-        "today" | "今天" | "今日" | "오늘" => 0,
-        "yesterday" | "昨天" | "昨日" | "어제" => 1,
-        "前天" | "一昨日" | "그저께" => 2,
+        "today" | "heute" | "hoy" | "aujourd'hui" | "今天" | "今日" | "오늘" => 0,
+        "yesterday" | "gestern" | "ayer" | "昨天" | "昨日" | "어제" => 1,
+        "vorgestern" | "anteayer" | "avant-hier" | "前天" | "一昨日" | "그저께" => 2,
         _ => return None,
     };
     let date = local_today(ctx).checked_sub_days(chrono::Days::new(days_back))?;
@@ -919,34 +924,65 @@ fn strip_noise(s: &str) -> &str {
 /// now", "today", "yesterday".
 const ASCII_DATE_WORDS: [&str; 4] = ["ago", "now", "today", "yesterday"];
 
+/// How the German, Spanish and French day words begin ("heute", "gestern",
+/// "vorgestern", "hoy", "ayer", "anteayer", "aujourd'hui", "avant-hier"):
+/// the patterns read one only at the start of a run of letters.
+const LATIN_DAY_WORD_STARTS: [&str; 8] = [
+    "heute",
+    "gestern",
+    "vorgestern",
+    "hoy",
+    "ayer",
+    "anteayer",
+    "aujourd",
+    "avant",
+];
+
 /// A cheap test run before any pattern: false only for texts no pattern
 /// can read a date from, so most link and text runs of a list page skip
 /// the regex work (and the lazy DFA states it would build for them).
 ///
 /// A text passes when it holds one of [`ASCII_DATE_WORDS`] anywhere
-/// (relative dates, day words), or:
-/// - non-ASCII text: a digit (ASCII or full-width: CJK and Korean dates,
-///   month names with accents), or one of [`CJK_DATE_CHARS`] (the CJK and
-///   Korean day words and relative forms without a digit);
-/// - ASCII text: three digit runs joined by `-`, `/` or `.` (every numeric
-///   form, RFC 3339), a run of eight digits or more (`20240305`), or a
-///   digit and a word that is a month name (every named form, RFC 2822:
-///   each has a day or a year; the patterns end a month name at a word
-///   boundary, and `find_date` refuses one glued to a letter before it).
+/// (relative dates, day words), a run of ASCII letters that begins with
+/// one of [`LATIN_DAY_WORD_STARTS`], or an ASCII digit and:
+/// - a numeric date's digits: three digit runs joined by `-`, `/` or `.`
+///   with a four-digit year at one end and one or two digits in the other
+///   two (every numeric form, RFC 3339), or a run of exactly eight digits
+///   (`20240305`). Version strings (`12.7.3`), prices, ids and Unix times
+///   have neither;
+/// - or a word of ASCII letters that is a month name (every named form,
+///   RFC 2822: each has a day or a year; the patterns end a month name at a
+///   word boundary, and `find_date` refuses one glued to a letter before
+///   it).
+///
+/// Non-ASCII text also passes with one of [`CJK_DATE_CHARS`] (CJK and Korean
+/// day words and relative forms, some without a digit), a full-width digit,
+/// or an ASCII digit and one of [`NON_ASCII_DATE_MARKS`] (the CJK and Korean
+/// month and "before" signs, and the accented letters of the German and
+/// French month names).
 ///
 /// `prefilter_never_drops_a_date` checks the invariant against the
 /// patterns themselves on generated texts.
 fn may_hold_date(s: &str) -> bool {
-    if !s.is_ascii() {
-        return s
-            .chars()
-            .any(|c| c.is_ascii_digit() || is_fullwidth_digit(c) || CJK_DATE_CHARS.contains(&c))
-            || ascii_words_may_date(s.as_bytes(), false);
-    }
     let b = s.as_bytes();
     let has_digit = b.iter().any(u8::is_ascii_digit);
-    ascii_words_may_date(b, has_digit) || (has_digit && numeric_date_shape(b))
+    if ascii_words_may_date(b, has_digit) || (has_digit && numeric_date_shape(b)) {
+        return true;
+    }
+    !s.is_ascii()
+        && s.chars().any(|c| {
+            CJK_DATE_CHARS.contains(&c)
+                || is_fullwidth_digit(c)
+                || (has_digit && NON_ASCII_DATE_MARKS.contains(&c))
+        })
 }
+
+/// Non-ASCII characters that, beside a digit, may make a date: 月 and 월
+/// (every CJK and Korean calendar form), 전 (Korean relative forms), and the
+/// accented letters of the month names in [`MONTH_NAMES`] ("märz",
+/// "février", "août"), which split a word into ASCII runs that are not
+/// month names.
+const NON_ASCII_DATE_MARKS: &[char] = &['月', '월', '전', 'ä', 'Ä', 'é', 'É', 'û', 'Û'];
 
 /// The first character of every CJK and Korean day word and relative form
 /// that has no digit ("刚刚", "今天", "昨日", "半小时前", "오늘", "어제", ...).
@@ -974,18 +1010,27 @@ pub fn byte_runs(b: &[u8], class: fn(&u8) -> bool) -> impl Iterator<Item = Range
     })
 }
 
-/// Three digit runs joined by `-`, `/` or `.`, or eight digits in a row.
+/// Three digit runs joined by `-`, `/` or `.` with a four-digit year at one
+/// end and one or two digits in the other two, or exactly eight digits in a
+/// row: the digits of every numeric date pattern.
 fn numeric_date_shape(b: &[u8]) -> bool {
-    let mut chain = 0;
+    // Lengths of the current chain of joined runs, its last three only.
+    let mut chain: [usize; 3] = [0; 3];
     let mut previous_end: Option<usize> = None;
     for run in byte_runs(b, u8::is_ascii_digit) {
-        if run.len() >= 8 {
+        if run.len() == 8 {
             return true;
         }
         let joined = previous_end
             .is_some_and(|end| end + 1 == run.start && matches!(b[end], b'-' | b'/' | b'.'));
-        chain = if joined { chain + 1 } else { 1 };
-        if chain >= 3 {
+        if !joined {
+            chain = [0; 3];
+        }
+        chain = [chain[1], chain[2], run.len()];
+        let short = |n: usize| (1..=2).contains(&n);
+        let year_first = chain[0] == 4 && short(chain[1]) && short(chain[2]);
+        let year_last = short(chain[0]) && short(chain[1]) && chain[2] == 4;
+        if year_first || year_last {
             return true;
         }
         previous_end = Some(run.end);
@@ -999,7 +1044,11 @@ fn word_may_date(word: &[u8], has_digit: bool) -> bool {
         word.windows(w.len())
             .any(|win| win.eq_ignore_ascii_case(w.as_bytes()))
     });
-    holds_date_word || (has_digit && is_month_name(word))
+    let starts_day_word = LATIN_DAY_WORD_STARTS.iter().any(|w| {
+        word.get(..w.len())
+            .is_some_and(|start| start.eq_ignore_ascii_case(w.as_bytes()))
+    });
+    holds_date_word || starts_day_word || (has_digit && is_month_name(word))
 }
 
 /// True when `word` (ASCII letters, any case) is in [`MONTH_NAMES`].
@@ -1252,6 +1301,17 @@ mod tests {
             ("昨日", "2026-03-09T12:00:00+08:00"),
             ("3시간 전", "2026-03-10T14:00:00+08:00"),
             ("어제", "2026-03-09T12:00:00+08:00"),
+            ("heute, 11:45 Uhr", "2026-03-10T11:45:00+08:00"),
+            ("Heute", "2026-03-10T12:00:00+08:00"),
+            ("gestern, 18:00", "2026-03-09T18:00:00+08:00"),
+            ("vorgestern", "2026-03-08T12:00:00+08:00"),
+            ("hoy a las 10:30", "2026-03-10T10:30:00+08:00"),
+            ("Ayer", "2026-03-09T12:00:00+08:00"),
+            ("anteayer", "2026-03-08T12:00:00+08:00"),
+            ("aujourd'hui à 09:15", "2026-03-10T09:15:00+08:00"),
+            ("Aujourd’hui", "2026-03-10T12:00:00+08:00"),
+            ("avant-hier", "2026-03-08T12:00:00+08:00"),
+            ("5. März 2024, 10:00 Uhr", "2024-03-05T10:00:00+08:00"),
         ];
         for (input, want) in cases {
             assert_eq!(
@@ -1428,6 +1488,16 @@ mod tests {
             ),
             ("昨天 09:15 更新", "2026-03-09T09:15:00+08:00", "昨天 09:15"),
             (
+                "Christof Kuhbandner heute, 11:45 Uhr 56",
+                "2026-03-10T11:45:00+08:00",
+                "heute, 11:45 Uhr",
+            ),
+            (
+                "Publicado ayer a las 18:05",
+                "2026-03-09T18:05:00+08:00",
+                "ayer a las 18:05",
+            ),
+            (
                 "Issue 1234 closed on 03/05/2024.",
                 "2024-03-05T12:00:00+08:00",
                 "03/05/2024",
@@ -1485,6 +1555,11 @@ mod tests {
             "2024-03-0512 serial",
             "ratio 12-03-20245",
             "nothing here",
+            // "hier" is German for "here", not French "yesterday"; a day
+            // word glued to letters before it is part of another word.
+            "Mehr dazu hier, 10:30 Uhr",
+            "Das Spiel heute war gut",
+            "the new player 12:30 build",
             "",
         ];
         for text in rejected {
@@ -1516,14 +1591,22 @@ mod tests {
             "64.88% ARV",
             "Vor der Pandemie fand eine große Mehrheit Homeoffice attraktiv",
             "让不支持Reasoning的LLM假装思考",
+            // Digits that no numeric date pattern can read: versions, Unix
+            // times, a year in a name, numbers in prose.
+            "v2.10.2",
+            "macOS Sonoma 14.7.2",
+            "1450308336",
+            "2026牛客寒假算法基础集训营5",
+            "Über 19 Bezirke in Österreich",
         ] {
             assert!(!may_hold_date(t), "{t}");
         }
         for t in [
             "Mar 5",
             "05-03-2024",
-            "v2.10.2",
             "20240305",
+            "am 5. Dezember 2024 veröffentlicht",
+            "发布于 2024-03-05",
             "dec. 7",
             "The 4 known bugs",
             "5. März 2024",
@@ -1578,6 +1661,17 @@ mod tests {
             "26 4月 2024",
             "오늘 09:15",
             "2024년 3월 5일",
+            "Veröffentlicht am 5. März 2024",
+            "发布于 2024-03-05",
+            "5 févr. 2024",
+            "déc. 5, 2024",
+            "Jänner 5, 2024",
+            "3月5日",
+            "v1.2.3 (2024-03-05)",
+            "heute, 11:45 Uhr",
+            "ayer a las 10:30",
+            "aujourd'hui à 09:15",
+            "vorgestern",
         ];
         const PIECES: &[&str] = &[
             "5",
@@ -1608,6 +1702,14 @@ mod tests {
             "é",
             "前",
             "\u{a0}",
+            "ä",
+            "中",
+            "12.7.3",
+            "1450308336",
+            "03",
+            "12",
+            "hier",
+            "um ",
         ];
         let ctx = ctx_utc();
         let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
@@ -1660,6 +1762,12 @@ mod tests {
         assert!(!numeric_date_shape(b"2024-03 and 05"));
         assert!(!numeric_date_shape(b"$1.99 or 2.49"));
         assert!(numeric_date_shape(b"20240305"));
+        // Versions, Unix times and long ids have no year where a date has.
+        assert!(!numeric_date_shape(b"macOS Sonoma 14.7.2"));
+        assert!(!numeric_date_shape(b"v2.10.1 and 1.2.3.4"));
+        assert!(!numeric_date_shape(b"1450308336"));
+        assert!(numeric_date_shape(b"build 7.2024-03-05"));
+        assert!(numeric_date_shape(b"1.5.3.2024"));
     }
 
     #[test]

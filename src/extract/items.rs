@@ -1148,6 +1148,24 @@ mod tests {
         assert!(it.date.is_none(), "{:?}", it.date);
     }
 
+    /// A German news teaser (telepolis, heise) dates itself "heute, 11:45
+    /// Uhr" after the author: the item takes that day and time, and is
+    /// marked as a date that moves with the clock.
+    #[test]
+    fn german_day_word_with_time_dates_the_teaser() {
+        let it = item_of(
+            "<article><h3><a href='/tp/features/Maskenpflicht-4959380.html'>Maskenpflicht in der Grundschule</a></h3>\
+             <p>Die übersehenen Nebenwirkungen Christof Kuhbandner heute, 11:45 Uhr <a href='#k'>258</a></p></article>",
+            "article",
+        );
+        assert_eq!(it.title, "Maskenpflicht in der Grundschule");
+        let today = ctx().now.date_naive();
+        let date = it.date.expect("a date from \"heute, 11:45 Uhr\"");
+        assert_eq!(date.date_naive(), today);
+        assert_eq!(date.time().to_string(), "11:45:00");
+        assert!(it.date_relative);
+    }
+
     #[test]
     fn record_without_link_gets_stable_content_guid() {
         let a = item_of("<div><b>Closed on Monday</b><p>Holiday.</p></div>", "div");
