@@ -523,8 +523,10 @@ fn build_patterns() -> Vec<Pattern> {
         find: Some(unanchored(&find)),
     };
 
-    // French "hier" (yesterday) is left out: in German it means "here".
-    let day_words_latin = r"(?P<word>(?i:just\s+now|right\s+now|today|yesterday|heute|vorgestern|gestern|hoy|anteayer|ayer|aujourd['’]hui|avant-hier))";
+    let day_words_latin = format!(
+        r"(?P<word>(?i:just\s+now|right\s+now|{}))",
+        alternation(LATIN_DAY_WORDS.iter().map(|(w, _)| *w))
+    );
     let day_words_cjk =
         r"(?P<word>刚刚|剛剛|刚才|剛才|今天|今日|昨天|昨日|前天|一昨日|방금|오늘|어제|그저께)";
 
@@ -886,16 +888,18 @@ fn relative(n: &str, unit: &str, ctx: &DateContext) -> Option<DateTime<FixedOffs
 /// today / yesterday / day before yesterday (a day, optionally with a time),
 /// or just now (the exact `ctx.now`).
 fn day_word(c: &Captures, ctx: &DateContext) -> Option<DateTime<FixedOffset>> {
-    let word = c.name("word")?.as_str().to_lowercase().replace('’', "'");
+    let word = c.name("word")?.as_str().to_lowercase();
     let word = word.split_whitespace().collect::<Vec<_>>().join(" ");
     let days_back = match word.as_str() {
         "just now" | "right now" | "刚刚" | "剛剛" | "刚才" | "剛才" | "방금" => {
             return Some(ctx.now.with_timezone(&ctx.offset));
         }
-        "today" | "heute" | "hoy" | "aujourd'hui" | "今天" | "今日" | "오늘" => 0,
-        "yesterday" | "gestern" | "ayer" | "昨天" | "昨日" | "어제" => 1,
-        "vorgestern" | "anteayer" | "avant-hier" | "前天" | "一昨日" | "그저께" => 2,
-        _ => return None,
+        "今天" | "今日" | "오늘" => 0,
+        "昨天" | "昨日" | "어제" => 1,
+        "前天" | "一昨日" | "그저께" => 2,
+        latin => LATIN_DAY_WORDS
+            .iter()
+            .find_map(|&(w, days)| (w == latin).then_some(days))?,
     };
     let date = local_today(ctx).checked_sub_days(chrono::Days::new(days_back))?;
     at_time(c, date, ctx)
@@ -924,19 +928,36 @@ fn strip_noise(s: &str) -> &str {
 /// now", "today", "yesterday".
 const ASCII_DATE_WORDS: [&str; 4] = ["ago", "now", "today", "yesterday"];
 
-/// How the German, Spanish and French day words begin ("heute", "gestern",
-/// "vorgestern", "hoy", "ayer", "anteayer", "aujourd'hui", "avant-hier"):
-/// the patterns read one only at the start of a run of letters.
-const LATIN_DAY_WORD_STARTS: [&str; 8] = [
-    "heute",
-    "gestern",
-    "vorgestern",
-    "hoy",
-    "ayer",
-    "anteayer",
-    "aujourd",
-    "avant",
+/// Day words in Latin script (lower case) and how many days back they
+/// name: English, German, Spanish and French. French "hier" (yesterday) is
+/// left out: in German it means "here".
+const LATIN_DAY_WORDS: &[(&str, u64)] = &[
+    ("today", 0),
+    ("heute", 0),
+    ("hoy", 0),
+    ("aujourd'hui", 0),
+    ("aujourd’hui", 0),
+    ("yesterday", 1),
+    ("gestern", 1),
+    ("ayer", 1),
+    ("vorgestern", 2),
+    ("anteayer", 2),
+    ("avant-hier", 2),
 ];
+
+/// The leading ASCII letters of each of [`LATIN_DAY_WORDS`] ("aujourd" for
+/// "aujourd'hui", "avant" for "avant-hier"): the patterns read a day word
+/// only at the start of a run of letters, so a run that begins with none of
+/// these holds none.
+static LATIN_DAY_WORD_STARTS: LazyLock<Vec<&'static str>> = LazyLock::new(|| {
+    LATIN_DAY_WORDS
+        .iter()
+        .map(|(w, _)| {
+            let end = w.find(|c: char| !c.is_ascii_alphabetic());
+            &w[..end.unwrap_or(w.len())]
+        })
+        .collect()
+});
 
 /// A cheap test run before any pattern: false only for texts no pattern
 /// can read a date from, so most link and text runs of a list page skip
