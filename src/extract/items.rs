@@ -375,7 +375,7 @@ fn shared_images(doc: &Document, records: &[Record]) -> std::collections::HashSe
     let mut image_records: rustc_hash::FxHashMap<String, usize> = Default::default();
     for r in records {
         let mut here: Vec<&str> = (r.start..r.end)
-            .filter_map(|i| doc.element(i).filter(|e| e.name == "img")?.attr("src"))
+            .filter_map(|i| shown_src(doc.element(i).filter(|e| e.name == "img")?))
             .collect();
         here.sort_unstable();
         here.dedup();
@@ -648,9 +648,7 @@ pub fn item_from_record(
             heading = Some(i);
         } else if name == "img"
             && image.is_none()
-            && !el
-                .attr("src")
-                .is_some_and(|s| plan.shared_images.contains(s.trim()))
+            && !shown_src(el).is_some_and(|s| plan.shared_images.contains(s.trim()))
         {
             image = image_url(el, base);
         }
@@ -663,9 +661,12 @@ pub fn item_from_record(
                 "title",
             ]
             .iter()
-            .filter(|a| **a != "title" || name == "abbr" || name == "time" || name == "span")
-            .filter_map(|a| el.attr(a))
-            .find_map(|v| parse_date(v, dates));
+            .filter(|a| **a != "title" || matches!(name, "abbr" | "time" | "span" | "td"))
+            .filter_map(|a| Some((*a, el.attr(a)?)))
+            .find_map(|(a, v)| match a {
+                "title" => tooltip_date(v, dates),
+                _ => parse_date(v, dates),
+            });
         }
     }
 
@@ -711,6 +712,21 @@ pub fn item_from_record(
     }
 }
 
+/// The date a tooltip gives: the whole text, or the first of its labelled
+/// lines ("Created: Mar 8, 2024 9:12 am⏎Latest: Mar 10, 2024 6:05 pm", as
+/// forum topic lists show the first and the latest post; the first is the
+/// record's own).
+fn tooltip_date(title: &str, dates: &DateContext) -> Option<DateTime<FixedOffset>> {
+    parse_date(title, dates).or_else(|| {
+        let first = title.lines().next()?;
+        let (label, value) = first.split_once(':')?;
+        let is_label = !label.is_empty()
+            && label.len() <= 20
+            && label.chars().all(|c| c.is_alphabetic() || c == ' ');
+        is_label.then(|| parse_date(value, dates)).flatten()
+    })
+}
+
 /// True when a date read from `source` depends on the fetch time ("2 days
 /// ago", "today", a day without a year): read one day later, it is another
 /// date.
@@ -750,8 +766,41 @@ fn text_date<'d>(
     }
     let mut joined = String::new();
     doc.push_text_of_range(record.start, record.end, &mut joined, |i| !inside_title(i));
-    let (d, _) = find_date(&joined, ctx)?;
-    Some((d, Cow::Owned(joined)))
+    if let Some((d, _)) = find_date(&joined, ctx) {
+        return Some((d, Cow::Owned(joined)));
+    }
+    let spaced = spaced_parts(doc, record, inside_title)?;
+    let (d, _) = find_date(&spaced, ctx)?;
+    Some((d, Cow::Owned(spaced)))
+}
+
+/// The record's text nodes joined with spaces, when some of them glue a
+/// digit to a letter across an element boundary: a date whose day, month
+/// and year are inline elements stacked by CSS
+/// (`<span>05</span><span>Mar</span><span>2024</span>`), which the visible
+/// text joins as "05Mar2024". `None` when nothing is glued that way.
+fn spaced_parts(doc: &Document, record: &Record, skip: impl Fn(NodeId) -> bool) -> Option<String> {
+    let texts = (record.start..record.end).filter_map(|i| match &doc.node(i).data {
+        NodeData::Text { text, blank: false } if !skip(i) => Some(text.as_str()),
+        _ => None,
+    });
+    let mut glued = false;
+    let mut previous: Option<char> = None;
+    let mut out = String::new();
+    for text in texts {
+        let first = text.chars().next();
+        if let (Some(a), Some(b)) = (previous, first) {
+            glued |= a.is_ascii_alphanumeric()
+                && b.is_ascii_alphanumeric()
+                && a.is_ascii_digit() != b.is_ascii_digit();
+        }
+        previous = text.chars().next_back();
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(text.trim());
+    }
+    glued.then_some(out)
 }
 
 /// Title and title link of an ordinary record: the link on the group's
@@ -952,24 +1001,52 @@ fn image_url(el: &crate::extract::dom::Element, base: &Url) -> Option<Url> {
             .and_then(|v| v.trim().trim_end_matches("px").parse::<u32>().ok())
             .is_some_and(|v| v < MIN_CONTENT_IMAGE_PX)
     });
-    // File names that say what the picture is for.
-    let decorative = el.attr("src").is_some_and(|src| {
-        let name = src.rsplit('/').next().unwrap_or("").to_ascii_lowercase();
-        [
-            "icon",
-            "sprite",
-            "spacer",
-            "pixel",
-            "blank.",
-            "transparent.",
-        ]
-        .iter()
-        .any(|w| name.contains(w))
-    });
-    if tiny || decorative {
+    // People's pictures beside a record (a poster's avatar) are not its own.
+    let avatar_class = el
+        .attr("class")
+        .is_some_and(|c| find_ascii_ci(c.as_bytes(), b"avatar").is_some());
+    if tiny || avatar_class {
         return None;
     }
-    let candidates = ["data-src", "data-lazy-src", "data-original", "src"]
+    // Judged by the picture shown, not a lazy loader's placeholder `src`
+    // ("blank.gif" with the real picture in `data-src`).
+    let source = img_source(el, base)?;
+    let path = source.path().to_ascii_lowercase();
+    let name = path.rsplit('/').next().unwrap_or("");
+    // File names that say what the picture is for.
+    let decorative = [
+        "icon",
+        "sprite",
+        "spacer",
+        "pixel",
+        "blank.",
+        "transparent.",
+    ]
+    .iter()
+    .any(|w| name.contains(w));
+    let avatar = find_ascii_ci(source.as_str().as_bytes(), b"avatar").is_some();
+    (!decorative && !avatar).then_some(source)
+}
+
+/// Attributes that hold the address of the picture an `img` shows, in the
+/// order they are read: lazy loaders keep the real one in `data-*` and a
+/// placeholder in `src`.
+const IMG_SOURCE_ATTRS: [&str; 4] = ["data-src", "data-lazy-src", "data-original", "src"];
+
+/// The address an `img` shows as written (see [`IMG_SOURCE_ATTRS`]); inline
+/// `data:` images are none.
+fn shown_src(el: &crate::extract::dom::Element) -> Option<&str> {
+    IMG_SOURCE_ATTRS
+        .iter()
+        .filter_map(|a| el.attr(a))
+        .find(|v| !v.trim().is_empty() && !v.trim_start().starts_with("data:"))
+}
+
+/// The picture an `img` shows, resolved: a lazy-loading attribute first
+/// (`src` then holds a placeholder), then `src`, then the first `srcset`
+/// candidate; inline `data:` images are skipped.
+pub fn img_source(el: &crate::extract::dom::Element, base: &Url) -> Option<Url> {
+    let candidates = IMG_SOURCE_ATTRS
         .iter()
         .filter_map(|a| el.attr(a).map(str::to_string))
         .chain(
@@ -1164,6 +1241,68 @@ mod tests {
         assert_eq!(date.date_naive(), today);
         assert_eq!(date.time().to_string(), "11:45:00");
         assert!(it.date_relative);
+    }
+
+    /// Regression: a lazy loader's placeholder `src="/img/blank.gif"` made
+    /// the picture decorative although `data-src` held the real one.
+    #[test]
+    fn lazy_loaded_picture_behind_a_blank_placeholder_is_the_image() {
+        let it = item_of(
+            "<article><img src='/img/blank.gif' data-src='/media/heat-pump-480.jpg' width='480' height='270' alt=''>\
+             <h3><a href='/p/2'>Heat pumps outsold furnaces</a></h3></article>",
+            "article",
+        );
+        assert_eq!(
+            it.image.map(|u| u.to_string()).as_deref(),
+            Some("https://news.example.com/media/heat-pump-480.jpg")
+        );
+    }
+
+    /// Forum rows show their posters' avatars; none is the record's picture,
+    /// whether the class or the address says so.
+    #[test]
+    fn posters_avatars_are_not_the_image() {
+        for img in [
+            "<img class='avatar' src='/letter/s/a87d34/48.png' width='48' height='48'>",
+            "<img src='/user_avatar/q/jpvandijk/48/4410_2.png' width='48' height='48'>",
+        ] {
+            let it = item_of(
+                &format!(
+                    "<table><tr><td><a href='/t/export-to-pdf/18249'>Export to PDF cuts off code blocks</a></td><td><a href='/u/x'>{img}</a></td></tr></table>"
+                ),
+                "tr",
+            );
+            assert_eq!(it.image, None, "{img}");
+        }
+    }
+
+    /// A forum topic list's activity cell: the first of the tooltip's
+    /// labelled dates (the topic's creation) is the record's date.
+    #[test]
+    fn labelled_tooltip_gives_its_first_date() {
+        let it = item_of(
+            "<table><tr><td><a href='/t/feature-request/18233'>Feature request: per-notebook default font</a></td>\
+             <td class='activity' title='Created: Mar 8, 2024 9:12 am&#10;Latest: Mar 10, 2024 6:05 pm'><a href='/t/feature-request/18233/7'>2h</a></td></tr></table>",
+            "tr",
+        );
+        assert_eq!(it.date.unwrap().date_naive().to_string(), "2024-03-08");
+        assert_eq!(tooltip_date("Posted by: someone", &ctx()), None);
+        assert_eq!(
+            tooltip_date("A very long label that is not one: Mar 8, 2024", &ctx()),
+            None
+        );
+    }
+
+    /// Regression: a date whose day, month and year are separate inline
+    /// elements ("05Mar2024" as text) gave none.
+    #[test]
+    fn date_split_into_day_month_and_year_spans() {
+        let it = item_of(
+            "<article><div class='date'><span class='day'>05</span><span class='month'>Mar</span><span class='year'>2024</span></div>\
+             <h3><a href='/whats-on/lantern-keepers/'>The Lantern Keepers</a></h3><p>Main House · 7.30pm</p></article>",
+            "article",
+        );
+        assert_eq!(it.date.unwrap().date_naive().to_string(), "2024-03-05");
     }
 
     #[test]

@@ -510,7 +510,15 @@ fn set_field(
             !item.summary.is_empty()
         }
         Field::Image => {
-            item.image = url_value(doc, css, r, fs, "src").and_then(|h| items::resolve(base, &h));
+            item.image = match fs.attr {
+                Some(_) => first_value(doc, css, r, fs).and_then(|h| items::resolve(base, &h)),
+                // Without `@attr`: the picture the element shows, as
+                // detection reads it (lazy-loading attributes first).
+                None => css
+                    .matches(&fs.compiled, r.start..r.end)
+                    .into_iter()
+                    .find_map(|id| items::img_source(doc.element(id)?, base)),
+            };
             item.image.is_some()
         }
         Field::Author => {
@@ -896,6 +904,11 @@ fn carriers(
                 .and_then(|h| items::resolve(base, h))
                 .is_some_and(|u| u.as_str() == value)
                 .then_some(Some("href")),
+            // The element as detection reads it (a lazy-loaded picture's
+            // `data-src`), else the attribute that holds the value.
+            Field::Image if items::img_source(e, base).is_some_and(|u| u.as_str() == value) => {
+                Some(None)
+            }
             Field::Image => ["src", "data-src"]
                 .into_iter()
                 .find(|a| {
@@ -923,9 +936,15 @@ fn carriers(
     // The deepest carrier of a text is the most precise one.
     if matches!(
         f,
-        Field::Title | Field::Summary | Field::Author | Field::Categories
+        Field::Title | Field::Summary | Field::Author | Field::Categories | Field::Date
     ) {
         out.reverse();
+    }
+    // A date's machine-readable attribute before any text: the wrappers
+    // around a `<time>` carry its text too, and a generic wrapper class
+    // (`div.field-content`) also matches a record's other fields.
+    if f == Field::Date {
+        out.sort_by_key(|(_, attr)| attr.is_none());
     }
     out
 }
@@ -1257,6 +1276,66 @@ mod tests {
         );
         assert!(f.title.is_some() && f.link.is_some(), "{f:?}");
         assert_eq!(f.date.as_deref(), Some("time@datetime"));
-        assert_eq!(f.image.as_deref(), Some("img@src"));
+        assert_eq!(f.image.as_deref(), Some("img"));
+    }
+
+    /// Drupal Views-style rows: every field sits in a `div.field-content`,
+    /// and one row has an extra field before its date.
+    fn views_rows() -> String {
+        let mut html = String::from("<html><body><div class='view-content'>");
+        for i in 1..=6 {
+            let extra = if i == 3 {
+                "<div class='views-field'><div class='field-content'><a href='/type/award'>Award</a></div></div>"
+            } else {
+                ""
+            };
+            html.push_str(&format!(
+                "<div class='views-row'>\
+                 <div class='views-field'><div class='field-content'><img src='/blank.gif' data-src='/img/{i}.jpg' width='300'></div></div>{extra}\
+                 <div class='views-field'><h3 class='field-content'><a href='/news/{i}'>News item number {i} from the lab</a></h3></div>\
+                 <div class='views-field'><div class='field-content'><span><time datetime='2024-02-0{i}T12:00:00Z'>{i} February 2024</time></span></div></div>\
+                 </div>"
+            ));
+        }
+        html.push_str("</div></body></html>");
+        html
+    }
+
+    #[test]
+    fn date_selector_reads_the_time_element_not_its_wrapper_class() {
+        // Regression: the two outermost carriers of the date text
+        // (`div.views-field`, `div.field-content`) were the only candidates,
+        // and `div.field-content` read "Award" on the row with an extra field.
+        let html = views_rows();
+        let doc = parse(&html);
+        let css = CssDoc::new(&doc);
+        let records = roots(&doc, "div", "views-row");
+        let plan = items::plan_titles(&doc, &records, &dates());
+        let f = field_selectors(&doc, &css, &records, &base(), &dates(), &plan);
+        assert_eq!(f.date.as_deref(), Some("time@datetime"), "{f:?}");
+    }
+
+    #[test]
+    fn image_selector_without_attribute_reads_the_lazy_loaded_picture() {
+        // Regression: a pinned `img@src` read the placeholder of lazy-loaded
+        // pictures that detection had read from `data-src`.
+        let html = views_rows();
+        let doc = parse(&html);
+        let css = CssDoc::new(&doc);
+        let records = roots(&doc, "div", "views-row");
+        let plan = items::plan_titles(&doc, &records, &dates());
+        let f = field_selectors(&doc, &css, &records, &base(), &dates(), &plan);
+        assert_eq!(f.image.as_deref(), Some("img"), "{f:?}");
+        let mut spec = SelectSpec {
+            records: "div.views-row".into(),
+            ..SelectSpec::default()
+        };
+        spec.fields.insert("image", "img".into());
+        let out = apply(&doc, &css, &spec.compile().unwrap(), &base(), &dates());
+        let first = out.items.first().and_then(|i| i.image.as_ref());
+        assert_eq!(
+            first.map(Url::as_str),
+            Some("https://shop.example/img/1.jpg")
+        );
     }
 }

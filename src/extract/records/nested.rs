@@ -6,23 +6,31 @@
 //! record of its own, made of its content before the child holding its
 //! replies.
 //!
-//! Only the best few groups are tried, only kinds with a class name (a bare
-//! `div` nests everywhere), and a split is kept only when its records carry
-//! prose outside their links (a comment has text of its own; a menu with
-//! submenus is links all the way down).
+//! Only the best few groups are tried, and only kinds with a class name (a
+//! bare `div` nests everywhere) or bare list items. A split is kept only
+//! when its records carry text outside their links (a comment has text of
+//! its own; a menu with submenus is links all the way down): a classed
+//! kind needs prose, a bare `li` needs words of its own in nearly every
+//! record, as a mail archive's thread index has (each message a subject
+//! link and its author's name, replies nested in a `ul` of the message
+//! they answer). A category tree's counts ("(12)") are not words.
 //!
 //! Invariants: records stay disjoint and in page order; the work is one
 //! scan over the tried groups' records.
 
-use crate::extract::dom::{Document, NodeId};
+use crate::extract::dom::{Document, NodeData, NodeId};
 
 use super::score::record_stats;
 use super::{Kinds, Record, RecordGroup, thread_records};
 
 /// How many of the ranked groups are tried.
 const TRIED: usize = 4;
-/// Median text outside links (bytes) a split record must carry.
+/// Median text outside links (bytes) a split record of a classed kind
+/// must carry.
 const MIN_PROSE: usize = 20;
+/// Of a split of bare list items, the share of records that must have a
+/// word (a letter) outside their links.
+const MIN_WORDED_SHARE: f64 = 0.75;
 
 /// Split the best groups whose records nest; `rescore` scores a changed
 /// group. True when some group changed.
@@ -51,12 +59,15 @@ pub(super) fn split_top(
 fn split(doc: &Document, kinds: &mut Kinds<'_>, records: &[Record]) -> Option<Vec<Record>> {
     let first = records.first()?;
     let kind = kinds.kind(first.start);
+    let tag = doc.tag(first.start)?.to_string();
+    let classed = kinds.name(kind).contains('.');
     // A record may span siblings (a comment and the spacer after it); its
     // first element is the one whose kind nests.
-    if !kinds.name(kind).contains('.') || records.iter().any(|r| doc.element(r.start).is_none()) {
+    if !(classed || kinds.name(kind) == "li")
+        || records.iter().any(|r| doc.element(r.start).is_none())
+    {
         return None;
     }
-    let tag = doc.tag(first.start)?.to_string();
     let mut all: Vec<NodeId> = Vec::with_capacity(records.len());
     let mut nested = false;
     for r in records {
@@ -75,8 +86,109 @@ fn split(doc: &Document, kinds: &mut Kinds<'_>, records: &[Record]) -> Option<Ve
         return None;
     }
     let split = thread_records(doc, &all);
-    let mut prose: Vec<usize> = split.iter().map(|r| record_stats(doc, r).prose()).collect();
+    let own_text = if classed {
+        median_prose(doc, &split) >= MIN_PROSE
+    } else {
+        let worded = split.iter().filter(|r| has_own_words(doc, r)).count();
+        worded as f64 >= MIN_WORDED_SHARE * split.len() as f64
+    };
+    own_text.then_some(split)
+}
+
+/// Median bytes of text outside links over the records.
+fn median_prose(doc: &Document, records: &[Record]) -> usize {
+    let mut prose: Vec<usize> = records
+        .iter()
+        .map(|r| record_stats(doc, r).prose())
+        .collect();
     prose.sort_unstable();
-    let median = prose.get(prose.len() / 2).copied().unwrap_or(0);
-    (median >= MIN_PROSE).then_some(split)
+    prose.get(prose.len() / 2).copied().unwrap_or(0)
+}
+
+/// True when the record has a letter in a text outside its links (an
+/// author's name, a byline).
+fn has_own_words(doc: &Document, r: &Record) -> bool {
+    (r.start..r.end).any(|i| {
+        matches!(&doc.node(i).data, NodeData::Text { text, blank: false } if text.chars().any(char::is_alphabetic))
+            && !doc
+                .ancestors(i)
+                .take_while(|&a| a >= r.start)
+                .any(|a| doc.is_tag(a, "a"))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::extract::dom::parse;
+    use crate::extract::patterns::{MiningParams, mine};
+    use crate::extract::records::detect;
+    use crate::extract::sequence::flatten;
+
+    /// The winner's records, as their first link's text.
+    fn winner_titles(html: &str) -> Vec<String> {
+        let doc = parse(html);
+        let seq = flatten(&doc);
+        let params = MiningParams::default();
+        let det = detect(&doc, &seq, &mine(&seq, &params), &params);
+        let Some(g) = det.winner() else {
+            return Vec::new();
+        };
+        g.records
+            .iter()
+            .filter_map(|r| (r.start..r.end).find(|&i| doc.is_tag(i, "a")))
+            .map(|a| doc.text(a).trim().to_string())
+            .collect()
+    }
+
+    /// A mail archive's thread index: `li` without classes, each message a
+    /// subject link and its author, replies in a `ul` inside the message.
+    fn thread_index(author: bool) -> String {
+        let li = |n: u32, subject: &str, who: &str| {
+            let who = if author {
+                format!("<i>{who}</i>")
+            } else {
+                String::new()
+            };
+            format!("<li><a href='{n}.html'>[dev] {subject}</a><a name='{n}'>&nbsp;</a>{who}")
+        };
+        let mut h = String::from("<html><body><h1>March 2024 Archives by thread</h1><ul>");
+        for t in 0..5 {
+            h += &li(
+                t * 10,
+                &format!("Topic number {t} for the list"),
+                "Ilse Marchetti",
+            );
+            h += "<ul>";
+            h += &li(
+                t * 10 + 1,
+                &format!("Re: Topic number {t} for the list"),
+                "Tomasz Ruhl",
+            );
+            h += "<ul>";
+            h += &li(
+                t * 10 + 2,
+                &format!("Re: Topic number {t} for the list"),
+                "Okwudili Brandt",
+            );
+            h += "</ul></ul>";
+        }
+        h += "</ul><p>Archived on Sun Mar 31 2024</p></body></html>";
+        h
+    }
+
+    #[test]
+    fn bare_list_items_with_authors_split_into_every_message() {
+        // Regression: 5 thread starters, each swallowing its replies.
+        let titles = winner_titles(&thread_index(true));
+        assert_eq!(titles.len(), 15, "{titles:?}");
+        assert_eq!(titles[0], "[dev] Topic number 0 for the list");
+        assert_eq!(titles[1], "[dev] Re: Topic number 0 for the list");
+    }
+
+    #[test]
+    fn bare_list_items_that_are_links_only_stay_whole() {
+        // A menu with submenus: links all the way down, no words of its own.
+        let titles = winner_titles(&thread_index(false));
+        assert!(titles.len() <= 5, "{titles:?}");
+    }
 }

@@ -55,6 +55,14 @@ fn title_weight(doc: &Document, id: NodeId) -> u32 {
     best
 }
 
+/// The sibling that starts a record: its kind, and the title weight its
+/// variants need (2 when every mined head holds a heading, else 1).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Head {
+    kind: Kind,
+    weight: u32,
+}
+
 /// The kind of sibling that starts a record (the one holding the title),
 /// when the mined runs show that records are runs of siblings rather than
 /// single ones. `None` for lists of single siblings.
@@ -62,7 +70,7 @@ pub(super) fn head_kind(
     doc: &Document,
     kinds: &mut Kinds<'_>,
     runs: &HashMap<NodeId, NodeId>,
-) -> Option<Kind> {
+) -> Option<Head> {
     if !runs.iter().any(|(&f, &l)| siblings_between(doc, f, l) > 1) {
         return None;
     }
@@ -85,19 +93,27 @@ pub(super) fn head_kind(
             c = doc.node(c).end;
         }
     }
-    let (head, (_, weight)) = votes.into_iter().max_by(|a, b| {
+    let (kind, (count, weight)) = votes.into_iter().max_by(|a, b| {
         (a.1.1, a.1.0)
             .cmp(&(b.1.1, b.1.0))
             .then(kinds.name(b.0).cmp(kinds.name(a.0)))
     })?;
-    (weight > 0).then_some(head)
+    let variant_weight = if weight >= 2 * count { 2 } else { 1 };
+    (weight > 0).then_some(Head {
+        kind,
+        weight: variant_weight,
+    })
 }
 
 /// True when sibling `c` starts a record: it is of the head kind, or of
-/// the head's tag and holds a heading (a variant of the head).
-fn is_head(doc: &Document, kinds: &mut Kinds<'_>, c: NodeId, head: Kind) -> bool {
+/// the head's tag and as title-like as the heads (a variant of the head:
+/// a heading where the heads hold headings, else a headline-length link).
+/// Rows whose classes name their data (`tr.category-support`,
+/// `tr.category-meta.pinned`) are variants of one another.
+fn is_head(doc: &Document, kinds: &mut Kinds<'_>, c: NodeId, head: Head) -> bool {
     let kind = kinds.kind(c);
-    kind == head || (kinds.tag_of(kind) == kinds.tag_of(head) && title_weight(doc, c) == 2)
+    kind == head.kind
+        || (kinds.tag_of(kind) == kinds.tag_of(head.kind) && title_weight(doc, c) >= head.weight)
 }
 
 /// One container's element children and the positions of its heads.
@@ -107,7 +123,7 @@ struct Layout {
 }
 
 impl Layout {
-    fn new(doc: &Document, kinds: &mut Kinds<'_>, container: NodeId, head: Kind) -> Self {
+    fn new(doc: &Document, kinds: &mut Kinds<'_>, container: NodeId, head: Head) -> Self {
         let children: Vec<NodeId> = doc
             .children(container)
             .take(crate::extract::sequence::MAX_CHILDREN as usize)
@@ -210,7 +226,7 @@ fn cut(doc: &Document, kinds: &mut Kinds<'_>, layout: &Layout, shape: &Shape) ->
 pub(super) fn segment(
     doc: &Document,
     kinds: &mut Kinds<'_>,
-    head: Kind,
+    head: Head,
     containers: &[(NodeId, &[(NodeId, NodeId)])],
 ) -> Vec<Option<Vec<Record>>> {
     let layouts: Vec<Option<Layout>> = containers
@@ -242,4 +258,53 @@ pub(super) fn segment(
             }
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::extract::dom::parse;
+    use crate::extract::patterns::{MiningParams, mine};
+    use crate::extract::records::detect;
+    use crate::extract::sequence::flatten;
+
+    /// Regression: topic rows whose classes name their category and state
+    /// (`tr.topic-list-item.category-support.unseen-topic`) are kinds of
+    /// their own; the rows of the most common kind were taken for heads
+    /// and every other row for a part of the record above it.
+    #[test]
+    fn rows_whose_classes_differ_by_category_are_each_a_record() {
+        let cats = [
+            "support",
+            "meta",
+            "support",
+            "feature-requests",
+            "support",
+            "show-and-tell",
+            "meta",
+            "support",
+        ];
+        let mut h = String::from(
+            "<html><body><table class=topic-list><tr><th>Topic</th><th>Replies</th><th>Activity</th></tr>",
+        );
+        for (i, cat) in cats.iter().enumerate() {
+            let tags: String = (0..i % 3)
+                .map(|t| format!("<a href='/tag/t{t}' class=tag>tag{t}</a>"))
+                .collect();
+            let state = if i % 2 == 0 { " visited" } else { "" };
+            h.push_str(&format!(
+                "<tr class='topic-list-item category-{cat}{state}'><td><a href='/t/topic-{i}/{i}' class=title>Topic number {i} about the sync engine</a>\
+                 <div><a href='/c/{cat}'>{cat}</a>{tags}</div></td><td>{i}</td><td><a href='/t/topic-{i}/{i}/last'>{i}h</a></td></tr>"
+            ));
+        }
+        h.push_str("</table></body></html>");
+        let doc = parse(&h);
+        let seq = flatten(&doc);
+        let params = MiningParams::default();
+        let det = detect(&doc, &seq, &mine(&seq, &params), &params);
+        let winner = det.winner().expect("the topic rows");
+        assert_eq!(winner.records.len(), cats.len(), "{}", winner.selector);
+        for r in &winner.records {
+            assert!(doc.is_tag(r.start, "tr") && doc.node(r.start).end == r.end);
+        }
+    }
 }

@@ -68,7 +68,7 @@ pub(super) fn find(doc: &Document, group: &RecordGroup) -> Vec<Record> {
             && !known.contains(&path_of(href))
             && !is_caption(doc, top, container)
         {
-            found.push(record_for(doc, top, scope, container));
+            found.push(record_for(doc, top, scope, container, &shape, href));
             if found.len() > limit {
                 return Vec::new();
             }
@@ -125,19 +125,58 @@ fn next_element(doc: &Document, id: NodeId) -> Option<NodeId> {
     None
 }
 
-/// The heading (with the link that wraps it), or the `article` it heads
-/// when that article holds nothing of the list.
-fn record_for(doc: &Document, h: NodeId, scope: NodeId, container: NodeId) -> Record {
-    let root = doc
-        .ancestors(h)
-        .take_while(|&a| a != scope)
-        .find(|&a| doc.is_tag(a, "article"))
-        .filter(|&a| !(container >= a && container < doc.node(a).end))
-        .unwrap_or(h);
+/// The heading (with the link that wraps it), or the card it heads: the
+/// `article` holding it when that article holds nothing of the list, else
+/// the largest element around it that holds no other heading, nothing of
+/// the list and no link of the records' shape to another page (a lead
+/// story's `div.hero` with its picture, standfirst and byline).
+fn record_for(
+    doc: &Document,
+    h: NodeId,
+    scope: NodeId,
+    container: NodeId,
+    shape: &Shape,
+    href: &str,
+) -> Record {
+    let holds_list = |a: NodeId| doc.contains(a, container);
+    let above = || doc.ancestors(h).take_while(|&a| a != scope);
+    let root = match above().find(|&a| doc.is_tag(a, "article")) {
+        Some(article) if holds_list(article) => h,
+        Some(article) => article,
+        None => above()
+            .take_while(|&a| !holds_list(a) && is_card_of(doc, a, shape, path_of(href)))
+            .last()
+            .unwrap_or(h),
+    };
     Record {
         start: root,
         end: doc.node(root).end,
     }
+}
+
+/// True when `a` holds one heading and every link in it of the records'
+/// `shape` points to `path`.
+fn is_card_of(doc: &Document, a: NodeId, shape: &Shape, path: &str) -> bool {
+    let mut headings = 0;
+    for i in a..doc.node(a).end {
+        if heading_level(doc, i).is_some() {
+            headings += 1;
+            if headings > 1 {
+                return false;
+            }
+        }
+        let other = is_link(doc, i)
+            && doc
+                .element(i)
+                .and_then(|e| e.attr("href"))
+                .is_some_and(|href| {
+                    path_of(href) != path && shape_of(href).as_ref() == Some(shape)
+                });
+        if other {
+            return false;
+        }
+    }
+    true
 }
 
 /// The hrefs of a record's links, the one in a heading first.
@@ -162,7 +201,7 @@ fn headline_href<'d>(doc: &'d Document, r: &Record) -> Option<&'d str> {
 }
 
 /// Where a link points, as (host, directory, depth): `/blog/a-post/` →
-/// ("", "/blog", 2). Absolute URLs keep their host. A link with a query
+/// ("", "/blog", 2), `/news/2024/03/a-post` → ("", "/news/#/#", 4). Absolute URLs keep their host. A link with a query
 /// names its page by the query, so the script is part of the shape
 /// (`viewtopic.php?t=1` is not `viewforum.php?f=2`).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -190,10 +229,25 @@ fn shape_of(href: &str) -> Option<Shape> {
     }
     Some(Shape {
         host: host.to_ascii_lowercase(),
-        dir: dir.to_string(),
+        dir: dir_shape(dir),
         depth: trimmed.matches('/').count(),
         script: query.then(|| last.to_string()),
     })
+}
+
+/// A directory with its number segments as `#`: a news site's permalinks
+/// (`/climate/2024/03/12/a-story/`) differ by the day they were posted.
+fn dir_shape(dir: &str) -> String {
+    dir.split('/')
+        .map(|seg| {
+            if !seg.is_empty() && seg.bytes().all(|b| b.is_ascii_digit()) {
+                "#"
+            } else {
+                seg
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("/")
 }
 
 /// An href without its query and fragment.
@@ -282,6 +336,39 @@ mod tests {
         assert!(stragglers(&page("", &related)).is_empty());
         let one = "<h4><a href='/notes/related-0.html'>Related 0</a></h4>";
         assert_eq!(stragglers(&page("", one)), ["Related 0"]);
+    }
+
+    /// Regression: a news section's permalinks carry their day
+    /// (`/climate/2024/03/12/…`), so no directory was shared by most cards
+    /// and the lead story above the grid was lost; taken, it is its whole
+    /// card (picture, standfirst, byline), not just its heading.
+    #[test]
+    fn a_lead_story_over_date_path_cards_is_a_straggler_with_its_card() {
+        let mut html = String::from(
+            "<body><main><div class=hero><a href='/climate/2024/03/12/seawall/'><img src='/i/hero.jpg'></a>\
+             <div class=body><h2><a href='/climate/2024/03/12/seawall/'>Seawall funding stalls</a></h2>\
+             <p>Three of five barriers are past their design life.</p>\
+             <p>By <a href='/staff/renata/'>Renata</a></p></div></div><section class=grid>",
+        );
+        for (i, day) in [12, 11, 11, 10, 9].iter().enumerate() {
+            html.push_str(&format!(
+                "<article class=card><h3><a href='/climate/2024/03/{day:02}/story-{i}/'>Story number {i} of the day</a></h3>\
+                 <time datetime='2024-03-{day:02}'>March {day}</time></article>"
+            ));
+        }
+        html.push_str("</section></main></body>");
+        let found = stragglers(&html);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(found[0].starts_with("Seawall funding stalls"), "{found:?}");
+        assert!(found[0].contains("past their design life"), "{found:?}");
+    }
+
+    #[test]
+    fn number_segments_of_a_directory_are_one_shape() {
+        let a = shape_of("/climate/2024/03/12/seawall/").unwrap();
+        assert_eq!(a.dir, "/climate/#/#/#");
+        assert_eq!(shape_of("/climate/2023/11/02/otters/"), Some(a.clone()));
+        assert_ne!(shape_of("/opinion/2024/03/12/seawall/"), Some(a));
     }
 
     #[test]
