@@ -1301,6 +1301,13 @@ mod tests {
         html
     }
 
+    /// The field selectors found for [`views_rows`].
+    fn views_fields(doc: &Document, css: &CssDoc) -> FieldSelectors {
+        let records = roots(doc, "div", "views-row");
+        let plan = items::plan_titles(doc, &records, &dates());
+        field_selectors(doc, css, &records, &base(), &dates(), &plan)
+    }
+
     #[test]
     fn date_selector_reads_the_time_element_not_its_wrapper_class() {
         // Regression: the two outermost carriers of the date text
@@ -1309,9 +1316,7 @@ mod tests {
         let html = views_rows();
         let doc = parse(&html);
         let css = CssDoc::new(&doc);
-        let records = roots(&doc, "div", "views-row");
-        let plan = items::plan_titles(&doc, &records, &dates());
-        let f = field_selectors(&doc, &css, &records, &base(), &dates(), &plan);
+        let f = views_fields(&doc, &css);
         assert_eq!(f.date.as_deref(), Some("time@datetime"), "{f:?}");
     }
 
@@ -1322,9 +1327,7 @@ mod tests {
         let html = views_rows();
         let doc = parse(&html);
         let css = CssDoc::new(&doc);
-        let records = roots(&doc, "div", "views-row");
-        let plan = items::plan_titles(&doc, &records, &dates());
-        let f = field_selectors(&doc, &css, &records, &base(), &dates(), &plan);
+        let f = views_fields(&doc, &css);
         assert_eq!(f.image.as_deref(), Some("img"), "{f:?}");
         let mut spec = SelectSpec {
             records: "div.views-row".into(),
