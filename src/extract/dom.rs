@@ -362,6 +362,24 @@ impl Document {
         }
     }
 
+    /// The non-blank text nodes of `start..end` that are not inside an `<a>`
+    /// (a byline's words, a comment's prose), in document order.
+    pub fn texts_outside_links(
+        &self,
+        start: NodeId,
+        end: NodeId,
+    ) -> impl Iterator<Item = &str> + '_ {
+        let mut link_end = 0;
+        (start..end).filter_map(move |i| match &self.nodes[i as usize].data {
+            NodeData::Element(e) if e.name == "a" => {
+                link_end = link_end.max(self.nodes[i as usize].end);
+                None
+            }
+            NodeData::Text { text, blank: false } if i >= link_end => Some(text.as_str()),
+            _ => None,
+        })
+    }
+
     /// Bytes of non-blank visible text in the subtree at `id`.
     pub fn text_bytes(&self, id: NodeId) -> usize {
         let end = self.nodes[id as usize].end;

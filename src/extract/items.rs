@@ -429,16 +429,9 @@ fn headless_group(
 
 /// Visible text bytes of a record outside its links.
 fn text_outside_links(doc: &Document, r: &Record) -> usize {
-    let mut link_end = 0;
-    let mut bytes = 0;
-    for i in r.start..r.end {
-        match &doc.node(i).data {
-            NodeData::Element(e) if e.name == "a" => link_end = link_end.max(doc.node(i).end),
-            NodeData::Text { text, blank: false } if i >= link_end => bytes += text.trim().len(),
-            _ => {}
-        }
-    }
-    bytes
+    doc.texts_outside_links(r.start, r.end)
+        .map(|t| t.trim().len())
+        .sum()
 }
 
 /// A link text that is the record's posting time ("3 hours ago", "March

@@ -414,20 +414,14 @@ fn value_of(doc: &Document, id: NodeId, attr: Option<&str>) -> Option<String> {
     (!v.is_empty()).then_some(v)
 }
 
-/// The default attribute of a URL field written without `@attr`.
-fn url_value(
-    doc: &Document,
-    css: &CssDoc,
-    rec: &Record,
-    fs: &FieldSelector,
-    default_attr: &str,
-) -> Option<String> {
+/// A link field's value: its `@attr`, or the `href` of the first match.
+fn link_value(doc: &Document, css: &CssDoc, rec: &Record, fs: &FieldSelector) -> Option<String> {
     match fs.attr {
         Some(_) => first_value(doc, css, rec, fs),
         None => css
             .matches(&fs.compiled, rec.start..rec.end)
             .into_iter()
-            .find_map(|id| value_of(doc, id, Some(default_attr))),
+            .find_map(|id| value_of(doc, id, Some("href"))),
     }
 }
 
@@ -488,7 +482,7 @@ fn set_field(
             !item.title.is_empty()
         }
         Field::Link => {
-            item.link = url_value(doc, css, r, fs, "href").and_then(|h| items::resolve(base, &h));
+            item.link = link_value(doc, css, r, fs).and_then(|h| items::resolve(base, &h));
             item.link.is_some()
         }
         Field::Date => {

@@ -18,7 +18,7 @@
 //! Invariants: records stay disjoint and in page order; the work is one
 //! scan over the tried groups' records.
 
-use crate::extract::dom::{Document, NodeData, NodeId};
+use crate::extract::dom::{Document, NodeId};
 
 use super::score::record_stats;
 use super::{Kinds, Record, RecordGroup, thread_records};
@@ -59,7 +59,6 @@ pub(super) fn split_top(
 fn split(doc: &Document, kinds: &mut Kinds<'_>, records: &[Record]) -> Option<Vec<Record>> {
     let first = records.first()?;
     let kind = kinds.kind(first.start);
-    let tag = doc.tag(first.start)?.to_string();
     let classed = kinds.name(kind).contains('.');
     // A record may span siblings (a comment and the spacer after it); its
     // first element is the one whose kind nests.
@@ -68,6 +67,7 @@ fn split(doc: &Document, kinds: &mut Kinds<'_>, records: &[Record]) -> Option<Ve
     {
         return None;
     }
+    let tag = doc.tag(first.start)?.to_string();
     let mut all: Vec<NodeId> = Vec::with_capacity(records.len());
     let mut nested = false;
     for r in records {
@@ -108,13 +108,8 @@ fn median_prose(doc: &Document, records: &[Record]) -> usize {
 /// True when the record has a letter in a text outside its links (an
 /// author's name, a byline).
 fn has_own_words(doc: &Document, r: &Record) -> bool {
-    (r.start..r.end).any(|i| {
-        matches!(&doc.node(i).data, NodeData::Text { text, blank: false } if text.chars().any(char::is_alphabetic))
-            && !doc
-                .ancestors(i)
-                .take_while(|&a| a >= r.start)
-                .any(|a| doc.is_tag(a, "a"))
-    })
+    doc.texts_outside_links(r.start, r.end)
+        .any(|t| t.chars().any(char::is_alphabetic))
 }
 
 #[cfg(test)]

@@ -201,9 +201,10 @@ fn headline_href<'d>(doc: &'d Document, r: &Record) -> Option<&'d str> {
 }
 
 /// Where a link points, as (host, directory, depth): `/blog/a-post/` →
-/// ("", "/blog", 2), `/news/2024/03/a-post` → ("", "/news/#/#", 4). Absolute URLs keep their host. A link with a query
-/// names its page by the query, so the script is part of the shape
-/// (`viewtopic.php?t=1` is not `viewforum.php?f=2`).
+/// ("", "/blog", 2), `/news/2024/03/a-post` → ("", "/news/#/#", 4).
+/// Absolute URLs keep their host. A link with a query names its page by
+/// the query, so the script is part of the shape (`viewtopic.php?t=1` is
+/// not `viewforum.php?f=2`).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 struct Shape {
     host: String,
