@@ -386,6 +386,7 @@ pub fn items_of_group(
     let mut all: Vec<(Record, Item)> = group
         .records
         .iter()
+        .filter(|r| !items::is_advertising(doc, r))
         .map(|r| (*r, items::item_from_record(doc, r, base, dates, &plan)))
         .collect();
     // A straggler is a record of its own shape: it plans its own title.

@@ -468,3 +468,50 @@ fn newsletter_archive_beats_top_posts_in_the_same_markup() {
 fn video_grid_beats_the_playlist_shelf() {
     check("video_channel_grid");
 }
+
+#[test]
+fn ghost_cards_with_image_and_text_links_to_one_post() {
+    check("ghost_casper_home");
+}
+
+#[test]
+fn issue_rows_beat_the_label_chips_of_the_filter_menus() {
+    check("gitea_issue_list");
+}
+
+#[test]
+fn posts_linked_only_by_an_empty_overlay_link() {
+    check("papermod_overlay_links");
+}
+
+#[test]
+fn status_posts_titled_by_their_text_not_their_poll_or_byline() {
+    // Regression: a status whose poll options follow its text was titled
+    // "Feb 25, 2024 Wren Castellane @wren@… Which cover cloth…": the
+    // smallest block holding most of its text also held the permalink.
+    check("microblog_timeline");
+}
+
+#[test]
+fn classified_rows_across_a_nearby_results_divider() {
+    check("classifieds_search");
+}
+
+#[test]
+fn press_releases_beat_the_filter_panel_and_department_footer() {
+    check("gov_press_releases");
+}
+
+#[test]
+fn promoted_post_among_the_listing_is_not_a_record() {
+    // Regression: the ad, laid out exactly like a post, was the 4th item.
+    check("shreddit_listing");
+}
+
+#[test]
+fn citations_under_year_headings_titled_by_their_bold_title() {
+    // Regressions: the year sections (heading + list) won over the
+    // citations they hold, and each citation was titled by a label link
+    // ("BibTeX", "PDF") instead of its bold title.
+    check("publications_list");
+}

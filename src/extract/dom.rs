@@ -382,8 +382,12 @@ impl Document {
 
     /// Bytes of non-blank visible text in the subtree at `id`.
     pub fn text_bytes(&self, id: NodeId) -> usize {
-        let end = self.nodes[id as usize].end;
-        self.nodes[id as usize..end as usize]
+        self.range_text_bytes(id, self.nodes[id as usize].end)
+    }
+
+    /// Bytes of non-blank visible text in the nodes `start..end`.
+    pub fn range_text_bytes(&self, start: NodeId, end: NodeId) -> usize {
+        self.nodes[start as usize..end as usize]
             .iter()
             .map(|n| match &n.data {
                 NodeData::Text { text, blank: false } => text.trim().len(),

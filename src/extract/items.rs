@@ -108,6 +108,41 @@ fn is_count_text(t: &str) -> bool {
 /// Summaries are cut (at a word boundary) beyond this many characters.
 pub const MAX_SUMMARY_CHARS: usize = 1_000;
 
+/// Class tokens (and parts of custom element names) that mark a slot in a
+/// list as an advertisement: `li.sponsored`, `div.promotedlink`,
+/// `<shreddit-ad-post>`, `<amp-ad>`.
+const AD_MARKERS: &[&str] = &[
+    "ad",
+    "ads",
+    "advert",
+    "advertisement",
+    "sponsored",
+    "promoted",
+    "promotedlink",
+];
+
+/// True when a record is an advertisement placed among the records: its
+/// element, or an element child of it, is marked as one by a class token
+/// in [`AD_MARKERS`] (or one of its `-`-separated parts, as in `ad-slot`,
+/// `native-ad`) or a custom element name with such a part.
+pub fn is_advertising(doc: &Document, record: &Record) -> bool {
+    let marked = |id: NodeId| {
+        doc.element(id).is_some_and(|e| {
+            let custom = e.name.contains('-') && e.name.split('-').any(is_ad_marker);
+            custom
+                || e.attr("class")
+                    .unwrap_or("")
+                    .split_whitespace()
+                    .any(|t| is_ad_marker(t) || t.split('-').any(is_ad_marker))
+        })
+    };
+    marked(record.start) || doc.children(record.start).any(marked)
+}
+
+fn is_ad_marker(token: &str) -> bool {
+    AD_MARKERS.iter().any(|m| m.eq_ignore_ascii_case(token))
+}
+
 /// The base URL links of a page resolve against: `<base href>` (itself
 /// resolved against the page's final URL) or the final URL.
 pub fn base_url(doc: &Document, page_url: &Url) -> Url {
@@ -820,14 +855,49 @@ fn choose_title(
                 .filter(usable)
                 .max_by_key(|l| (l.text.chars().count(), std::cmp::Reverse(l.node)))
         });
+    let link_chars = title_link.map_or(0, |l| l.text.chars().count());
     match (title_link, heading) {
         (Some(l), _) if l.in_heading || l.on_title_path => (l.text.to_string(), Some(l.node)),
-        (_, Some(h)) if title_link.is_none_or(|l| l.text.chars().count() < 4) => {
-            (doc.text(h), title_link.map(|l| l.node))
+        (_, Some(h)) if link_chars < 4 => (doc.text(h), title_link.map(|l| l.node)),
+        _ if link_chars < MIN_EMPHASIS_TITLE_CHARS
+            && let Some(title) = emphasis_title(doc, record, link_chars) =>
+        {
+            (title, links.iter().find(usable).map(|l| l.node))
         }
         (Some(l), _) => (l.text.to_string(), Some(l.node)),
         _ => (first_line(doc, record), None),
     }
+}
+
+/// Fewest characters of a bold text read as a record's title, and most
+/// characters of the best link it outranks.
+const MIN_EMPHASIS_TITLE_CHARS: usize = 15;
+
+/// A record whose links are labels ("PDF", "DOI", "BibTeX", as a list of
+/// citations has) and that has no heading names itself in bold: the
+/// longest `b` or `strong` text of at least [`MIN_EMPHASIS_TITLE_CHARS`]
+/// characters, longer than the best link's `link_chars`, outside links. Its
+/// link is then the record's first usable one (a citation's first link is
+/// its paper).
+fn emphasis_title(doc: &Document, record: &Record, link_chars: usize) -> Option<String> {
+    let mut link_end = 0;
+    let mut best: Option<(usize, String)> = None;
+    for i in record.start..record.end {
+        let Some(tag) = doc.tag(i) else { continue };
+        if tag == "a" {
+            link_end = link_end.max(doc.node(i).end);
+        } else if i >= link_end && matches!(tag, "b" | "strong") {
+            let text = doc.text(i);
+            let chars = text.chars().count();
+            if chars >= MIN_EMPHASIS_TITLE_CHARS
+                && chars > link_chars
+                && best.as_ref().is_none_or(|(n, _)| chars > *n)
+            {
+                best = Some((chars, text));
+            }
+        }
+    }
+    best.map(|(_, text)| text)
 }
 
 /// Longest title made from a headless record's text (characters, before
@@ -846,13 +916,18 @@ fn headless_title(
         .iter()
         .find(|l| is_permalink_text(&l.text, dates))
         .map(|l| l.node);
-    let text = body_block(doc, record).map_or_else(|| first_line(doc, record), |b| doc.text(b));
+    let text =
+        body_block(doc, record, permalink).map_or_else(|| first_line(doc, record), |b| doc.text(b));
     (cut_at_word(&text, HEADLESS_TITLE_CHARS), permalink)
 }
 
 /// The record's body: the smallest element holding at least 60% of the
-/// record's text outside links (a comment's text, not its author line).
-fn body_block(doc: &Document, record: &Record) -> Option<NodeId> {
+/// record's text outside links (a comment's text, not its author line)
+/// and not its `permalink` (the posting time and the author are not the
+/// body). When every such element holds the permalink (a status whose
+/// poll options come after its text), the element apart from the
+/// permalink with the most text outside links.
+fn body_block(doc: &Document, record: &Record, permalink: Option<NodeId>) -> Option<NodeId> {
     let n = (record.end - record.start) as usize;
     // prefix[k]: text bytes outside links in nodes start..start+k.
     let mut prefix = vec![0usize; n + 1];
@@ -873,14 +948,23 @@ fn body_block(doc: &Document, record: &Record) -> Option<NodeId> {
     if total == 0 {
         return None;
     }
-    (record.start..record.end)
-        .filter(|&i| doc.element(i).is_some())
-        .filter(|&i| {
-            let a = (i - record.start) as usize;
-            let b = (doc.node(i).end.min(record.end) - record.start) as usize;
-            (prefix[b] - prefix[a]) * 10 >= total * 6
+    let own = |i: NodeId| {
+        let a = (i - record.start) as usize;
+        let b = (doc.node(i).end.min(record.end) - record.start) as usize;
+        prefix[b] - prefix[a]
+    };
+    let apart = (record.start..record.end)
+        .filter(|&i| doc.element(i).is_some() && permalink.is_none_or(|p| !doc.contains(i, p)));
+    let size = |i: NodeId| doc.node(i).end - i;
+    apart
+        .clone()
+        .filter(|&i| own(i) * 10 >= total * 6)
+        .min_by_key(|&i| (size(i), std::cmp::Reverse(i)))
+        .or_else(|| {
+            apart
+                .filter(|&i| own(i) > 0)
+                .max_by_key(|&i| (own(i), std::cmp::Reverse(size(i)), std::cmp::Reverse(i)))
         })
-        .min_by_key(|&i| (doc.node(i).end - i, std::cmp::Reverse(i)))
 }
 
 /// `text` whitespace-collapsed and cut at a word boundary to at most

@@ -434,7 +434,10 @@ pub fn apply(
     base: &Url,
     dates: &DateContext,
 ) -> SelectedItems {
-    let selection = select_records(doc, css, &select.records, select.siblings);
+    let mut selection = select_records(doc, css, &select.records, select.siblings);
+    // An advertisement among the selected records is not an item, as in
+    // automatic detection.
+    selection.records.retain(|r| !items::is_advertising(doc, r));
     let plan = items::plan_titles(doc, &selection.records, dates);
     let mut missing: BTreeMap<&'static str, usize> = BTreeMap::new();
     let mut items: Vec<Item> = selection

@@ -31,6 +31,7 @@ use rustc_hash::FxHashMap as HashMap;
 mod kinds;
 mod nested;
 mod score;
+mod sections;
 mod short;
 mod siblings;
 mod straggler;
@@ -419,6 +420,9 @@ fn detect_structural(
     if nested::split_top(doc, &mut kinds, &mut groups, |g| {
         score_group(doc, g, params, total_text, min_ins)
     }) {
+        rank(&mut groups);
+    }
+    if sections::demote(doc, &mut groups) {
         rank(&mut groups);
     }
     if let Some(winner) = groups.first_mut().filter(|g| g.dropped.is_none()) {
