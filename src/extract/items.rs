@@ -874,7 +874,8 @@ fn choose_title(
 const MIN_EMPHASIS_TITLE_CHARS: usize = 15;
 
 /// A record whose links are labels ("PDF", "DOI", "BibTeX", as a list of
-/// citations has) and that has no heading names itself in bold: the
+/// citations has) names itself in bold (a heading still wins over links
+/// shorter than 4 characters, in `choose_title`): the
 /// longest `b` or `strong` text of at least [`MIN_EMPHASIS_TITLE_CHARS`]
 /// characters, longer than the best link's `link_chars`, outside links. Its
 /// link is then the record's first usable one (a citation's first link is
