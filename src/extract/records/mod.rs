@@ -1047,6 +1047,18 @@ pub fn selector(doc: &Document, id: NodeId) -> String {
     parts.join(" > ")
 }
 
+/// Tests' detection of a whole page: parsed, flattened, mined and
+/// detected with the default parameters.
+#[cfg(test)]
+pub(super) fn detect_html(html: &str) -> (Document, Detection) {
+    use crate::extract::patterns::mine;
+    let doc = crate::extract::dom::parse(html);
+    let seq = crate::extract::sequence::flatten(&doc);
+    let params = MiningParams::default();
+    let det = detect(&doc, &seq, &mine(&seq, &params), &params);
+    (doc, det)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -114,17 +114,11 @@ fn has_own_words(doc: &Document, r: &Record) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use crate::extract::dom::parse;
-    use crate::extract::patterns::{MiningParams, mine};
-    use crate::extract::records::detect;
-    use crate::extract::sequence::flatten;
+    use crate::extract::records::detect_html;
 
     /// The winner's records, as their first link's text.
     fn winner_titles(html: &str) -> Vec<String> {
-        let doc = parse(html);
-        let seq = flatten(&doc);
-        let params = MiningParams::default();
-        let det = detect(&doc, &seq, &mine(&seq, &params), &params);
+        let (doc, det) = detect_html(html);
         let Some(g) = det.winner() else {
             return Vec::new();
         };

@@ -52,11 +52,6 @@ pub(super) fn demote(doc: &Document, groups: &mut [RecordGroup]) -> bool {
 /// When `sections` are sections of `records` (see the module header): the
 /// mean number of `records` each section that holds any holds.
 fn records_per_section(doc: &Document, sections: &[Record], records: &[Record]) -> Option<f64> {
-    let mut sorted = std::borrow::Cow::Borrowed(records);
-    if !records.is_sorted_by_key(|r| r.start) {
-        sorted.to_mut().sort_by_key(|r| r.start);
-    }
-    let records = sorted.as_ref();
     let (mut holders, mut inside, mut headed) = (0usize, 0usize, 0usize);
     let mut shares: Vec<f64> = Vec::new();
     for s in sections {
@@ -91,7 +86,7 @@ fn has_own_heading(doc: &Document, section: &Record, nested: &[Record]) -> bool 
     })
 }
 
-/// The `records` (in page order) inside `section` and below its top-level
+/// The `records` (a group's, so in document order) inside `section` and below its top-level
 /// parts.
 fn nested_in<'r>(doc: &Document, section: &Record, records: &'r [Record]) -> &'r [Record] {
     let from = records.partition_point(|r| r.start < section.start);

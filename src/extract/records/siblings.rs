@@ -262,10 +262,7 @@ pub(super) fn segment(
 
 #[cfg(test)]
 mod tests {
-    use crate::extract::dom::parse;
-    use crate::extract::patterns::{MiningParams, mine};
-    use crate::extract::records::detect;
-    use crate::extract::sequence::flatten;
+    use crate::extract::records::detect_html;
 
     /// Regression: topic rows whose classes name their category and state
     /// (`tr.topic-list-item.category-support.unseen-topic`) are kinds of
@@ -297,10 +294,7 @@ mod tests {
             ));
         }
         h.push_str("</table></body></html>");
-        let doc = parse(&h);
-        let seq = flatten(&doc);
-        let params = MiningParams::default();
-        let det = detect(&doc, &seq, &mine(&seq, &params), &params);
+        let (doc, det) = detect_html(&h);
         let winner = det.winner().expect("the topic rows");
         assert_eq!(winner.records.len(), cats.len(), "{}", winner.selector);
         for r in &winner.records {

@@ -274,16 +274,11 @@ fn majority_shape(doc: &Document, records: &[Record]) -> Option<Shape> {
 mod tests {
     use super::*;
     use crate::extract::dom::parse;
-    use crate::extract::patterns::{MiningParams, mine};
-    use crate::extract::records::detect;
-    use crate::extract::sequence::flatten;
+    use crate::extract::records::detect_html;
 
     /// The winner's straggler texts for a page.
     fn stragglers(html: &str) -> Vec<String> {
-        let doc = parse(html);
-        let seq = flatten(&doc);
-        let params = MiningParams::default();
-        let det = detect(&doc, &seq, &mine(&seq, &params), &params);
+        let (doc, det) = detect_html(html);
         det.winner()
             .map(|g| {
                 g.stragglers
