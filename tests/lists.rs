@@ -515,3 +515,48 @@ fn citations_under_year_headings_titled_by_their_bold_title() {
     // ("BibTeX", "PDF") instead of its bold title.
     check("publications_list");
 }
+
+#[test]
+fn comments_whose_permalink_is_an_icon_titled_link() {
+    // Regression: the permalink is a chain icon named only by its `title`
+    // ("link"), so the thread was not read as comments and each comment
+    // was titled by its author's name (two authors' replies merged).
+    check("lemmy_post_comments");
+}
+
+#[test]
+fn events_under_day_headings_that_write_the_year_once() {
+    // Regression: "Wednesday, March 13" after "Tuesday, March 12, 2024"
+    // was read in the reader's year.
+    check("meetup_events_by_day");
+}
+
+#[test]
+fn subscriber_badge_inside_the_title_link_is_not_the_title() {
+    // Regression: titles began with the "Abonnés" badge set inside the
+    // headline's link.
+    check("french_regional_news");
+}
+
+#[test]
+fn bug_list_rows_titled_by_summary_not_id() {
+    check("bugzilla_buglist");
+}
+
+#[test]
+fn package_results_beat_their_keyword_links() {
+    check("npm_search_results");
+}
+
+#[test]
+fn recipe_cards_without_the_sponsored_cards_in_the_grid() {
+    check("recipe_category_grid");
+}
+
+#[test]
+fn commits_by_day_with_split_titles_and_a_lone_commit() {
+    // Regressions: titles split into links around a "#482" reference were
+    // cut at the first link ("Fix panic … ("), and the day holding a
+    // single commit was left out of the archive.
+    check("github_commits_by_day");
+}

@@ -200,6 +200,9 @@ pub struct TitlePlan {
     /// posts): the title is the start of their text and the link their
     /// permalink (see [`headless_group`]).
     pub headless: bool,
+    /// Each record's permalink, when it has one (see [`is_permalink_text`]
+    /// and [`post_number_permalinks`]).
+    pub permalinks: rustc_hash::FxHashSet<NodeId>,
     /// The records' links differ only by their fragment (`#comment-12`,
     /// `#v2-1`): the fragment is kept, or every record would get the same
     /// link and guid.
@@ -320,7 +323,7 @@ pub fn plan_titles(doc: &Document, records: &[Record], dates: &DateContext) -> T
                 continue;
             }
             let text = link_title_text(doc, i);
-            if permalink.is_none() && is_permalink_text(&text, dates) {
+            if permalink.is_none() && is_permalink_text(icon_link_name(el, &text), dates) {
                 permalink = Some(i);
             }
             if !text.is_empty() && !is_action_text(&text) {
@@ -384,6 +387,7 @@ pub fn plan_titles(doc: &Document, records: &[Record], dates: &DateContext) -> T
                 .then(b.0.path.cmp(&a.0.path))
         })
         .map(|(st, _, _)| st);
+    post_number_permalinks(doc, records, &link_texts, &mut permalinks);
     let path = best.map(|st| st.path.clone());
     let mean_title_chars = best.map_or(0.0, |st| st.chars as f64 / st.records.max(1) as f64);
     let headless = headless_group(doc, records, &permalinks, mean_title_chars);
@@ -401,7 +405,43 @@ pub fn plan_titles(doc: &Document, records: &[Record], dates: &DateContext) -> T
         title_links,
         link_texts,
         headless,
+        permalinks: permalinks.iter().flatten().copied().collect(),
         keep_fragments: fragments_identify(doc, &chosen),
+    }
+}
+
+/// Forum posts numbered in the thread (`#<a href="showpost.php?p=…">1</a>`,
+/// `<a href="/posts/884190/">#1</a>`): where most records without a
+/// permalink have a link whose text is a number, and those numbers count
+/// up from record to record, each is its record's permalink. A release's
+/// "#1412" pull-request links do not count up, so they stay references.
+fn post_number_permalinks(
+    doc: &Document,
+    records: &[Record],
+    link_texts: &rustc_hash::FxHashMap<NodeId, String>,
+    permalinks: &mut [Option<NodeId>],
+) {
+    let number = |a: &NodeId| -> Option<u32> {
+        let digits = link_texts.get(a)?.trim().trim_start_matches('#');
+        let short = (1..=6).contains(&digits.len());
+        short.then(|| digits.parse().ok()).flatten()
+    };
+    let found: Vec<(usize, NodeId, u32)> = records
+        .iter()
+        .enumerate()
+        .filter(|(k, _)| permalinks[*k].is_none())
+        .filter_map(|(k, r)| {
+            (r.start..r.end)
+                .filter(|&i| doc.is_tag(i, "a"))
+                .find_map(|a| Some((k, a, number(&a)?)))
+        })
+        .collect();
+    let counts_up = found.windows(2).all(|w| w[0].2 < w[1].2);
+    if found.len() < 2 || found.len() * 2 < records.len() || !counts_up {
+        return;
+    }
+    for (k, a, _) in found {
+        permalinks[k] = Some(a);
     }
 }
 
@@ -467,6 +507,18 @@ fn text_outside_links(doc: &Document, r: &Record) -> usize {
     doc.texts_outside_links(r.start, r.end)
         .map(|t| t.trim().len())
         .sum()
+}
+
+/// What a link says: its text, or for an icon-only link (no text) the
+/// name its `title` or `aria-label` gives it (a comment's permalink drawn
+/// as a chain icon, `title="link"`).
+fn icon_link_name<'a>(el: &'a crate::extract::dom::Element, text: &'a str) -> &'a str {
+    if !text.trim().is_empty() {
+        return text;
+    }
+    el.attr("title")
+        .or_else(|| el.attr("aria-label"))
+        .unwrap_or("")
 }
 
 /// A link text that is the record's posting time ("3 hours ago", "March
@@ -579,7 +631,46 @@ fn is_title_element(doc: &Document, id: NodeId) -> bool {
 /// A link's title text: the heading (or title-classed element) inside it
 /// when it wraps a whole card (heading + excerpt), else its text.
 fn link_title_text(doc: &Document, a: NodeId) -> String {
-    doc.text(link_title_node(doc, a))
+    title_text(doc, link_title_node(doc, a))
+}
+
+/// The text of a title element without the badge it may start with
+/// ([`leading_badge`]); field selectors read titles the same way.
+pub(crate) fn title_text(doc: &Document, node: NodeId) -> String {
+    match leading_badge(doc, node) {
+        Some(badge) => doc.text_of_range(doc.node(badge).end, doc.node(node).end),
+        None => doc.text(node),
+    }
+}
+
+/// Class-name parts of a badge: a short label set before a headline
+/// inside its link ("Abonnés", "Video", "New").
+const BADGE_CLASS_PARTS: &[&str] = &["badge", "label", "pill", "flag", "sticker", "premium"];
+/// Longest badge text (bytes).
+const MAX_BADGE_BYTES: usize = 24;
+/// Text a title keeps at least once its badge is dropped (bytes).
+const MIN_TITLE_AFTER_BADGE: usize = 10;
+
+/// The badge a title element starts with, if any: its first non-blank
+/// child is an element whose class names a badge, with a short text, and
+/// a headline follows it.
+fn leading_badge(doc: &Document, node: NodeId) -> Option<NodeId> {
+    let first = doc
+        .children(node)
+        .find(|&c| !matches!(doc.node(c).data, NodeData::Text { blank: true, .. }))?;
+    let class = doc.element(first)?.attr("class")?;
+    let is_badge = class
+        .split_ascii_whitespace()
+        .flat_map(|token| token.split(['-', '_']))
+        .any(|part| {
+            BADGE_CLASS_PARTS
+                .iter()
+                .any(|b| part.eq_ignore_ascii_case(b))
+        });
+    let badge = doc.text_bytes(first);
+    let rest = doc.text_bytes(node).saturating_sub(badge);
+    (is_badge && (1..=MAX_BADGE_BYTES).contains(&badge) && rest >= MIN_TITLE_AFTER_BADGE)
+        .then_some(first)
 }
 
 /// Where a link's title text comes from: the title element inside a block
@@ -699,7 +790,7 @@ pub fn item_from_record(
     }
 
     let (title, link_node) = if plan.headless {
-        headless_title(doc, record, &links, dates)
+        headless_title(doc, record, &links, &plan.permalinks, dates)
     } else {
         choose_title(doc, record, &links, heading, dates)
     };
@@ -856,17 +947,46 @@ fn choose_title(
                 .max_by_key(|l| (l.text.chars().count(), std::cmp::Reverse(l.node)))
         });
     let link_chars = title_link.map_or(0, |l| l.text.chars().count());
+    let link_title =
+        |l: &LinkInfo| split_link_title(doc, l.node).unwrap_or_else(|| l.text.to_string());
     match (title_link, heading) {
-        (Some(l), _) if l.in_heading || l.on_title_path => (l.text.to_string(), Some(l.node)),
+        (Some(l), _) if l.in_heading || l.on_title_path => (link_title(l), Some(l.node)),
         (_, Some(h)) if link_chars < 4 => (doc.text(h), title_link.map(|l| l.node)),
         _ if link_chars < MIN_EMPHASIS_TITLE_CHARS
             && let Some(title) = emphasis_title(doc, record, link_chars) =>
         {
             (title, links.iter().find(usable).map(|l| l.node))
         }
-        (Some(l), _) => (l.text.to_string(), Some(l.node)),
+        (Some(l), _) => (link_title(l), Some(l.node)),
         _ => (first_line(doc, record), None),
     }
+}
+
+/// A title the site split into links glued to each other around an inline
+/// reference or markup: "Fix panic (" + "#482" + ")" in a forge's commit
+/// list, "Render " + "<code>" + " blocks". Read as one title when two or
+/// more of the glued links (no text, not even a space, between them) go
+/// where the title link goes.
+fn split_link_title(doc: &Document, a: NodeId) -> Option<String> {
+    let parent = doc.node(a).parent?;
+    let href = doc.element(a)?.attr("href")?.trim();
+    let kids: Vec<NodeId> = doc.children(parent).collect();
+    let at = kids.iter().position(|&k| k == a)?;
+    let is_link = |k: NodeId| doc.is_tag(k, "a");
+    let first = kids[..at]
+        .iter()
+        .rposition(|&k| !is_link(k))
+        .map_or(0, |i| i + 1);
+    let last = kids[at..]
+        .iter()
+        .position(|&k| !is_link(k))
+        .map_or(kids.len(), |i| at + i);
+    let glued = &kids[first..last];
+    let same = glued
+        .iter()
+        .filter(|&&k| doc.element(k).and_then(|e| e.attr("href")).map(str::trim) == Some(href))
+        .count();
+    (same >= 2).then(|| doc.text_of_range(glued[0], doc.node(glued[glued.len() - 1]).end))
 }
 
 /// Fewest characters of a bold text read as a record's title, and most
@@ -911,11 +1031,20 @@ fn headless_title(
     doc: &Document,
     record: &Record,
     links: &[LinkInfo],
+    permalinks: &rustc_hash::FxHashSet<NodeId>,
     dates: &DateContext,
 ) -> (String, Option<NodeId>) {
     let permalink = links
         .iter()
-        .find(|l| is_permalink_text(&l.text, dates))
+        .find(|l| {
+            if permalinks.contains(&l.node) {
+                return true;
+            }
+            let name = doc
+                .element(l.node)
+                .map_or(&*l.text, |el| icon_link_name(el, &l.text));
+            is_permalink_text(name, dates)
+        })
         .map(|l| l.node);
     let text =
         body_block(doc, record, permalink).map_or_else(|| first_line(doc, record), |b| doc.text(b));
@@ -1079,11 +1208,15 @@ fn image_url(el: &crate::extract::dom::Element, base: &Url) -> Option<Url> {
             .and_then(|v| v.trim().trim_end_matches("px").parse::<u32>().ok())
             .is_some_and(|v| v < MIN_CONTENT_IMAGE_PX)
     });
-    // People's pictures beside a record (a poster's avatar) are not its own.
-    let avatar_class = el
-        .attr("class")
-        .is_some_and(|c| find_ascii_ci(c.as_bytes(), b"avatar").is_some());
-    if tiny || avatar_class {
+    // People's pictures beside a record (a poster's avatar) are not its
+    // own, nor are pictures the page's classes call icons or emoji
+    // (`img-icon`: a commenter's picture in their name's link).
+    let decoration_class = el.attr("class").is_some_and(|c| {
+        find_ascii_ci(c.as_bytes(), b"avatar").is_some()
+            || c.split(|ch: char| ch.is_ascii_whitespace() || ch == '-' || ch == '_')
+                .any(|part| part.eq_ignore_ascii_case("icon") || part.eq_ignore_ascii_case("emoji"))
+    });
+    if tiny || decoration_class {
         return None;
     }
     // Judged by the picture shown, not a lazy loader's placeholder `src`
@@ -1248,6 +1381,109 @@ mod tests {
         );
         let plan = plan_titles(&doc, &[rec], &ctx());
         item_from_record(&doc, &rec, &base, &ctx(), &plan)
+    }
+
+    /// The elements of `doc` of class `class`, as records.
+    fn records_of_class(doc: &Document, class: &str) -> Vec<Record> {
+        (0..doc.nodes.len() as NodeId)
+            .filter(|&i| doc.element(i).and_then(|e| e.attr("class")) == Some(class))
+            .map(|i| Record {
+                start: i,
+                end: doc.node(i).end,
+            })
+            .collect()
+    }
+
+    /// A forum post: its number link (`#N`), its author, and its text.
+    fn post(number: &str, author: &str, text: &str) -> String {
+        format!(
+            "<div class=post><div class=head>#<a href='/p/{author}{number}'>{number}</a></div>\
+             <a class=user href='/u/{author}'>{author}</a><div class=msg>{text}</div></div>"
+        )
+    }
+
+    /// Regression: a thread's posts, numbered `#1`, `#2`, ... by a link,
+    /// were titled by that number ("1", "2"): the number is the post's
+    /// permalink, and the post is titled by its own text.
+    #[test]
+    fn numbered_posts_are_titled_by_their_text_and_linked_by_their_number() {
+        let long = "Blade is freshly honed and the mouth is closed up, yet the plane chatters";
+        let html = [
+            post("1", "turnedleg", long),
+            post("2", "oakandiron", &format!("{long} on end grain")),
+            post("3", "shavingsfly", &format!("Skew the plane: {long}")),
+        ]
+        .concat();
+        let doc = crate::extract::dom::parse(&html);
+        let records = records_of_class(&doc, "post");
+        let base = Url::parse("https://forum.example/t/48213").unwrap();
+        let plan = plan_titles(&doc, &records, &ctx());
+        let items: Vec<Item> = records
+            .iter()
+            .map(|r| item_from_record(&doc, r, &base, &ctx(), &plan))
+            .collect();
+        assert_eq!(items.len(), 3);
+        assert!(
+            items[0].title.starts_with("Blade is freshly honed"),
+            "{}",
+            items[0].title
+        );
+        assert_eq!(
+            items[1].link.as_ref().map(Url::as_str),
+            Some("https://forum.example/p/oakandiron2")
+        );
+    }
+
+    /// Numbers that do not count up through the records (pull-request
+    /// references in release notes) are not permalinks.
+    #[test]
+    fn numbers_that_do_not_count_up_are_not_post_permalinks() {
+        let permalinks = |numbers: [&str; 3]| {
+            let html: String = numbers.iter().map(|n| post(n, "a", "x")).collect();
+            let doc = crate::extract::dom::parse(&html);
+            let records = records_of_class(&doc, "post");
+            plan_titles(&doc, &records, &ctx()).permalinks.len()
+        };
+        assert_eq!(permalinks(["1412", "1380", "1377"]), 0);
+        assert_eq!(permalinks(["1", "2", "4"]), 3);
+    }
+
+    /// Regression: a commit title split into links around a pull-request
+    /// reference was titled by its first piece ("Fix panic (").
+    #[test]
+    fn a_title_split_into_glued_links_is_read_whole() {
+        let it = item_of(
+            "<li><p><a href='/c/4be1'>Fix panic on a trailing BOM (</a><a href='/pull/482'>#482</a>\
+             <a href='/c/4be1'>)</a></p><a href='/u/mh'>mhollis</a> committed</li>",
+            "li",
+        );
+        assert_eq!(it.title, "Fix panic on a trailing BOM (#482)");
+        assert_eq!(it.link.unwrap().as_str(), "https://news.example.com/c/4be1");
+        // Links with a space between them are separate (a title and its
+        // "Read more" to the same page).
+        let it = item_of(
+            "<li><h3><a href='/p/1'>Floods reach the city</a> <a href='/p/1'>Read more</a></h3></li>",
+            "li",
+        );
+        assert_eq!(it.title, "Floods reach the city");
+    }
+
+    /// Regression: a subscriber badge inside the headline's link began
+    /// the title ("Abonnés Procès des cambriolages ...").
+    #[test]
+    fn a_badge_at_the_start_of_the_title_link_is_not_the_title() {
+        let it = item_of(
+            "<article><h2><a href='/a/1'><span class='badge badge--abonnes'>Abonnés</span> \
+             Procès des cambriolages en série</a></h2></article>",
+            "article",
+        );
+        assert_eq!(it.title, "Procès des cambriolages en série");
+        // A span that is the whole title is not a badge.
+        let it = item_of(
+            "<article><h2><a href='/a/1'><span class='label'>Short title</span></a></h2></article>",
+            "article",
+        );
+        assert_eq!(it.title, "Short title");
     }
 
     #[test]

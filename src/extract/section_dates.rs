@@ -14,6 +14,10 @@
 //!   ancestors up to the one below the records' common ancestor.
 //! - A date heading names a day: "March 2024" or "2023" name a period and
 //!   are not dates here.
+//! - A heading without a year ("Wednesday, March 13") after a dated section
+//!   takes the year that puts it nearest that section (the page writes the
+//!   year once, in its first heading); the first heading takes the
+//!   reader's year, as any yearless date.
 //! - Only headings count (`h1`–`h6`), never record text: this module fills
 //!   dates that records lack; it never replaces a record's own date.
 //!
@@ -56,7 +60,8 @@ pub fn section_dates(
         if i > 0 {
             let gap = records[i - 1].end..r.start;
             if let Some(heading) = last_heading_in(doc, gap) {
-                current = date_heading(doc, heading, ctx);
+                let anchor = current.filter(|c| !c.relative).map(|c| c.date);
+                current = date_heading(doc, heading, ctx, anchor);
                 split |= current.is_some();
             }
         }
@@ -111,7 +116,7 @@ fn heading_before_list(
         if let Some(prev) = previous_element(doc, parent, node)
             && doc.tag(prev).is_some_and(is_heading)
         {
-            return date_heading(doc, prev, ctx);
+            return date_heading(doc, prev, ctx, None);
         }
         // `parent` holds `last` too: it is the common ancestor.
         if last < doc.node(parent).end {
@@ -130,17 +135,56 @@ fn previous_element(doc: &Document, parent: NodeId, child: NodeId) -> Option<Nod
         .last()
 }
 
-/// The day heading `id` names, if its whole text is a date of a day.
-fn date_heading(doc: &Document, id: NodeId, ctx: &DateContext) -> Option<SectionDate> {
+/// The day heading `id` names, if its whole text is a date of a day. A
+/// day without a year ("Wednesday, March 13") after a dated section
+/// (`anchor`) is in the year that puts it nearest that section, as the
+/// page's own sections run ("March 12, 2024", "March 13", ...; across a
+/// new year too); without an anchor it takes the reader's year, as any
+/// yearless date does.
+fn date_heading(
+    doc: &Document,
+    id: NodeId,
+    ctx: &DateContext,
+    anchor: Option<DateTime<FixedOffset>>,
+) -> Option<SectionDate> {
     let text = doc.text(id);
     if text.len() > MAX_HEADING_BYTES {
         return None;
     }
     let date = parse_day(&text, ctx)?;
+    let relative = date_moves_with_clock(&text, ctx, date);
+    let near_anchor = anchor
+        .filter(|_| !relative && is_yearless(&text, ctx, date))
+        .and_then(|a| parse_day(&text, &around(ctx, a)));
     Some(SectionDate {
-        date,
-        relative: date_moves_with_clock(&text, ctx, date),
+        date: near_anchor.unwrap_or(date),
+        relative,
     })
+}
+
+/// Half a year: a yearless day is read in the year that puts it within
+/// this of its anchor.
+const HALF_YEAR_DAYS: i64 = 183;
+
+/// True when the year of `date`, read from `text`, came from the reading
+/// context rather than the text: read a year earlier, the text gives
+/// another date.
+fn is_yearless(text: &str, ctx: &DateContext, date: DateTime<FixedOffset>) -> bool {
+    let earlier = ctx.now - chrono::Duration::days(400);
+    parse_day(
+        text,
+        &DateContext {
+            now: earlier,
+            ..*ctx
+        },
+    ) != Some(date)
+}
+
+/// A reading context whose yearless days fall within half a year of
+/// `anchor` (such a day takes the latest year that keeps it before "now").
+fn around(ctx: &DateContext, anchor: DateTime<FixedOffset>) -> DateContext {
+    let now = anchor.with_timezone(&chrono::Utc) + chrono::Duration::days(HALF_YEAR_DAYS);
+    DateContext { now, ..*ctx }
 }
 
 #[cfg(test)]
@@ -188,6 +232,46 @@ mod tests {
                 "2024-03-05"
             ])
         );
+    }
+
+    /// Regression: "Wednesday, March 13" after "Tuesday, March 12, 2024"
+    /// took the reader's year (2026 on a page fetched in November 2026).
+    #[test]
+    fn a_heading_without_a_year_takes_the_year_of_the_section_before() {
+        let ctx = DateContext::utc_at(2026, 11, 24, 12);
+        let read = |html: &str| -> Vec<Option<String>> {
+            let doc = dom::parse(html);
+            let records: Vec<Record> = (0..doc.nodes.len() as NodeId)
+                .filter(|&id| doc.is_tag(id, "li"))
+                .map(|id| Record {
+                    start: id,
+                    end: doc.node(id).end,
+                })
+                .collect();
+            section_dates(&doc, &records, &ctx)
+                .into_iter()
+                .map(|d| d.map(|d| d.date.date_naive().to_string()))
+                .collect()
+        };
+        let upcoming = "<main><h2>Tuesday, March 12, 2024</h2><ul><li>a</li></ul>\
+            <h2>Wednesday, March 13</h2><ul><li>b</li><li>c</li></ul>\
+            <h2>Saturday, March 16</h2><ul><li>d</li></ul></main>";
+        assert_eq!(
+            read(upcoming),
+            some(&["2024-03-12", "2024-03-13", "2024-03-13", "2024-03-16"])
+        );
+        // Across the new year, in either direction.
+        let forward = "<main><h3>Mon, 30 Dec 2024</h3><ul><li>a</li></ul>\
+            <h3>Thu, 2 Jan</h3><ul><li>b</li></ul></main>";
+        assert_eq!(read(forward), some(&["2024-12-30", "2025-01-02"]));
+        let back = "<main><h3>Thu, 2 Jan 2025</h3><ul><li>a</li></ul>\
+            <h3>Mon, 30 Dec</h3><ul><li>b</li></ul></main>";
+        assert_eq!(read(back), some(&["2025-01-02", "2024-12-30"]));
+        // Without a dated section before it, the reader's year (the
+        // latest that is not in the future), as for any yearless date.
+        let alone = "<main><h3>March 13</h3><ul><li>a</li></ul>\
+            <h3>March 12</h3><ul><li>b</li></ul></main>";
+        assert_eq!(read(alone), some(&["2026-03-13", "2026-03-12"]));
     }
 
     #[test]

@@ -481,7 +481,15 @@ fn set_field(
 ) -> bool {
     match field {
         Field::Title => {
-            item.title = first_value(doc, css, r, fs).unwrap_or_default();
+            item.title = match fs.attr {
+                Some(_) => first_value(doc, css, r, fs),
+                None => css
+                    .matches(&fs.compiled, r.start..r.end)
+                    .into_iter()
+                    .map(|id| collapse_whitespace(&items::title_text(doc, id)))
+                    .find(|t| !t.is_empty()),
+            }
+            .unwrap_or_default();
             !item.title.is_empty()
         }
         Field::Link => {
@@ -923,6 +931,9 @@ fn carriers(
                 } else {
                     None
                 }
+            }
+            Field::Title => {
+                (collapse_whitespace(&items::title_text(doc, id)) == value).then_some(None)
             }
             _ => (collapse_whitespace(&doc.text(id)) == value).then_some(None),
         };

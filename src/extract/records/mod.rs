@@ -713,25 +713,35 @@ fn expand_place(
                 .filter(|&c| kinds.kind(c) == *k)
                 .collect()
         }
-        // Deeper wrappers take only the lists mining found in them: the
-        // header row of a page-layout table has the same wrappers as the
-        // row holding the list.
-        place if place.deep() => {
+        // Deeper wrappers take the lists mining found in them, and the
+        // others between them only when all they hold is records of the
+        // kinds found (a day's lone commit): the header row of a page-layout
+        // table has the same wrappers as the row holding the list.
+        place @ Place::Cousins(g, chain) if place.deep() => {
             found.sort_unstable();
             found.dedup();
-            found
+            let mut record_kinds: Vec<Kind> = found
+                .iter()
+                .flat_map(|&c| element_children(doc, c))
+                .map(|r| kinds.kind(r))
+                .collect();
+            record_kinds.sort_unstable();
+            record_kinds.dedup();
+            let (Some(&first), Some(&last)) = (found.first(), found.last()) else {
+                return found;
+            };
+            let mut all = cousins(doc, kinds, *g, chain);
+            all.retain(|c| {
+                found.binary_search(c).is_ok()
+                    || (first < *c && *c < last && {
+                        let mut held = element_children(doc, *c).peekable();
+                        held.peek().is_some()
+                            && held.all(|r| record_kinds.binary_search(&kinds.kind(r)).is_ok())
+                    })
+            });
+            all
         }
-        Place::Cousins(g, chain) => {
-            let mut level = vec![*g];
-            for k in chain.as_slice() {
-                let below: Vec<NodeId> = level
-                    .iter()
-                    .flat_map(|&q| doc.children(q).take(cap))
-                    .collect();
-                level = below.into_iter().filter(|&c| kinds.kind(c) == *k).collect();
-            }
-            level
-        }
+        Place::Cousins(g, chain) => cousins(doc, kinds, *g, chain),
         Place::Single(_) => {
             found.sort_unstable();
             found.dedup();
@@ -746,6 +756,28 @@ fn expand_place(
     containers.sort_unstable();
     containers.dedup();
     containers
+}
+
+/// The containers of the kinds `chain` names, level by level below `g`.
+fn cousins(doc: &Document, kinds: &mut Kinds<'_>, g: NodeId, chain: &Chain) -> Vec<NodeId> {
+    let cap = crate::extract::sequence::MAX_CHILDREN as usize;
+    let mut level = vec![g];
+    for k in chain.as_slice() {
+        let below: Vec<NodeId> = level
+            .iter()
+            .flat_map(|&q| doc.children(q).take(cap))
+            .collect();
+        level = below.into_iter().filter(|&c| kinds.kind(c) == *k).collect();
+    }
+    level
+}
+
+/// The element children of `id` (up to the sequence's cap).
+fn element_children(doc: &Document, id: NodeId) -> impl Iterator<Item = NodeId> + '_ {
+    let cap = crate::extract::sequence::MAX_CHILDREN as usize;
+    doc.children(id)
+        .take(cap)
+        .filter(|&c| doc.element(c).is_some())
 }
 
 /// The containers of a thread that carry every stable class most of them
@@ -824,10 +856,15 @@ fn place_records(
     // Records that span several siblings (a title row and a metadata row,
     // dt + dd, heading + paragraphs): split at the sibling kind that holds
     // the title.
+    // The group's first mined runs stand in for a container mining found
+    // nothing in (a day's lone commit among days of several).
+    let mut protos: Vec<(NodeId, NodeId)> = by_container.values().flatten().copied().collect();
+    protos.sort_unstable();
+    protos.truncate(MAX_PROTOTYPES);
     let Some(head) = siblings::head_kind(doc, kinds, runs) else {
         return containers
             .iter()
-            .flat_map(|&c| widen(doc, c, tag, mined_of(&by_container, c)))
+            .flat_map(|&c| widen(doc, c, tag, mined_of(&by_container, c), &protos))
             .collect();
     };
     let mined: Vec<(NodeId, &[(NodeId, NodeId)])> = containers
@@ -839,7 +876,7 @@ fn place_records(
     for ((c, mined), found) in mined.into_iter().zip(segmented) {
         match found {
             Some(found) => records.extend(found),
-            None => records.extend(widen(doc, c, tag, mined)),
+            None => records.extend(widen(doc, c, tag, mined, &protos)),
         }
     }
     records
@@ -944,9 +981,15 @@ fn dice(a: &HashMap<&str, u32>, b: &HashMap<&str, u32>) -> f64 {
 /// Single-sibling records of one container: every child with the group's
 /// root tag (and a class all mined roots share) that structurally
 /// resembles the mined records (`mined`: runs, first → last, sorted).
-fn widen(doc: &Document, container: NodeId, tag: &str, mined: &[(NodeId, NodeId)]) -> Vec<Record> {
+fn widen(
+    doc: &Document,
+    container: NodeId,
+    tag: &str,
+    mined: &[(NodeId, NodeId)],
+    protos: &[(NodeId, NodeId)],
+) -> Vec<Record> {
     if mined.is_empty() {
-        return Vec::new();
+        return alike_members(doc, container, tag, protos);
     }
     // The miner saw only the first MAX_CHILDREN children (see `sequence`);
     // widening stops there too, and lookups are hashed, so a container
@@ -1005,6 +1048,56 @@ fn widen(doc: &Document, container: NodeId, tag: &str, mined: &[(NodeId, NodeId)
             }
         })
         .copied()
+        .collect()
+}
+
+/// The members of a container mining found no record in that are like the
+/// group's records elsewhere (`protos`: their classes and tag bags, as
+/// [`widen`] judges members).
+fn alike_members(
+    doc: &Document,
+    container: NodeId,
+    tag: &str,
+    protos: &[(NodeId, NodeId)],
+) -> Vec<Record> {
+    let Some(&(first, _)) = protos.first() else {
+        return Vec::new();
+    };
+    let shared: Vec<&str> = class_tokens(doc, first)
+        .filter(|c| {
+            protos
+                .iter()
+                .all(|&(r, _)| class_tokens(doc, r).any(|x| x == *c))
+        })
+        .collect();
+    let bags: Vec<HashMap<&str, u32>> = protos
+        .iter()
+        .map(|&(r, _)| tag_bag(doc, r, doc.node(r).end))
+        .collect();
+    let roots_link = protos.iter().all(|&(r, _)| {
+        has_link(
+            doc,
+            &Record {
+                start: r,
+                end: doc.node(r).end,
+            },
+        )
+    });
+    doc.children(container)
+        .take(crate::extract::sequence::MAX_CHILDREN as usize)
+        .filter(|&c| doc.is_tag(c, tag) && !is_header_row(doc, c))
+        .map(|m| Record {
+            start: m,
+            end: doc.node(m).end,
+        })
+        .filter(|r| {
+            let classed =
+                shared.is_empty() || class_tokens(doc, r.start).any(|c| shared.contains(&c));
+            let bag = tag_bag(doc, r.start, r.end);
+            classed
+                && bags.iter().map(|b| dice(&bag, b)).fold(0.0, f64::max) >= WIDEN_SIMILARITY
+                && (!roots_link || has_link(doc, r))
+        })
         .collect()
 }
 

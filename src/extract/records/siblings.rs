@@ -229,15 +229,19 @@ pub(super) fn segment(
     head: Head,
     containers: &[(NodeId, &[(NodeId, NodeId)])],
 ) -> Vec<Option<Vec<Record>>> {
-    let layouts: Vec<Option<Layout>> = containers
+    let layouts: Vec<Layout> = containers
         .iter()
-        .map(|&(c, mined)| (!mined.is_empty()).then(|| Layout::new(doc, kinds, c, head)))
+        .map(|&(c, _)| Layout::new(doc, kinds, c, head))
         .collect();
     let mut group: Option<Shape> = None;
     let own: Vec<Option<Shape>> = layouts
         .iter()
-        .map(|l| {
-            let shape = Shape::of(kinds, l.as_ref()?)?;
+        .zip(containers)
+        .map(|(l, (_, mined))| {
+            if mined.is_empty() {
+                return None;
+            }
+            let shape = Shape::of(kinds, l)?;
             group.get_or_insert_with(Shape::default).merge(&shape);
             Some(shape)
         })
@@ -245,10 +249,13 @@ pub(super) fn segment(
     layouts
         .iter()
         .zip(own)
-        .map(|(layout, own)| {
-            let Some(layout) = layout else {
+        .zip(containers)
+        .map(|((layout, own), (_, mined))| {
+            // A container mining found nothing in joins with its lone
+            // record only (a day's single entry), in the group's shape.
+            if mined.is_empty() && layout.heads.len() != 1 {
                 return Some(Vec::new());
-            };
+            }
             match (own, &group) {
                 (Some(shape), _) => Some(cut(doc, kinds, layout, &shape)),
                 (None, Some(shape)) if layout.heads.len() == 1 => {
