@@ -560,3 +560,10 @@ fn commits_by_day_with_split_titles_and_a_lone_commit() {
     // single commit was left out of the archive.
     check("github_commits_by_day");
 }
+
+#[test]
+fn sticky_post_in_its_own_markup_above_the_list() {
+    // Regression: the sticky post's heading sits in its own
+    // `header.entry-header`, which was taken for the page's chrome.
+    check("spanish_blog_sticky");
+}

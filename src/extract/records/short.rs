@@ -125,11 +125,29 @@ fn one_heading_each(doc: &Document, roots: &[NodeId], headings: &[NodeId]) -> bo
     })
 }
 
+/// True when `id` is in the page's chrome: inside `nav` or `aside`, or in
+/// a `header` or `footer` of the page. A `header` or `footer` inside an
+/// `article` or `section` belongs to that content (a post's
+/// `header.entry-header` around its title), not to the page.
 pub(super) fn in_chrome(doc: &Document, id: NodeId) -> bool {
-    std::iter::once(id)
-        .chain(doc.ancestors(id))
-        .any(|a| CHROME.iter().any(|t| doc.is_tag(a, t)))
+    // Nearest first: a header or footer is the page's when it encloses
+    // every article and section around `id`.
+    let chain: Vec<NodeId> = std::iter::once(id).chain(doc.ancestors(id)).collect();
+    let outermost_content = chain
+        .iter()
+        .rposition(|&a| CONTENT.iter().any(|t| doc.is_tag(a, t)));
+    chain.iter().enumerate().any(|(i, &a)| {
+        CHROME.iter().any(|t| doc.is_tag(a, t))
+            && (PAGE_CHROME.iter().all(|t| !doc.is_tag(a, t))
+                || outermost_content.is_none_or(|c| i > c))
+    })
 }
+
+/// Elements whose `header` and `footer` are their own, not the page's.
+const CONTENT: &[&str] = &["article", "section"];
+
+/// Chrome only when they are the page's: `header` and `footer`.
+const PAGE_CHROME: &[&str] = &["header", "footer"];
 
 /// True when a mined group already starts with the same record.
 fn known(existing: &[RecordGroup], container: NodeId, first: NodeId) -> bool {

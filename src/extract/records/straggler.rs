@@ -324,6 +324,20 @@ mod tests {
         assert!(stragglers(&page(other, chrome)).is_empty());
     }
 
+    /// Regression: a sticky post's heading sits in its own
+    /// `header.entry-header`, as WordPress themes write every post; that
+    /// header was taken for the page's chrome, so the sticky post was lost.
+    #[test]
+    fn a_lead_post_whose_heading_is_in_its_own_header_is_a_straggler() {
+        let lead = "<article class=sticky><header class=entry-header><h2>\
+                    <a href='/notes/newest.html'>The newest note</a></h2></header>\
+                    <p>All of it, shown in full.</p></article>";
+        assert_eq!(stragglers(&page(lead, "")), [doc_text(lead)]);
+        // The page's own header stays chrome.
+        let banner = "<header><h2><a href='/notes/newest.html'>The newest note</a></h2></header>";
+        assert!(stragglers(&page(banner, "")).is_empty());
+    }
+
     #[test]
     fn three_headings_of_the_records_shape_are_another_list() {
         let related: String = (0..3)
