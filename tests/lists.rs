@@ -567,3 +567,10 @@ fn sticky_post_in_its_own_markup_above_the_list() {
     // `header.entry-header`, which was taken for the page's chrome.
     check("spanish_blog_sticky");
 }
+
+#[test]
+fn job_openings_by_department_with_a_nested_team() {
+    // Regression: the "Data Platform" team nested in the Engineering
+    // section lost its two openings.
+    check("greenhouse_job_board");
+}

@@ -393,7 +393,17 @@ fn detect_structural(
             let containers = expand_place(doc, &mut kinds, &place, a.containers);
             let records = match place {
                 Place::Thread(..) => thread_records(doc, &containers),
-                _ => place_records(doc, &mut kinds, &containers, tag, &a.runs),
+                _ => {
+                    // Sections nested in the containers of a list of lists.
+                    let nested = match place {
+                        Place::Siblings(..) => subsections(doc, &mut kinds, &containers),
+                        Place::Cousins(..) if !place.deep() => {
+                            subsections(doc, &mut kinds, &containers)
+                        }
+                        _ => Vec::new(),
+                    };
+                    place_records(doc, &mut kinds, &containers, &nested, tag, &a.runs)
+                }
             };
             let container = containers.first().copied().unwrap_or(0);
             let mut g = RecordGroup {
@@ -758,6 +768,47 @@ fn expand_place(
     containers
 }
 
+/// Sections nested in a group's containers that hold records of their own
+/// (a department's sub-team with its openings under its own heading): a
+/// child of a container that is not of the records' kind, holds at least
+/// one record and nothing but records and headings.
+fn subsections(doc: &Document, kinds: &mut Kinds<'_>, containers: &[NodeId]) -> Vec<NodeId> {
+    let mut counts: HashMap<Kind, usize> = HashMap::default();
+    for &c in containers {
+        for r in element_children(doc, c) {
+            *counts.entry(kinds.kind(r)).or_insert(0) += 1;
+        }
+    }
+    let Some(record) = counts
+        .into_iter()
+        .max_by_key(|&(k, n)| (n, k))
+        .map(|(k, _)| k)
+    else {
+        return Vec::new();
+    };
+    let mut nested = Vec::new();
+    for &c in containers {
+        for x in element_children(doc, c) {
+            if kinds.kind(x) == record {
+                continue;
+            }
+            let (mut held, mut other) = (0, false);
+            for y in element_children(doc, x) {
+                if kinds.kind(y) == record {
+                    held += 1;
+                } else if !doc.tag(y).is_some_and(is_heading) {
+                    other = true;
+                    break;
+                }
+            }
+            if held > 0 && !other {
+                nested.push(x);
+            }
+        }
+    }
+    nested
+}
+
 /// The containers of the kinds `chain` names, level by level below `g`.
 fn cousins(doc: &Document, kinds: &mut Kinds<'_>, g: NodeId, chain: &Chain) -> Vec<NodeId> {
     let cap = crate::extract::sequence::MAX_CHILDREN as usize;
@@ -841,9 +892,15 @@ fn place_records(
     doc: &Document,
     kinds: &mut Kinds<'_>,
     containers: &[NodeId],
+    nested: &[NodeId],
     tag: &str,
     runs: &HashMap<NodeId, NodeId>,
 ) -> Vec<Record> {
+    let mut all = containers.to_vec();
+    all.extend_from_slice(nested);
+    all.sort_unstable();
+    all.dedup();
+    let containers = &all[..];
     let mut by_container: HashMap<NodeId, Vec<(NodeId, NodeId)>> = HashMap::default();
     for (&first, &last) in runs {
         if let Some(p) = doc.node(first).parent {
@@ -862,16 +919,18 @@ fn place_records(
     protos.sort_unstable();
     protos.truncate(MAX_PROTOTYPES);
     let Some(head) = siblings::head_kind(doc, kinds, runs) else {
-        return containers
+        let mut records: Vec<Record> = containers
             .iter()
             .flat_map(|&c| widen(doc, c, tag, mined_of(&by_container, c), &protos))
             .collect();
+        records.sort_unstable_by_key(|r| r.start);
+        return records;
     };
     let mined: Vec<(NodeId, &[(NodeId, NodeId)])> = containers
         .iter()
         .map(|&c| (c, mined_of(&by_container, c)))
         .collect();
-    let segmented = siblings::segment(doc, kinds, head, &mined);
+    let segmented = siblings::segment(doc, kinds, head, &mined, nested);
     let mut records = Vec::new();
     for ((c, mined), found) in mined.into_iter().zip(segmented) {
         match found {
@@ -879,6 +938,8 @@ fn place_records(
             None => records.extend(widen(doc, c, tag, mined, &protos)),
         }
     }
+    // A subsection's records lie inside its parent container's range.
+    records.sort_unstable_by_key(|r| r.start);
     records
 }
 
@@ -1269,6 +1330,42 @@ mod tests {
 
     const NAV: &str = "<nav><ul><li><a href='/'>Home</a></li><li><a href='/a'>About</a></li>\
         <li><a href='/b'>Blog</a></li><li><a href='/c'>Contact</a></li><li><a href='/d'>Jobs</a></li></ul></nav>";
+
+    /// Regression: a department's sub-team, a section nested in the
+    /// department's section with its own heading and openings, was left out
+    /// of the job board (its openings lost with it).
+    #[test]
+    fn a_section_nested_in_a_section_of_the_list_keeps_its_records() {
+        let opening = |id: usize, title: &str| {
+            format!(
+                "<div class=opening><a href='/jobs/open?gh_jid={id}'>{title}</a><br>\
+                 <span class=location>Berlin, Germany</span></div>"
+            )
+        };
+        let mut html = String::from("<body><main><div id=board>");
+        let mut id = 0;
+        for (dept, n) in [("Engineering", 3), ("Design", 2), ("Sales", 3)] {
+            html.push_str(&format!("<section class=level-0><h3>{dept}</h3>"));
+            for i in 0..n {
+                id += 1;
+                html.push_str(&opening(id, &format!("{dept} role number {i}")));
+            }
+            if dept == "Engineering" {
+                html.push_str("<section class='child level-1'><h4>Data Platform</h4>");
+                html.push_str(&opening(100, "Senior Data Engineer"));
+                html.push_str(&opening(101, "Machine Learning Engineer"));
+                html.push_str("</section>");
+            }
+            html.push_str("</section>");
+        }
+        html.push_str("</div></main></body>");
+        let got = titles(&html, &MiningParams::default());
+        assert_eq!(got.len(), 10, "{got:?}");
+        let at = got
+            .iter()
+            .position(|t| t.starts_with("Senior Data Engineer"));
+        assert_eq!(at, Some(3), "{got:?}");
+    }
 
     /// Two posts with linked headings beat a sidebar of five links (Rule 1
     /// alone would drop them: two is below `min_instances`).

@@ -228,6 +228,7 @@ pub(super) fn segment(
     kinds: &mut Kinds<'_>,
     head: Head,
     containers: &[(NodeId, &[(NodeId, NodeId)])],
+    nested: &[NodeId],
 ) -> Vec<Option<Vec<Record>>> {
     let layouts: Vec<Layout> = containers
         .iter()
@@ -250,17 +251,19 @@ pub(super) fn segment(
         .iter()
         .zip(own)
         .zip(containers)
-        .map(|((layout, own), (_, mined))| {
+        .map(|((layout, own), &(c, mined))| {
             // A container mining found nothing in joins with its lone
-            // record only (a day's single entry), in the group's shape.
-            if mined.is_empty() && layout.heads.len() != 1 {
+            // record only (a day's single entry), and a section nested in
+            // a container with all of its records (a sub-team's openings),
+            // in the group's shape.
+            let lone = layout.heads.len() == 1;
+            let adopted = nested.contains(&c);
+            if mined.is_empty() && !lone && !adopted {
                 return Some(Vec::new());
             }
             match (own, &group) {
                 (Some(shape), _) => Some(cut(doc, kinds, layout, &shape)),
-                (None, Some(shape)) if layout.heads.len() == 1 => {
-                    Some(cut(doc, kinds, layout, shape))
-                }
+                (None, Some(shape)) if lone || adopted => Some(cut(doc, kinds, layout, shape)),
                 _ => None,
             }
         })
