@@ -1810,13 +1810,7 @@ mod tests {
             "um ",
         ];
         let ctx = ctx_utc();
-        let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
-        let mut next = |n: usize| {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (seed >> 33) as usize % n
-        };
+        let mut next = numbers(0x9E37_79B9_7F4A_7C15);
         let mut dates_seen = 0;
         for _ in 0..20_000 {
             let mut text = DATES[next(DATES.len())].to_owned();
@@ -1866,6 +1860,17 @@ mod tests {
         assert!(!numeric_date_shape(b"1450308336"));
         assert!(numeric_date_shape(b"build 7.2024-03-05"));
         assert!(numeric_date_shape(b"1.5.3.2024"));
+    }
+
+    /// A repeatable stream of numbers below `n` (a linear congruential
+    /// generator from `seed`), for generated test texts.
+    fn numbers(mut seed: u64) -> impl FnMut(usize) -> usize {
+        move |n: usize| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) as usize % n
+        }
     }
 
     /// The search before anchored starts: every pattern unanchored over
@@ -1931,13 +1936,7 @@ mod tests {
             assert_eq!(got, find_unanchored(t, &ctx), "{t:?}");
         }
         // The generated near misses of `prefilter_never_drops_a_date` too.
-        let mut seed: u64 = 0x2545_F491_4F6C_DD1D;
-        let mut next = |n: usize| {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (seed >> 33) as usize % n
-        };
+        let mut next = numbers(0x2545_F491_4F6C_DD1D);
         for _ in 0..3_000 {
             let mut text = String::new();
             for _ in 0..2 + next(5) {

@@ -198,6 +198,11 @@ mod tests {
 
     /// Every `<li>` of `html` is a record; the days of their section dates.
     fn days(html: &str) -> Vec<Option<String>> {
+        days_at(html, &ctx())
+    }
+
+    /// [`days`] read in `ctx`.
+    fn days_at(html: &str, ctx: &DateContext) -> Vec<Option<String>> {
         let doc = dom::parse(html);
         let records: Vec<Record> = (0..doc.nodes.len() as NodeId)
             .filter(|&id| doc.is_tag(id, "li"))
@@ -206,7 +211,7 @@ mod tests {
                 end: doc.node(id).end,
             })
             .collect();
-        section_dates(&doc, &records, &ctx())
+        section_dates(&doc, &records, ctx)
             .into_iter()
             .map(|d| d.map(|d| d.date.date_naive().to_string()))
             .collect()
@@ -239,20 +244,7 @@ mod tests {
     #[test]
     fn a_heading_without_a_year_takes_the_year_of_the_section_before() {
         let ctx = DateContext::utc_at(2026, 11, 24, 12);
-        let read = |html: &str| -> Vec<Option<String>> {
-            let doc = dom::parse(html);
-            let records: Vec<Record> = (0..doc.nodes.len() as NodeId)
-                .filter(|&id| doc.is_tag(id, "li"))
-                .map(|id| Record {
-                    start: id,
-                    end: doc.node(id).end,
-                })
-                .collect();
-            section_dates(&doc, &records, &ctx)
-                .into_iter()
-                .map(|d| d.map(|d| d.date.date_naive().to_string()))
-                .collect()
-        };
+        let read = |html: &str| days_at(html, &ctx);
         let upcoming = "<main><h2>Tuesday, March 12, 2024</h2><ul><li>a</li></ul>\
             <h2>Wednesday, March 13</h2><ul><li>b</li><li>c</li></ul>\
             <h2>Saturday, March 16</h2><ul><li>d</li></ul></main>";
