@@ -200,8 +200,8 @@ pub struct TitlePlan {
     /// posts): the title is the start of their text and the link their
     /// permalink (see [`headless_group`]).
     pub headless: bool,
-    /// Each record's permalink, when it has one (see [`is_permalink_text`]
-    /// and [`post_number_permalinks`]).
+    /// Each record's permalink, when it has one: a link whose text is its
+    /// posting time or says "permalink", or a forum post's number.
     pub permalinks: rustc_hash::FxHashSet<NodeId>,
     /// The records' links differ only by their fragment (`#comment-12`,
     /// `#v2-1`): the fragment is kept, or every record would get the same

@@ -910,14 +910,14 @@ fn place_records(
     for v in by_container.values_mut() {
         v.sort_unstable();
     }
-    // Records that span several siblings (a title row and a metadata row,
-    // dt + dd, heading + paragraphs): split at the sibling kind that holds
-    // the title.
     // The group's first mined runs stand in for a container mining found
     // nothing in (a day's lone commit among days of several).
     let mut protos: Vec<(NodeId, NodeId)> = by_container.values().flatten().copied().collect();
     protos.sort_unstable();
     protos.truncate(MAX_PROTOTYPES);
+    // Records that span several siblings (a title row and a metadata row,
+    // dt + dd, heading + paragraphs): split at the sibling kind that holds
+    // the title.
     let Some(head) = siblings::head_kind(doc, kinds, runs) else {
         let mut records: Vec<Record> = containers
             .iter()
@@ -1041,7 +1041,9 @@ fn dice(a: &HashMap<&str, u32>, b: &HashMap<&str, u32>) -> f64 {
 
 /// Single-sibling records of one container: every child with the group's
 /// root tag (and a class all mined roots share) that structurally
-/// resembles the mined records (`mined`: runs, first → last, sorted).
+/// resembles the mined records (`mined`: runs, first → last, sorted). A
+/// container without mined runs is judged against the group's (`protos`,
+/// see [`alike_members`]).
 fn widen(
     doc: &Document,
     container: NodeId,

@@ -10,8 +10,10 @@
 //! that kind extend it.
 //!
 //! Invariants: only groups smaller than `min_instances` are made (larger
-//! lists are the miner's) and never inside `nav`, `aside`, `header` or
-//! `footer`; records are whole sibling subtrees, disjoint, in page order.
+//! lists are the miner's) and never inside `nav`, `aside`, or the page's
+//! `header` or `footer` (one inside an `article` or `section` is that
+//! content's, see [`in_chrome`]); records are whole sibling subtrees,
+//! disjoint, in page order.
 //! Cost: one pass over the arena plus a walk up from each heading.
 
 use crate::extract::dom::{Document, NodeId};

@@ -10,8 +10,8 @@
 //!
 //! Invariants: at most [`MAX_STRAGGLERS`], never more than the list's own
 //! records, and none at all when more headings qualify (those are another
-//! list, not stragglers); never inside `nav`, `aside`, `header`, `footer`
-//! or inside a record; each is a whole subtree (the heading, or the
+//! list, not stragglers); never inside `nav`, `aside`, the page's `header`
+//! or `footer` (a post's own header is not chrome) or inside a record; each is a whole subtree (the heading, or the
 //! `article` it heads), in page order. Cost: one pass over the scope's
 //! nodes plus a walk up from each heading; each heading is checked against
 //! the records by binary search and against their links by hash, and the
