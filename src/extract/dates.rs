@@ -212,23 +212,29 @@ fn date_starts(text: &str) -> impl Iterator<Item = usize> + '_ {
 /// [`START_WORDS`] (any case).
 fn is_start_word(b: &[u8]) -> bool {
     let len = b.iter().take_while(|c| c.is_ascii_alphabetic()).count();
-    let mut buf = [0u8; 12];
-    let Some(lower) = buf.get_mut(..len) else {
-        return false; // longer than every start word
-    };
-    lower.copy_from_slice(&b[..len]);
-    lower.make_ascii_lowercase();
-    START_WORDS.iter().any(|w| w.as_bytes() == lower)
+    let mut buf = [0u8; WORD_BUFFER];
+    lowercase(&b[..len], &mut buf).is_some_and(|w| {
+        START_WORDS
+            .binary_search_by(|s| s.as_bytes().cmp(w))
+            .is_ok()
+    })
 }
 
-/// The words a pattern's match can begin with, lower case: weekdays, the
-/// leading ASCII letters of each month name ("m" of "märz") and day word,
-/// and the spelt-out counts of relative dates.
+/// Longer than every month name and start word: a longer word is none.
+const WORD_BUFFER: usize = 12;
+
+/// `word` in lower case, in `buf`; `None` when it does not fit.
+fn lowercase<'b>(word: &[u8], buf: &'b mut [u8; WORD_BUFFER]) -> Option<&'b [u8]> {
+    let lower = buf.get_mut(..word.len())?;
+    lower.copy_from_slice(word);
+    lower.make_ascii_lowercase();
+    Some(lower)
+}
+
+/// The words a pattern's match can begin with, lower case and sorted:
+/// weekdays, the leading ASCII letters of each month name ("m" of "märz")
+/// and day word, and the spelt-out counts of relative dates.
 static START_WORDS: LazyLock<Vec<&'static str>> = LazyLock::new(|| {
-    let ascii_start = |w: &'static str| {
-        let end = w.find(|c: char| !c.is_ascii_alphabetic());
-        &w[..end.unwrap_or(w.len())]
-    };
     let mut words: Vec<&'static str> = WEEKDAYS
         .iter()
         .copied()
@@ -236,7 +242,7 @@ static START_WORDS: LazyLock<Vec<&'static str>> = LazyLock::new(|| {
         .chain(LATIN_DAY_WORDS.iter().map(|(w, _)| *w))
         .chain(RELATIVE_COUNT_WORDS.iter().copied())
         .chain(["just", "right"])
-        .map(ascii_start)
+        .map(ascii_letters_start)
         .collect();
     words.sort_unstable();
     words.dedup();
@@ -1026,12 +1032,16 @@ const LATIN_DAY_WORDS: &[(&str, u64)] = &[
 static LATIN_DAY_WORD_STARTS: LazyLock<Vec<&'static str>> = LazyLock::new(|| {
     LATIN_DAY_WORDS
         .iter()
-        .map(|(w, _)| {
-            let end = w.find(|c: char| !c.is_ascii_alphabetic());
-            &w[..end.unwrap_or(w.len())]
-        })
+        .map(|(w, _)| ascii_letters_start(w))
         .collect()
 });
+
+/// The leading ASCII letters of `w` ("aujourd" of "aujourd'hui", "m" of
+/// "märz").
+fn ascii_letters_start(w: &str) -> &str {
+    let end = w.find(|c: char| !c.is_ascii_alphabetic());
+    &w[..end.unwrap_or(w.len())]
+}
 
 /// A cheap test run before any pattern: false only for texts no pattern
 /// can read a date from, so most link and text runs of a list page skip
@@ -1151,13 +1161,10 @@ fn word_may_date(word: &[u8], has_digit: bool) -> bool {
 
 /// True when `word` (ASCII letters, any case) is in [`MONTH_NAMES`].
 fn is_month_name(word: &[u8]) -> bool {
-    let mut buf = [0u8; 12];
-    let Some(lower) = buf.get_mut(..word.len()) else {
-        return false; // longer than every month name
-    };
-    lower.copy_from_slice(word);
-    lower.make_ascii_lowercase();
-    std::str::from_utf8(lower).is_ok_and(|w| MONTH_LOOKUP.contains_key(w))
+    let mut buf = [0u8; WORD_BUFFER];
+    lowercase(word, &mut buf)
+        .and_then(|w| std::str::from_utf8(w).ok())
+        .is_some_and(|w| MONTH_LOOKUP.contains_key(w))
 }
 
 /// The digits [`fullwidth_digits_to_ascii`] converts (and the prefilter

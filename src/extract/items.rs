@@ -128,19 +128,25 @@ const AD_MARKERS: &[&str] = &[
 pub fn is_advertising(doc: &Document, record: &Record) -> bool {
     let marked = |id: NodeId| {
         doc.element(id).is_some_and(|e| {
-            let custom = e.name.contains('-') && e.name.split('-').any(is_ad_marker);
-            custom
-                || e.attr("class")
-                    .unwrap_or("")
-                    .split_whitespace()
-                    .any(|t| is_ad_marker(t) || t.split('-').any(is_ad_marker))
+            let custom = e.name.contains('-')
+                && has_part(std::iter::once(e.name.as_str()), &['-'], AD_MARKERS);
+            let class = e.attr("class").unwrap_or("");
+            custom || has_part(class.split_whitespace(), &['-'], AD_MARKERS)
         })
     };
     marked(record.start) || doc.children(record.start).any(marked)
 }
 
-fn is_ad_marker(token: &str) -> bool {
-    AD_MARKERS.iter().any(|m| m.eq_ignore_ascii_case(token))
+/// True when one of `tokens`, or a part of one cut at `separators`, is one
+/// of `words` (any case): `ad-slot` holds `ad`, `img-icon` holds `icon`.
+fn has_part<'t>(
+    tokens: impl Iterator<Item = &'t str>,
+    separators: &[char],
+    words: &[&str],
+) -> bool {
+    tokens
+        .flat_map(|t| t.split(separators))
+        .any(|part| words.iter().any(|w| part.eq_ignore_ascii_case(w)))
 }
 
 /// The base URL links of a page resolve against: `<base href>` (itself
@@ -323,7 +329,7 @@ pub fn plan_titles(doc: &Document, records: &[Record], dates: &DateContext) -> T
                 continue;
             }
             let text = link_title_text(doc, i);
-            if permalink.is_none() && is_permalink_text(icon_link_name(el, &text), dates) {
+            if permalink.is_none() && names_permalink(el, &text, dates) {
                 permalink = Some(i);
             }
             if !text.is_empty() && !is_action_text(&text) {
@@ -509,6 +515,12 @@ fn text_outside_links(doc: &Document, r: &Record) -> usize {
         .sum()
 }
 
+/// True when the link `el` with text `text` is a permalink by what it says
+/// ([`icon_link_name`], [`is_permalink_text`]).
+fn names_permalink(el: &crate::extract::dom::Element, text: &str, dates: &DateContext) -> bool {
+    is_permalink_text(icon_link_name(el, text), dates)
+}
+
 /// What a link says: its text, or for an icon-only link (no text) the
 /// name its `title` or `aria-label` gives it (a comment's permalink drawn
 /// as a chain icon, `title="link"`).
@@ -659,14 +671,11 @@ fn leading_badge(doc: &Document, node: NodeId) -> Option<NodeId> {
         .children(node)
         .find(|&c| !matches!(doc.node(c).data, NodeData::Text { blank: true, .. }))?;
     let class = doc.element(first)?.attr("class")?;
-    let is_badge = class
-        .split_ascii_whitespace()
-        .flat_map(|token| token.split(['-', '_']))
-        .any(|part| {
-            BADGE_CLASS_PARTS
-                .iter()
-                .any(|b| part.eq_ignore_ascii_case(b))
-        });
+    let is_badge = has_part(
+        class.split_ascii_whitespace(),
+        &['-', '_'],
+        BADGE_CLASS_PARTS,
+    );
     let badge = doc.text_bytes(first);
     let rest = doc.text_bytes(node).saturating_sub(badge);
     (is_badge && (1..=MAX_BADGE_BYTES).contains(&badge) && rest >= MIN_TITLE_AFTER_BADGE)
@@ -1037,13 +1046,10 @@ fn headless_title(
     let permalink = links
         .iter()
         .find(|l| {
-            if permalinks.contains(&l.node) {
-                return true;
-            }
-            let name = doc
-                .element(l.node)
-                .map_or(&*l.text, |el| icon_link_name(el, &l.text));
-            is_permalink_text(name, dates)
+            permalinks.contains(&l.node)
+                || doc
+                    .element(l.node)
+                    .is_some_and(|el| names_permalink(el, &l.text, dates))
         })
         .map(|l| l.node);
     let text =
@@ -1213,8 +1219,7 @@ fn image_url(el: &crate::extract::dom::Element, base: &Url) -> Option<Url> {
     // (`img-icon`: a commenter's picture in their name's link).
     let decoration_class = el.attr("class").is_some_and(|c| {
         find_ascii_ci(c.as_bytes(), b"avatar").is_some()
-            || c.split(|ch: char| ch.is_ascii_whitespace() || ch == '-' || ch == '_')
-                .any(|part| part.eq_ignore_ascii_case("icon") || part.eq_ignore_ascii_case("emoji"))
+            || has_part(c.split_ascii_whitespace(), &['-', '_'], &["icon", "emoji"])
     });
     if tiny || decoration_class {
         return None;

@@ -414,6 +414,19 @@ fn value_of(doc: &Document, id: NodeId, attr: Option<&str>) -> Option<String> {
     (!v.is_empty()).then_some(v)
 }
 
+/// A title field's value: its `@attr`, or the first match's text as
+/// detection reads a title (without a leading badge, `items::title_text`).
+fn title_value(doc: &Document, css: &CssDoc, rec: &Record, fs: &FieldSelector) -> Option<String> {
+    match fs.attr {
+        Some(_) => first_value(doc, css, rec, fs),
+        None => css
+            .matches(&fs.compiled, rec.start..rec.end)
+            .into_iter()
+            .map(|id| collapse_whitespace(&items::title_text(doc, id)))
+            .find(|t| !t.is_empty()),
+    }
+}
+
 /// A link field's value: its `@attr`, or the `href` of the first match.
 fn link_value(doc: &Document, css: &CssDoc, rec: &Record, fs: &FieldSelector) -> Option<String> {
     match fs.attr {
@@ -481,15 +494,7 @@ fn set_field(
 ) -> bool {
     match field {
         Field::Title => {
-            item.title = match fs.attr {
-                Some(_) => first_value(doc, css, r, fs),
-                None => css
-                    .matches(&fs.compiled, r.start..r.end)
-                    .into_iter()
-                    .map(|id| collapse_whitespace(&items::title_text(doc, id)))
-                    .find(|t| !t.is_empty()),
-            }
-            .unwrap_or_default();
+            item.title = title_value(doc, css, r, fs).unwrap_or_default();
             !item.title.is_empty()
         }
         Field::Link => {

@@ -18,7 +18,7 @@
 //! Invariants: only scores change; the work is one binary search per
 //! section and one text count per nested record, for the few best groups.
 
-use crate::extract::dom::{Document, is_heading};
+use crate::extract::dom::{Document, NodeId, is_heading};
 
 use super::{Record, RecordGroup};
 
@@ -81,9 +81,13 @@ fn records_per_section(doc: &Document, sections: &[Record], records: &[Record]) 
 
 /// True when `section` holds a heading outside its `nested` records.
 fn has_own_heading(doc: &Document, section: &Record, nested: &[Record]) -> bool {
-    (section.start..section.end).any(|i| {
-        doc.tag(i).is_some_and(is_heading) && !nested.iter().any(|r| (r.start..r.end).contains(&i))
-    })
+    // `nested` is disjoint and in document order: the record that could
+    // hold `i` is the last one starting at or before it.
+    let in_nested = |i: NodeId| {
+        let k = nested.partition_point(|r| r.start <= i);
+        k > 0 && i < nested[k - 1].end
+    };
+    (section.start..section.end).any(|i| doc.tag(i).is_some_and(is_heading) && !in_nested(i))
 }
 
 /// The `records` (a group's, so in document order) inside `section` and below its top-level

@@ -20,9 +20,6 @@ use crate::extract::dom::{Document, NodeId};
 
 use super::{Kinds, Links, Record, RecordGroup, selector};
 
-/// Elements whose content is page chrome, not the page's own list.
-const CHROME: &[&str] = &["nav", "aside", "header", "footer"];
-
 /// How far above a heading a wrapping link is looked for (`a > h2`,
 /// `a > div > h3`).
 const LINK_ABOVE: usize = 3;
@@ -138,18 +135,15 @@ pub(super) fn in_chrome(doc: &Document, id: NodeId) -> bool {
     let outermost_content = chain
         .iter()
         .rposition(|&a| CONTENT.iter().any(|t| doc.is_tag(a, t)));
-    chain.iter().enumerate().any(|(i, &a)| {
-        CHROME.iter().any(|t| doc.is_tag(a, t))
-            && (PAGE_CHROME.iter().all(|t| !doc.is_tag(a, t))
-                || outermost_content.is_none_or(|c| i > c))
+    chain.iter().enumerate().any(|(i, &a)| match doc.tag(a) {
+        Some("nav" | "aside") => true,
+        Some("header" | "footer") => outermost_content.is_none_or(|c| i > c),
+        _ => false,
     })
 }
 
 /// Elements whose `header` and `footer` are their own, not the page's.
 const CONTENT: &[&str] = &["article", "section"];
-
-/// Chrome only when they are the page's: `header` and `footer`.
-const PAGE_CHROME: &[&str] = &["header", "footer"];
 
 /// True when a mined group already starts with the same record.
 fn known(existing: &[RecordGroup], container: NodeId, first: NodeId) -> bool {
