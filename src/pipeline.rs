@@ -151,7 +151,7 @@ pub fn analyze_list_with(
     let detection = records::detect(&doc, &seq, &mining, params);
     let t2 = Instant::now();
     let visible = usize::try_from(seq.total_text()).unwrap_or(usize::MAX);
-    let embedded = embedded::find(html, visible, params, dates);
+    let embedded = embedded::find(html, &doc.scripts, visible, params, dates);
     let shell = shell::detect(&doc, visible, &embedded.scripts, html);
     let t3 = Instant::now();
     let base = items::base_url(&doc, page_url);

@@ -27,6 +27,7 @@ pub use groups::{EmbeddedDrop, EmbeddedGroup, EmbeddedRecord, FieldPlan, PageFac
 use scripts::ScriptKind;
 
 use crate::extract::dates::DateContext;
+use crate::extract::dom::prepare::ScriptSpans;
 use crate::extract::items::{self, Item};
 use crate::extract::patterns::MiningParams;
 
@@ -58,15 +59,18 @@ impl Embedded {
     }
 }
 
-/// Finds the record groups in the data embedded in `html`.
-/// `visible_text` is the byte count of the page's visible text (the DOM's).
+/// Finds the record groups in the data embedded in `html`, whose scripts
+/// the parser noted in `spans` (the rest of the page is scanned; default
+/// spans scan it all). `visible_text` is the byte count of the page's
+/// visible text (the DOM's).
 pub fn find(
     html: &str,
+    spans: &ScriptSpans,
     visible_text: usize,
     params: &MiningParams,
     dates: &DateContext,
 ) -> Embedded {
-    let found = scripts::scan(html);
+    let found = scripts::of_page(html, spans);
     let mut stats = ScriptStats::default();
     for s in &found {
         if s.src.is_some() {

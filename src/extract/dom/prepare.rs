@@ -1,8 +1,10 @@
 //! Everything done to raw HTML before a parser reads it, in one linear
 //! pass over its tags: the work budget ([`super::budget`]: elements,
-//! attributes per element), the nesting-depth cap ([`super::depth`]), and
+//! attributes per element), the nesting-depth cap ([`super::depth`]),
 //! emptying the bodies of `script`, `style` and `noscript`, which the
-//! arena drops anyway (html5ever then has less to tokenize).
+//! arena drops anyway (html5ever then has less to tokenize), and noting
+//! where each `script` element is ([`ScriptSpans`]), so that the embedded
+//! data reader does not scan the page a second time.
 //!
 //! Invariants:
 //! - One pass: every byte is looked at a bounded number of times; tag names
@@ -17,6 +19,9 @@
 //!   `</script>` part of the script).
 //! - Comments, raw-text contents and attribute values are never read as
 //!   tags.
+//! - Script spans are byte ranges of the input (not of the output), in
+//!   document order, at most [`MAX_SCRIPT_SPANS`]; they cover the input up
+//!   to [`ScriptSpans::scanned_to`] (where the element budget cut it).
 
 use std::borrow::Cow;
 use std::ops::Range;
@@ -39,11 +44,36 @@ pub struct Options {
     pub empty_raw_bodies: bool,
 }
 
+/// `script` elements noted per page; later ones are not read for data.
+pub const MAX_SCRIPT_SPANS: usize = 1_000;
+
+/// One `script` element of the input, as byte ranges of it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ScriptSpan {
+    /// From just past `<script` to the start tag's `>` (exclusive): the
+    /// attributes as written.
+    pub attributes: Range<usize>,
+    /// The text between the start tag and `</script` (the input end when
+    /// there is none).
+    pub body: Range<usize>,
+}
+
+/// Where the `script` elements of an input are (see the module header).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ScriptSpans {
+    pub spans: Vec<ScriptSpan>,
+    /// The spans cover the input up to this byte: its length, unless the
+    /// element budget cut the page (0 when no pass ran).
+    pub scanned_to: usize,
+}
+
 /// The HTML to parse and what the pass cut.
 #[derive(Debug)]
 pub struct Prepared<'a> {
     /// Borrowed when nothing was cut.
     pub html: Cow<'a, str>,
+    /// The input's `script` elements.
+    pub scripts: ScriptSpans,
     /// The page was cut before its start tag number `MAX_ELEMENTS + 1`.
     pub truncated: bool,
     /// Attributes dropped beyond [`MAX_ATTRIBUTES`] per element.
@@ -60,6 +90,7 @@ pub fn prepare(html: &str, options: Options) -> Prepared<'_> {
         open: options.max_depth.map(OpenElements::new),
         empty_raw_bodies: options.empty_raw_bodies,
         cuts: Vec::new(),
+        scripts: Vec::new(),
         elements: 0,
         end: html.len(),
         dropped_attributes: 0,
@@ -76,6 +107,7 @@ struct Pass<'a> {
     empty_raw_bodies: bool,
     /// Byte ranges to remove, in order, disjoint.
     cuts: Vec<Range<usize>>,
+    scripts: Vec<ScriptSpan>,
     elements: usize,
     /// Where the element budget cut the page (the input end if it did not).
     end: usize,
@@ -130,7 +162,7 @@ impl Pass<'_> {
             // Kept at any depth: its content is text to the parser, and
             // dropping the tag would turn that content into page text.
             self.keep_attributes(&tag);
-            return Some(self.raw_text(tag.id, tag.after));
+            return Some(self.raw_text(lt, &tag));
         }
         let keep = match self.open.as_mut() {
             Some(open) => open.start(tag.id, tag.self_closing),
@@ -159,11 +191,22 @@ impl Pass<'_> {
         self.dropped_attributes += tag.excess_attributes;
     }
 
-    /// Skips the content of raw-text element `id` that starts at `from`,
-    /// emptying it when allowed (see the module header); returns where
-    /// scanning resumes.
-    fn raw_text(&mut self, id: TagId, from: usize) -> usize {
+    /// Skips the content of the raw-text element whose start tag `tag` is
+    /// at `lt`, noting a script and emptying the content when allowed (see
+    /// the module header); returns where scanning resumes.
+    fn raw_text(&mut self, lt: usize, tag: &Tag) -> usize {
+        let (id, from) = (tag.id, tag.after);
         let (close, resume) = lexer::raw_text_end(self.src, from, self.names.name(id));
+        if id == tag::SCRIPT && self.scripts.len() < MAX_SCRIPT_SPANS {
+            let name_end = (lt + 1 + "script".len()).min(from);
+            // Before the `>`; an unclosed tag at the input end runs to it.
+            let closed = self.src.get(from.wrapping_sub(1)) == Some(&b'>');
+            let tag_end = if closed { from - 1 } else { from }.max(name_end);
+            self.scripts.push(ScriptSpan {
+                attributes: name_end..tag_end,
+                body: from..close,
+            });
+        }
         if self.may_empty(id, from..close) {
             self.cuts.push(from..close);
         }
@@ -193,9 +236,14 @@ impl Pass<'_> {
 
     fn finish(self, html: &str) -> Prepared<'_> {
         let truncated = self.end < html.len();
+        let scripts = ScriptSpans {
+            spans: self.scripts,
+            scanned_to: self.end,
+        };
         if self.cuts.is_empty() && !truncated {
             return Prepared {
                 html: Cow::Borrowed(html),
+                scripts,
                 truncated,
                 dropped_attributes: 0,
                 dropped_deep_tags: 0,
@@ -210,6 +258,7 @@ impl Pass<'_> {
         out.push_str(html.get(at..self.end).unwrap_or_default());
         Prepared {
             html: Cow::Owned(out),
+            scripts,
             truncated,
             dropped_attributes: self.dropped_attributes,
             dropped_deep_tags: self.dropped_deep_tags,

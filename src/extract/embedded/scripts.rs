@@ -1,9 +1,13 @@
 //! The `<script>` elements of raw HTML, and the data they embed.
 //!
 //! The DOM arena drops script contents (they are not visible text), so the
-//! scripts are read straight from the HTML, the way a browser's tokenizer
-//! does: a script's text runs from its start tag to the next `</script`
-//! (any case); comments (`<!-- … -->`) outside scripts are skipped.
+//! scripts are read straight from the HTML. The parser's pass over the
+//! page's tags already notes where each script is ([`ScriptSpans`]);
+//! [`of_page`] reads them there, and [`scan`] reads the rest of a page that
+//! pass did not cover (past the element budget), the way a browser's
+//! tokenizer does: a script's text runs from its start tag to the next
+//! `</script` (any case); comments (`<!-- … -->`) outside scripts are
+//! skipped.
 //!
 //! [`sources`] turns scripts into parsed data [`Source`]s: JSON-LD blocks,
 //! JSON data blocks (`__NEXT_DATA__`, Nuxt 3's `__NUXT_DATA__` devalue
@@ -25,9 +29,10 @@ use serde_json::Value;
 
 use super::{devalue, jsvalue};
 use crate::extract::dom::find_ascii_ci;
+use crate::extract::dom::prepare::{MAX_SCRIPT_SPANS, ScriptSpans};
 
 /// Scripts looked at per page.
-pub const MAX_SCRIPTS: usize = 1_000;
+pub const MAX_SCRIPTS: usize = MAX_SCRIPT_SPANS;
 /// Longest script whose data is read.
 pub const MAX_SCRIPT_BYTES: usize = 6 * 1024 * 1024;
 /// Script text parsed per page, over all scripts.
@@ -66,6 +71,48 @@ pub struct Script<'a> {
     pub text: &'a str,
 }
 
+/// The scripts of `html` (the string the spans were taken from), in
+/// document order (at most [`MAX_SCRIPTS`]): those of `spans`, then those
+/// [`scan`] finds past [`ScriptSpans::scanned_to`]. A span that is not a
+/// range of `html` is skipped.
+pub fn of_page<'a>(html: &'a str, spans: &ScriptSpans) -> Vec<Script<'a>> {
+    let mut out: Vec<Script<'a>> = spans
+        .spans
+        .iter()
+        .filter_map(|s| {
+            Some(script(
+                html.get(s.attributes.clone())?,
+                html.get(s.body.clone())?,
+            ))
+        })
+        .take(MAX_SCRIPTS)
+        .collect();
+    if out.len() < MAX_SCRIPTS
+        && let Some(rest) = html.get(spans.scanned_to..).filter(|r| !r.is_empty())
+    {
+        let room = MAX_SCRIPTS - out.len();
+        out.extend(scan(rest).into_iter().take(room));
+    }
+    out
+}
+
+/// One script from its start tag's attribute text and its body.
+fn script<'a>(attribute_text: &str, text: &'a str) -> Script<'a> {
+    let attrs = attributes(attribute_text);
+    let get = |name: &str| {
+        attrs
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.clone())
+    };
+    Script {
+        kind: kind_of(get("type").as_deref()),
+        id: get("id").filter(|v| !v.trim().is_empty()),
+        src: get("src").filter(|v| !v.trim().is_empty()),
+        text,
+    }
+}
+
 /// The scripts of a page, in document order (at most [`MAX_SCRIPTS`]).
 pub fn scan(html: &str) -> Vec<Script<'_>> {
     let b = html.as_bytes();
@@ -84,22 +131,13 @@ pub fn scan(html: &str) -> Vec<Script<'_>> {
         let Some(tag_end) = start_tag_end(b, i + 7) else {
             break;
         };
-        let attrs = attributes(&html[i + 7..tag_end]);
         let content_start = tag_end + 1;
         let content_end =
             find_ascii_ci(&b[content_start..], b"</script").map_or(b.len(), |n| content_start + n);
-        let get = |name: &str| {
-            attrs
-                .iter()
-                .find(|(k, _)| k == name)
-                .map(|(_, v)| v.clone())
-        };
-        out.push(Script {
-            kind: kind_of(get("type").as_deref()),
-            id: get("id").filter(|v| !v.trim().is_empty()),
-            src: get("src").filter(|v| !v.trim().is_empty()),
-            text: &html[content_start..content_end],
-        });
+        out.push(script(
+            &html[i + 7..tag_end],
+            &html[content_start..content_end],
+        ));
         if out.len() >= MAX_SCRIPTS {
             break;
         }
@@ -400,6 +438,18 @@ mod tests {
         assert_eq!(labels, ["script#__NEXT_DATA__"]);
     }
 
+    /// What a test compares of a script.
+    fn seen<'a>(s: &[Script<'a>]) -> Vec<(ScriptKind, Option<String>, Option<String>, &'a str)> {
+        s.iter()
+            .map(|s| (s.kind, s.id.clone(), s.src.clone(), s.text))
+            .collect()
+    }
+
+    /// The scripts as the page reader finds them: at the parser's spans.
+    fn parsed(html: &str) -> Vec<Script<'_>> {
+        of_page(html, &crate::extract::dom::parse(html).scripts)
+    }
+
     #[test]
     fn scans_scripts_like_a_tokenizer() {
         let html = r#"<html><head>
@@ -411,6 +461,8 @@ mod tests {
 <script type="text/template"><li>{{title}}</li></script>
 </head><body></body></html>"#;
         let s = scan(html);
+        // The parser's spans give the same scripts as a scan of the page.
+        assert_eq!(seen(&parsed(html)), seen(&s));
         let kinds: Vec<ScriptKind> = s.iter().map(|s| s.kind).collect();
         assert_eq!(
             kinds,
@@ -427,8 +479,52 @@ mod tests {
         assert_eq!(s[2].src.as_deref(), Some("/app.js"));
         assert!(s[3].text.contains("window.x = 1"));
         // An unclosed script runs to the end of the input.
-        let open = scan("<script>window.a = [1]");
-        assert_eq!(open[0].text, "window.a = [1]");
+        for open in [
+            scan("<script>window.a = [1]"),
+            parsed("<script>window.a = [1]"),
+        ] {
+            assert_eq!(open[0].text, "window.a = [1]");
+        }
+        let unclosed_tag = parsed("<p>x</p><script type=application/json");
+        assert_eq!(seen(&unclosed_tag), [(ScriptKind::Json, None, None, "")]);
+    }
+
+    /// Regression: a script shown as text in a `textarea` (a code sample, a
+    /// comment form's preview) was read as the page's data.
+    #[test]
+    fn a_script_written_inside_a_textarea_is_text_not_data() {
+        let html = r#"<body><textarea><script type="application/ld+json">{"@type":"ItemList"}</script></textarea>
+<script type="application/ld+json">{"@type":"Thing"}</script></body>"#;
+        let got = parsed(html);
+        assert_eq!(got.len(), 1);
+        assert_eq!(got[0].text, r#"{"@type":"Thing"}"#);
+    }
+
+    /// The parser's pass stops at the element budget; the data at the end
+    /// of a page longer than that (where frameworks put it) is still read.
+    #[test]
+    fn scripts_past_the_element_budget_are_still_read() {
+        use crate::extract::dom::budget::MAX_ELEMENTS;
+        let html = format!(
+            "<body><script id=early>window.a = 1</script>{}\
+             <script id=__NEXT_DATA__ type=application/json>{{\"props\":{{}}}}</script></body>",
+            "<i></i>".repeat(MAX_ELEMENTS)
+        );
+        let doc = crate::extract::dom::parse(&html);
+        assert!(doc.truncated_at_budget);
+        assert!(doc.scripts.scanned_to < html.len());
+        let ids: Vec<Option<String>> = of_page(&html, &doc.scripts)
+            .into_iter()
+            .map(|s| s.id)
+            .collect();
+        assert_eq!(
+            ids,
+            [Some("early".to_string()), Some("__NEXT_DATA__".to_string())]
+        );
+        // Spans that are not ranges of the page are skipped, not a panic.
+        let mut wrong = doc.scripts.clone();
+        wrong.spans[0].body = html.len()..html.len() + 5;
+        assert_eq!(of_page(&html, &wrong).len(), 1);
     }
 
     #[test]
