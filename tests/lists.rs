@@ -574,3 +574,27 @@ fn job_openings_by_department_with_a_nested_team() {
     // section lost its two openings.
     check("greenhouse_job_board");
 }
+
+#[test]
+fn korean_board_with_notices_category_spans_and_comment_counts() {
+    // Unseen-platform check (XE/Rhymix board): the category span and the
+    // "[12]" comment-count link beside each title are not the title.
+    check("korean_board_table");
+}
+
+#[test]
+fn old_reddit_comment_page_with_collapsed_and_stickied_comments() {
+    check("old_reddit_comments");
+}
+
+#[test]
+fn merge_requests_titled_by_their_title_not_their_reference() {
+    check("gitlab_merge_requests");
+}
+
+#[test]
+fn regional_news_with_paywall_badges_at_the_end_of_headlines() {
+    // Regression: the "AN+" badge at the end of four headline links ended
+    // their titles.
+    check("german_news_ticker");
+}

@@ -95,6 +95,26 @@ impl Element {
             .find(|(k, _)| k == name)
             .map(|(_, v)| v.as_str())
     }
+
+    /// Hidden by its own markup, whatever the style sheets say: the
+    /// `hidden` attribute, or an inline style with `display: none` or
+    /// `visibility: hidden` (any case and spacing).
+    pub fn is_hidden(&self) -> bool {
+        if self.attr("hidden").is_some() {
+            return true;
+        }
+        self.attr("style").is_some_and(|style| {
+            let squeezed: String = style
+                .chars()
+                .filter(|c| !c.is_whitespace())
+                .map(|c| c.to_ascii_lowercase())
+                .collect();
+            squeezed.split(';').any(|d| {
+                let d = d.trim_end_matches("!important");
+                d == "display:none" || d == "visibility:hidden"
+            })
+        })
+    }
 }
 
 /// Elements whose whole subtree is dropped: they hold no visible page text.

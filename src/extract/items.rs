@@ -6,6 +6,7 @@
 //! of title and summary), so a record seen again maps to the same item.
 
 use std::borrow::Cow;
+use std::ops::Range;
 
 use chrono::{DateTime, FixedOffset};
 use sha2::{Digest, Sha256};
@@ -13,7 +14,7 @@ use url::Url;
 
 use crate::extract::dates::{DateContext, date_in, find_date, parse_date};
 use crate::extract::dom::{
-    Document, NodeData, NodeId, collapse_whitespace, ends_with_ascii_ci, find_ascii_ci,
+    Document, Element, NodeData, NodeId, collapse_whitespace, ends_with_ascii_ci, find_ascii_ci,
     is_block_element, is_heading, push_collapsed,
 };
 use crate::extract::records::Record;
@@ -646,40 +647,58 @@ fn link_title_text(doc: &Document, a: NodeId) -> String {
     title_text(doc, link_title_node(doc, a))
 }
 
-/// The text of a title element without the badge it may start with
-/// ([`leading_badge`]); field selectors read titles the same way.
+/// The text of a title element without the badges it may start or end
+/// with ([`title_badges`]); field selectors read titles the same way.
 pub(crate) fn title_text(doc: &Document, node: NodeId) -> String {
-    match leading_badge(doc, node) {
-        Some(badge) => doc.text_of_range(doc.node(badge).end, doc.node(node).end),
-        None => doc.text(node),
+    match title_badges(doc, node) {
+        (None, None) => doc.text(node),
+        (leading, trailing) => doc.text_of_range(
+            leading.map_or(node, |b| doc.node(b).end),
+            trailing.unwrap_or(doc.node(node).end),
+        ),
     }
 }
 
-/// Class-name parts of a badge: a short label set before a headline
-/// inside its link ("Abonnés", "Video", "New").
+/// Class-name parts of a badge: a short label set before or after a
+/// headline inside its link ("Abonnés", "Video", "New", "AN+").
 const BADGE_CLASS_PARTS: &[&str] = &["badge", "label", "pill", "flag", "sticker", "premium"];
 /// Longest badge text (bytes).
 const MAX_BADGE_BYTES: usize = 24;
-/// Text a title keeps at least once its badge is dropped (bytes).
+/// Text a title keeps at least once its badges are dropped (bytes).
 const MIN_TITLE_AFTER_BADGE: usize = 10;
 
-/// The badge a title element starts with, if any: its first non-blank
-/// child is an element whose class names a badge, with a short text, and
-/// a headline follows it.
-fn leading_badge(doc: &Document, node: NodeId) -> Option<NodeId> {
-    let first = doc
+/// The badges a title element starts and ends with, if any: its first
+/// (last) non-blank child is an element whose class names a badge, with a
+/// short text, and a headline of [`MIN_TITLE_AFTER_BADGE`] bytes remains
+/// beside it. A badge that is the whole title is none.
+fn title_badges(doc: &Document, node: NodeId) -> (Option<NodeId>, Option<NodeId>) {
+    let mut shown = doc
         .children(node)
-        .find(|&c| !matches!(doc.node(c).data, NodeData::Text { blank: true, .. }))?;
-    let class = doc.element(first)?.attr("class")?;
-    let is_badge = has_part(
-        class.split_ascii_whitespace(),
-        &['-', '_'],
-        BADGE_CLASS_PARTS,
-    );
-    let badge = doc.text_bytes(first);
-    let rest = doc.text_bytes(node).saturating_sub(badge);
-    (is_badge && (1..=MAX_BADGE_BYTES).contains(&badge) && rest >= MIN_TITLE_AFTER_BADGE)
-        .then_some(first)
+        .filter(|&c| !matches!(doc.node(c).data, NodeData::Text { blank: true, .. }));
+    let Some(first) = shown.next() else {
+        return (None, None);
+    };
+    let last = shown.last();
+    let badge_bytes = |c: NodeId| {
+        let class = doc.element(c)?.attr("class")?;
+        let named = has_part(
+            class.split_ascii_whitespace(),
+            &['-', '_'],
+            BADGE_CLASS_PARTS,
+        );
+        let bytes = doc.text_bytes(c);
+        (named && bytes <= MAX_BADGE_BYTES).then_some(bytes)
+    };
+    let total = doc.text_bytes(node);
+    let leading = badge_bytes(first).filter(|&b| b > 0).map(|b| (first, b));
+    let trailing = last.and_then(|l| Some((l, badge_bytes(l)?)));
+    let keeps = |dropped: usize| total.saturating_sub(dropped) >= MIN_TITLE_AFTER_BADGE;
+    match (leading, trailing) {
+        (Some((f, a)), Some((l, b))) if keeps(a + b) => (Some(f), Some(l)),
+        (Some((f, a)), _) if keeps(a) => (Some(f), None),
+        (_, Some((l, b))) if keeps(b) => (None, Some(l)),
+        _ => (None, None),
+    }
 }
 
 /// Where a link's title text comes from: the title element inside a block
@@ -746,9 +765,18 @@ pub fn item_from_record(
     let mut heading: Option<NodeId> = None;
     let mut image: Option<Url> = None;
     let mut attr_date: Option<DateTime<FixedOffset>> = None;
+    // Subtrees hidden by their markup, and the first date found in them:
+    // a reader sees the visible date (phpBB's hidden "last post" line
+    // comes before the topic's own date).
+    let mut hidden: Vec<Range<NodeId>> = Vec::new();
+    let mut hidden_date: Option<DateTime<FixedOffset>> = None;
     for i in record.start..record.end {
         let Some(el) = doc.element(i) else { continue };
         let name = el.name.as_str();
+        if !hidden.last().is_some_and(|r| r.contains(&i)) && el.is_hidden() {
+            hidden.push(i..doc.node(i).end);
+        }
+        let in_hidden = hidden.last().is_some_and(|r| r.contains(&i));
         if name == "a" {
             let url = el.attr("href").and_then(|h| {
                 if plan.keep_fragments {
@@ -780,21 +808,13 @@ pub fn item_from_record(
         {
             image = image_url(el, base);
         }
-        if attr_date.is_none() {
-            attr_date = [
-                "datetime",
-                "data-datetime",
-                "data-date",
-                "data-time",
-                "title",
-            ]
-            .iter()
-            .filter(|a| **a != "title" || matches!(name, "abbr" | "time" | "span" | "td"))
-            .filter_map(|a| Some((*a, el.attr(a)?)))
-            .find_map(|(a, v)| match a {
-                "title" => tooltip_date(v, dates),
-                _ => parse_date(v, dates),
-            });
+        if attr_date.is_none() && !(in_hidden && hidden_date.is_some()) {
+            let found = attribute_date(el, dates);
+            if in_hidden {
+                hidden_date = found;
+            } else {
+                attr_date = found;
+            }
         }
     }
 
@@ -816,10 +836,7 @@ pub fn item_from_record(
     // the text can be relative ("2 days ago"), so only that one is re-read.
     let (date, date_relative) = match attr_date {
         Some(d) => (Some(d), false),
-        None => match text_date(doc, record, link_node, dates) {
-            Some((d, source)) => (Some(d), date_moves_with_clock(&source, dates, d)),
-            None => (None, false),
-        },
+        None => record_text_date(doc, record, link_node, &hidden, hidden_date, dates),
     };
     let (author, categories) = crate::extract::byline::byline_and_tags(doc, record, link_node);
     let guid = match &link {
@@ -870,20 +887,66 @@ pub(crate) fn date_moves_with_clock(
     date_in(source, &later) != Some(date)
 }
 
-/// First date in the record's text, in document order (a record's own date
-/// comes before "last reply 3 hours ago"), and the text it was read from: a
-/// text node that is a date on its own or holds one, else a date spanning
-/// several nodes (read from their joined text).
+/// The date of an element's machine-readable attribute (`datetime`,
+/// `data-date`, ..., or a date tooltip on the elements that carry one).
+fn attribute_date(el: &Element, dates: &DateContext) -> Option<DateTime<FixedOffset>> {
+    let name = el.name.as_str();
+    [
+        "datetime",
+        "data-datetime",
+        "data-date",
+        "data-time",
+        "title",
+    ]
+    .iter()
+    .filter(|a| **a != "title" || matches!(name, "abbr" | "time" | "span" | "td"))
+    .filter_map(|a| Some((*a, el.attr(a)?)))
+    .find_map(|(a, v)| match a {
+        "title" => tooltip_date(v, dates),
+        _ => parse_date(v, dates),
+    })
+}
+
+/// A record's date when no visible element carries one in an attribute:
+/// the visible text's, else the hidden subtrees' attribute date
+/// (`hidden_date`), else their text's; and whether it moves with the clock
+/// (only a date read from text can be relative).
+fn record_text_date(
+    doc: &Document,
+    record: &Record,
+    title_link: Option<NodeId>,
+    hidden: &[Range<NodeId>],
+    hidden_date: Option<DateTime<FixedOffset>>,
+    dates: &DateContext,
+) -> (Option<DateTime<FixedOffset>>, bool) {
+    let from_text = |skip: &[Range<NodeId>]| {
+        text_date(doc, record, title_link, skip, dates)
+            .map(|(d, source)| (Some(d), date_moves_with_clock(&source, dates, d)))
+    };
+    from_text(hidden)
+        .or_else(|| hidden_date.map(|d| (Some(d), false)))
+        .or_else(|| (!hidden.is_empty()).then(|| from_text(&[])).flatten())
+        .unwrap_or((None, false))
+}
+
+/// First date in the record's text outside the `skip` subtrees, in
+/// document order (a record's own date comes before "last reply 3 hours
+/// ago"), and the text it was read from: a text node that is a date on its
+/// own or holds one, else a date spanning several nodes (read from their
+/// joined text).
 fn text_date<'d>(
     doc: &'d Document,
     record: &Record,
     title_link: Option<NodeId>,
+    skip: &[Range<NodeId>],
     ctx: &DateContext,
 ) -> Option<(DateTime<FixedOffset>, Cow<'d, str>)> {
     // A date in the headline is part of it ("Best of 2023"), but a card
     // link's date beside its heading is the record's own.
     let title = title_link.map(|t| link_title_node(doc, t));
-    let inside_title = |i: NodeId| title.is_some_and(|t| doc.contains(t, i));
+    let inside_title = |i: NodeId| {
+        title.is_some_and(|t| doc.contains(t, i)) || skip.iter().any(|r| r.contains(&i))
+    };
     for i in record.start..record.end {
         if let NodeData::Text { text, blank: false } = &doc.node(i).data
             && !inside_title(i)
@@ -1489,6 +1552,75 @@ mod tests {
             "article",
         );
         assert_eq!(it.title, "Short title");
+    }
+
+    /// Regression: a paywall badge at the end of the headline's link ended
+    /// the title ("Klinikum lockt Pflegekräfte mit eigenen Wohnungen AN+").
+    #[test]
+    fn a_badge_at_the_end_of_the_title_link_is_not_the_title() {
+        let it = item_of(
+            "<article><h2><a href='/a/1'>Klinikum lockt Pflegekräfte mit eigenen Wohnungen \
+             <span class='plus-badge' title='AN+ Artikel'><span class='visually-hidden'>AN+</span>\
+             <svg class='icon'></svg></span></a></h2></article>",
+            "article",
+        );
+        assert_eq!(
+            it.title,
+            "Klinikum lockt Pflegekräfte mit eigenen Wohnungen"
+        );
+        // Both ends at once, and a headline too short to lose its label.
+        let it = item_of(
+            "<article><h2><a href='/a/1'><span class='pill'>Video</span> Flut am Deich \
+             <span class='badge'>Plus</span></a></h2></article>",
+            "article",
+        );
+        assert_eq!(it.title, "Flut am Deich");
+        let it = item_of(
+            "<article><h2><a href='/a/1'>Ein Tor <span class='badge'>Plus</span></a></h2></article>",
+            "article",
+        );
+        assert_eq!(it.title, "Ein Tor Plus");
+    }
+
+    /// Regression: phpBB repeats each topic's last-post time in a block
+    /// hidden by inline style before the topic's own start time; the
+    /// hidden time dated the topic.
+    #[test]
+    fn a_date_hidden_by_the_markup_gives_way_to_the_visible_one() {
+        let topic = |hidden: &str| {
+            format!(
+                "<li class='row'><a class='topictitle' href='/t/931'>Safety first on mains sets</a>\
+                 <div class='responsive-show' {hidden}>Last post by Annie &laquo; \
+                 <time datetime='2026-10-30T12:02:55+00:00'>Fri Oct 30, 2026</time></div>\
+                 <div class='topic-poster'>by Sid &raquo; \
+                 <time datetime='2019-03-06T20:41:19+00:00'>Wed Mar 06, 2019 8:41 pm</time></div></li>"
+            )
+        };
+        for hidden in [
+            "style='display: none;'",
+            "style='color:red; DISPLAY:NONE !important'",
+            "hidden",
+        ] {
+            let it = item_of(&topic(hidden), "li");
+            let date = it.date.map(|d| d.to_rfc3339());
+            assert_eq!(
+                date.as_deref(),
+                Some("2019-03-06T20:41:19+00:00"),
+                "{hidden}"
+            );
+        }
+        // Shown, the first time is the record's, as before.
+        let it = item_of(&topic("style='display: block'"), "li");
+        assert_eq!(it.date.unwrap().to_rfc3339(), "2026-10-30T12:02:55+00:00");
+        // A date only in hidden markup is still the record's date.
+        let only_hidden = "<li><a href='/t/1'>Schedule for the next meeting</a>\
+             <span hidden><time datetime='2024-03-05T10:00:00+00:00'>5 March</time></span></li>";
+        let it = item_of(only_hidden, "li");
+        assert_eq!(it.date.unwrap().to_rfc3339(), "2024-03-05T10:00:00+00:00");
+        let text_only = "<li><a href='/t/1'>Schedule for the next meeting</a>\
+             <span style='display:none'>Posted 5 March 2024</span></li>";
+        let it = item_of(text_only, "li");
+        assert_eq!(it.date.unwrap().date_naive().to_string(), "2024-03-05");
     }
 
     #[test]

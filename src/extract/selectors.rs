@@ -415,7 +415,7 @@ fn value_of(doc: &Document, id: NodeId, attr: Option<&str>) -> Option<String> {
 }
 
 /// A title field's value: its `@attr`, or the first match's text as
-/// detection reads a title (without a leading badge, `items::title_text`).
+/// detection reads a title (without its badges, `items::title_text`).
 fn title_value(doc: &Document, css: &CssDoc, rec: &Record, fs: &FieldSelector) -> Option<String> {
     match fs.attr {
         Some(_) => first_value(doc, css, rec, fs),
