@@ -1536,50 +1536,51 @@ mod tests {
         assert_eq!(it.title, "Floods reach the city");
     }
 
+    /// The title of an article whose heading link holds `inner`.
+    fn headline_title(inner: &str) -> String {
+        let html = format!("<article><h2><a href='/a/1'>{inner}</a></h2></article>");
+        item_of(&html, "article").title
+    }
+
     /// Regression: a subscriber badge inside the headline's link began
     /// the title ("Abonnés Procès des cambriolages ...").
     #[test]
     fn a_badge_at_the_start_of_the_title_link_is_not_the_title() {
-        let it = item_of(
-            "<article><h2><a href='/a/1'><span class='badge badge--abonnes'>Abonnés</span> \
-             Procès des cambriolages en série</a></h2></article>",
-            "article",
+        assert_eq!(
+            headline_title(
+                "<span class='badge badge--abonnes'>Abonnés</span> Procès des cambriolages en série"
+            ),
+            "Procès des cambriolages en série"
         );
-        assert_eq!(it.title, "Procès des cambriolages en série");
         // A span that is the whole title is not a badge.
-        let it = item_of(
-            "<article><h2><a href='/a/1'><span class='label'>Short title</span></a></h2></article>",
-            "article",
+        assert_eq!(
+            headline_title("<span class='label'>Short title</span>"),
+            "Short title"
         );
-        assert_eq!(it.title, "Short title");
     }
 
     /// Regression: a paywall badge at the end of the headline's link ended
     /// the title ("Klinikum lockt Pflegekräfte mit eigenen Wohnungen AN+").
     #[test]
     fn a_badge_at_the_end_of_the_title_link_is_not_the_title() {
-        let it = item_of(
-            "<article><h2><a href='/a/1'>Klinikum lockt Pflegekräfte mit eigenen Wohnungen \
-             <span class='plus-badge' title='AN+ Artikel'><span class='visually-hidden'>AN+</span>\
-             <svg class='icon'></svg></span></a></h2></article>",
-            "article",
-        );
-        assert_eq!(
-            it.title,
-            "Klinikum lockt Pflegekräfte mit eigenen Wohnungen"
-        );
-        // Both ends at once, and a headline too short to lose its label.
-        let it = item_of(
-            "<article><h2><a href='/a/1'><span class='pill'>Video</span> Flut am Deich \
-             <span class='badge'>Plus</span></a></h2></article>",
-            "article",
-        );
-        assert_eq!(it.title, "Flut am Deich");
-        let it = item_of(
-            "<article><h2><a href='/a/1'>Ein Tor <span class='badge'>Plus</span></a></h2></article>",
-            "article",
-        );
-        assert_eq!(it.title, "Ein Tor Plus");
+        let cases = [
+            (
+                "Klinikum lockt Pflegekräfte mit eigenen Wohnungen <span class='plus-badge' \
+                 title='AN+ Artikel'><span class='visually-hidden'>AN+</span>\
+                 <svg class='icon'></svg></span>",
+                "Klinikum lockt Pflegekräfte mit eigenen Wohnungen",
+            ),
+            // Both ends at once.
+            (
+                "<span class='pill'>Video</span> Flut am Deich <span class='badge'>Plus</span>",
+                "Flut am Deich",
+            ),
+            // A headline too short to lose its label keeps it.
+            ("Ein Tor <span class='badge'>Plus</span>", "Ein Tor Plus"),
+        ];
+        for (inner, title) in cases {
+            assert_eq!(headline_title(inner), title, "{inner}");
+        }
     }
 
     /// Regression: phpBB repeats each topic's last-post time in a block
