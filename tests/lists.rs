@@ -598,3 +598,12 @@ fn regional_news_with_paywall_badges_at_the_end_of_headlines() {
     // their titles.
     check("german_news_ticker");
 }
+
+#[test]
+fn seminar_list_as_one_definition_list_with_optional_abstracts() {
+    // Regression: the optional abstract `dd` links to the event its
+    // details `dd` names ("Full abstract"); it was taken for the start of
+    // a record of its own (then dropped as a repeated link), so every
+    // event lost its abstract.
+    check("university_events_dl");
+}

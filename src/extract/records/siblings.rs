@@ -5,7 +5,9 @@
 //! kind that holds the title (the *head*) starts each record. In each
 //! container a record runs from its head to the next one; parts that come
 //! before the title (a date `dt` before its `dd`, a kicker before a
-//! heading) move the start back.
+//! heading) move the start back. A sibling that looks like a head but
+//! only links where its record already links (an abstract `dd` ending in
+//! "Full abstract" to the event) continues that record.
 //!
 //! A container's own heads show the record's shape (which kinds of sibling
 //! belong to a record, which lead it, how many siblings a record has at
@@ -122,18 +124,59 @@ struct Layout {
     heads: Vec<usize>,
 }
 
+/// Addresses remembered per record for [`Layout::new`]'s test (a record
+/// linking more is rare; past this, variants are taken as before).
+const MAX_RECORD_LINKS: usize = 64;
+
 impl Layout {
+    /// A variant of the head whose links all go where its record already
+    /// links continues that record: an abstract `dd` whose "Full abstract"
+    /// link goes to the event the `dd` before it names.
     fn new(doc: &Document, kinds: &mut Kinds<'_>, container: NodeId, head: Head) -> Self {
         let children: Vec<NodeId> = doc
             .children(container)
             .take(crate::extract::sequence::MAX_CHILDREN as usize)
             .filter(|&c| doc.element(c).is_some())
             .collect();
-        let heads = (0..children.len())
-            .filter(|&i| is_head(doc, kinds, children[i], head))
-            .collect();
+        let mut heads = Vec::new();
+        // The addresses linked since the last head.
+        let mut linked: Vec<&str> = Vec::new();
+        for (i, &c) in children.iter().enumerate() {
+            let exact = kinds.kind(c) == head.kind;
+            let starts = exact
+                || (is_head(doc, kinds, c, head)
+                    && !(linked.len() < MAX_RECORD_LINKS && links_within(doc, c, &linked)));
+            if starts {
+                heads.push(i);
+                linked.clear();
+            }
+            if linked.len() < MAX_RECORD_LINKS {
+                linked.extend(hrefs(doc, c).take(MAX_RECORD_LINKS - linked.len()));
+            }
+        }
         Layout { children, heads }
     }
+}
+
+/// The `href`s of the links in the subtree at `id`, trimmed.
+fn hrefs(doc: &Document, id: NodeId) -> impl Iterator<Item = &str> + '_ {
+    (id..doc.node(id).end).filter_map(|i| {
+        let e = doc.element(i)?;
+        (e.name == "a")
+            .then(|| e.attr("href"))
+            .flatten()
+            .map(str::trim)
+    })
+}
+
+/// True when the subtree at `id` has links and all of them go to one of
+/// `linked`.
+fn links_within(doc: &Document, id: NodeId, linked: &[&str]) -> bool {
+    let mut any = false;
+    hrefs(doc, id).all(|h| {
+        any = true;
+        linked.contains(&h)
+    }) && any
 }
 
 /// What a record is made of, as its containers show it.
@@ -273,6 +316,38 @@ pub(super) fn segment(
 #[cfg(test)]
 mod tests {
     use crate::extract::records::detect_html;
+
+    /// Regression: a seminar list's optional abstract `dd` ends in a long
+    /// "Full abstract for …" link to the event its details `dd` names. It
+    /// was taken for a head of its own (then dropped as a repeated link),
+    /// so every event lost its abstract.
+    #[test]
+    fn an_optional_part_linking_to_its_record_is_not_a_record() {
+        let mut h = String::from("<html><body><dl class=events>");
+        for i in 0..6 {
+            h.push_str(&format!(
+                "<dt class=date><time datetime='2026-12-0{d}'>Tue {d} Dec 2026</time></dt>\
+                 <dd class=details><a class=title href='/ev/{i}/'>Seminar number {i} on verified upgrades</a>\
+                 <span>Room {i}</span></dd>",
+                d = i + 1
+            ));
+            if i % 2 == 0 {
+                h.push_str(&format!(
+                    "<dd class=abstract><p>Abstract {i} text. <a href='/ev/{i}/'>Full abstract\
+                     <span class=visually-hidden> for Seminar number {i} on verified upgrades</span></a></p></dd>"
+                ));
+            }
+        }
+        h.push_str("</dl></body></html>");
+        let (doc, det) = detect_html(&h);
+        let winner = det.winner().expect("the events");
+        assert_eq!(winner.records.len(), 6, "{}", winner.selector);
+        for (i, r) in winner.records.iter().enumerate() {
+            let text = doc.text_of_range(r.start, r.end);
+            assert!(doc.is_tag(r.start, "dt"), "{text}");
+            assert_eq!(text.contains("Abstract"), i % 2 == 0, "{text}");
+        }
+    }
 
     /// Regression: topic rows whose classes name their category and state
     /// (`tr.topic-list-item.category-support.unseen-topic`) are kinds of
