@@ -607,3 +607,12 @@ fn seminar_list_as_one_definition_list_with_optional_abstracts() {
     // event lost its abstract.
     check("university_events_dl");
 }
+
+#[test]
+fn conference_programme_by_day_and_session() {
+    // Regressions: days hold sessions that hold the papers (sections of
+    // sections): only the first day's papers were taken; and the papers,
+    // which carry no date, take their day from the session's title
+    // ("Session 3B: … — Wed 3 June 2026, 10:30–12:00, Room 2.14").
+    check("conference_program_by_session");
+}

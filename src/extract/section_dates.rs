@@ -11,9 +11,12 @@
 //!   "Older") starts a section without one.
 //! - The first section's heading is looked for just before the list: the
 //!   nearest element sibling before the first record, or before one of its
-//!   ancestors up to the one below the records' common ancestor.
-//! - A date heading names a day: "March 2024" or "2023" name a period and
-//!   are not dates here.
+//!   ancestors up to the one below the records' common ancestor, or the
+//!   heading that opens one of those ancestors (a session's title above
+//!   its chair line and papers).
+//! - A date heading names a day, as its whole text or in a longer title
+//!   ("Session 3B: Storage — Wed 3 June 2026, 10:30"): "March 2024" or
+//!   "2023" name a period and are not dates here.
 //! - A heading without a year ("Wednesday, March 13") after a dated section
 //!   takes the year that puts it nearest that section (the page writes the
 //!   year once, in its first heading); the first heading takes the
@@ -26,13 +29,14 @@
 
 use chrono::{DateTime, FixedOffset};
 
-use crate::extract::dates::{DateContext, parse_day};
+use crate::extract::dates::{DateContext, find_date, parse_day};
 use crate::extract::dom::{Document, NodeId, is_heading};
 use crate::extract::items::{Item, date_moves_with_clock};
 use crate::extract::records::Record;
 
-/// Longest heading text read as a date (bytes, whitespace collapsed).
-const MAX_HEADING_BYTES: usize = 80;
+/// Longest heading text read for a date (bytes, whitespace collapsed): a
+/// day heading, or a section title with its day and time in it.
+const MAX_HEADING_BYTES: usize = 120;
 
 /// A section's date as its heading gives it, read once per heading.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -122,6 +126,14 @@ fn heading_before_list(
         if last < doc.node(parent).end {
             return None;
         }
+        // A section that opens with its heading holds the list below it
+        // ("Session 1A: … — Tue 2 June 2026", a chair line, the papers).
+        if let Some(opening) = doc.children(parent).find(|&c| doc.element(c).is_some())
+            && opening != node
+            && doc.tag(opening).is_some_and(is_heading)
+        {
+            return date_heading(doc, opening, ctx, None);
+        }
         node = parent;
     }
     None
@@ -147,19 +159,31 @@ fn date_heading(
     ctx: &DateContext,
     anchor: Option<DateTime<FixedOffset>>,
 ) -> Option<SectionDate> {
-    let text = doc.text(id);
-    if text.len() > MAX_HEADING_BYTES {
+    let heading = doc.text(id);
+    if heading.len() > MAX_HEADING_BYTES {
         return None;
     }
-    let date = parse_day(&text, ctx)?;
-    let relative = date_moves_with_clock(&text, ctx, date);
+    let (text, date) = day_in(&heading, ctx)?;
+    let relative = date_moves_with_clock(text, ctx, date);
     let near_anchor = anchor
-        .filter(|_| !relative && is_yearless(&text, ctx, date))
-        .and_then(|a| parse_day(&text, &around(ctx, a)));
+        .filter(|_| !relative && is_yearless(text, ctx, date))
+        .and_then(|a| parse_day(text, &around(ctx, a)));
     Some(SectionDate {
         date: near_anchor.unwrap_or(date),
         relative,
     })
+}
+
+/// The day a heading names: its whole text, or the first date in it when
+/// that date names a day ("Session 3B: Storage — Wed 3 June 2026, 10:30");
+/// with the text the day was read from.
+fn day_in<'t>(heading: &'t str, ctx: &DateContext) -> Option<(&'t str, DateTime<FixedOffset>)> {
+    if let Some(date) = parse_day(heading, ctx) {
+        return Some((heading, date));
+    }
+    let (_, span) = find_date(heading, ctx)?;
+    let text = heading.get(span)?;
+    Some((text, parse_day(text, ctx)?))
 }
 
 /// Half a year: a yearless day is read in the year that puts it within
@@ -237,6 +261,40 @@ mod tests {
                 "2024-03-05"
             ])
         );
+    }
+
+    /// Regression: a conference programme titles each session "Session
+    /// 3B: Storage systems — Wed 3 June 2026, 10:30–12:00, Room 2.14",
+    /// with a "Session chair" line between the title and the papers; the
+    /// papers, which carry no date, got none.
+    #[test]
+    fn a_section_title_holding_its_day_dates_its_records() {
+        let session = |n: &str, day: &str| {
+            format!(
+                "<section><h3>Session {n}: Systems work in progress — {day}, 10:30–12:00, Room 2.14</h3>\
+                 <p>Session chair: <a href='/o/1'>A. Chair</a> · <a href='/ics/{n}.ics'>Add to calendar</a></p>\
+                 <ul><li>paper</li><li>paper</li></ul></section>"
+            )
+        };
+        let html = format!(
+            "<main><h2>Programme</h2>{}{}</main>",
+            session("1A", "Tue 2 June 2024"),
+            session("3B", "Wed 3 June 2024")
+        );
+        assert_eq!(
+            days(&html),
+            some(&["2024-06-02", "2024-06-02", "2024-06-03", "2024-06-03"])
+        );
+        // A title that names no day ("Session 4: Energy", "June 2024")
+        // starts a section without a date, as before.
+        let html = format!(
+            "<main>{}{}<section><h3>Session 4: Energy in June 2024</h3><ul><li>x</li></ul></section></main>",
+            session("1A", "Tue 2 June 2024"),
+            session("3B", "Wed 3 June 2024")
+        );
+        let mut expected = some(&["2024-06-02", "2024-06-02", "2024-06-03", "2024-06-03"]);
+        expected.push(None);
+        assert_eq!(days(&html), expected);
     }
 
     /// Regression: "Wednesday, March 13" after "Tuesday, March 12, 2024"

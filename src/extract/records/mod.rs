@@ -216,6 +216,10 @@ struct Chain {
     /// are in use, the rest stay as the container's kind.
     kinds: [Kind; MAX_WRAP + 1],
     len: u8,
+    /// The top wrapper is one of repeated sections whose own sections
+    /// hold the lists (days › sessions › papers): every list of the chain
+    /// joins, as one level of sections does (see [`Place::deep`]).
+    sections: bool,
 }
 
 impl Chain {
@@ -223,6 +227,7 @@ impl Chain {
         Chain {
             kinds: [container; MAX_WRAP + 1],
             len: 1,
+            sections: false,
         }
     }
 
@@ -269,9 +274,10 @@ type Key = (Place, Tag);
 
 impl Place {
     /// Lists under a wrapper more than one level up: only the parts that
-    /// are lists themselves join, and only those mining found.
+    /// are lists themselves join, and only those mining found. Sections of
+    /// sections are not deep: their lists all join.
     fn deep(&self) -> bool {
-        matches!(self, Place::Cousins(_, chain) if chain.len > 2)
+        matches!(self, Place::Cousins(_, chain) if chain.len > 2 && !chain.sections)
     }
 }
 
@@ -312,6 +318,16 @@ impl<'d> Kinds<'d> {
             };
             chain.push(self.kind(wrapper));
             if self.repeated(wrapper) {
+                // Sections of sections (a programme's days, each holding
+                // its sessions' lists): the lists of all days join.
+                if level == 1
+                    && let Some(top) = doc.node(g).parent
+                    && self.repeated(g)
+                {
+                    chain.push(self.kind(g));
+                    chain.sections = true;
+                    return Place::Cousins(top, chain.top_down());
+                }
                 return Place::Cousins(g, chain.top_down());
             }
             // Deeper up, only plain wrappers: a block beside links of its
@@ -397,6 +413,14 @@ fn detect_structural(
                     // Sections nested in the containers of a list of lists.
                     let nested = match place {
                         Place::Siblings(..) => subsections(doc, &mut kinds, &containers),
+                        // Sections of sections: every list the chain
+                        // reaches is the group's, mined or not (a day whose
+                        // one session holds four papers).
+                        Place::Cousins(_, chain) if chain.sections => {
+                            let mut all = subsections(doc, &mut kinds, &containers);
+                            all.extend_from_slice(&containers);
+                            all
+                        }
                         Place::Cousins(..) if !place.deep() => {
                             subsections(doc, &mut kinds, &containers)
                         }
@@ -1367,6 +1391,45 @@ mod tests {
             .iter()
             .position(|t| t.starts_with("Senior Data Engineer"));
         assert_eq!(at, Some(3), "{got:?}");
+    }
+
+    /// Regression: a conference programme has sections of sections (days
+    /// holding sessions holding papers). Only the first day's papers were
+    /// taken, and a day with a single session (beside a keynote) was its
+    /// own group.
+    #[test]
+    fn the_lists_of_sections_of_sections_join() {
+        let paper = |id: usize| {
+            format!(
+                "<li class=paper><a class=paper-title href='/papers/p{id}/'>Paper number {id} on storage</a>\
+                 <div class=authors>A. Author <span>(Lab {id})</span></div></li>"
+            )
+        };
+        let mut html = String::from("<body><main class=program>");
+        let mut id = 0;
+        for (day, sessions) in [("tue", [3, 2].as_slice()), ("wed", &[2, 3]), ("thu", &[4])] {
+            html.push_str(&format!("<section class=day id={day}><h2>Day {day}</h2>"));
+            for (s, &n) in sessions.iter().enumerate() {
+                html.push_str(&format!(
+                    "<section class=session id={day}-{s}><h3>Session {day} {s}</h3><ul class=papers>"
+                ));
+                for _ in 0..n {
+                    id += 1;
+                    html.push_str(&paper(id));
+                }
+                html.push_str("</ul></section>");
+            }
+            if day == "thu" {
+                html.push_str(
+                    "<div class=keynote><h3>Keynote</h3><a href='/keynotes/k1'>Abstract and bio</a></div>",
+                );
+            }
+            html.push_str("</section>");
+        }
+        html.push_str("</main></body>");
+        let got = titles(&html, &MiningParams::default());
+        assert_eq!(got.len(), id, "{got:?}");
+        assert!(got[id - 1].starts_with("Paper number 14"), "{got:?}");
     }
 
     /// Two posts with linked headings beat a sidebar of five links (Rule 1
