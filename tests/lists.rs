@@ -616,3 +616,28 @@ fn conference_programme_by_day_and_session() {
     // ("Session 3B: … — Wed 3 June 2026, 10:30–12:00, Room 2.14").
     check("conference_program_by_session");
 }
+
+#[test]
+fn court_judgments_titled_by_case_name_not_citation() {
+    check("court_judgments_table");
+}
+
+#[test]
+fn shop_listings_beside_a_section_nav_and_promoted_cards() {
+    check("etsy_shop_listings");
+}
+
+#[test]
+fn event_results_spread_over_unwrapped_siblings() {
+    check("eventbrite_search_results");
+}
+
+#[test]
+fn build_history_titled_by_build_number() {
+    check("jenkins_build_history");
+}
+
+#[test]
+fn game_news_with_a_featured_post_above_the_cards() {
+    check("steam_game_news");
+}

@@ -278,7 +278,8 @@ pub fn group_siblings(doc: &Document, records: &[Record]) -> usize {
 }
 
 /// Records selected by `sel`: outermost matches, each a whole subtree plus
-/// its next `siblings` element siblings.
+/// its next `siblings` element siblings, up to the next match (a record
+/// without its optional part ends where the next one starts).
 pub fn select_records(
     doc: &Document,
     css: &CssDoc,
@@ -287,12 +288,28 @@ pub fn select_records(
 ) -> RecordSelection {
     let mut out = RecordSelection::default();
     let mut cover_end: NodeId = 0;
-    for id in css.matches(sel, 0..doc.nodes.len() as NodeId) {
+    let mut matches = css
+        .matches(sel, 0..doc.nodes.len() as NodeId)
+        .into_iter()
+        .peekable();
+    while let Some(id) = matches.next() {
         if id < cover_end {
             out.nested += 1;
             continue;
         }
-        let end = span_end(doc, id, siblings.min(MAX_SIBLINGS));
+        let own_end = doc.node(id).end;
+        let mut end = span_end(doc, id, siblings.min(MAX_SIBLINGS));
+        // The first match past this one's subtree, if it falls in the span
+        // (matches inside the subtree are nested ones, counted above).
+        while let Some(&next) = matches.peek() {
+            if next < own_end {
+                matches.next();
+                out.nested += 1;
+                continue;
+            }
+            end = end.min(next);
+            break;
+        }
         cover_end = end;
         if out.records.len() >= MAX_SELECTED_RECORDS {
             out.capped += 1;
@@ -1265,6 +1282,47 @@ mod tests {
         assert_eq!(texts[2], "2024-01-01");
         assert_eq!(group_siblings(&doc, &got.records[..2]), 1);
         assert_eq!(group_siblings(&doc, &got.records), 0);
+    }
+
+    /// Regression: an event without its price line took the next event's
+    /// date badge as its last sibling, and that event was lost (counted as
+    /// nested in the one before).
+    #[test]
+    fn a_record_without_its_optional_part_ends_where_the_next_starts() {
+        let event = |n: u32, price: bool| {
+            let price = if price {
+                "<p class=price>From £12</p>"
+            } else {
+                ""
+            };
+            format!(
+                "<div class=date>SAT DEC {n}</div><h3><a href='/e/{n}'>Event {n}</a></h3>\
+                 <p class=venue>Hall {n}</p>{price}<div class=actions>Share</div>"
+            )
+        };
+        let html = format!(
+            "<html><body><div id=results>{}{}{}</div></body></html>",
+            event(1, true),
+            event(2, false),
+            event(3, true)
+        );
+        let doc = parse(&html);
+        let css = CssDoc::new(&doc);
+        let got = select_records(&doc, &css, &compile("#results > div.date").unwrap(), 4);
+        let texts: Vec<String> = got
+            .records
+            .iter()
+            .map(|r| collapse_whitespace(&doc.text_of_range(r.start, r.end)))
+            .collect();
+        assert_eq!(
+            texts,
+            [
+                "SAT DEC 1 Event 1 Hall 1 From £12 Share",
+                "SAT DEC 2 Event 2 Hall 2 Share",
+                "SAT DEC 3 Event 3 Hall 3 From £12 Share"
+            ]
+        );
+        assert_eq!(got.nested, 0);
     }
 
     #[test]
