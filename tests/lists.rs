@@ -641,3 +641,15 @@ fn build_history_titled_by_build_number() {
 fn game_news_with_a_featured_post_above_the_cards() {
     check("steam_game_news");
 }
+
+#[test]
+fn library_catalogue_titles_keep_their_subtitles() {
+    // Regression: the subtitle span inside the title link was taken for
+    // the whole title ("Walking the Coast of Wrenford").
+    check("library_catalog_search");
+}
+
+#[test]
+fn monthly_archive_with_month_headings_and_a_lone_month() {
+    check("wordpress_monthly_archive");
+}

@@ -135,7 +135,27 @@ pub fn is_advertising(doc: &Document, record: &Record) -> bool {
             custom || has_part(class.split_whitespace(), &['-'], AD_MARKERS)
         })
     };
-    marked(record.start) || doc.children(record.start).any(marked)
+    marked(record.start)
+        || doc.children(record.start).any(marked)
+        || has_ad_label(doc, record, &marked)
+}
+
+/// Levels below a record's top an "Ad" or "Sponsored" label is looked for.
+const AD_LABEL_DEPTH: u32 = 3;
+
+/// True when an element near the top of the record is a label marked as
+/// an ad whose text says so too (`<div class="card-tag--sponsored">
+/// Sponsored</div>` in the card's header): an ad slot nested in a real
+/// record has no such text.
+fn has_ad_label(doc: &Document, record: &Record, marked: &dyn Fn(NodeId) -> bool) -> bool {
+    let top = doc.node(record.start).depth;
+    (record.start + 1..record.end).any(|i| {
+        doc.node(i).depth <= top + AD_LABEL_DEPTH && marked(i) && {
+            let text = doc.text(i);
+            let text = text.trim().trim_end_matches(':');
+            AD_MARKERS.iter().any(|m| text.eq_ignore_ascii_case(m))
+        }
+    })
 }
 
 /// True when one of `tokens`, or a part of one cut at `separators`, is one
@@ -633,12 +653,25 @@ fn is_title_element(doc: &Document, id: NodeId) -> bool {
     doc.element(id).is_some_and(|e| {
         is_heading(&e.name)
             || e.attr("class").is_some_and(|c| {
-                let c = c.as_bytes();
-                [&b"title"[..], b"headline", b"heading"]
-                    .iter()
-                    .any(|w| find_ascii_ci(c, w).is_some())
+                c.split_ascii_whitespace().any(|token| {
+                    let t = token.as_bytes();
+                    let names_title = [&b"title"[..], b"headline", b"heading"]
+                        .iter()
+                        .any(|w| find_ascii_ci(t, w).is_some());
+                    names_title && !names_subtitle(t)
+                })
             })
     })
+}
+
+/// True for a class token that names a subtitle (`subtitle`,
+/// `card__sub-title`, `subheading`): a catalogue's "The Salt Road :
+/// <span class=subtitle>Walking the Coast</span>" is titled by the whole
+/// link, not its subtitle.
+fn names_subtitle(token: &[u8]) -> bool {
+    [&b"subtitle"[..], b"sub-title", b"sub_title", b"subhead"]
+        .iter()
+        .any(|w| find_ascii_ci(token, w).is_some())
 }
 
 /// A link's title text: the heading (or title-classed element) inside it
@@ -1581,6 +1614,59 @@ mod tests {
         for (inner, title) in cases {
             assert_eq!(headline_title(inner), title, "{inner}");
         }
+    }
+
+    /// Regression: a library catalogue writes "The Salt Road : <span
+    /// class=subtitle>Walking the Coast</span>" in its title link; the
+    /// subtitle alone was taken for a card's inner title.
+    #[test]
+    fn a_subtitle_inside_the_title_link_is_part_of_the_title() {
+        assert_eq!(
+            headline_title("The Salt Road : <span class=subtitle>Walking the Coast</span>"),
+            "The Salt Road : Walking the Coast"
+        );
+        // A card link's inner headline is still its title.
+        assert_eq!(
+            headline_title(
+                "<span class=card__title>Floods reach the city</span>\
+                 <span class=card__subtitle>Water rose overnight</span>"
+            ),
+            "Floods reach the city"
+        );
+    }
+
+    /// Regression: sponsored property cards in the listings' own markup
+    /// carry their "Sponsored" label two levels down, in the card's header.
+    #[test]
+    fn a_card_labelled_sponsored_below_its_top_is_an_ad() {
+        let is_ad = |html: &str| {
+            let doc = crate::extract::dom::parse(html);
+            let id = (0..doc.nodes.len() as NodeId)
+                .find(|&i| doc.is_tag(i, "article"))
+                .expect("the card");
+            is_advertising(
+                &doc,
+                &Record {
+                    start: id,
+                    end: doc.node(id).end,
+                },
+            )
+        };
+        let card = |tag: &str| {
+            format!(
+                "<article class=propertyCard><div class=propertyCard-header>{tag}</div>\
+                 <h2><a href='/p/1'>Harbourside Quarter, Whitcombe</a></h2></article>"
+            )
+        };
+        assert!(is_ad(&card(
+            "<div class='propertyCard-tag propertyCard-tag--sponsored'>Sponsored</div>"
+        )));
+        // A label that says something else, or an ad class on an empty
+        // slot, does not make the card an ad.
+        assert!(!is_ad(&card(
+            "<div class='propertyCard-tag propertyCard-tag--sponsored'>Featured</div>"
+        )));
+        assert!(!is_ad(&card("<div class='inline-ad-slot'></div>")));
     }
 
     /// Regression: phpBB repeats each topic's last-post time in a block
