@@ -44,6 +44,7 @@ fn show(dir: &Path) {
     let ctx = DateContext {
         now: Utc::now(),
         offset: Utc.fix(),
+        day_first: false,
     };
     let page =
         feedmine::pipeline::analyze_list(&decoded.text, &base, &MiningParams::default(), &ctx);
@@ -62,6 +63,7 @@ fn report(case: &ExpectedCase, items: &[feedmine::extract::items::Item], base: &
     let ctx = DateContext {
         now: chrono::DateTime::UNIX_EPOCH,
         offset: Utc.fix(),
+        day_first: false,
     };
     let key = |l: Option<&str>| l.map(|l| normalize_link(l, base));
     let mut used = vec![false; items.len()];

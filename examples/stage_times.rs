@@ -51,6 +51,7 @@ fn main() {
     let ctx = DateContext {
         now: Utc::now(),
         offset: Utc.fix(),
+        day_first: false,
     };
     let params = MiningParams::default();
     let mut per_stage: [Vec<f64>; 5] = Default::default();
@@ -127,6 +128,7 @@ fn synthetic(n: usize, runs: usize) {
     let ctx = DateContext {
         now: Utc::now(),
         offset: Utc.fix(),
+        day_first: false,
     };
     let params = MiningParams::default();
     let mut stages: [Vec<f64>; 5] = Default::default();

@@ -21,6 +21,7 @@ pub fn default_date_context() -> DateContext {
     DateContext {
         now: Utc::now(),
         offset: Utc.fix(),
+        day_first: false,
     }
 }
 

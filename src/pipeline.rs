@@ -382,6 +382,8 @@ pub fn items_of_group(
     dates: &DateContext,
 ) -> Vec<Item> {
     let mut seen = HashSet::new();
+    let list_dates = items::list_dates(doc, group.records.iter().chain(&group.stragglers), dates);
+    let dates = &list_dates;
     let plan = items::plan_titles(doc, &group.records, dates);
     let mut all: Vec<(Record, Item)> = group
         .records
@@ -476,6 +478,7 @@ mod tests {
         let dates = DateContext {
             now: chrono::TimeZone::with_ymd_and_hms(&chrono::Utc, 2024, 3, 9, 18, 0, 0).unwrap(),
             offset: chrono::FixedOffset::east_opt(0).unwrap(),
+            day_first: false,
         };
         let page = analyze_list(
             &html,

@@ -285,6 +285,7 @@ pub fn date_context(feed: &Feed, now: DateTime<Utc>) -> DateContext {
             .timezone
             .offset_from_utc_datetime(&now.naive_utc())
             .fix(),
+        day_first: false,
     }
 }
 

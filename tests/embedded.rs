@@ -13,6 +13,7 @@ fn run(html: &str) -> ListPage {
     let dates = DateContext {
         now: chrono::Utc::now(),
         offset: chrono::FixedOffset::east_opt(0).unwrap(),
+        day_first: false,
     };
     analyze_list(html, &url, &MiningParams::default(), &dates)
 }

@@ -49,6 +49,7 @@ fn context() -> DateContext {
     DateContext {
         now: Utc.with_ymd_and_hms(2024, 3, 10, 12, 0, 0).unwrap(),
         offset: chrono::FixedOffset::east_opt(0).unwrap(),
+        day_first: false,
     }
 }
 
@@ -652,4 +653,12 @@ fn library_catalogue_titles_keep_their_subtitles() {
 #[test]
 fn monthly_archive_with_month_headings_and_a_lone_month() {
     check("wordpress_monthly_archive");
+}
+
+#[test]
+fn property_listings_with_sponsored_cards_and_day_first_dates() {
+    // Regressions: the two sponsored developments (their "Sponsored" label
+    // in the card's header) were kept as listings, and "Added on
+    // 12/11/2026" was read month first on a page that writes "19/11/2026".
+    check("real_estate_listings");
 }

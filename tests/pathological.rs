@@ -26,6 +26,7 @@ fn analyze(html: &str) -> ListPage {
     let dates = DateContext {
         now: Utc.with_ymd_and_hms(2026, 11, 22, 12, 0, 0).unwrap(),
         offset: FixedOffset::east_opt(0).unwrap(),
+        day_first: false,
     };
     pipeline::analyze_list(html, &url, &MiningParams::default(), &dates)
 }

@@ -35,7 +35,9 @@
 //!   ("since March 2024") than a publication date, so `find_date` ignores it.
 //! - `03/05/2024` is month/day/year (US order, the common slash form on
 //!   English pages) unless the first part is above 12, which forces
-//!   day/month/year. `05.03.2024` and `05-03-2024` are day/month/year.
+//!   day/month/year, or the page writes its slash dates day first
+//!   (`ctx.day_first`, see [`slash_order_of`]). `05.03.2024` and
+//!   `05-03-2024` are day/month/year.
 //! - `20240305` is a date only in `parse_date` (attribute-like values).
 //! - Two-digit years are not accepted: `05.03.24` is too ambiguous.
 //! - Years outside [`MIN_YEAR`]..=[`MAX_YEAR`] are rejected: such four-digit
@@ -67,6 +69,9 @@ pub struct DateContext {
     pub now: DateTime<Utc>,
     /// The offset of dates and times written without a zone.
     pub offset: FixedOffset,
+    /// Read an ambiguous slash date (`03/05/2024`) day first: the page
+    /// writes its unambiguous ones that way ([`slash_order_of`]).
+    pub day_first: bool,
 }
 
 #[cfg(test)]
@@ -79,6 +84,7 @@ impl DateContext {
         DateContext {
             now: now.expect("a valid test time"),
             offset: FixedOffset::east_opt(0).expect("UTC"),
+            day_first: false,
         }
     }
 }
@@ -145,6 +151,39 @@ fn parse_whole(s: &str, ctx: &DateContext, day: bool) -> Option<DateTime<FixedOf
             }
             build(kind, &c, ctx)
         })
+}
+
+/// Whether `texts` write their slash dates day first: some
+/// `dd/mm/yyyy` has a first part above 12 ("19/11/2026") and none has a
+/// second part above 12 ("11/19/2026"). One pass over each text.
+pub fn slash_order_of<'t>(texts: impl IntoIterator<Item = &'t str>) -> bool {
+    let (mut day_first, mut month_first) = (false, false);
+    for text in texts {
+        let b = text.as_bytes();
+        let mut runs = byte_runs(b, u8::is_ascii_digit).peekable();
+        while let Some(first) = runs.next() {
+            let Some(second) = runs.peek().cloned() else {
+                break;
+            };
+            let slash_between = second.start == first.end + 1 && b[first.end] == b'/';
+            let part =
+                |r: &Range<usize>| std::str::from_utf8(&b[r.clone()]).ok()?.parse::<u32>().ok();
+            if !slash_between || first.len() > 2 || second.len() > 2 {
+                continue;
+            }
+            let year_follows = b.get(second.end) == Some(&b'/')
+                && b[second.end + 1..]
+                    .iter()
+                    .take_while(|c| c.is_ascii_digit())
+                    .count()
+                    == 4;
+            if let (true, Some(x), Some(y)) = (year_follows, part(&first), part(&second)) {
+                day_first |= x > 12 && y <= 12;
+                month_first |= y > 12 && x <= 12;
+            }
+        }
+    }
+    day_first && !month_first
 }
 
 /// Finds the first date in `text` and its byte span. Among candidates that
@@ -772,7 +811,11 @@ fn build(kind: Kind, c: &Captures, ctx: &DateContext) -> Option<DateTime<FixedOf
         Kind::SlashAmbiguous => {
             let a: u32 = c.name("a")?.as_str().parse().ok()?;
             let b: u32 = c.name("b")?.as_str().parse().ok()?;
-            let (month, day) = if a > 12 { (b, a) } else { (a, b) };
+            let (month, day) = if a > 12 || (ctx.day_first && b <= 12) {
+                (b, a)
+            } else {
+                (a, b)
+            };
             calendar(c, c.name("y").map(|y| y.as_str()), month, day, ctx)?
         }
         Kind::Relative => relative(c.name("n")?.as_str(), c.name("unit")?.as_str(), ctx)?,
@@ -1198,6 +1241,7 @@ mod tests {
         DateContext {
             now: Utc.with_ymd_and_hms(2026, 3, 10, 9, 0, 0).unwrap(),
             offset: FixedOffset::east_opt(8 * 3600).unwrap(),
+            day_first: false,
         }
     }
 
@@ -1433,6 +1477,7 @@ mod tests {
         let ctx = DateContext {
             now: Utc.with_ymd_and_hms(2026, 3, 9, 20, 0, 0).unwrap(),
             offset: FixedOffset::east_opt(8 * 3600).unwrap(),
+            day_first: false,
         };
         assert_eq!(
             parsed("today", &ctx).as_deref(),
@@ -1968,5 +2013,41 @@ mod tests {
         assert!(SETS.find.len() > 10);
         assert!(LEADING_NOISE.is_match("Posted on "));
         assert!(TRAILING_NOISE.is_match(" ·"));
+    }
+
+    /// Regression: a UK property site writes "Added on 12/11/2026"; read
+    /// month first, it gave 11 December. The page's "Reduced on
+    /// 19/11/2026" shows its order.
+    #[test]
+    fn a_page_that_writes_its_slash_dates_day_first_is_read_day_first() {
+        assert!(slash_order_of([
+            "Reduced on 19/11/2026",
+            "Added on 12/11/2026"
+        ]));
+        // Month first somewhere, or no evidence: the US default.
+        assert!(!slash_order_of(["19/11/2026", "11/19/2026"]));
+        assert!(!slash_order_of(["Added on 12/11/2026", "v1/2/2026-beta"]));
+        assert!(!slash_order_of(["Route 19/11 to 2026"]));
+        let ctx = |day_first| DateContext {
+            day_first,
+            ..DateContext::utc_at(2026, 11, 24, 12)
+        };
+        let day = |text: &str, day_first| {
+            find_date(text, &ctx(day_first)).map(|(d, _)| d.date_naive().to_string())
+        };
+        assert_eq!(
+            day("Added on 12/11/2026", false).as_deref(),
+            Some("2026-12-11")
+        );
+        assert_eq!(
+            day("Added on 12/11/2026", true).as_deref(),
+            Some("2026-11-12")
+        );
+        // An unambiguous date reads the same either way.
+        assert_eq!(
+            day("Reduced on 19/11/2026", false).as_deref(),
+            Some("2026-11-19")
+        );
+        assert_eq!(day("on 11/19/2026", true).as_deref(), Some("2026-11-19"));
     }
 }

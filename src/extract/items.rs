@@ -12,7 +12,7 @@ use chrono::{DateTime, FixedOffset};
 use sha2::{Digest, Sha256};
 use url::Url;
 
-use crate::extract::dates::{DateContext, date_in, find_date, parse_date};
+use crate::extract::dates::{DateContext, date_in, find_date, parse_date, slash_order_of};
 use crate::extract::dom::{
     Document, Element, NodeData, NodeId, collapse_whitespace, ends_with_ascii_ci, find_ascii_ci,
     is_block_element, is_heading, push_collapsed,
@@ -143,13 +143,16 @@ pub fn is_advertising(doc: &Document, record: &Record) -> bool {
 /// Levels below a record's top an "Ad" or "Sponsored" label is looked for.
 const AD_LABEL_DEPTH: u32 = 3;
 
-/// True when an element near the top of the record is a label marked as
-/// an ad whose text says so too (`<div class="card-tag--sponsored">
-/// Sponsored</div>` in the card's header): an ad slot nested in a real
-/// record has no such text.
+/// True when an element near the top of the record's first element is a
+/// label marked as an ad whose text says so too (`<div
+/// class="card-tag--sponsored">Sponsored</div>` in the card's header): an
+/// ad slot nested in a real record has no such text. Only the first
+/// element: an ad placed between the siblings of two records is not the
+/// record before it.
 fn has_ad_label(doc: &Document, record: &Record, marked: &dyn Fn(NodeId) -> bool) -> bool {
     let top = doc.node(record.start).depth;
-    (record.start + 1..record.end).any(|i| {
+    let end = doc.node(record.start).end.min(record.end);
+    (record.start + 1..end).any(|i| {
         doc.node(i).depth <= top + AD_LABEL_DEPTH && marked(i) && {
             let text = doc.text(i);
             let text = text.trim().trim_end_matches(':');
@@ -168,6 +171,27 @@ fn has_part<'t>(
     tokens
         .flat_map(|t| t.split(separators))
         .any(|part| words.iter().any(|w| part.eq_ignore_ascii_case(w)))
+}
+
+/// The reading context of a list's records: `dates`, with slash dates
+/// read day first when the records' own texts write them that way
+/// ([`slash_order_of`]: "19/11/2026" and never "11/19/2026").
+pub fn list_dates<'r>(
+    doc: &Document,
+    records: impl IntoIterator<Item = &'r Record>,
+    dates: &DateContext,
+) -> DateContext {
+    let texts = records
+        .into_iter()
+        .flat_map(|r| r.start..r.end)
+        .filter_map(|i| match &doc.node(i).data {
+            NodeData::Text { text, blank: false } => Some(text.as_str()),
+            _ => None,
+        });
+    DateContext {
+        day_first: slash_order_of(texts),
+        ..*dates
+    }
 }
 
 /// The base URL links of a page resolve against: `<base href>` (itself
@@ -1667,6 +1691,22 @@ mod tests {
             "<div class='propertyCard-tag propertyCard-tag--sponsored'>Featured</div>"
         )));
         assert!(!is_ad(&card("<div class='inline-ad-slot'></div>")));
+        // Regression: an ad between the unwrapped siblings of two stories
+        // made the story before it an ad.
+        let doc = crate::extract::dom::parse(
+            "<div id=list><header><h2><a href='/s/4'>Story four</a></h2></header>\
+             <div class=body>Text</div><div class=ntv-sponsored>\
+             <span class=ad-label>Advertisement</span></div></div>",
+        );
+        let header = (0..doc.nodes.len() as NodeId)
+            .find(|&i| doc.is_tag(i, "header"))
+            .expect("the story's first sibling");
+        let list = doc.node(header).parent.expect("the list");
+        let story = Record {
+            start: header,
+            end: doc.node(list).end,
+        };
+        assert!(!is_advertising(&doc, &story));
     }
 
     /// Regression: phpBB repeats each topic's last-post time in a block

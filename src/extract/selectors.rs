@@ -468,6 +468,8 @@ pub fn apply(
     // An advertisement among the selected records is not an item, as in
     // automatic detection.
     selection.records.retain(|r| !items::is_advertising(doc, r));
+    let list_dates = items::list_dates(doc, &selection.records, dates);
+    let dates = &list_dates;
     let plan = items::plan_titles(doc, &selection.records, dates);
     let mut missing: BTreeMap<&'static str, usize> = BTreeMap::new();
     let mut items: Vec<Item> = selection
