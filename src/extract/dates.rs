@@ -160,24 +160,26 @@ pub fn slash_order_of<'t>(texts: impl IntoIterator<Item = &'t str>) -> bool {
     let (mut day_first, mut month_first) = (false, false);
     for text in texts {
         let b = text.as_bytes();
+        // Runs of at most two digits are small numbers.
+        let number = |r: &Range<usize>| {
+            b[r.clone()]
+                .iter()
+                .fold(0, |n, d| n * 10 + u32::from(d - b'0'))
+        };
         let mut runs = byte_runs(b, u8::is_ascii_digit).peekable();
         while let Some(first) = runs.next() {
             let Some(second) = runs.peek().cloned() else {
                 break;
             };
             let slash_between = second.start == first.end + 1 && b[first.end] == b'/';
-            let part =
-                |r: &Range<usize>| std::str::from_utf8(&b[r.clone()]).ok()?.parse::<u32>().ok();
-            if !slash_between || first.len() > 2 || second.len() > 2 {
-                continue;
-            }
             let year_follows = b.get(second.end) == Some(&b'/')
                 && b[second.end + 1..]
                     .iter()
                     .take_while(|c| c.is_ascii_digit())
                     .count()
                     == 4;
-            if let (true, Some(x), Some(y)) = (year_follows, part(&first), part(&second)) {
+            if slash_between && first.len() <= 2 && second.len() <= 2 && year_follows {
+                let (x, y) = (number(&first), number(&second));
                 day_first |= x > 12 && y <= 12;
                 month_first |= y > 12 && x <= 12;
             }

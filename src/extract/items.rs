@@ -562,14 +562,14 @@ fn text_outside_links(doc: &Document, r: &Record) -> usize {
 
 /// True when the link `el` with text `text` is a permalink by what it says
 /// ([`icon_link_name`], [`is_permalink_text`]).
-fn names_permalink(el: &crate::extract::dom::Element, text: &str, dates: &DateContext) -> bool {
+fn names_permalink(el: &Element, text: &str, dates: &DateContext) -> bool {
     is_permalink_text(icon_link_name(el, text), dates)
 }
 
 /// What a link says: its text, or for an icon-only link (no text) the
 /// name its `title` or `aria-label` gives it (a comment's permalink drawn
 /// as a chain icon, `title="link"`).
-fn icon_link_name<'a>(el: &'a crate::extract::dom::Element, text: &'a str) -> &'a str {
+fn icon_link_name<'a>(el: &'a Element, text: &'a str) -> &'a str {
     if !text.trim().is_empty() {
         return text;
     }
@@ -1001,23 +1001,23 @@ fn text_date<'d>(
     // A date in the headline is part of it ("Best of 2023"), but a card
     // link's date beside its heading is the record's own.
     let title = title_link.map(|t| link_title_node(doc, t));
-    let inside_title = |i: NodeId| {
+    let skipped = |i: NodeId| {
         title.is_some_and(|t| doc.contains(t, i)) || skip.iter().any(|r| r.contains(&i))
     };
     for i in record.start..record.end {
         if let NodeData::Text { text, blank: false } = &doc.node(i).data
-            && !inside_title(i)
+            && !skipped(i)
             && let Some(d) = date_in(text, ctx)
         {
             return Some((d, Cow::Borrowed(text.as_str())));
         }
     }
     let mut joined = String::new();
-    doc.push_text_of_range(record.start, record.end, &mut joined, |i| !inside_title(i));
+    doc.push_text_of_range(record.start, record.end, &mut joined, |i| !skipped(i));
     if let Some((d, _)) = find_date(&joined, ctx) {
         return Some((d, Cow::Owned(joined)));
     }
-    let spaced = spaced_parts(doc, record, inside_title)?;
+    let spaced = spaced_parts(doc, record, skipped)?;
     let (d, _) = find_date(&spaced, ctx)?;
     Some((d, Cow::Owned(spaced)))
 }
@@ -1326,7 +1326,7 @@ pub fn is_listing_link(item: &Item, others: &[Item]) -> bool {
 
 /// A content image's absolute URL: `src`, lazy-loading attributes, or the
 /// first `srcset` candidate; tracking pixels and inline data are skipped.
-fn image_url(el: &crate::extract::dom::Element, base: &Url) -> Option<Url> {
+fn image_url(el: &Element, base: &Url) -> Option<Url> {
     // Declared dimensions below this are icons, spacers and tracking pixels.
     const MIN_CONTENT_IMAGE_PX: u32 = 40;
     let tiny = ["width", "height"].iter().any(|a| {
@@ -1371,7 +1371,7 @@ const IMG_SOURCE_ATTRS: [&str; 4] = ["data-src", "data-lazy-src", "data-original
 
 /// The address an `img` shows as written (see [`IMG_SOURCE_ATTRS`]); inline
 /// `data:` images are none.
-fn shown_src(el: &crate::extract::dom::Element) -> Option<&str> {
+fn shown_src(el: &Element) -> Option<&str> {
     IMG_SOURCE_ATTRS
         .iter()
         .filter_map(|a| el.attr(a))
@@ -1381,7 +1381,7 @@ fn shown_src(el: &crate::extract::dom::Element) -> Option<&str> {
 /// The picture an `img` shows, resolved: a lazy-loading attribute first
 /// (`src` then holds a placeholder), then `src`, then the first `srcset`
 /// candidate; inline `data:` images are skipped.
-pub fn img_source(el: &crate::extract::dom::Element, base: &Url) -> Option<Url> {
+pub fn img_source(el: &Element, base: &Url) -> Option<Url> {
     let candidates = IMG_SOURCE_ATTRS
         .iter()
         .filter_map(|a| el.attr(a).map(str::to_string))

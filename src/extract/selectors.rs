@@ -287,30 +287,18 @@ pub fn select_records(
     siblings: usize,
 ) -> RecordSelection {
     let mut out = RecordSelection::default();
-    let mut cover_end: NodeId = 0;
     let mut matches = css
         .matches(sel, 0..doc.nodes.len() as NodeId)
         .into_iter()
         .peekable();
     while let Some(id) = matches.next() {
-        if id < cover_end {
-            out.nested += 1;
-            continue;
-        }
+        // Matches inside this one's subtree are nested ones, not records.
         let own_end = doc.node(id).end;
-        let mut end = span_end(doc, id, siblings.min(MAX_SIBLINGS));
-        // The first match past this one's subtree, if it falls in the span
-        // (matches inside the subtree are nested ones, counted above).
-        while let Some(&next) = matches.peek() {
-            if next < own_end {
-                matches.next();
-                out.nested += 1;
-                continue;
-            }
-            end = end.min(next);
-            break;
+        while matches.next_if(|&m| m < own_end).is_some() {
+            out.nested += 1;
         }
-        cover_end = end;
+        let next = matches.peek().copied().unwrap_or(NodeId::MAX);
+        let end = span_end(doc, id, siblings.min(MAX_SIBLINGS)).min(next);
         if out.records.len() >= MAX_SELECTED_RECORDS {
             out.capped += 1;
         } else {

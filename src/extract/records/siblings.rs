@@ -142,10 +142,10 @@ impl Layout {
         // The addresses linked since the last head.
         let mut linked: Vec<&str> = Vec::new();
         for (i, &c) in children.iter().enumerate() {
-            let exact = kinds.kind(c) == head.kind;
-            let starts = exact
-                || (is_head(doc, kinds, c, head)
-                    && !(linked.len() < MAX_RECORD_LINKS && links_within(doc, c, &linked)));
+            let continues = kinds.kind(c) != head.kind
+                && linked.len() < MAX_RECORD_LINKS
+                && links_within(doc, c, &linked);
+            let starts = is_head(doc, kinds, c, head) && !continues;
             if starts {
                 heads.push(i);
                 linked.clear();
@@ -158,7 +158,8 @@ impl Layout {
     }
 }
 
-/// The `href`s of the links in the subtree at `id`, trimmed.
+/// The `href`s of the links in the subtree at `id`, trimmed, fragment
+/// links included (unlike `short::is_link`: an address is an address).
 fn hrefs(doc: &Document, id: NodeId) -> impl Iterator<Item = &str> + '_ {
     (id..doc.node(id).end).filter_map(|i| {
         let e = doc.element(i)?;

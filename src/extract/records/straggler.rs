@@ -179,7 +179,7 @@ fn is_card_of(doc: &Document, a: NodeId, shape: &Shape, path: &str) -> bool {
     true
 }
 
-/// The hrefs of a record's links, the one in a heading first.
+/// The hrefs of a record's links, in document order.
 fn record_hrefs<'d>(doc: &'d Document, r: &Record) -> impl Iterator<Item = &'d str> {
     (r.start..r.end)
         .filter(move |&i| is_link(doc, i))
