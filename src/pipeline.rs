@@ -389,6 +389,7 @@ pub fn items_of_group(
         .records
         .iter()
         .filter(|r| !items::is_advertising(doc, r))
+        .filter(|r| !(group.thread && items::is_deleted_stub(doc, r)))
         .map(|r| (*r, items::item_from_record(doc, r, base, dates, &plan)))
         .collect();
     // A straggler is a record of its own shape: it plans its own title.

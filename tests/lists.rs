@@ -662,3 +662,18 @@ fn property_listings_with_sponsored_cards_and_day_first_dates() {
     // 12/11/2026" was read month first on a page that writes "19/11/2026".
     check("real_estate_listings");
 }
+
+#[test]
+fn topic_posts_opening_with_code_or_a_quote_are_titled_by_their_words() {
+    // Regressions: a post whose code block holds most of its text was
+    // titled by the code, and a post of an opening line, a quote and a
+    // long paragraph by the paragraph alone.
+    check("discourse_topic_posts");
+}
+
+#[test]
+fn comment_tree_with_a_deleted_comment_whose_replies_stay() {
+    // Regression: the stub the deleted comment left ("Comment deleted by
+    // author", its Link and Parent links) was an item.
+    check("tildes_comments");
+}

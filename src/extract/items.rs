@@ -152,12 +152,49 @@ const AD_LABEL_DEPTH: u32 = 3;
 fn has_ad_label(doc: &Document, record: &Record, marked: &dyn Fn(NodeId) -> bool) -> bool {
     let top = doc.node(record.start).depth;
     let end = doc.node(record.start).end.min(record.end);
-    (record.start + 1..end).any(|i| {
-        doc.node(i).depth <= top + AD_LABEL_DEPTH && marked(i) && {
+    let mut i = record.start + 1;
+    while i < end {
+        let node = doc.node(i);
+        let labelled = marked(i) && {
             let text = doc.text(i);
             let text = text.trim().trim_end_matches(':');
             AD_MARKERS.iter().any(|m| text.eq_ignore_ascii_case(m))
+        };
+        if labelled {
+            return true;
         }
+        // Below the last level looked at, skip the subtree.
+        i = if node.depth >= top + AD_LABEL_DEPTH {
+            node.end.max(i + 1)
+        } else {
+            i + 1
+        };
+    }
+    false
+}
+
+/// Class-name parts that mark a comment as taken down.
+const DELETED_MARKERS: &[&str] = &["deleted", "removed"];
+
+/// Bytes of a thread record's text, beside its deletion notice, that are
+/// still chrome (a collapse button "−", a reply count "[4]").
+const STUB_CHROME_BYTES: usize = 16;
+
+/// True when a record of a thread is the stub a deleted comment leaves
+/// (Tildes' `<div class="is-comment-deleted">Comment deleted by
+/// author</div>`, Reddit's `.deleted`): an element marked deleted or
+/// removed by a class part in [`DELETED_MARKERS`] holds its text outside
+/// links, all but a few bytes of chrome. Its replies stay records.
+pub fn is_deleted_stub(doc: &Document, record: &Record) -> bool {
+    let marker = (record.start..record.end).find(|&i| {
+        doc.element(i).is_some_and(|e| {
+            let class = e.attr("class").unwrap_or("");
+            has_part(class.split_whitespace(), &['-', '_'], DELETED_MARKERS)
+        }) && doc.text_bytes(i) > 0
+    });
+    marker.is_some_and(|m| {
+        let notice = doc.range_text_bytes(m, doc.node(m).end.min(record.end));
+        text_outside_links(doc, record).saturating_sub(notice) < STUB_CHROME_BYTES
     })
 }
 
@@ -806,7 +843,6 @@ struct LinkInfo<'p> {
     url: Url,
     /// Its title text (borrowed from the plan, which read every link).
     text: Cow<'p, str>,
-    in_heading: bool,
     on_title_path: bool,
 }
 
@@ -847,13 +883,11 @@ pub fn item_from_record(
                     Some(t) => Cow::Borrowed(t.as_str()),
                     None => Cow::Owned(link_title_text(doc, i)),
                 };
-                let in_heading = in_or_has_heading(doc, record, i);
                 let on_title_path = plan.title_links.contains(&i);
                 links.push(LinkInfo {
                     node: i,
                     url,
                     text,
-                    in_heading,
                     on_title_path,
                 });
             }
@@ -1064,11 +1098,13 @@ fn choose_title(
     let usable = |l: &&LinkInfo| {
         !l.text.is_empty() && !is_action_text(&l.text) && parse_date(&l.text, dates).is_none()
     };
+    // Read only when asked: most records' title link is on the path.
+    let in_heading = |l: &LinkInfo| in_or_has_heading(doc, record, l.node);
     let title_link = links
         .iter()
         .filter(usable)
         .find(|l| l.on_title_path)
-        .or_else(|| links.iter().filter(usable).find(|l| l.in_heading))
+        .or_else(|| links.iter().filter(usable).find(|l| in_heading(l)))
         .or_else(|| {
             links
                 .iter()
@@ -1079,7 +1115,7 @@ fn choose_title(
     let link_title =
         |l: &LinkInfo| split_link_title(doc, l.node).unwrap_or_else(|| l.text.to_string());
     match (title_link, heading) {
-        (Some(l), _) if l.in_heading || l.on_title_path => (link_title(l), Some(l.node)),
+        (Some(l), _) if l.on_title_path || in_heading(l) => (link_title(l), Some(l.node)),
         (_, Some(h)) if link_chars < 4 => (doc.text(h), title_link.map(|l| l.node)),
         _ if link_chars < MIN_EMPHASIS_TITLE_CHARS
             && let Some(title) = emphasis_title(doc, record, link_chars) =>
@@ -1214,13 +1250,90 @@ fn body_block(doc: &Document, record: &Record, permalink: Option<NodeId>) -> Opt
     let size = |i: NodeId| doc.node(i).end - i;
     apart
         .clone()
-        .filter(|&i| own(i) * 10 >= total * 6)
+        .filter(|&i| own(i) * 10 >= total * 6 && !in_quote_or_code(doc, record, i))
         .min_by_key(|&i| (size(i), std::cmp::Reverse(i)))
+        .map(|b| paragraphs_block(doc, record, b, permalink))
         .or_else(|| {
             apart
                 .filter(|&i| own(i) > 0)
                 .max_by_key(|&i| (own(i), std::cmp::Reverse(size(i)), std::cmp::Reverse(i)))
         })
+}
+
+/// True when `id` is, or lies in, a quotation or a code block of the
+/// record (`blockquote`, `pre`, `code`, an element whose class names a
+/// quote such as Discourse's `aside.quote` or vBulletin's
+/// `div.bbcode_quote`): another poster's words or a program's output, a
+/// part of a comment's body and never the body itself.
+fn in_quote_or_code(doc: &Document, record: &Record, id: NodeId) -> bool {
+    std::iter::once(id)
+        .chain(doc.ancestors(id))
+        .take_while(|&a| a >= record.start)
+        .any(|a| {
+            doc.element(a).is_some_and(|e| {
+                matches!(e.name.as_str(), "blockquote" | "pre" | "code")
+                    || e.attr("class").is_some_and(|c| {
+                        c.split_ascii_whitespace()
+                            .any(|t| find_ascii_ci(t.as_bytes(), b"quote").is_some())
+                    })
+            })
+        })
+}
+
+/// Elements a comment's body holds beside its paragraphs: quotations,
+/// code, lists, figures and inline markup.
+const BODY_PARTS: &[&str] = &[
+    "p",
+    "blockquote",
+    "pre",
+    "ul",
+    "ol",
+    "aside",
+    "figure",
+    "hr",
+    "br",
+    "a",
+    "b",
+    "i",
+    "em",
+    "strong",
+    "code",
+    "span",
+    "img",
+    "sup",
+    "sub",
+    "s",
+    "u",
+    "small",
+    "abbr",
+];
+
+/// The body when `block` is one paragraph of several: their parent, so a
+/// post of a short opening line and a long second paragraph is titled from
+/// its start. Only when the parent is a block of the record below its top,
+/// holds no `permalink`, and holds nothing but [`BODY_PARTS`].
+fn paragraphs_block(
+    doc: &Document,
+    record: &Record,
+    block: NodeId,
+    permalink: Option<NodeId>,
+) -> NodeId {
+    let widened = doc
+        .is_tag(block, "p")
+        .then(|| doc.node(block).parent)
+        .flatten()
+        .filter(|&parent| {
+            parent > record.start
+                && permalink.is_none_or(|p| !doc.contains(parent, p))
+                && doc.children(parent).filter(|&c| c != block).any(|c| {
+                    doc.is_tag(c, "p") || doc.text_bytes(c) > 0 && doc.element(c).is_none()
+                })
+                && doc
+                    .children(parent)
+                    .filter_map(|c| doc.element(c))
+                    .all(|e| BODY_PARTS.contains(&e.name.as_str()))
+        });
+    widened.unwrap_or(block)
 }
 
 /// `text` whitespace-collapsed and cut at a word boundary to at most
@@ -1557,6 +1670,74 @@ mod tests {
             items[1].link.as_ref().map(Url::as_str),
             Some("https://forum.example/p/oakandiron2")
         );
+    }
+
+    /// Regression (a Discourse topic): a post whose code block holds most
+    /// of its text was titled by the code, and a post of a short opening
+    /// line, a quote and a long paragraph by the long paragraph alone.
+    #[test]
+    fn a_post_is_titled_from_the_start_of_its_own_words() {
+        let code = "Coordinator 0x0000 ├─ Plug kitchen 0x31a8 (router, LQI 212) ├─ Plug hallway \
+                    0x4b90 (router, LQI 187) │ ├─ Lumo door sensor 0x5a1f (end device) └─ Plug \
+                    office 0x22ee (router, LQI 230)";
+        let long = "In my case it is not only the door sensors: a couple of older contact sensors \
+                    drop as well, always after being idle for about two hours, as if the \
+                    coordinator forgot its children";
+        let html = [
+            post(
+                "1",
+                "ardenvale",
+                &format!("<p>Here is the map:</p><pre><code>{code}</code></pre>"),
+            ),
+            post(
+                "2",
+                "marlow",
+                &format!(
+                    "<p>Same here.</p><aside class=quote><blockquote><p>Mains-powered \
+                          devices are fine</p></blockquote></aside><p>{long}</p>"
+                ),
+            ),
+            post("3", "june", &format!("<p>{long}, and the plugs too.</p>")),
+        ]
+        .concat();
+        let doc = crate::extract::dom::parse(&html);
+        let records = records_of_class(&doc, "post");
+        let base = Url::parse("https://forum.example/t/18342").unwrap();
+        let plan = plan_titles(&doc, &records, &ctx());
+        let titles: Vec<String> = records
+            .iter()
+            .map(|r| item_from_record(&doc, r, &base, &ctx(), &plan).title)
+            .collect();
+        assert!(
+            titles[0].starts_with("Here is the map: Coordinator"),
+            "{titles:?}"
+        );
+        assert!(
+            titles[1].starts_with("Same here. Mains-powered"),
+            "{titles:?}"
+        );
+        assert!(titles[2].starts_with("In my case"), "{titles:?}");
+    }
+
+    /// Regression (a Tildes thread): the stub a deleted comment leaves
+    /// ("Comment deleted by author" beside its Link and Parent links) was
+    /// an item; a comment that only mentions deletion, or whose author
+    /// flair is marked removed, is not a stub.
+    #[test]
+    fn a_deleted_comment_stub_is_told_from_comments() {
+        let html = "<div class=c><button>−</button><div>[4]</div>\
+            <div class=is-comment-deleted>Comment deleted by author</div>\
+            <a href='#c1'>Link</a> <a href='#c0'>Parent</a></div>\
+            <div class=c><a href='/u/ada'>ada</a> <span class=flair-removed>mod</span>\
+            <p>The 21:40 sleeper ran on time all week, and the couchettes were clean.</p></div>\
+            <div class=c><a href='/u/bo'>bo</a><p>I deleted my old booking and made a new \
+            one: the refund came within a day.</p></div>";
+        let doc = crate::extract::dom::parse(html);
+        let stubs: Vec<bool> = records_of_class(&doc, "c")
+            .iter()
+            .map(|r| is_deleted_stub(&doc, r))
+            .collect();
+        assert_eq!(stubs, [true, false, false]);
     }
 
     /// Numbers that do not count up through the records (pull-request
