@@ -677,3 +677,56 @@ fn comment_tree_with_a_deleted_comment_whose_replies_stay() {
     // author", its Link and Parent links) was an item.
     check("tildes_comments");
 }
+
+#[test]
+fn newest_questions_dated_by_their_exact_time_not_the_relative_one() {
+    check("stackexchange_newest_questions");
+}
+
+#[test]
+fn podcast_episodes_spread_over_unwrapped_siblings() {
+    check("podcast_episode_archive");
+}
+
+#[test]
+fn channel_videos_beside_shorts_and_playlist_shelves() {
+    check("youtube_channel_videos");
+}
+
+#[test]
+fn japanese_section_list_with_icons_inside_the_title_link() {
+    // Regression: a "動画" video icon at the start of a title link was
+    // part of the title.
+    check("japanese_news_list");
+}
+
+#[test]
+fn link_aggregator_front_page_titled_by_the_story_link() {
+    check("lobsters_front_page");
+}
+
+#[test]
+fn release_notes_versions_linked_by_their_heading_anchors() {
+    // Regression: versions (an `h2` with an in-page anchor, a date line,
+    // sub-headings and lists, no wrapper) had no link, and the "Latest"
+    // badge ended the first title.
+    check("app_changelog_versions");
+}
+
+#[test]
+fn course_catalogue_with_a_table_per_department() {
+    // Regression: the departments (heading, a line of links, a table of
+    // courses) were taken for the records, not the 30 courses.
+    check("course_catalogue_by_department");
+}
+
+#[test]
+fn hotel_results_with_a_banner_and_an_ad_among_the_cards() {
+    // Regression: the sign-in banner between two cards was a record.
+    check("hotel_search_results");
+}
+
+#[test]
+fn mailing_list_month_as_a_nested_thread_tree() {
+    check("mailman_month_thread_tree");
+}

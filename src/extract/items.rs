@@ -411,7 +411,7 @@ pub fn plan_titles(doc: &Document, records: &[Record], dates: &DateContext) -> T
                 continue;
             }
             let text = link_title_text(doc, i);
-            if permalink.is_none() && names_permalink(el, &text, dates) {
+            if permalink.is_none() && (names_permalink(el, &text, dates) || holds_time(doc, i)) {
                 permalink = Some(i);
             }
             if !text.is_empty() && !is_action_text(&text) {
@@ -754,8 +754,11 @@ pub(crate) fn title_text(doc: &Document, node: NodeId) -> String {
 }
 
 /// Class-name parts of a badge: a short label set before or after a
-/// headline inside its link ("Abonnés", "Video", "New", "AN+").
-const BADGE_CLASS_PARTS: &[&str] = &["badge", "label", "pill", "flag", "sticker", "premium"];
+/// headline inside its link ("Abonnés", "Video", "New", "AN+", a "動画"
+/// video icon).
+const BADGE_CLASS_PARTS: &[&str] = &[
+    "badge", "label", "pill", "flag", "sticker", "premium", "icon",
+];
 /// Longest badge text (bytes).
 const MAX_BADGE_BYTES: usize = 24;
 /// Text a title keeps at least once its badges are dropped (bytes).
@@ -917,7 +920,8 @@ pub fn item_from_record(
     let link = link_node
         .and_then(|n| links.iter().find(|l| l.node == n))
         .or_else(|| links.first())
-        .map(|l| l.url.clone());
+        .map(|l| l.url.clone())
+        .or_else(|| heading.and_then(|h| heading_anchor(doc, h, base)));
 
     let full = doc.text_of_range(record.start, record.end);
     // A headless record's title is a cut of its own prose (a comment): the
@@ -1116,7 +1120,7 @@ fn choose_title(
         |l: &LinkInfo| split_link_title(doc, l.node).unwrap_or_else(|| l.text.to_string());
     match (title_link, heading) {
         (Some(l), _) if l.on_title_path || in_heading(l) => (link_title(l), Some(l.node)),
-        (_, Some(h)) if link_chars < 4 => (doc.text(h), title_link.map(|l| l.node)),
+        (_, Some(h)) if link_chars < 4 => (title_text(doc, h), title_link.map(|l| l.node)),
         _ if link_chars < MIN_EMPHASIS_TITLE_CHARS
             && let Some(title) = emphasis_title(doc, record, link_chars) =>
         {
@@ -1206,11 +1210,61 @@ fn headless_title(
                 || doc
                     .element(l.node)
                     .is_some_and(|el| names_permalink(el, &l.text, dates))
+                || holds_time(doc, l.node)
         })
         .map(|l| l.node);
-    let text =
-        body_block(doc, record, permalink).map_or_else(|| first_line(doc, record), |b| doc.text(b));
+    // The words a reader sees; a post hidden whole (a collapsed comment)
+    // is titled by its hidden words.
+    let text = match body_block(doc, record, permalink, true) {
+        Some(b) => {
+            let mut words = String::new();
+            let end = doc.node(b).end;
+            doc.push_text_of_range(b, end, &mut words, |i| read_as_words(doc, i));
+            words
+        }
+        None => body_block(doc, record, permalink, false)
+            .map_or_else(|| first_line(doc, record), |b| doc.text(b)),
+    };
     (cut_at_word(&text, HEADLESS_TITLE_CHARS), permalink)
+}
+
+/// The address of a record's heading on the page, for a record that
+/// links nowhere else: the heading's `id`, or the in-page anchor a link in
+/// it points to (a release notes page's "Version 4.12.0" with its `¶`
+/// permalink, `#v4-12-0`).
+fn heading_anchor(doc: &Document, heading: NodeId, base: &Url) -> Option<Url> {
+    let own = doc
+        .element(heading)?
+        .attr("id")
+        .map(str::trim)
+        .filter(|id| !id.is_empty());
+    let linked = || {
+        (heading + 1..doc.node(heading).end)
+            .filter_map(|i| doc.element(i).filter(|e| e.name == "a")?.attr("href"))
+            .map(str::trim)
+            .find_map(|h| h.strip_prefix('#').filter(|f| !f.is_empty()))
+    };
+    let fragment = own.or_else(linked)?;
+    let mut url = base.clone();
+    url.set_fragment(Some(fragment));
+    Some(url)
+}
+
+/// True when link `a` holds a `<time datetime>`: a post's timestamp link
+/// ("4h" on a Mastodon status) is its permalink, however short its text.
+fn holds_time(doc: &Document, a: NodeId) -> bool {
+    (a + 1..doc.node(a).end).any(|i| {
+        doc.element(i)
+            .is_some_and(|e| e.name == "time" && e.attr("datetime").is_some())
+    })
+}
+
+/// False for elements whose text a reader does not read as a post's
+/// words: hidden by the markup (the folded text behind a content warning)
+/// or a button ("Show more").
+fn read_as_words(doc: &Document, id: NodeId) -> bool {
+    doc.element(id)
+        .is_none_or(|e| e.name != "button" && !e.is_hidden())
 }
 
 /// The record's body: the smallest element holding at least 60% of the
@@ -1218,20 +1272,32 @@ fn headless_title(
 /// and not its `permalink` (the posting time and the author are not the
 /// body). When every such element holds the permalink (a status whose
 /// poll options come after its text), the element apart from the
-/// permalink with the most text outside links.
-fn body_block(doc: &Document, record: &Record, permalink: Option<NodeId>) -> Option<NodeId> {
+/// permalink with the most text outside links. With `visible`, only the
+/// words a reader sees count ([`read_as_words`]).
+fn body_block(
+    doc: &Document,
+    record: &Record,
+    permalink: Option<NodeId>,
+    visible: bool,
+) -> Option<NodeId> {
     let n = (record.end - record.start) as usize;
-    // prefix[k]: text bytes outside links in nodes start..start+k.
+    // prefix[k]: text bytes outside links in nodes start..start+k (and,
+    // when `visible`, outside what is not [`read_as_words`]).
     let mut prefix = vec![0usize; n + 1];
-    let mut link_end = 0;
+    let (mut link_end, mut unread_end) = (0, 0);
     for k in 0..n {
         let i = record.start + k as NodeId;
+        if visible && i >= unread_end && !read_as_words(doc, i) {
+            unread_end = doc.node(i).end;
+        }
         let own = match &doc.node(i).data {
             NodeData::Element(e) if e.name == "a" => {
                 link_end = link_end.max(doc.node(i).end);
                 0
             }
-            NodeData::Text { text, blank: false } if i >= link_end => text.trim().len(),
+            NodeData::Text { text, blank: false } if i >= link_end && i >= unread_end => {
+                text.trim().len()
+            }
             _ => 0,
         };
         prefix[k + 1] = prefix[k] + own;
@@ -1740,6 +1806,88 @@ mod tests {
         assert_eq!(stubs, [true, false, false]);
     }
 
+    /// Regressions (a Mastodon timeline): a boost, whose booster's name
+    /// comes first, was linked to the booster; the status's permalink is
+    /// its timestamp link ("4h", a `<time datetime>`). A status behind a
+    /// content warning was titled by its folded text: a reader sees the
+    /// warning, not the "Show more" button or the hidden words.
+    #[test]
+    fn a_status_is_linked_by_its_timestamp_and_titled_by_what_shows() {
+        let status = |id: &str, prepend: &str, content: &str| {
+            format!(
+                "<div class=entry>{prepend}<div class=status><a class=time href='https://coast.example/@tern/{id}'>\
+                 <time datetime='2026-11-21T08:02:10Z'>4h</time></a>\
+                 <a class=name href='https://coast.example/@tern'>Tern</a>\
+                 <div class=content>{content}</div></div></div>"
+            )
+        };
+        let prose = "<p>The winter wader count is on Sunday. We need counters for fourteen sectors, \
+                     no experience needed.</p>";
+        let html = [
+            status("1", "", prose),
+            status(
+                "2",
+                "<div class=prepend><a href='https://moor.example/@kes'>Kes</a> boosted</div>",
+                prose,
+            ),
+            status(
+                "3",
+                "",
+                "<p><span class=summary>Long post: notes from the flood consultation</span>\
+                 <button>Show more</button></p><div class=e-content style='display: none'>\
+                 <p>Three hours, about sixty people, one very tired consultant, and a car park \
+                 extension that is still in the scheme.</p></div>",
+            ),
+        ]
+        .concat();
+        let doc = crate::extract::dom::parse(&html);
+        let records = records_of_class(&doc, "entry");
+        let base = Url::parse("https://moor.example/@kes").unwrap();
+        let plan = plan_titles(&doc, &records, &ctx());
+        let items: Vec<Item> = records
+            .iter()
+            .map(|r| item_from_record(&doc, r, &base, &ctx(), &plan))
+            .collect();
+        let link = |i: usize| items[i].link.as_ref().map(Url::as_str);
+        assert_eq!(link(1), Some("https://coast.example/@tern/2"));
+        assert_eq!(
+            items[2].title,
+            "Long post: notes from the flood consultation"
+        );
+    }
+
+    /// Regression (release notes): versions are headings with an in-page
+    /// `¶` anchor and no other link, and the first carries a "Latest"
+    /// badge: they had no link at all, and "Latest" ended the title.
+    #[test]
+    fn a_heading_without_links_is_linked_by_its_anchor_and_loses_its_badge() {
+        let html = "<div class=notes>\
+            <div class=r><h2 id=v4-12-0><a class=anchor href='#v4-12-0'></a>Version 4.12.0 \
+            <span class='badge badge--latest'>Latest</span></h2><p>Released 18 November 2026</p></div>\
+            <div class=r><h2><a class=anchor href='#v4-11-2'></a>Version 4.11.2</h2>\
+            <p>Released 4 November 2026</p></div></div>";
+        let doc = crate::extract::dom::parse(html);
+        let records = records_of_class(&doc, "r");
+        let base = Url::parse("https://app.example/release-notes/").unwrap();
+        let plan = plan_titles(&doc, &records, &ctx());
+        let items: Vec<Item> = records
+            .iter()
+            .map(|r| item_from_record(&doc, r, &base, &ctx(), &plan))
+            .collect();
+        assert_eq!(items[0].title, "Version 4.12.0");
+        let links: Vec<Option<&str>> = items
+            .iter()
+            .map(|it| it.link.as_ref().map(Url::as_str))
+            .collect();
+        assert_eq!(
+            links,
+            [
+                Some("https://app.example/release-notes/#v4-12-0"),
+                Some("https://app.example/release-notes/#v4-11-2")
+            ]
+        );
+    }
+
     /// Numbers that do not count up through the records (pull-request
     /// references in release notes) are not permalinks.
     #[test]
@@ -1815,6 +1963,11 @@ mod tests {
             ),
             // A headline too short to lose its label keeps it.
             ("Ein Tor <span class='badge'>Plus</span>", "Ein Tor Plus"),
+            // An icon with a word in it (a Japanese paper's video mark).
+            (
+                "<span class='c-icon c-icon--video'>動画</span>伝統の「雪吊り」作業始まる",
+                "伝統の「雪吊り」作業始まる",
+            ),
         ];
         for (inner, title) in cases {
             assert_eq!(headline_title(inner), title, "{inner}");

@@ -312,7 +312,26 @@ impl<'d> Kinds<'d> {
         }
         let mut chain = Chain::new(self.kind(container));
         let mut wrapper = p;
-        for level in 1..=MAX_WRAP {
+        let mut levels = MAX_WRAP;
+        // A table's rows sit in the `tbody` the parser adds to every table:
+        // under a section's heading the table is the section's list, so
+        // the walk up to sections starts above it (a catalogue's
+        // departments, each a heading, a line of links and a table of
+        // courses, are sections like those holding a `ul`).
+        if doc.is_tag(container, "tbody")
+            && doc.is_tag(p, "table")
+            && !self.repeated(p)
+            && let Some(above) = doc.node(p).parent
+            && doc
+                .children(above)
+                .take_while(|&c| c != p)
+                .any(|c| doc.tag(c).is_some_and(is_heading))
+        {
+            chain.push(self.kind(p));
+            wrapper = above;
+            levels -= 1;
+        }
+        for level in 1..=levels {
             let Some(g) = doc.node(wrapper).parent else {
                 break;
             };
@@ -333,7 +352,7 @@ impl<'d> Kinds<'d> {
             // Deeper up, only plain wrappers: a block beside links of its
             // own is part of a record (a card's share buttons beside its
             // title), not a section around a list.
-            if level == MAX_WRAP || !plain_wrapper(doc, wrapper) {
+            if level == levels || !plain_wrapper(doc, wrapper) {
                 break;
             }
             wrapper = g;
@@ -1086,19 +1105,18 @@ fn widen(
         .take(crate::extract::sequence::MAX_CHILDREN as usize)
         .filter(|&c| doc.is_tag(c, tag) && !is_header_row(doc, c))
         .collect();
-    let root_set: rustc_hash::FxHashSet<NodeId> = mined.iter().map(|m| m.0).collect();
-    // Class names every mined root shares: a member must carry one of them
-    // (keeps an intro `div` out of a list of `div.post`).
     let classes = |id: NodeId| -> Vec<&str> { class_tokens(doc, id).collect() };
-    let mut shared: Option<Vec<&str>> = None;
-    for &(r, _) in mined {
-        let c = classes(r);
-        shared = Some(match shared {
-            None => c,
-            Some(s) => s.into_iter().filter(|x| c.contains(x)).collect(),
-        });
-    }
-    let shared = shared.unwrap_or_default();
+    // Class names the mined roots share: a member must carry one of them
+    // (keeps an intro `div` out of a list of `div.post`).
+    let shared = shared_classes(doc, mined);
+    // A root with none of them, among three or more that have them, is an
+    // odd one (a banner between hotel cards that a rotated repeat started
+    // in): it stays only if it resembles the records, like any member.
+    let root_set: rustc_hash::FxHashSet<NodeId> = mined
+        .iter()
+        .map(|m| m.0)
+        .filter(|&r| shared.is_empty() || classes(r).iter().any(|c| shared.contains(c)))
+        .collect();
     let all: Vec<Record> = members
         .into_iter()
         .filter(|&m| {
@@ -1135,6 +1153,33 @@ fn widen(
             }
         })
         .copied()
+        .collect()
+}
+
+/// The class names of the mined roots (`first`, `last`) that all of them
+/// carry, or all but one when there are three or more (one odd root does
+/// not empty the set).
+fn shared_classes<'d>(doc: &'d Document, mined: &[(NodeId, NodeId)]) -> Vec<&'d str> {
+    let mut counts: HashMap<&str, usize> = HashMap::default();
+    let mut own: Vec<&str> = Vec::new();
+    for &(r, _) in mined {
+        own.clear();
+        own.extend(class_tokens(doc, r));
+        own.sort_unstable();
+        own.dedup();
+        for &c in &own {
+            *counts.entry(c).or_insert(0) += 1;
+        }
+    }
+    let needed = if mined.len() >= 3 {
+        mined.len() - 1
+    } else {
+        mined.len()
+    };
+    counts
+        .into_iter()
+        .filter(|&(_, n)| n >= needed)
+        .map(|(c, _)| c)
         .collect()
 }
 
@@ -1430,6 +1475,77 @@ mod tests {
         let got = titles(&html, &MiningParams::default());
         assert_eq!(got.len(), id, "{got:?}");
         assert!(got[id - 1].starts_with("Paper number 14"), "{got:?}");
+    }
+
+    /// Regression (a course catalogue): each department is a heading, a
+    /// line of its own links and a table of courses. The departments won
+    /// as records, each holding its table, because the walk up from a
+    /// table's rows met the table (beside the department's links) before
+    /// the departments, and stopped.
+    #[test]
+    fn the_tables_of_headed_sections_join() {
+        let mut html = String::from("<body><main class=catalogue>");
+        let mut id = 0;
+        for (dept, n) in [("arch", 4), ("clas", 5), ("engl", 6), ("phil", 3)] {
+            html.push_str(&format!(
+                "<section class=dept id={dept}><h2><a href='/{dept}/'>Department of {dept}</a></h2>\
+                 <p class=meta>{n} courses · <a href='/{dept}/study/'>Department study pages</a></p>\
+                 <table class=courses><thead><tr><th>Code</th><th>Title</th><th>Credits</th></tr>\
+                 </thead><tbody>"
+            ));
+            for _ in 0..n {
+                id += 1;
+                html.push_str(&format!(
+                    "<tr class=course><td><a href='/courses/{dept}{id}/'>{dept}{id}</a></td>\
+                     <td><a href='/courses/{dept}{id}/'>Course number {id} of the catalogue</a>\
+                     <p class=summary>What the course covers, week by week.</p></td><td>20</td></tr>"
+                ));
+            }
+            html.push_str("</tbody></table><p><a href='#top'>Back to top</a></p></section>");
+        }
+        html.push_str("</main></body>");
+        let got = titles(&html, &MiningParams::default());
+        assert_eq!(got.len(), id, "{got:?}");
+        assert!(got[0].contains("Course number 1 "), "{got:?}");
+    }
+
+    /// Regression (hotel search results): a banner between two cards,
+    /// where a rotated repeat started, was a mined root, so the roots
+    /// shared no class and the banner became a record.
+    #[test]
+    fn an_odd_mined_root_must_resemble_the_records() {
+        let mut html = String::from("<body><div class=list>");
+        for i in 0..6 {
+            html.push_str(&format!(
+                "<div class=card><a href='/hotel/{i}'><img src='/p/{i}.jpg' width=200 height=200></a>\
+                 <h3><a href='/hotel/{i}'>Hotel number {i}</a></h3><p class=desc>Rooms over the \
+                 river, breakfast included.</p><span class=price>€{i}9</span></div>"
+            ));
+            if i == 2 {
+                html.push_str(
+                    "<div class=banner><p>Save 10%</p><p>Sign in to see discounts.</p>\
+                     <a href='/sign-in'>Sign in</a> <a href='/register'>Register</a></div>",
+                );
+            }
+        }
+        html.push_str("</div></body>");
+        let doc = parse(&html);
+        let cards: Vec<NodeId> = (0..doc.nodes.len() as NodeId)
+            .filter(|&i| {
+                doc.element(i)
+                    .and_then(|e| e.attr("class"))
+                    .is_some_and(|c| c == "card" || c == "banner")
+            })
+            .collect();
+        let container = doc.node(cards[0]).parent.unwrap();
+        let mined: Vec<(NodeId, NodeId)> = cards.iter().map(|&c| (c, c)).collect();
+        let got: Vec<NodeId> = widen(&doc, container, "div", &mined, &[])
+            .iter()
+            .map(|r| r.start)
+            .collect();
+        let banner = cards[3];
+        assert_eq!(got.len(), 6, "{got:?}");
+        assert!(!got.contains(&banner));
     }
 
     /// Two posts with linked headings beat a sidebar of five links (Rule 1
