@@ -730,3 +730,33 @@ fn hotel_results_with_a_banner_and_an_ad_among_the_cards() {
 fn mailing_list_month_as_a_nested_thread_tree() {
     check("mailman_month_thread_tree");
 }
+
+#[test]
+fn mailing_list_threads_beside_most_active_and_popular_blocks() {
+    check("hyperkitty_thread_list");
+}
+
+#[test]
+fn recipe_results_beside_featured_collections_in_the_same_markup() {
+    check("recipe_search_results");
+}
+
+#[test]
+fn tag_page_with_a_featured_post_above_the_feed() {
+    check("ghost_tag_archive");
+}
+
+#[test]
+fn consultations_as_unwrapped_heading_metadata_and_summary_siblings() {
+    check("government_consultations");
+}
+
+#[test]
+fn collection_grid_with_hidden_duplicate_headings_and_facets() {
+    check("shopify_collection_grid");
+}
+
+#[test]
+fn model_hub_cards_beside_a_trending_box_that_repeats_them() {
+    check("model_hub_listing");
+}

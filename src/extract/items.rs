@@ -140,8 +140,9 @@ pub fn is_advertising(doc: &Document, record: &Record) -> bool {
         || has_ad_label(doc, record, &marked)
 }
 
-/// Levels below a record's top an "Ad" or "Sponsored" label is looked for.
-const AD_LABEL_DEPTH: u32 = 3;
+/// Levels below a record's top an "Ad" or "Sponsored" label is looked for
+/// (a marketplace's result card holds it six levels down).
+const AD_LABEL_DEPTH: u32 = 6;
 
 /// True when an element near the top of the record's first element is a
 /// label marked as an ad whose text says so too (`<div
@@ -755,9 +756,18 @@ pub(crate) fn title_text(doc: &Document, node: NodeId) -> String {
 
 /// Class-name parts of a badge: a short label set before or after a
 /// headline inside its link ("Abonnés", "Video", "New", "AN+", a "動画"
-/// video icon).
+/// video icon, a Trac timeline's "17:58").
 const BADGE_CLASS_PARTS: &[&str] = &[
-    "badge", "label", "pill", "flag", "sticker", "premium", "icon",
+    "badge",
+    "label",
+    "pill",
+    "flag",
+    "sticker",
+    "premium",
+    "icon",
+    "time",
+    "date",
+    "timestamp",
 ];
 /// Longest badge text (bytes).
 const MAX_BADGE_BYTES: usize = 24;
@@ -777,12 +787,17 @@ fn title_badges(doc: &Document, node: NodeId) -> (Option<NodeId>, Option<NodeId>
     };
     let last = shown.last();
     let badge_bytes = |c: NodeId| {
-        let class = doc.element(c)?.attr("class")?;
-        let named = has_part(
-            class.split_ascii_whitespace(),
-            &['-', '_'],
-            BADGE_CLASS_PARTS,
-        );
+        let e = doc.element(c)?;
+        // A time stamped into the link ("<span class=time>17:58</span>
+        // Changeset [4827]") is a badge too.
+        let named = e.name == "time"
+            || e.attr("class").is_some_and(|class| {
+                has_part(
+                    class.split_ascii_whitespace(),
+                    &['-', '_'],
+                    BADGE_CLASS_PARTS,
+                )
+            });
         let bytes = doc.text_bytes(c);
         (named && bytes <= MAX_BADGE_BYTES).then_some(bytes)
     };
@@ -1119,6 +1134,15 @@ fn choose_title(
     let link_title =
         |l: &LinkInfo| split_link_title(doc, l.node).unwrap_or_else(|| l.text.to_string());
     match (title_link, heading) {
+        // A live blog's updates are linked by their timestamps: an update
+        // is titled by its heading, or else by its words, as a comment is.
+        (Some(l), _) if l.on_title_path && is_timestamp_link(doc, l.node, &l.text) => {
+            let title = heading.map_or_else(
+                || body_title(doc, record, Some(l.node)),
+                |h| title_text(doc, h),
+            );
+            (title, Some(l.node))
+        }
         (Some(l), _) if l.on_title_path || in_heading(l) => (link_title(l), Some(l.node)),
         (_, Some(h)) if link_chars < 4 => (title_text(doc, h), title_link.map(|l| l.node)),
         _ if link_chars < MIN_EMPHASIS_TITLE_CHARS
@@ -1213,8 +1237,13 @@ fn headless_title(
                 || holds_time(doc, l.node)
         })
         .map(|l| l.node);
-    // The words a reader sees; a post hidden whole (a collapsed comment)
-    // is titled by its hidden words.
+    (body_title(doc, record, permalink), permalink)
+}
+
+/// A title cut from the start of a record's body ([`body_block`] apart
+/// from its `permalink`): the words a reader sees; a post hidden whole (a
+/// collapsed comment) is titled by its hidden words.
+fn body_title(doc: &Document, record: &Record, permalink: Option<NodeId>) -> String {
     let text = match body_block(doc, record, permalink, true) {
         Some(b) => {
             let mut words = String::new();
@@ -1225,7 +1254,7 @@ fn headless_title(
         None => body_block(doc, record, permalink, false)
             .map_or_else(|| first_line(doc, record), |b| doc.text(b)),
     };
-    (cut_at_word(&text, HEADLESS_TITLE_CHARS), permalink)
+    cut_at_word(&text, HEADLESS_TITLE_CHARS)
 }
 
 /// The address of a record's heading on the page, for a record that
@@ -1248,6 +1277,19 @@ fn heading_anchor(doc: &Document, heading: NodeId, base: &Url) -> Option<Url> {
     let mut url = base.clone();
     url.set_fragment(Some(fragment));
     Some(url)
+}
+
+/// Longest text (characters) of a [`is_timestamp_link`].
+const MAX_TIMESTAMP_LINK_CHARS: usize = 40;
+
+/// True when link `a`, saying `text`, is a post's timestamp: it holds a
+/// `<time datetime>`, no heading, and little text ("21:20 EST, 9:20
+/// p.m." on a live blog's update, "4h" on a status). It is the post's
+/// permalink, not its title.
+fn is_timestamp_link(doc: &Document, a: NodeId, text: &str) -> bool {
+    text.chars().count() <= MAX_TIMESTAMP_LINK_CHARS
+        && holds_time(doc, a)
+        && !(a + 1..doc.node(a).end).any(|i| doc.tag(i).is_some_and(is_heading))
 }
 
 /// True when link `a` holds a `<time datetime>`: a post's timestamp link
@@ -1888,6 +1930,62 @@ mod tests {
         );
     }
 
+    /// Regression (a live blog): each update's only steady link is its
+    /// timestamp ("21:20", a `<time datetime>` with a hidden "EST"), so
+    /// every update was titled "21:20 EST, 9:20 p.m.". An update is titled
+    /// by its heading, or else by its words, and linked by the timestamp.
+    #[test]
+    fn a_live_update_is_titled_by_its_heading_or_words_not_its_time() {
+        let update = |id: u32, author: &str, body: &str| {
+            format!(
+                "<article class=update id=u{id}><header><a class=stamp href='#u{id}'>\
+                 <time datetime='2026-12-03T21:{id}:00-05:00'>21:{id}</time>\
+                 <span class=visually-hidden> EST, 9:{id} p.m.</span></a></header>\
+                 <div class=body>{body}</div><p class=byline><a href='/staff/{author}'>{author}</a></p>\
+                 </article>"
+            )
+        };
+        let html = [
+            update(
+                20,
+                "dana",
+                "<h3>Schools closed Friday in four districts</h3><p>Port Ardent City \
+                                Schools and Harmon Local have cancelled classes for Friday.</p>",
+            ),
+            update(
+                31,
+                "luis",
+                "<p>The weather office has extended the lake-effect snow warning for \
+                                Arden and Wyle counties until Saturday morning.</p>",
+            ),
+            update(
+                42,
+                "dana",
+                "<h3>Governor declares state of emergency</h3><p>The declaration \
+                                covers six counties and frees state money for plowing.</p>",
+            ),
+        ]
+        .concat();
+        let doc = crate::extract::dom::parse(&html);
+        let records = records_of_class(&doc, "update");
+        let base = Url::parse("https://herald.example/storm-live").unwrap();
+        let plan = plan_titles(&doc, &records, &ctx());
+        let items: Vec<Item> = records
+            .iter()
+            .map(|r| item_from_record(&doc, r, &base, &ctx(), &plan))
+            .collect();
+        let titles: Vec<&str> = items.iter().map(|it| it.title.as_str()).collect();
+        assert_eq!(titles[0], "Schools closed Friday in four districts");
+        assert!(
+            titles[1].starts_with("The weather office has extended"),
+            "{titles:?}"
+        );
+        assert_eq!(
+            items[1].link.as_ref().map(Url::as_str),
+            Some("https://herald.example/storm-live#u31")
+        );
+    }
+
     /// Numbers that do not count up through the records (pull-request
     /// references in release notes) are not permalinks.
     #[test]
@@ -1963,6 +2061,11 @@ mod tests {
             ),
             // A headline too short to lose its label keeps it.
             ("Ein Tor <span class='badge'>Plus</span>", "Ein Tor Plus"),
+            // A time stamped into the link (a Trac timeline).
+            (
+                "<span class=time>17:58</span> Changeset <em>[4827]</em>",
+                "Changeset [4827]",
+            ),
             // An icon with a word in it (a Japanese paper's video mark).
             (
                 "<span class='c-icon c-icon--video'>動画</span>伝統の「雪吊り」作業始まる",
@@ -2025,6 +2128,12 @@ mod tests {
             "<div class='propertyCard-tag propertyCard-tag--sponsored'>Featured</div>"
         )));
         assert!(!is_ad(&card("<div class='inline-ad-slot'></div>")));
+        // Regression: a marketplace's label sits six levels into the card.
+        assert!(is_ad(&card(
+            "<div class=container><div class=section><div class=row>\
+             <span class=declarative><a class='label-popover sponsored-label-text'>Sponsored</a>\
+             </span></div></div></div>"
+        )));
         // Regression: an ad between the unwrapped siblings of two stories
         // made the story before it an ad.
         let doc = crate::extract::dom::parse(
