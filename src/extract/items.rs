@@ -1740,6 +1740,19 @@ mod tests {
             .collect()
     }
 
+    /// The items of the records of `class` in `html`, titled by one plan
+    /// as a group's are, links resolved against `base`.
+    fn items_of(html: &str, class: &str, base: &str) -> Vec<Item> {
+        let doc = crate::extract::dom::parse(html);
+        let records = records_of_class(&doc, class);
+        let base = Url::parse(base).unwrap();
+        let plan = plan_titles(&doc, &records, &ctx());
+        records
+            .iter()
+            .map(|r| item_from_record(&doc, r, &base, &ctx(), &plan))
+            .collect()
+    }
+
     /// A forum post: its number link (`#N`), its author, and its text.
     fn post(number: &str, author: &str, text: &str) -> String {
         format!(
@@ -1760,14 +1773,7 @@ mod tests {
             post("3", "shavingsfly", &format!("Skew the plane: {long}")),
         ]
         .concat();
-        let doc = crate::extract::dom::parse(&html);
-        let records = records_of_class(&doc, "post");
-        let base = Url::parse("https://forum.example/t/48213").unwrap();
-        let plan = plan_titles(&doc, &records, &ctx());
-        let items: Vec<Item> = records
-            .iter()
-            .map(|r| item_from_record(&doc, r, &base, &ctx(), &plan))
-            .collect();
+        let items = items_of(&html, "post", "https://forum.example/t/48213");
         assert_eq!(items.len(), 3);
         assert!(
             items[0].title.starts_with("Blade is freshly honed"),
@@ -1808,13 +1814,9 @@ mod tests {
             post("3", "june", &format!("<p>{long}, and the plugs too.</p>")),
         ]
         .concat();
-        let doc = crate::extract::dom::parse(&html);
-        let records = records_of_class(&doc, "post");
-        let base = Url::parse("https://forum.example/t/18342").unwrap();
-        let plan = plan_titles(&doc, &records, &ctx());
-        let titles: Vec<String> = records
-            .iter()
-            .map(|r| item_from_record(&doc, r, &base, &ctx(), &plan).title)
+        let titles: Vec<String> = items_of(&html, "post", "https://forum.example/t/18342")
+            .into_iter()
+            .map(|it| it.title)
             .collect();
         assert!(
             titles[0].starts_with("Here is the map: Coordinator"),
@@ -1882,14 +1884,7 @@ mod tests {
             ),
         ]
         .concat();
-        let doc = crate::extract::dom::parse(&html);
-        let records = records_of_class(&doc, "entry");
-        let base = Url::parse("https://moor.example/@kes").unwrap();
-        let plan = plan_titles(&doc, &records, &ctx());
-        let items: Vec<Item> = records
-            .iter()
-            .map(|r| item_from_record(&doc, r, &base, &ctx(), &plan))
-            .collect();
+        let items = items_of(&html, "entry", "https://moor.example/@kes");
         let link = |i: usize| items[i].link.as_ref().map(Url::as_str);
         assert_eq!(link(1), Some("https://coast.example/@tern/2"));
         assert_eq!(
@@ -1908,14 +1903,7 @@ mod tests {
             <span class='badge badge--latest'>Latest</span></h2><p>Released 18 November 2026</p></div>\
             <div class=r><h2><a class=anchor href='#v4-11-2'></a>Version 4.11.2</h2>\
             <p>Released 4 November 2026</p></div></div>";
-        let doc = crate::extract::dom::parse(html);
-        let records = records_of_class(&doc, "r");
-        let base = Url::parse("https://app.example/release-notes/").unwrap();
-        let plan = plan_titles(&doc, &records, &ctx());
-        let items: Vec<Item> = records
-            .iter()
-            .map(|r| item_from_record(&doc, r, &base, &ctx(), &plan))
-            .collect();
+        let items = items_of(html, "r", "https://app.example/release-notes/");
         assert_eq!(items[0].title, "Version 4.12.0");
         let links: Vec<Option<&str>> = items
             .iter()
@@ -1966,14 +1954,7 @@ mod tests {
             ),
         ]
         .concat();
-        let doc = crate::extract::dom::parse(&html);
-        let records = records_of_class(&doc, "update");
-        let base = Url::parse("https://herald.example/storm-live").unwrap();
-        let plan = plan_titles(&doc, &records, &ctx());
-        let items: Vec<Item> = records
-            .iter()
-            .map(|r| item_from_record(&doc, r, &base, &ctx(), &plan))
-            .collect();
+        let items = items_of(&html, "update", "https://herald.example/storm-live");
         let titles: Vec<&str> = items.iter().map(|it| it.title.as_str()).collect();
         assert_eq!(titles[0], "Schools closed Friday in four districts");
         assert!(
