@@ -1326,12 +1326,18 @@ fn body_block(
     // prefix[k]: text bytes outside links in nodes start..start+k (and,
     // when `visible`, outside what is not [`read_as_words`]).
     let mut prefix = vec![0usize; n + 1];
-    let (mut link_end, mut unread_end) = (0, 0);
+    // quoted[k]: node start+k is, or lies in, a quotation or code block.
+    let mut quoted = vec![false; n];
+    let (mut link_end, mut unread_end, mut quote_end) = (0, 0, 0);
     for k in 0..n {
         let i = record.start + k as NodeId;
         if visible && i >= unread_end && !read_as_words(doc, i) {
             unread_end = doc.node(i).end;
         }
+        if i >= quote_end && doc.element(i).is_some_and(is_quote_or_code) {
+            quote_end = doc.node(i).end;
+        }
+        quoted[k] = i < quote_end;
         let own = match &doc.node(i).data {
             NodeData::Element(e) if e.name == "a" => {
                 link_end = link_end.max(doc.node(i).end);
@@ -1358,7 +1364,7 @@ fn body_block(
     let size = |i: NodeId| doc.node(i).end - i;
     apart
         .clone()
-        .filter(|&i| own(i) * 10 >= total * 6 && !in_quote_or_code(doc, record, i))
+        .filter(|&i| own(i) * 10 >= total * 6 && !quoted[(i - record.start) as usize])
         .min_by_key(|&i| (size(i), std::cmp::Reverse(i)))
         .map(|b| paragraphs_block(doc, record, b, permalink))
         .or_else(|| {
@@ -1368,23 +1374,16 @@ fn body_block(
         })
 }
 
-/// True when `id` is, or lies in, a quotation or a code block of the
-/// record (`blockquote`, `pre`, `code`, an element whose class names a
-/// quote such as Discourse's `aside.quote` or vBulletin's
-/// `div.bbcode_quote`): another poster's words or a program's output, a
-/// part of a comment's body and never the body itself.
-fn in_quote_or_code(doc: &Document, record: &Record, id: NodeId) -> bool {
-    std::iter::once(id)
-        .chain(doc.ancestors(id))
-        .take_while(|&a| a >= record.start)
-        .any(|a| {
-            doc.element(a).is_some_and(|e| {
-                matches!(e.name.as_str(), "blockquote" | "pre" | "code")
-                    || e.attr("class").is_some_and(|c| {
-                        c.split_ascii_whitespace()
-                            .any(|t| find_ascii_ci(t.as_bytes(), b"quote").is_some())
-                    })
-            })
+/// True for a quotation or a code block (`blockquote`, `pre`, `code`, an
+/// element whose class names a quote such as Discourse's `aside.quote` or
+/// vBulletin's `div.bbcode_quote`): another poster's words or a program's
+/// output, a part of a comment's body and never the body itself (nor is
+/// anything inside it).
+fn is_quote_or_code(e: &Element) -> bool {
+    matches!(e.name.as_str(), "blockquote" | "pre" | "code")
+        || e.attr("class").is_some_and(|c| {
+            c.split_ascii_whitespace()
+                .any(|t| find_ascii_ci(t.as_bytes(), b"quote").is_some())
         })
 }
 
