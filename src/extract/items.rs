@@ -412,7 +412,7 @@ pub fn plan_titles(doc: &Document, records: &[Record], dates: &DateContext) -> T
                 continue;
             }
             let text = link_title_text(doc, i);
-            if permalink.is_none() && (names_permalink(el, &text, dates) || holds_time(doc, i)) {
+            if permalink.is_none() && names_permalink(doc, i, &text, dates) {
                 permalink = Some(i);
             }
             if !text.is_empty() && !is_action_text(&text) {
@@ -598,10 +598,13 @@ fn text_outside_links(doc: &Document, r: &Record) -> usize {
         .sum()
 }
 
-/// True when the link `el` with text `text` is a permalink by what it says
-/// ([`icon_link_name`], [`is_permalink_text`]).
-fn names_permalink(el: &Element, text: &str, dates: &DateContext) -> bool {
-    is_permalink_text(icon_link_name(el, text), dates)
+/// True when the link `a` with text `text` is a permalink: by what it
+/// says ([`icon_link_name`], [`is_permalink_text`]), or by the
+/// `<time datetime>` it holds ([`holds_time`]).
+fn names_permalink(doc: &Document, a: NodeId, text: &str, dates: &DateContext) -> bool {
+    doc.element(a)
+        .is_some_and(|el| is_permalink_text(icon_link_name(el, text), dates))
+        || holds_time(doc, a)
 }
 
 /// What a link says: its text, or for an icon-only link (no text) the
@@ -1229,13 +1232,7 @@ fn headless_title(
 ) -> (String, Option<NodeId>) {
     let permalink = links
         .iter()
-        .find(|l| {
-            permalinks.contains(&l.node)
-                || doc
-                    .element(l.node)
-                    .is_some_and(|el| names_permalink(el, &l.text, dates))
-                || holds_time(doc, l.node)
-        })
+        .find(|l| permalinks.contains(&l.node) || names_permalink(doc, l.node, &l.text, dates))
         .map(|l| l.node);
     (body_title(doc, record, permalink), permalink)
 }
@@ -1433,7 +1430,7 @@ fn paragraphs_block(
             parent > record.start
                 && permalink.is_none_or(|p| !doc.contains(parent, p))
                 && doc.children(parent).filter(|&c| c != block).any(|c| {
-                    doc.is_tag(c, "p") || doc.text_bytes(c) > 0 && doc.element(c).is_none()
+                    doc.is_tag(c, "p") || (doc.element(c).is_none() && doc.text_bytes(c) > 0)
                 })
                 && doc
                     .children(parent)

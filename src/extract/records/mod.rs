@@ -1115,7 +1115,7 @@ fn widen(
     let root_set: rustc_hash::FxHashSet<NodeId> = mined
         .iter()
         .map(|m| m.0)
-        .filter(|&r| shared.is_empty() || classes(r).iter().any(|c| shared.contains(c)))
+        .filter(|&r| shared.is_empty() || class_tokens(doc, r).any(|c| shared.contains(&c)))
         .collect();
     let all: Vec<Record> = members
         .into_iter()
@@ -1171,11 +1171,7 @@ fn shared_classes<'d>(doc: &'d Document, mined: &[(NodeId, NodeId)]) -> Vec<&'d 
             *counts.entry(c).or_insert(0) += 1;
         }
     }
-    let needed = if mined.len() >= 3 {
-        mined.len() - 1
-    } else {
-        mined.len()
-    };
+    let needed = mined.len() - usize::from(mined.len() >= 3);
     counts
         .into_iter()
         .filter(|&(_, n)| n >= needed)
