@@ -52,6 +52,7 @@ fn main() {
         now: Utc::now(),
         offset: Utc.fix(),
         day_first: false,
+        year_near: None,
     };
     let params = MiningParams::default();
     let mut per_stage: [Vec<f64>; 5] = Default::default();
@@ -129,6 +130,7 @@ fn synthetic(n: usize, runs: usize) {
         now: Utc::now(),
         offset: Utc.fix(),
         day_first: false,
+        year_near: None,
     };
     let params = MiningParams::default();
     let mut stages: [Vec<f64>; 5] = Default::default();

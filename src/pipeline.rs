@@ -385,21 +385,26 @@ pub fn items_of_group(
     let list_dates = items::list_dates(doc, group.records.iter().chain(&group.stragglers), dates);
     let dates = &list_dates;
     let plan = items::plan_titles(doc, &group.records, dates);
-    let mut all: Vec<(Record, Item)> = group
+    // A straggler is a record of its own shape: it plans its own title.
+    let mut kept: Vec<(Record, bool)> = group
         .records
         .iter()
         .filter(|r| !items::is_advertising(doc, r))
         .filter(|r| !(group.thread && items::is_deleted_stub(doc, r)))
-        .map(|r| (*r, items::item_from_record(doc, r, base, dates, &plan)))
+        .map(|r| (*r, false))
+        .chain(group.stragglers.iter().map(|r| (*r, true)))
         .collect();
-    // A straggler is a record of its own shape: it plans its own title.
-    for r in &group.stragglers {
-        let own = items::plan_titles(doc, std::slice::from_ref(r), dates);
-        all.push((*r, items::item_from_record(doc, r, base, dates, &own)));
-    }
-    all.sort_by_key(|(r, _)| r.start);
-    let (records, mut all): (Vec<Record>, Vec<Item>) = all.into_iter().unzip();
-    section_dates::fill(doc, &records, &mut all, dates);
+    kept.sort_by_key(|(r, _)| r.start);
+    let records: Vec<Record> = kept.iter().map(|(r, _)| *r).collect();
+    let all = section_dates::items_in_sections(doc, &records, dates, |i, reading| {
+        let (r, straggler) = &kept[i];
+        if *straggler {
+            let own = items::plan_titles(doc, std::slice::from_ref(r), dates);
+            items::item_from_record(doc, r, base, reading, &own)
+        } else {
+            items::item_from_record(doc, r, base, reading, &plan)
+        }
+    });
     let mut found: Vec<Item> = all
         .into_iter()
         .filter(|it| !it.title.is_empty() || it.link.is_some())
@@ -480,6 +485,7 @@ mod tests {
             now: chrono::TimeZone::with_ymd_and_hms(&chrono::Utc, 2024, 3, 9, 18, 0, 0).unwrap(),
             offset: chrono::FixedOffset::east_opt(0).unwrap(),
             day_first: false,
+            year_near: None,
         };
         let page = analyze_list(
             &html,

@@ -50,6 +50,7 @@ fn context() -> DateContext {
         now: Utc.with_ymd_and_hms(2024, 3, 10, 12, 0, 0).unwrap(),
         offset: chrono::FixedOffset::east_opt(0).unwrap(),
         day_first: false,
+        year_near: None,
     }
 }
 
@@ -428,8 +429,17 @@ fn shop_collection_with_colour_swatches_and_facets() {
 #[test]
 fn event_cards_with_day_month_and_year_in_separate_spans() {
     // Regression: "<span>05</span><span>Mar</span><span>2024</span>" gave
-    // no date ("05Mar2024").
+    // no date ("05Mar2024"). The cards after it in the month show only
+    // "08 Mar": they are read in the year of the card before (2024), not
+    // in the reader's.
     check("events_calendar_cards");
+}
+
+#[test]
+fn event_cards_under_month_headings_take_the_headings_year() {
+    // Regression: "Sat 5 Dec" split into three spans gave no date, and
+    // a yearless day under "December 2026" would have been last year's.
+    check("events_month_listing");
 }
 
 #[test]
@@ -759,4 +769,19 @@ fn collection_grid_with_hidden_duplicate_headings_and_facets() {
 #[test]
 fn model_hub_cards_beside_a_trending_box_that_repeats_them() {
     check("model_hub_listing");
+}
+
+#[test]
+fn timeline_events_keep_the_comment_their_link_points_to() {
+    // Regression: "Ticket #1193 (…) closed" linked to
+    // `ticket/1193#comment:6` lost its fragment, so two events of one
+    // ticket would have shared a link and a guid.
+    check("trac_timeline_by_day");
+}
+
+#[test]
+fn results_with_sponsored_slots_and_an_editorial_block_marked_in_camel_case() {
+    // Regression: an "Editorial recommendations" block among the results,
+    // marked `AdHolder` like the sponsored ones, was kept as a record.
+    check("marketplace_search_results");
 }

@@ -29,7 +29,9 @@
 //!   day, so they follow the date-only rule (12:00, which for "today" may lie
 //!   a few hours after `now`).
 //! - Dates without a year ("3月5日", "Mar 5") take the current year in
-//!   `ctx.offset`, or the previous year when that date would be in the future.
+//!   `ctx.offset`, or the previous year when that date would be in the
+//!   future; with `ctx.year_near` (a section's month heading), the year
+//!   that puts them nearest that day.
 //! - "Mar 2024" (month and year only) is the 1st of that month, but only in
 //!   `parse_date`: inside running text a bare month is more often a period
 //!   ("since March 2024") than a publication date, so `find_date` ignores it.
@@ -72,6 +74,11 @@ pub struct DateContext {
     /// Read an ambiguous slash date (`03/05/2024`) day first: the page
     /// writes its unambiguous ones that way ([`slash_order_of`]).
     pub day_first: bool,
+    /// A day without a year ("Sat 5 Dec") is read in the year that puts it
+    /// nearest this day, not in the latest year that keeps it out of the
+    /// future: the month heading of its section gives the year
+    /// ("December 2026" above an events list, see `section_dates`).
+    pub year_near: Option<NaiveDate>,
 }
 
 #[cfg(test)]
@@ -85,6 +92,7 @@ impl DateContext {
             now: now.expect("a valid test time"),
             offset: FixedOffset::east_opt(0).expect("UTC"),
             day_first: false,
+            year_near: None,
         }
     }
 }
@@ -107,6 +115,14 @@ pub fn parse_day(s: &str, ctx: &DateContext) -> Option<DateTime<FixedOffset>> {
         return None;
     }
     parse_whole(s, ctx, true)
+}
+
+/// The first day of a range of days written as one string ("Thu 10 Dec –
+/// Sat 12 Dec", "10 Dec - 12 Dec", an event's run of nights): the part
+/// before the dash, read by [`parse_day`].
+pub fn parse_range_start(s: &str, ctx: &DateContext) -> Option<DateTime<FixedOffset>> {
+    let (start, _) = s.split_once(['–', '—']).or_else(|| s.split_once(" - "))?;
+    parse_day(start.trim(), ctx)
 }
 
 /// A text that is a date on its own, else the first date it holds: the
@@ -856,8 +872,15 @@ fn calendar(
     at_time(c, date, ctx)
 }
 
-/// Current year, or the previous one when the date would be in the future.
+/// Current year, or the previous one when the date would be in the future;
+/// with `ctx.year_near`, the year that puts the day nearest that day.
 fn infer_year(month: u32, day: u32, ctx: &DateContext) -> Option<NaiveDate> {
+    if let Some(near) = ctx.year_near {
+        return [near.year() - 1, near.year(), near.year() + 1]
+            .into_iter()
+            .filter_map(|y| NaiveDate::from_ymd_opt(y, month, day))
+            .min_by_key(|d| (*d - near).num_days().abs());
+    }
     let today = local_today(ctx);
     NaiveDate::from_ymd_opt(today.year(), month, day)
         .filter(|d| *d <= today)
@@ -1244,6 +1267,7 @@ mod tests {
             now: Utc.with_ymd_and_hms(2026, 3, 10, 9, 0, 0).unwrap(),
             offset: FixedOffset::east_opt(8 * 3600).unwrap(),
             day_first: false,
+            year_near: None,
         }
     }
 
@@ -1253,6 +1277,20 @@ mod tests {
 
     fn parsed(s: &str, ctx: &DateContext) -> Option<String> {
         parse_date(s, ctx).map(|d| d.to_rfc3339())
+    }
+
+    #[test]
+    fn a_range_of_days_is_read_from_its_first() {
+        let ctx = ctx_utc();
+        let start = |s: &str| parse_range_start(s, &ctx).map(|d| d.date_naive().to_string());
+        assert_eq!(
+            start("Thu 10 Dec 2026 – Sat 12 Dec 2026").as_deref(),
+            Some("2026-12-10")
+        );
+        assert_eq!(start("2 Mar - 4 Mar").as_deref(), Some("2026-03-02"));
+        assert_eq!(start("March 2024 — June 2024"), None, "months are no days");
+        assert_eq!(start("Thu 10 Dec"), None, "no range");
+        assert_eq!(start("Version 2 - 3 Mar notes"), None);
     }
 
     /// `parse_day` reads every form of a day that `parse_date` reads, and
@@ -1480,6 +1518,7 @@ mod tests {
             now: Utc.with_ymd_and_hms(2026, 3, 9, 20, 0, 0).unwrap(),
             offset: FixedOffset::east_opt(8 * 3600).unwrap(),
             day_first: false,
+            year_near: None,
         };
         assert_eq!(
             parsed("today", &ctx).as_deref(),

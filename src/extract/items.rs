@@ -12,7 +12,9 @@ use chrono::{DateTime, FixedOffset};
 use sha2::{Digest, Sha256};
 use url::Url;
 
-use crate::extract::dates::{DateContext, date_in, find_date, parse_date, slash_order_of};
+use crate::extract::dates::{
+    DateContext, date_in, find_date, parse_date, parse_day, parse_range_start, slash_order_of,
+};
 use crate::extract::dom::{
     Document, Element, NodeData, NodeId, collapse_whitespace, ends_with_ascii_ci, find_ascii_ci,
     is_block_element, is_heading, push_collapsed,
@@ -124,20 +126,43 @@ const AD_MARKERS: &[&str] = &[
 
 /// True when a record is an advertisement placed among the records: its
 /// element, or an element child of it, is marked as one by a class token
-/// in [`AD_MARKERS`] (or one of its `-`-separated parts, as in `ad-slot`,
-/// `native-ad`) or a custom element name with such a part.
+/// in [`AD_MARKERS`] (or one of its `-`-separated or camel-case parts, as
+/// in `ad-slot`, `native-ad`, `AdHolder`) or a custom element name with
+/// such a part.
 pub fn is_advertising(doc: &Document, record: &Record) -> bool {
     let marked = |id: NodeId| {
         doc.element(id).is_some_and(|e| {
             let custom = e.name.contains('-')
                 && has_part(std::iter::once(e.name.as_str()), &['-'], AD_MARKERS);
             let class = e.attr("class").unwrap_or("");
-            custom || has_part(class.split_whitespace(), &['-'], AD_MARKERS)
+            let humps = class.split_whitespace().flat_map(camel_humps);
+            custom || has_part(humps, &['-'], AD_MARKERS)
         })
     };
     marked(record.start)
         || doc.children(record.start).any(marked)
         || has_ad_label(doc, record, &marked)
+}
+
+/// The humps of a camel-case class token (`AdHolder`: `Ad`, `Holder`;
+/// `promotedTweet`: `promoted`, `Tweet`): a cut before each capital that
+/// follows a lower-case letter. A token without one is its own hump.
+fn camel_humps(token: &str) -> impl Iterator<Item = &str> {
+    let b = token.as_bytes();
+    let mut start = 0;
+    let mut i = 1;
+    std::iter::from_fn(move || {
+        if start >= b.len() {
+            return None;
+        }
+        while i < b.len() && !(b[i - 1].is_ascii_lowercase() && b[i].is_ascii_uppercase()) {
+            i += 1;
+        }
+        let hump = &token[start..i];
+        start = i;
+        i += 1;
+        Some(hump)
+    })
 }
 
 /// Levels below a record's top an "Ad" or "Sponsored" label is looked for
@@ -267,6 +292,17 @@ pub fn resolve_with_fragment(base: &Url, href: &str) -> Option<Url> {
     }
     let url = base.join(href).ok()?;
     matches!(url.scheme(), "http" | "https" | "file").then_some(url)
+}
+
+/// A record's link: [`resolve`], or [`resolve_with_fragment`] when the
+/// group's links differ by their fragments (`keep_fragments`) or the
+/// fragment names one comment of the page ([`names_comment`]).
+pub fn resolve_link(base: &Url, href: &str, keep_fragments: bool) -> Option<Url> {
+    if keep_fragments || names_comment(href) {
+        resolve_with_fragment(base, href)
+    } else {
+        resolve(base, href)
+    }
 }
 
 /// The group-level choice of the title link: the structural path (tags and
@@ -657,6 +693,32 @@ fn fragments_identify(doc: &Document, links: &[NodeId]) -> bool {
     full.len() > pages.len()
 }
 
+/// Words that name a comment or post when an anchor's number follows
+/// them (`#comment:6`, `#comment-12`, `#issuecomment-88`, `#post-5`).
+const COMMENT_ANCHORS: &[&str] = &["comment", "reply", "post", "answer", "note"];
+
+/// True when `href` links to one comment or post of another page (its
+/// fragment is a [`COMMENT_ANCHORS`] word and a number): a timeline's
+/// "Ticket #1193 closed" or a "recent comments" list links each record to
+/// its event in the page, and without the fragment two events of one page
+/// would share a link and a guid, and a new one would look already seen.
+fn names_comment(href: &str) -> bool {
+    let Some((page, fragment)) = href.trim().split_once('#') else {
+        return false;
+    };
+    let word_end = fragment
+        .find(|c: char| !c.is_ascii_alphabetic())
+        .unwrap_or(fragment.len());
+    let (word, rest) = fragment.split_at(word_end);
+    let number = rest.strip_prefix(['-', '_', ':']).unwrap_or(rest);
+    !page.is_empty()
+        && !number.is_empty()
+        && number.bytes().all(|b| b.is_ascii_digit())
+        && COMMENT_ANCHORS
+            .iter()
+            .any(|w| word.to_ascii_lowercase().ends_with(w))
+}
+
 /// File extensions of downloads: such a link is an asset of the record,
 /// never its title (a PDF can be, so it is not here).
 const DOWNLOAD_EXTENSIONS: &[&str] = &[
@@ -892,13 +954,9 @@ pub fn item_from_record(
         }
         let in_hidden = hidden.last().is_some_and(|r| r.contains(&i));
         if name == "a" {
-            let url = el.attr("href").and_then(|h| {
-                if plan.keep_fragments {
-                    resolve_with_fragment(base, h)
-                } else {
-                    resolve(base, h)
-                }
-            });
+            let url = el
+                .attr("href")
+                .and_then(|h| resolve_link(base, h, plan.keep_fragments));
             if let Some(url) = url {
                 let text = match plan.link_texts.get(&i) {
                     Some(t) => Cow::Borrowed(t.as_str()),
@@ -1073,9 +1131,67 @@ fn text_date<'d>(
     if let Some((d, _)) = find_date(&joined, ctx) {
         return Some((d, Cow::Owned(joined)));
     }
-    let spaced = spaced_parts(doc, record, skipped)?;
-    let (d, _) = find_date(&spaced, ctx)?;
-    Some((d, Cow::Owned(spaced)))
+    if let Some(spaced) = spaced_parts(doc, record, skipped)
+        && let Some((d, _)) = find_date(&spaced, ctx)
+    {
+        return Some((d, Cow::Owned(spaced)));
+    }
+    let (d, split) = split_day(doc, record, skipped, ctx)?;
+    Some((d, Cow::Owned(split)))
+}
+
+/// Largest element (in nodes, itself included) read as a day split into
+/// parts by markup: a date badge, or a range of two.
+const MAX_SPLIT_DAY_NODES: NodeId = 32;
+/// Longest text of such an element (bytes): two days and a dash.
+const MAX_SPLIT_DAY_BYTES: usize = 48;
+
+/// The first small element of the record whose parts, joined, are a day:
+/// `<div class=date-badge><span>Sat</span> <span>5</span>
+/// <span>Dec</span></div>`, which no one text node holds and which the
+/// record's running text cannot be trusted with (a day without a year,
+/// "5 Dec", is a date only as a whole string), or a range's first day
+/// ("Thu 10 Dec – Sat 12 Dec"); with the text it was read from. Each node
+/// is read by at most the [`MAX_SPLIT_DAY_NODES`] elements around it.
+fn split_day(
+    doc: &Document,
+    record: &Record,
+    skip: impl Fn(NodeId) -> bool,
+    ctx: &DateContext,
+) -> Option<(DateTime<FixedOffset>, String)> {
+    let mut text = String::new();
+    for id in record.start..record.end {
+        let end = doc.node(id).end;
+        if doc.element(id).is_none() || end - id > MAX_SPLIT_DAY_NODES || skip(id) {
+            continue;
+        }
+        text.clear();
+        let mut parts = 0;
+        for i in id..end {
+            if let NodeData::Text {
+                text: t,
+                blank: false,
+            } = &doc.node(i).data
+                && !skip(i)
+            {
+                parts += 1;
+                if !text.is_empty() {
+                    text.push(' ');
+                }
+                text.push_str(t.trim());
+                if text.len() > MAX_SPLIT_DAY_BYTES {
+                    break;
+                }
+            }
+        }
+        if parts < 2 || text.len() > MAX_SPLIT_DAY_BYTES {
+            continue;
+        }
+        if let Some(d) = parse_day(&text, ctx).or_else(|| parse_range_start(&text, ctx)) {
+            return Some((d, text));
+        }
+    }
+    None
 }
 
 /// The record's text nodes joined with spaces, when some of them glue a
@@ -2111,6 +2227,19 @@ mod tests {
              <span class=declarative><a class='label-popover sponsored-label-text'>Sponsored</a>\
              </span></div></div></div>"
         )));
+        // Regression: a marketplace marks its sponsored results, and an
+        // "Editorial recommendations" block among them, with a camel-case
+        // class (`AdHolder`); the block was kept as a record.
+        let slot = |class: &str| {
+            format!(
+                "<article class='{class}'><h2><a href='/p/1'>Harbourside Quarter</a></h2></article>"
+            )
+        };
+        assert!(is_ad(&slot("s-result-item AdHolder s-flex-full-width")));
+        assert!(is_ad(&slot("promotedTweet")));
+        for class in ["HeadlineCard padded", "LoadMore", "iPad-case", "ADVENTURE"] {
+            assert!(!is_ad(&slot(class)), "{class}");
+        }
         // Regression: an ad between the unwrapped siblings of two stories
         // made the story before it an ad.
         let doc = crate::extract::dom::parse(
@@ -2301,6 +2430,69 @@ mod tests {
             "article",
         );
         assert_eq!(it.date.unwrap().date_naive().to_string(), "2024-03-05");
+    }
+
+    /// Regression: an events card's badge "<span>Sat</span>
+    /// <span>2</span> <span>Mar</span>" (no year) gave no date: no text
+    /// node holds it, and a yearless day is a date only as a whole string.
+    #[test]
+    fn a_day_split_into_spans_is_read_as_the_whole_of_its_element() {
+        let day = |badge: &str| {
+            let html = format!(
+                "<li><div class=date-badge>{badge}</div>\
+                 <h3><a href='/whats-on/quartet/'>Ottoline Vasquez Quartet</a></h3>\
+                 <p>Main House · 7.30pm · £16</p></li>"
+            );
+            item_of(&html, "li")
+                .date
+                .map(|d| d.date_naive().to_string())
+        };
+        assert_eq!(
+            day("<span>Sat</span> <span>2</span> <span>Mar</span>").as_deref(),
+            Some("2024-03-02")
+        );
+        // A run of nights is dated by its first.
+        let run = "<span>Thu</span> <span>7</span> <span>Mar</span> <span>–</span> \
+                   <span>Sat</span> <span>9</span> <span>Mar</span>";
+        assert_eq!(day(run).as_deref(), Some("2024-03-07"));
+        // Parts that are more than a day are no date.
+        assert_eq!(
+            day("<span>Room</span> <span>5</span> <span>March wing</span>"),
+            None
+        );
+    }
+
+    /// Regression: a Trac timeline's "Ticket #1193 (…) closed" links to
+    /// `ticket/1193#comment:6`; the fragment was dropped, so a later event
+    /// of the same ticket would have had the same link and guid.
+    #[test]
+    fn a_link_to_one_comment_of_a_page_keeps_its_fragment() {
+        let link = |href: &str| {
+            let html = format!(
+                "<li><a href='{href}'>Ticket #1193 (Crash when importing an empty file) closed</a> by ana</li>"
+            );
+            item_of(&html, "li").link.map(|u| u.to_string())
+        };
+        let page = "https://news.example.com/trac/ticket/1193";
+        for fragment in ["comment:6", "comment-12", "issuecomment-88", "post_5"] {
+            assert_eq!(
+                link(&format!("/trac/ticket/1193#{fragment}")),
+                Some(format!("{page}#{fragment}"))
+            );
+        }
+        // Anchors of a page's parts, not of one comment, are dropped.
+        for fragment in [
+            "comments",
+            "more-1193",
+            "respond",
+            "comment-form",
+            "section-2",
+        ] {
+            assert_eq!(
+                link(&format!("/trac/ticket/1193#{fragment}")),
+                Some(page.to_owned())
+            );
+        }
     }
 
     #[test]

@@ -23,13 +23,22 @@
 //!   reader's year, as any yearless date.
 //! - Only headings count (`h1`–`h6`), never record text: this module fills
 //!   dates that records lack; it never replaces a record's own date.
+//! - A month heading ("December 2026" above an events list whose cards
+//!   show "Sat 5 Dec") gives no date, but the records' own yearless days
+//!   are read in the year that puts them nearest the middle of its month
+//!   (`DateContext::year_near`), not in the reader's year: upcoming events
+//!   are not last year's. A day heading does the same for its records.
+//!   Month headings, too, must split the list to count.
+//! - Outside such sections, a record's yearless day is read near the date
+//!   of the record before it: a list runs in date order and may write the
+//!   year only on its first record of each year ("05 Mar 2024", "08 Mar").
 //!
 //! Work is one pass over the nodes between records (each node once) plus
 //! one walk up from the first record.
 
-use chrono::{DateTime, FixedOffset};
+use chrono::{DateTime, Datelike, FixedOffset, NaiveDate};
 
-use crate::extract::dates::{DateContext, find_date, parse_day};
+use crate::extract::dates::{DateContext, find_date, parse_date, parse_day};
 use crate::extract::dom::{Document, NodeId, is_heading};
 use crate::extract::items::{Item, date_moves_with_clock};
 use crate::extract::records::Record;
@@ -40,54 +49,98 @@ const MAX_HEADING_BYTES: usize = 120;
 
 /// A section's date as its heading gives it, read once per heading.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct SectionDate {
-    pub date: DateTime<FixedOffset>,
+struct SectionDate {
+    date: DateTime<FixedOffset>,
     /// The heading moves with the clock ("Today"), as a relative date does.
-    pub relative: bool,
+    relative: bool,
 }
 
-/// For each of `records` (disjoint, in document order), the date of the
-/// dated section it sits in, or `None`. All `None` unless the list is split
-/// by date headings (see the module header).
-pub fn section_dates(
-    doc: &Document,
-    records: &[Record],
-    ctx: &DateContext,
-) -> Vec<Option<SectionDate>> {
-    let mut out = vec![None; records.len()];
-    let (Some(first), Some(last)) = (records.first(), records.last()) else {
-        return out;
-    };
-    let mut split = false;
-    let mut current = heading_before_list(doc, first.start, last.start, ctx);
-    for (i, r) in records.iter().enumerate() {
-        if i > 0 {
-            let gap = records[i - 1].end..r.start;
-            if let Some(heading) = last_heading_in(doc, gap) {
-                let anchor = current.filter(|c| !c.relative).map(|c| c.date);
-                current = date_heading(doc, heading, ctx, anchor);
-                split |= current.is_some();
-            }
+/// What a record's section gives it: the day its day heading names, and
+/// the day near which the record's own yearless days are read (the middle
+/// of a month heading's month, or a day heading's day).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+struct Section {
+    day: Option<SectionDate>,
+    year_near: Option<NaiveDate>,
+}
+
+impl Section {
+    /// The reading context of a record in this section: `ctx`, with its
+    /// yearless days read near the section's day or month, else near
+    /// `previous` (the date of the record before it).
+    fn reading(&self, ctx: &DateContext, previous: Option<NaiveDate>) -> DateContext {
+        DateContext {
+            year_near: self.year_near.or(previous),
+            ..*ctx
         }
-        out[i] = current;
     }
-    if !split {
-        out.iter_mut().for_each(|d| *d = None);
-    }
-    out
-}
 
-/// Give each of `items` (made from `records`, in document order) that has
-/// no date of its own the date of its section, marked relative when the
-/// heading moves with the clock ("Today").
-pub fn fill(doc: &Document, records: &[Record], items: &mut [Item], ctx: &DateContext) {
-    debug_assert_eq!(records.len(), items.len());
-    for (item, section) in items.iter_mut().zip(section_dates(doc, records, ctx)) {
-        if let (None, Some(s)) = (item.date, section) {
+    /// Give `item`, when it has no date of its own, the section's day,
+    /// marked relative when the heading moves with the clock ("Today").
+    fn fill(&self, item: &mut Item) {
+        if let (None, Some(s)) = (item.date, self.day) {
             item.date = Some(s.date);
             item.date_relative = s.relative;
         }
     }
+}
+
+/// For each of `records` (disjoint, in document order), what its section
+/// heading gives it. All empty unless the list is split by date or month
+/// headings (see the module header); each kind of heading must split it
+/// for itself.
+fn sections(doc: &Document, records: &[Record], ctx: &DateContext) -> Vec<Section> {
+    let mut out = vec![Section::default(); records.len()];
+    let (Some(first), Some(last)) = (records.first(), records.last()) else {
+        return out;
+    };
+    let (mut by_day, mut by_month) = (false, false);
+    let mut current = heading_before_list(doc, first.start, last.start)
+        .map(|h| read_heading(doc, h, ctx, None))
+        .unwrap_or_default();
+    for (i, r) in records.iter().enumerate() {
+        if i > 0
+            && let Some(heading) = last_heading_in(doc, records[i - 1].end..r.start)
+        {
+            let anchor = current.day.filter(|c| !c.relative).map(|c| c.date);
+            current = read_heading(doc, heading, ctx, anchor);
+            by_day |= current.day.is_some();
+            by_month |= current.day.is_none() && current.year_near.is_some();
+        }
+        out[i] = current;
+    }
+    for s in &mut out {
+        if !by_day {
+            s.day = None;
+        }
+        if !by_day && !by_month {
+            s.year_near = None;
+        }
+    }
+    out
+}
+
+/// The items of `records` (disjoint, in document order), each built by
+/// `build` (given the record's index and reading context) in its section's
+/// reading context ([`Section::reading`], after the date of the record
+/// before it), then given its section's day when it has none.
+pub fn items_in_sections(
+    doc: &Document,
+    records: &[Record],
+    ctx: &DateContext,
+    mut build: impl FnMut(usize, &DateContext) -> Item,
+) -> Vec<Item> {
+    let mut previous = None;
+    sections(doc, records, ctx)
+        .iter()
+        .enumerate()
+        .map(|(i, section)| {
+            let mut item = build(i, &section.reading(ctx, previous));
+            section.fill(&mut item);
+            previous = item.date.map(|d| d.date_naive()).or(previous);
+            item
+        })
+        .collect()
 }
 
 /// The last heading element among the nodes `gap` (outside any record).
@@ -109,18 +162,13 @@ fn last_heading_in(doc: &Document, gap: std::ops::Range<NodeId>) -> Option<NodeI
 /// The date heading right before the list: the nearest element sibling
 /// before `first` or before one of its ancestors below the common
 /// ancestor of `first` and `last`.
-fn heading_before_list(
-    doc: &Document,
-    first: NodeId,
-    last: NodeId,
-    ctx: &DateContext,
-) -> Option<SectionDate> {
+fn heading_before_list(doc: &Document, first: NodeId, last: NodeId) -> Option<NodeId> {
     let mut node = first;
     while let Some(parent) = doc.node(node).parent {
         if let Some(prev) = previous_element(doc, parent, node)
             && doc.tag(prev).is_some_and(is_heading)
         {
-            return date_heading(doc, prev, ctx, None);
+            return Some(prev);
         }
         // `parent` holds `last` too: it is the common ancestor.
         if last < doc.node(parent).end {
@@ -132,7 +180,7 @@ fn heading_before_list(
             && opening != node
             && doc.tag(opening).is_some_and(is_heading)
         {
-            return date_heading(doc, opening, ctx, None);
+            return Some(opening);
         }
         node = parent;
     }
@@ -147,27 +195,64 @@ fn previous_element(doc: &Document, parent: NodeId, child: NodeId) -> Option<Nod
         .last()
 }
 
-/// The day heading `id` names, if its whole text is a date of a day. A
+/// What heading `id` gives its section: the day it names, else the month
+/// ("December 2026", whose middle day its records' yearless days are read
+/// near).
+fn read_heading(
+    doc: &Document,
+    id: NodeId,
+    ctx: &DateContext,
+    anchor: Option<DateTime<FixedOffset>>,
+) -> Section {
+    let heading = doc.text(id);
+    if heading.len() > MAX_HEADING_BYTES {
+        return Section::default();
+    }
+    match date_heading(&heading, ctx, anchor) {
+        Some(day) => Section {
+            year_near: (!day.relative).then(|| day.date.date_naive()),
+            day: Some(day),
+        },
+        None => Section {
+            day: None,
+            year_near: month_heading(&heading, ctx),
+        },
+    }
+}
+
+/// The middle day of the month a heading names as its whole text
+/// ("December 2026", "Dec 2026"): a date that names no day.
+fn month_heading(heading: &str, ctx: &DateContext) -> Option<NaiveDate> {
+    if parse_day(heading, ctx).is_some() {
+        return None;
+    }
+    parse_date(heading, ctx)?.date_naive().with_day(MID_MONTH)
+}
+
+/// The day of a month its yearless days are read near: the middle, so
+/// that a day of the month before or after is still nearest its own year.
+const MID_MONTH: u32 = 15;
+
+/// The day `heading` names, if its whole text is a date of a day. A
 /// day without a year ("Wednesday, March 13") after a dated section
 /// (`anchor`) is in the year that puts it nearest that section, as the
 /// page's own sections run ("March 12, 2024", "March 13", ...; across a
 /// new year too); without an anchor it takes the reader's year, as any
 /// yearless date does.
 fn date_heading(
-    doc: &Document,
-    id: NodeId,
+    heading: &str,
     ctx: &DateContext,
     anchor: Option<DateTime<FixedOffset>>,
 ) -> Option<SectionDate> {
-    let heading = doc.text(id);
-    if heading.len() > MAX_HEADING_BYTES {
-        return None;
-    }
-    let (text, date) = day_in(&heading, ctx)?;
+    let (text, date) = day_in(heading, ctx)?;
     let relative = date_moves_with_clock(text, ctx, date);
-    let near_anchor = anchor
-        .filter(|_| !relative && is_yearless(text, ctx, date))
-        .and_then(|a| parse_day(text, &around(ctx, a)));
+    let near_anchor = anchor.filter(|_| !relative).and_then(|a| {
+        let near = DateContext {
+            year_near: Some(a.date_naive()),
+            ..*ctx
+        };
+        parse_day(text, &near)
+    });
     Some(SectionDate {
         date: near_anchor.unwrap_or(date),
         relative,
@@ -184,31 +269,6 @@ fn day_in<'t>(heading: &'t str, ctx: &DateContext) -> Option<(&'t str, DateTime<
     let (_, span) = find_date(heading, ctx)?;
     let text = heading.get(span)?;
     Some((text, parse_day(text, ctx)?))
-}
-
-/// Half a year: a yearless day is read in the year that puts it within
-/// this of its anchor.
-const HALF_YEAR_DAYS: i64 = 183;
-
-/// True when the year of `date`, read from `text`, came from the reading
-/// context rather than the text: read a year earlier, the text gives
-/// another date.
-fn is_yearless(text: &str, ctx: &DateContext, date: DateTime<FixedOffset>) -> bool {
-    let earlier = ctx.now - chrono::Duration::days(400);
-    parse_day(
-        text,
-        &DateContext {
-            now: earlier,
-            ..*ctx
-        },
-    ) != Some(date)
-}
-
-/// A reading context whose yearless days fall within half a year of
-/// `anchor` (such a day takes the latest year that keeps it before "now").
-fn around(ctx: &DateContext, anchor: DateTime<FixedOffset>) -> DateContext {
-    let now = anchor.with_timezone(&chrono::Utc) + chrono::Duration::days(HALF_YEAR_DAYS);
-    DateContext { now, ..*ctx }
 }
 
 #[cfg(test)]
@@ -235,9 +295,9 @@ mod tests {
                 end: doc.node(id).end,
             })
             .collect();
-        section_dates(&doc, &records, ctx)
+        sections(&doc, &records, ctx)
             .into_iter()
-            .map(|d| d.map(|d| d.date.date_naive().to_string()))
+            .map(|s| s.day.map(|d| d.date.date_naive().to_string()))
             .collect()
     }
 
@@ -322,6 +382,85 @@ mod tests {
         let alone = "<main><h3>March 13</h3><ul><li>a</li></ul>\
             <h3>March 12</h3><ul><li>b</li></ul></main>";
         assert_eq!(read(alone), some(&["2026-03-13", "2026-03-12"]));
+    }
+
+    /// The text of each `<li>` of `html` read as a date in its section's
+    /// reading context, after the date of the `<li>` before it.
+    fn read_in_sections(html: &str, ctx: &DateContext) -> Vec<Option<String>> {
+        let doc = dom::parse(html);
+        let records: Vec<Record> = (0..doc.nodes.len() as NodeId)
+            .filter(|&id| doc.is_tag(id, "li"))
+            .map(|id| Record {
+                start: id,
+                end: doc.node(id).end,
+            })
+            .collect();
+        items_in_sections(&doc, &records, ctx, |i, reading| Item {
+            title: String::new(),
+            link: None,
+            guid: String::new(),
+            date: parse_date(&doc.text(records[i].start), reading),
+            date_relative: false,
+            summary: String::new(),
+            image: None,
+            author: None,
+            categories: Vec::new(),
+            body_html: None,
+        })
+        .into_iter()
+        .map(|it| it.date.map(|d| d.date_naive().to_string()))
+        .collect()
+    }
+
+    /// Regression: the cards of a venue's "December 2026" and "January
+    /// 2027" sections show "Thu 3 Dec", "Fri 1 Jan": read in November 2026,
+    /// they were last year's days.
+    #[test]
+    fn a_month_heading_gives_its_year_to_the_yearless_days_below_it() {
+        let ctx = DateContext::utc_at(2026, 11, 24, 12);
+        let html = "<main><section><h2>December 2026</h2><ul><li>Thu 3 Dec</li><li>Thu 31 Dec</li></ul></section>\
+            <section><h2>January 2027</h2><ul><li>Fri 1 Jan</li><li>Sat 9 Jan</li></ul></section>\
+            <section><h2>February 2027</h2><ul><li>Sat 27 Feb</li></ul></section></main>";
+        assert_eq!(
+            read_in_sections(html, &ctx),
+            some(&[
+                "2026-12-03",
+                "2026-12-31",
+                "2027-01-01",
+                "2027-01-09",
+                "2027-02-27"
+            ])
+        );
+        // A month heading gives no day of its own.
+        assert_eq!(days_at(html, &ctx), vec![None; 5]);
+        // One month heading above the whole list does not split it: the
+        // reader's year, the latest that is not ahead.
+        let html = "<h2>December 2026</h2><ul><li>Thu 3 Dec</li><li>Sat 5 Dec</li></ul>";
+        assert_eq!(
+            read_in_sections(html, &ctx),
+            some(&["2025-12-03", "2025-12-05"])
+        );
+    }
+
+    /// Regression: event cards write the year only on the first of each
+    /// month ("05 Mar 2024", "08 Mar", "16 Mar"); the others were read in
+    /// the reader's year (2026), two years off.
+    #[test]
+    fn a_yearless_day_is_read_near_the_record_before_it() {
+        let ctx = DateContext::utc_at(2026, 11, 24, 12);
+        let html = "<ul><li>05 Mar 2024</li><li>08 Mar</li><li>no date</li>\
+            <li>29 Mar</li><li>03 Apr 2025</li><li>12 Apr</li></ul>";
+        assert_eq!(
+            read_in_sections(html, &ctx),
+            vec![
+                Some("2024-03-05".into()),
+                Some("2024-03-08".into()),
+                None,
+                Some("2024-03-29".into()),
+                Some("2025-04-03".into()),
+                Some("2025-04-12".into()),
+            ]
+        );
     }
 
     #[test]

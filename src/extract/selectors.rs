@@ -27,7 +27,7 @@ use html5ever::{LocalName, QualName, ns};
 use kuchikikiki::{Attribute, ElementData, ExpandedName, NodeDataRef, NodeRef, Selectors};
 use url::Url;
 
-use crate::extract::dates::{DateContext, parse_date};
+use crate::extract::dates::{DateContext, parse_date, parse_range_start};
 use crate::extract::dom::{Document, NodeData, NodeId, collapse_whitespace};
 use crate::extract::items::{self, Item, TitlePlan};
 use crate::extract::records::Record;
@@ -460,25 +460,24 @@ pub fn apply(
     let dates = &list_dates;
     let plan = items::plan_titles(doc, &selection.records, dates);
     let mut missing: BTreeMap<&'static str, usize> = BTreeMap::new();
-    let mut items: Vec<Item> = selection
-        .records
-        .iter()
-        .map(|r| {
-            let mut item = items::item_from_record(doc, r, base, dates, &plan);
-            for (field, fs) in &select.fields {
-                if !set_field(doc, css, r, base, dates, *field, fs, &mut item) {
-                    *missing.entry(field.key()).or_default() += 1;
-                }
+    // Records the selectors gave no date take their day heading's; their
+    // yearless days are read near their section's month or the record
+    // before.
+    let records = &selection.records;
+    let items = section_dates::items_in_sections(doc, records, dates, |i, dates| {
+        let r = &records[i];
+        let mut item = items::item_from_record(doc, r, base, dates, &plan);
+        for (field, fs) in &select.fields {
+            if !set_field(doc, css, r, base, dates, *field, fs, &mut item) {
+                *missing.entry(field.key()).or_default() += 1;
             }
-            item.guid = match &item.link {
-                Some(l) => l.to_string(),
-                None => items::content_guid(&item.title, &item.summary),
-            };
-            item
-        })
-        .collect();
-    // Records the selectors gave no date take their day heading's.
-    section_dates::fill(doc, &selection.records, &mut items, dates);
+        }
+        item.guid = match &item.link {
+            Some(l) => l.to_string(),
+            None => items::content_guid(&item.title, &item.summary),
+        };
+        item
+    });
     SelectedItems {
         selection,
         items,
@@ -505,7 +504,8 @@ fn set_field(
             !item.title.is_empty()
         }
         Field::Link => {
-            item.link = link_value(doc, css, r, fs).and_then(|h| items::resolve(base, &h));
+            item.link =
+                link_value(doc, css, r, fs).and_then(|h| items::resolve_link(base, &h, false));
             item.link.is_some()
         }
         Field::Date => {
@@ -518,7 +518,8 @@ fn set_field(
                         value_of(doc, id, Some("datetime")).or_else(|| value_of(doc, id, None))
                     }),
             };
-            item.date = v.and_then(|v| parse_date(&v, dates));
+            item.date =
+                v.and_then(|v| parse_date(&v, dates).or_else(|| parse_range_start(&v, dates)));
             item.date.is_some()
         }
         Field::Summary => {

@@ -226,9 +226,18 @@ impl Shape {
     }
 }
 
+/// True when `part` is a description of the term `head` (a `dd` after a
+/// `dt`): it belongs to the term whatever its class, even where no other
+/// record of its container has one of that class (a timeline's last
+/// `dd.reopenedticket` of the day).
+fn describes(doc: &Document, head: NodeId, part: NodeId) -> bool {
+    doc.tag(head) == Some("dt") && doc.tag(part) == Some("dd")
+}
+
 /// Cut `layout` into records of `shape`: each starts at a head (or the
 /// lead parts right before it) and runs to the next record's start; the
-/// last one takes only parts, no more siblings than `shape.longest`.
+/// last one takes only parts (and a term's descriptions, [`describes`]),
+/// no more siblings than `shape.longest`.
 fn cut(doc: &Document, kinds: &mut Kinds<'_>, layout: &Layout, shape: &Shape) -> Vec<Record> {
     let Layout { children, heads } = layout;
     let mut starts: Vec<usize> = Vec::with_capacity(heads.len());
@@ -248,7 +257,8 @@ fn cut(doc: &Document, kinds: &mut Kinds<'_>, layout: &Layout, shape: &Shape) ->
                 let mut j = h + 1;
                 while j < children.len()
                     && j - starts[n] < shape.longest
-                    && shape.parts.contains(&kinds.kind(children[j]))
+                    && (shape.parts.contains(&kinds.kind(children[j]))
+                        || describes(doc, children[h], children[j]))
                     && !shape.lead.contains(&kinds.kind(children[j]))
                 {
                     j += 1;
@@ -317,6 +327,41 @@ pub(super) fn segment(
 #[cfg(test)]
 mod tests {
     use crate::extract::records::detect_html;
+
+    /// Regression: a timeline split into days writes each event as a
+    /// `dt` and a `dd` whose classes name the event's kind. The last event
+    /// of a day lost its `dd` when no other event of that day was of its
+    /// kind (`dd.reopenedticket`).
+    #[test]
+    fn the_last_term_of_a_list_keeps_its_description_whatever_its_class() {
+        let kinds = [
+            "changeset",
+            "newticket",
+            "wiki",
+            "closedticket",
+            "milestone",
+        ];
+        let mut h = String::from("<html><body><div id=content>");
+        for day in 0..4 {
+            h.push_str(&format!("<h2>Nov {}, 2026</h2><dl>", 20 - day));
+            for e in 0..=day {
+                let kind = kinds[(day + e) % kinds.len()];
+                h.push_str(&format!(
+                    "<dt class={kind}><a href='/trac/{kind}/{day}{e}'><span class=time>1{e}:04</span>                      Event {day}{e} of kind {kind} happened</a> by <span class=author>ana</span></dt>                     <dd class={kind}>Description {day}{e} of what changed and why.</dd>"
+                ));
+            }
+            h.push_str("</dl>");
+        }
+        h.push_str("</div></body></html>");
+        let (doc, det) = detect_html(&h);
+        let winner = det.winner().expect("the events");
+        assert_eq!(winner.records.len(), 10, "{}", winner.selector);
+        for r in &winner.records {
+            let text = doc.text_of_range(r.start, r.end);
+            assert!(doc.is_tag(r.start, "dt"), "{text}");
+            assert!(text.contains("Description"), "{text}");
+        }
+    }
 
     /// Regression: a seminar list's optional abstract `dd` ends in a long
     /// "Full abstract for …" link to the event its details `dd` names. It
