@@ -48,6 +48,25 @@ pub struct Item {
     pub body_html: Option<String>,
 }
 
+#[cfg(test)]
+impl Item {
+    /// Tests' item: `title` and nothing else.
+    pub(crate) fn bare(title: &str) -> Item {
+        Item {
+            title: title.to_owned(),
+            link: None,
+            guid: String::new(),
+            date: None,
+            date_relative: false,
+            summary: String::new(),
+            image: None,
+            author: None,
+            categories: Vec::new(),
+            body_html: None,
+        }
+    }
+}
+
 impl Item {
     /// True when `guid` is the link itself (RSS `isPermaLink="true"`).
     pub fn guid_is_permalink(&self) -> bool {
@@ -1783,16 +1802,9 @@ mod tests {
 
     fn linked(title: &str, href: &str) -> Item {
         Item {
-            title: title.to_owned(),
             link: Url::parse(href).ok(),
             guid: href.to_owned(),
-            date: None,
-            date_relative: false,
-            summary: String::new(),
-            image: None,
-            author: None,
-            categories: Vec::new(),
-            body_html: None,
+            ..Item::bare(title)
         }
     }
 

@@ -280,6 +280,17 @@ mod tests {
         DateContext::utc_at(2024, 3, 10, 12)
     }
 
+    /// Every `<li>` of `doc`, as a record.
+    fn li_records(doc: &Document) -> Vec<Record> {
+        (0..doc.nodes.len() as NodeId)
+            .filter(|&id| doc.is_tag(id, "li"))
+            .map(|id| Record {
+                start: id,
+                end: doc.node(id).end,
+            })
+            .collect()
+    }
+
     /// Every `<li>` of `html` is a record; the days of their section dates.
     fn days(html: &str) -> Vec<Option<String>> {
         days_at(html, &ctx())
@@ -288,13 +299,7 @@ mod tests {
     /// [`days`] read in `ctx`.
     fn days_at(html: &str, ctx: &DateContext) -> Vec<Option<String>> {
         let doc = dom::parse(html);
-        let records: Vec<Record> = (0..doc.nodes.len() as NodeId)
-            .filter(|&id| doc.is_tag(id, "li"))
-            .map(|id| Record {
-                start: id,
-                end: doc.node(id).end,
-            })
-            .collect();
+        let records = li_records(&doc);
         sections(&doc, &records, ctx)
             .into_iter()
             .map(|s| s.day.map(|d| d.date.date_naive().to_string()))
@@ -388,24 +393,10 @@ mod tests {
     /// reading context, after the date of the `<li>` before it.
     fn read_in_sections(html: &str, ctx: &DateContext) -> Vec<Option<String>> {
         let doc = dom::parse(html);
-        let records: Vec<Record> = (0..doc.nodes.len() as NodeId)
-            .filter(|&id| doc.is_tag(id, "li"))
-            .map(|id| Record {
-                start: id,
-                end: doc.node(id).end,
-            })
-            .collect();
+        let records = li_records(&doc);
         items_in_sections(&doc, &records, ctx, |i, reading| Item {
-            title: String::new(),
-            link: None,
-            guid: String::new(),
             date: parse_date(&doc.text(records[i].start), reading),
-            date_relative: false,
-            summary: String::new(),
-            image: None,
-            author: None,
-            categories: Vec::new(),
-            body_html: None,
+            ..Item::bare("")
         })
         .into_iter()
         .map(|it| it.date.map(|d| d.date_naive().to_string()))

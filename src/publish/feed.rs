@@ -894,19 +894,12 @@ mod tests {
     fn item(title: &str, link: Option<&str>) -> Item {
         let link = link.map(|l| Url::parse(l).unwrap());
         Item {
-            title: title.to_owned(),
             guid: link.as_ref().map_or_else(
                 || format!("urn:feedmine:{}", title.len()),
                 |l| l.as_str().to_owned(),
             ),
             link,
-            date: None,
-            date_relative: false,
-            summary: String::new(),
-            image: None,
-            author: None,
-            categories: Vec::new(),
-            body_html: None,
+            ..Item::bare(title)
         }
     }
 
