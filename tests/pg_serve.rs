@@ -329,8 +329,17 @@ async fn a_reload_is_picked_up_and_another_config_is_named_on_health() {
         s == StatusCode::OK && body.contains("config differs: instance ")
     })
     .await;
-    let (_, _, body) = get(&b.url("/health"), &[("accept", "application/json")]).await;
-    let json: serde_json::Value = serde_json::from_slice(&body).unwrap();
+    // B reads the instances on its own clock: A seeing C first is no
+    // promise that B already has (this raced on a loaded CI machine).
+    let b_json = || async {
+        let (_, _, body) = get(&b.url("/health"), &[("accept", "application/json")]).await;
+        serde_json::from_slice::<serde_json::Value>(&body).unwrap()
+    };
+    wait_for("config differs on B", Duration::from_secs(15), || async {
+        b_json().await["config_differs"].as_array().map(Vec::len) == Some(1)
+    })
+    .await;
+    let json = b_json().await;
     assert_eq!(
         json["config_differs"].as_array().map(Vec::len),
         Some(1),
