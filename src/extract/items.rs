@@ -351,12 +351,18 @@ pub struct TitlePlan {
     /// `#v2-1`): the fragment is kept, or every record would get the same
     /// link and guid.
     pub keep_fragments: bool,
+    /// Each record's own link where title links repeat (see
+    /// [`change_links`]): the record is linked by it, not by its title.
+    pub change_links: rustc_hash::FxHashSet<NodeId>,
 }
 
 /// Share of records a title path must appear in.
 const TITLE_PATH_PRESENCE: f64 = 0.6;
 /// Share of distinct texts among a title path's links.
 const TITLE_PATH_DISTINCT: f64 = 0.7;
+/// Share of distinct texts among a title path's links whose texts repeat
+/// only with their addresses (see [`says_something_each`]).
+const TITLE_PATH_DISTINCT_PAGES: f64 = 0.5;
 
 /// Structural path of node `id` inside `record`, written into `path`
 /// (cleared first): `tag.class` steps from the record's top down to `id`.
@@ -375,16 +381,21 @@ fn path_in_record(
             .take_while(|&a| a >= record.start && a < record.end),
     );
     path.clear();
-    for (n, e) in steps
+    for (n, (a, e)) in steps
         .iter()
         .rev()
-        .filter_map(|&a| doc.element(a))
+        .filter_map(|&a| Some((a, doc.element(a)?)))
         .enumerate()
     {
         if n > 0 {
             path.push('/');
         }
-        let class = e.attr("class").unwrap_or("").split_whitespace().next();
+        // The record's own element is a record whatever its class
+        // (`li.mw-line-odd`, `li.mw-line-even`: zebra rows).
+        let class = match a == record.start {
+            true => None,
+            false => e.attr("class").unwrap_or("").split_whitespace().next(),
+        };
         path.push_str(&e.name);
         path.push('.');
         path.push_str(class.unwrap_or(""));
@@ -485,23 +496,11 @@ pub fn plan_titles(doc: &Document, records: &[Record], dates: &DateContext) -> T
         permalinks.push(permalink);
     }
     let k = records.len().max(1) as f64;
-    let text_of = |a: &NodeId| link_texts.get(a).map_or("", String::as_str);
     let best = paths
         .stats
         .iter()
         .filter(|st| st.records as f64 >= TITLE_PATH_PRESENCE * k && st.chars > 0)
-        .filter(|st| {
-            let mut t: Vec<&str> = st
-                .links
-                .iter()
-                .map(text_of)
-                .filter(|t| !t.is_empty())
-                .collect();
-            let n = t.len().max(1) as f64;
-            t.sort_unstable();
-            t.dedup();
-            records.len() < 3 || t.len() as f64 >= TITLE_PATH_DISTINCT * n
-        })
+        .filter(|st| records.len() < 3 || says_something_each(doc, st, &link_texts))
         .map(|st| {
             let n = st.records as f64;
             let mean = st.chars as f64 / n;
@@ -543,6 +542,10 @@ pub fn plan_titles(doc: &Document, records: &[Record], dates: &DateContext) -> T
     } else {
         title_links.iter().copied().collect()
     };
+    let change_links = match best {
+        Some(best) if !headless => change_links(doc, &paths.stats, best, &link_texts, records),
+        _ => Default::default(),
+    };
     TitlePlan {
         path,
         shared_images: shared_images(doc, records),
@@ -551,7 +554,130 @@ pub fn plan_titles(doc: &Document, records: &[Record], dates: &DateContext) -> T
         headless,
         permalinks: permalinks.iter().flatten().copied().collect(),
         keep_fragments: fragments_identify(doc, &chosen),
+        change_links,
     }
+}
+
+/// The links that tell records apart where their title links do not: a
+/// wiki's recent changes list each edit of a page under the page's title,
+/// so two records' title links go to one address, and each edit's "diff"
+/// link is its own. When the title path's links repeat an address, the
+/// links of another path that say one word ("diff", "permalink"; or all of
+/// them, when each says something else, as times do) and go to a
+/// different address in every record link their records, if there are as
+/// many as a title path needs (the most; on a tie, the path first in the
+/// records), provided each names the page its record's title links to
+/// ([`names_page`]: a change of that page, not another address of the
+/// record such as a PDF). Records without such a link keep their title
+/// link (a page's creation, whose "diff" is no link). Empty when the title
+/// links differ.
+fn change_links(
+    doc: &Document,
+    stats: &[PathStats],
+    title: &PathStats,
+    link_texts: &rustc_hash::FxHashMap<NodeId, String>,
+    records: &[Record],
+) -> rustc_hash::FxHashSet<NodeId> {
+    let href = |a: &NodeId| {
+        doc.element(*a)
+            .and_then(|e| e.attr("href"))
+            .map_or("", str::trim)
+    };
+    let distinct = |links: &[NodeId]| {
+        let mut hrefs: Vec<&str> = links.iter().map(href).collect();
+        hrefs.sort_unstable();
+        hrefs.dedup();
+        hrefs.len() == links.len()
+    };
+    if distinct(&title.links) {
+        return Default::default();
+    }
+    let text = |a: &NodeId| link_texts.get(a).map_or("", String::as_str);
+    // The title link of the record holding `a` (links and records are in
+    // document order).
+    let title_of = |a: NodeId| {
+        let r = records.get(records.partition_point(|r| r.end <= a))?;
+        let t = title.links[title.links.partition_point(|&t| t < r.start)..]
+            .first()
+            .filter(|&&t| t < r.end)?;
+        Some(href(t))
+    };
+    let of_titles = |links: &[NodeId]| {
+        links
+            .iter()
+            .all(|&a| title_of(a).is_some_and(|t| names_page(href(&a), t)))
+    };
+    stats
+        .iter()
+        .filter(|st| st.path != title.path)
+        .map(|st| (st, one_word_links(&st.links, &text)))
+        .filter(|(_, links)| links.len() as f64 >= TITLE_PATH_PRESENCE * records.len() as f64)
+        .filter(|(_, links)| distinct(links) && of_titles(links))
+        .max_by(|(a, la), (b, lb)| {
+            la.len()
+                .cmp(&lb.len())
+                .then((b.rank * a.records).cmp(&(a.rank * b.records)))
+        })
+        .map(|(_, links)| links.into_iter().collect())
+        .unwrap_or_default()
+}
+
+/// True when address `change` names the page `title` links to: it holds
+/// the last segment of the title's path ("Fernbrook_Viaduct" of
+/// `/wiki/Fernbrook_Viaduct` in `index.php?title=Fernbrook_Viaduct&diff=48268`).
+fn names_page(change: &str, title: &str) -> bool {
+    let path = title.split(['?', '#']).next().unwrap_or("");
+    let last = path.trim_end_matches('/').rsplit('/').next().unwrap_or("");
+    last.len() >= 3 && change.contains(last)
+}
+
+/// Those of `links` that say the word most of them say, or all of them
+/// when none is said twice.
+fn one_word_links<'t>(links: &[NodeId], text: &dyn Fn(&NodeId) -> &'t str) -> Vec<NodeId> {
+    let mut counts: rustc_hash::FxHashMap<&str, usize> = Default::default();
+    for a in links {
+        *counts.entry(text(a)).or_default() += 1;
+    }
+    match counts
+        .into_iter()
+        .max_by(|a, b| a.1.cmp(&b.1).then(b.0.cmp(a.0)))
+    {
+        Some((word, n)) if n > 1 => links.iter().copied().filter(|a| text(a) == word).collect(),
+        _ => links.to_vec(),
+    }
+}
+
+/// True when the links at a title path say something different from
+/// record to record: [`TITLE_PATH_DISTINCT`] of their texts differ, or
+/// their texts repeat only where their addresses do and at least
+/// [`TITLE_PATH_DISTINCT_PAGES`] differ (a wiki's recent changes name a
+/// page edited three times three times, always linked to that page; an
+/// action link, "Source code (tar.gz)", says the same of other addresses).
+fn says_something_each(
+    doc: &Document,
+    st: &PathStats,
+    link_texts: &rustc_hash::FxHashMap<NodeId, String>,
+) -> bool {
+    let mut pairs: Vec<(&str, &str)> = st
+        .links
+        .iter()
+        .map(|a| {
+            let href = doc
+                .element(*a)
+                .and_then(|e| e.attr("href"))
+                .map_or("", str::trim);
+            (link_texts.get(a).map_or("", String::as_str), href)
+        })
+        .filter(|(t, _)| !t.is_empty())
+        .collect();
+    let n = pairs.len().max(1) as f64;
+    pairs.sort_unstable();
+    pairs.dedup();
+    let pages = pairs.len();
+    pairs.dedup_by_key(|(t, _)| *t);
+    let texts = pairs.len() as f64;
+    texts >= TITLE_PATH_DISTINCT * n
+        || (texts == pages as f64 && texts >= TITLE_PATH_DISTINCT_PAGES * n)
 }
 
 /// Forum posts numbered in the thread (`#<a href="showpost.php?p=…">1</a>`,
@@ -1012,8 +1138,9 @@ pub fn item_from_record(
     } else {
         choose_title(doc, record, &links, heading, dates)
     };
-    let link = link_node
-        .and_then(|n| links.iter().find(|l| l.node == n))
+    let own = links.iter().find(|l| plan.change_links.contains(&l.node));
+    let link = own
+        .or_else(|| link_node.and_then(|n| links.iter().find(|l| l.node == n)))
         .or_else(|| links.first())
         .map(|l| l.url.clone())
         .or_else(|| heading.and_then(|h| heading_anchor(doc, h, base)));
@@ -1868,12 +1995,29 @@ mod tests {
     /// as a group's are, links resolved against `base`.
     fn items_of(html: &str, class: &str, base: &str) -> Vec<Item> {
         let doc = crate::extract::dom::parse(html);
-        let records = records_of_class(&doc, class);
+        items_of_records(&doc, &records_of_class(&doc, class), base)
+    }
+
+    /// [`items_of`] the `<li>` records of `html`, whatever their classes.
+    fn items_of_lis(html: &str, base: &str) -> Vec<Item> {
+        let doc = crate::extract::dom::parse(html);
+        let records: Vec<Record> = (0..doc.nodes.len() as NodeId)
+            .filter(|&i| doc.is_tag(i, "li"))
+            .map(|i| Record {
+                start: i,
+                end: doc.node(i).end,
+            })
+            .collect();
+        items_of_records(&doc, &records, base)
+    }
+
+    /// The items of `records`, titled by one plan as a group's are.
+    fn items_of_records(doc: &Document, records: &[Record], base: &str) -> Vec<Item> {
         let base = Url::parse(base).unwrap();
-        let plan = plan_titles(&doc, &records, &ctx());
+        let plan = plan_titles(doc, records, &ctx());
         records
             .iter()
-            .map(|r| item_from_record(&doc, r, &base, &ctx(), &plan))
+            .map(|r| item_from_record(doc, r, &base, &ctx(), &plan))
             .collect()
     }
 
@@ -2505,6 +2649,112 @@ mod tests {
                 Some(page.to_owned())
             );
         }
+    }
+
+    /// A wiki's recent-changes line: "(diff | hist) . . Title; time . .
+    /// user", in zebra rows; `diff` is plain text for a page's creation.
+    fn change_line(row: usize, page: &str, diff: Option<u32>) -> String {
+        let zebra = ["odd", "even"][row % 2];
+        let diff = match diff {
+            Some(d) => format!("<a href='/w/index.php?title={page}&amp;diff={d}'>diff</a>"),
+            None => "diff".to_owned(),
+        };
+        format!(
+            "<li class='mw-line-{zebra} mw-changeslist-line'>({diff} | \
+             <a href='/w/index.php?title={page}&amp;action=history'>hist</a>) . . \
+             <span class=mw-title><a href='/wiki/{page}' class=mw-changeslist-title>{}</a></span>; \
+             1{row}:05 . . <a class=mw-userlink href='/wiki/User:Ann'>Ann</a></li>",
+            page.replace('_', " ")
+        )
+    }
+
+    /// Regression: a wiki's recent changes list each edit of a page under
+    /// the page's title, in zebra rows. The rows' classes split the title
+    /// path in two, titles that repeat with their page were taken for
+    /// action links, and the edits of one page shared its link and guid
+    /// (20 of 31 edits were left).
+    #[test]
+    fn an_edit_of_a_page_listed_again_is_linked_by_its_diff() {
+        let pages = [
+            ("Fernbrook_Viaduct", Some(48268)),
+            ("Mill_Lane", Some(48255)),
+            ("Fernbrook_Viaduct", Some(48248)),
+            ("Harriet_Okafor", None),
+            ("Old_Corn_Exchange", Some(48235)),
+            ("Mill_Lane", Some(48230)),
+        ];
+        let html: String = pages
+            .iter()
+            .enumerate()
+            .map(|(i, (page, diff))| change_line(i, page, *diff))
+            .collect();
+        let items = items_of_lis(
+            &format!("<ul>{html}</ul>"),
+            "https://wiki.example.org/wiki/Special:RecentChanges",
+        );
+        let got: Vec<(&str, &str)> = items
+            .iter()
+            .map(|it| (it.title.as_str(), it.link.as_ref().map_or("", Url::as_str)))
+            .collect();
+        let diff = |page: &str, d: u32| {
+            format!("https://wiki.example.org/w/index.php?title={page}&diff={d}")
+        };
+        assert_eq!(
+            got,
+            vec![
+                (
+                    "Fernbrook Viaduct",
+                    diff("Fernbrook_Viaduct", 48268).as_str()
+                ),
+                ("Mill Lane", diff("Mill_Lane", 48255).as_str()),
+                (
+                    "Fernbrook Viaduct",
+                    diff("Fernbrook_Viaduct", 48248).as_str()
+                ),
+                // A creation has no diff: its page.
+                (
+                    "Harriet Okafor",
+                    "https://wiki.example.org/wiki/Harriet_Okafor"
+                ),
+                (
+                    "Old Corn Exchange",
+                    diff("Old_Corn_Exchange", 48235).as_str()
+                ),
+                ("Mill Lane", diff("Mill_Lane", 48230).as_str()),
+            ]
+        );
+    }
+
+    /// Records titled by links that repeat keep them when the other links
+    /// are not changes of the titles' pages: an author's papers each with
+    /// a PDF are not edits of the author's page.
+    #[test]
+    fn a_repeated_title_link_keeps_it_when_no_link_is_a_change_of_its_page() {
+        let html: String = [("Klinga", 1927), ("Klinga", 1925), ("Osipchuk", 1574)]
+            .iter()
+            .map(|(who, n)| {
+                format!(
+                    "<li><a href='/search?query={who}'>{who} and others</a>: \
+                     <a href='/pdf/2111.0{n}'>pdf</a> On a problem {n}</li>"
+                )
+            })
+            .collect();
+        let items = items_of_lis(
+            &format!("<ul>{html}</ul>"),
+            "https://arxiv.example.org/list",
+        );
+        let links: Vec<&str> = items
+            .iter()
+            .map(|it| it.link.as_ref().map_or("", Url::as_str))
+            .collect();
+        assert_eq!(
+            links,
+            [
+                "https://arxiv.example.org/search?query=Klinga",
+                "https://arxiv.example.org/search?query=Klinga",
+                "https://arxiv.example.org/search?query=Osipchuk",
+            ]
+        );
     }
 
     #[test]

@@ -880,6 +880,13 @@ pub fn field_selectors(
         .collect();
     let mut out = FieldSelectors::default();
     for f in Field::ALL {
+        // Records linked by their own change links where their titles
+        // repeat (`TitlePlan::change_links`) keep that link automatically:
+        // a selector names one place, and a page's creation has its link
+        // in another.
+        if f == Field::Link && !plan.change_links.is_empty() {
+            continue;
+        }
         if let Some(s) = best_field_selector(doc, css, records, &autos, base, dates, f) {
             out.set(f, s);
         }
