@@ -578,11 +578,7 @@ fn change_links(
     link_texts: &rustc_hash::FxHashMap<NodeId, String>,
     records: &[Record],
 ) -> rustc_hash::FxHashSet<NodeId> {
-    let href = |a: &NodeId| {
-        doc.element(*a)
-            .and_then(|e| e.attr("href"))
-            .map_or("", str::trim)
-    };
+    let href = |a: &NodeId| link_href(doc, *a).unwrap_or("");
     let distinct = |links: &[NodeId]| {
         let mut hrefs: Vec<&str> = links.iter().map(href).collect();
         hrefs.sort_unstable();
@@ -658,26 +654,34 @@ fn says_something_each(
     st: &PathStats,
     link_texts: &rustc_hash::FxHashMap<NodeId, String>,
 ) -> bool {
+    let text = |a: &NodeId| link_texts.get(a).map_or("", String::as_str);
+    let mut texts: Vec<&str> = st
+        .links
+        .iter()
+        .map(text)
+        .filter(|t| !t.is_empty())
+        .collect();
+    let n = texts.len().max(1) as f64;
+    texts.sort_unstable();
+    texts.dedup();
+    let distinct = texts.len() as f64;
+    if distinct >= TITLE_PATH_DISTINCT * n {
+        return true;
+    }
+    if distinct < TITLE_PATH_DISTINCT_PAGES * n {
+        return false;
+    }
+    // As many (text, address) pairs as texts: a text repeats only with
+    // its address.
     let mut pairs: Vec<(&str, &str)> = st
         .links
         .iter()
-        .map(|a| {
-            let href = doc
-                .element(*a)
-                .and_then(|e| e.attr("href"))
-                .map_or("", str::trim);
-            (link_texts.get(a).map_or("", String::as_str), href)
-        })
+        .map(|a| (text(a), link_href(doc, *a).unwrap_or("")))
         .filter(|(t, _)| !t.is_empty())
         .collect();
-    let n = pairs.len().max(1) as f64;
     pairs.sort_unstable();
     pairs.dedup();
-    let pages = pairs.len();
-    pairs.dedup_by_key(|(t, _)| *t);
-    let texts = pairs.len() as f64;
-    texts >= TITLE_PATH_DISTINCT * n
-        || (texts == pages as f64 && texts >= TITLE_PATH_DISTINCT_PAGES * n)
+    pairs.len() == texts.len()
 }
 
 /// Forum posts numbered in the thread (`#<a href="showpost.php?p=…">1</a>`,
@@ -815,14 +819,15 @@ fn is_permalink_text(text: &str, dates: &DateContext) -> bool {
         || find_date(t, dates).is_some_and(|(_, m)| m.len() * 2 >= t.len())
 }
 
+/// The trimmed `href` of link `a`, if it has one.
+fn link_href(doc: &Document, a: NodeId) -> Option<&str> {
+    doc.element(a)?.attr("href").map(str::trim)
+}
+
 /// True when the links differ only by fragment: `post#comment-1`,
 /// `post#comment-2` (or `#c1`, `#c2`) are one page without it.
 fn fragments_identify(doc: &Document, links: &[NodeId]) -> bool {
-    let hrefs: Vec<&str> = links
-        .iter()
-        .filter_map(|&a| doc.element(a)?.attr("href"))
-        .map(str::trim)
-        .collect();
+    let hrefs: Vec<&str> = links.iter().filter_map(|&a| link_href(doc, a)).collect();
     if hrefs.len() < 2 {
         return false;
     }
@@ -1442,7 +1447,7 @@ fn split_link_title(doc: &Document, a: NodeId) -> Option<String> {
     let glued = &kids[first..last];
     let same = glued
         .iter()
-        .filter(|&&k| doc.element(k).and_then(|e| e.attr("href")).map(str::trim) == Some(href))
+        .filter(|&&k| link_href(doc, k) == Some(href))
         .count();
     (same >= 2).then(|| doc.text_of_range(glued[0], doc.node(glued[glued.len() - 1]).end))
 }
@@ -1982,8 +1987,15 @@ mod tests {
 
     /// The elements of `doc` of class `class`, as records.
     fn records_of_class(doc: &Document, class: &str) -> Vec<Record> {
+        records_where(doc, |i| {
+            doc.element(i).and_then(|e| e.attr("class")) == Some(class)
+        })
+    }
+
+    /// Every element `keep` takes, as a record.
+    fn records_where(doc: &Document, keep: impl Fn(NodeId) -> bool) -> Vec<Record> {
         (0..doc.nodes.len() as NodeId)
-            .filter(|&i| doc.element(i).and_then(|e| e.attr("class")) == Some(class))
+            .filter(|&i| keep(i))
             .map(|i| Record {
                 start: i,
                 end: doc.node(i).end,
@@ -2001,14 +2013,7 @@ mod tests {
     /// [`items_of`] the `<li>` records of `html`, whatever their classes.
     fn items_of_lis(html: &str, base: &str) -> Vec<Item> {
         let doc = crate::extract::dom::parse(html);
-        let records: Vec<Record> = (0..doc.nodes.len() as NodeId)
-            .filter(|&i| doc.is_tag(i, "li"))
-            .map(|i| Record {
-                start: i,
-                end: doc.node(i).end,
-            })
-            .collect();
-        items_of_records(&doc, &records, base)
+        items_of_records(&doc, &records_where(&doc, |i| doc.is_tag(i, "li")), base)
     }
 
     /// The items of `records`, titled by one plan as a group's are.
