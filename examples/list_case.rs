@@ -45,6 +45,7 @@ fn show(dir: &Path) {
         now: Utc::now(),
         offset: Utc.fix(),
         day_first: false,
+        dash_month_first: false,
         year_near: None,
     };
     let page =
@@ -65,6 +66,7 @@ fn report(case: &ExpectedCase, items: &[feedmine::extract::items::Item], base: &
         now: chrono::DateTime::UNIX_EPOCH,
         offset: Utc.fix(),
         day_first: false,
+        dash_month_first: false,
         year_near: None,
     };
     let key = |l: Option<&str>| l.map(|l| normalize_link(l, base));

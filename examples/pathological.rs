@@ -121,6 +121,7 @@ fn date_context() -> DateContext {
         now: Utc.with_ymd_and_hms(2026, 11, 22, 12, 0, 0).unwrap(),
         offset: FixedOffset::east_opt(0).unwrap(),
         day_first: false,
+        dash_month_first: false,
         year_near: None,
     }
 }

@@ -52,6 +52,7 @@ fn main() {
         now: Utc::now(),
         offset: Utc.fix(),
         day_first: false,
+        dash_month_first: false,
         year_near: None,
     };
     let params = MiningParams::default();
@@ -130,6 +131,7 @@ fn synthetic(n: usize, runs: usize) {
         now: Utc::now(),
         offset: Utc.fix(),
         day_first: false,
+        dash_month_first: false,
         year_near: None,
     };
     let params = MiningParams::default();

@@ -22,6 +22,7 @@ pub fn default_date_context() -> DateContext {
         now: Utc::now(),
         offset: Utc.fix(),
         day_first: false,
+        dash_month_first: false,
         year_near: None,
     }
 }

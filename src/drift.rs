@@ -484,6 +484,7 @@ mod tests {
             now: Utc.with_ymd_and_hms(2026, 11, 20, 12, 0, 0).unwrap(),
             offset: FixedOffset::east_opt(0).unwrap(),
             day_first: false,
+            dash_month_first: false,
             year_near: None,
         };
         let url = Url::parse("https://news.example.org/latest").unwrap();

@@ -389,7 +389,7 @@ pub fn items_of_group(
     let mut kept: Vec<(Record, bool)> = group
         .records
         .iter()
-        .filter(|r| !items::is_advertising(doc, r))
+        .filter(|r| !items::is_interruption(doc, r))
         .filter(|r| !(group.thread && items::is_deleted_stub(doc, r)))
         .map(|r| (*r, false))
         .chain(group.stragglers.iter().map(|r| (*r, true)))
@@ -485,6 +485,7 @@ mod tests {
             now: chrono::TimeZone::with_ymd_and_hms(&chrono::Utc, 2024, 3, 9, 18, 0, 0).unwrap(),
             offset: chrono::FixedOffset::east_opt(0).unwrap(),
             day_first: false,
+            dash_month_first: false,
             year_near: None,
         };
         let page = analyze_list(
@@ -515,6 +516,47 @@ mod tests {
         ]
         .map(|(d, r)| (d.to_owned(), r));
         assert_eq!(got, want);
+    }
+
+    /// Regression: a job board puts a "Get new jobs by email" box among
+    /// its results, in an `li` of the results' own class; it became an
+    /// item titled by the link in its fine print ("Terms").
+    #[test]
+    fn a_signup_box_among_the_results_is_no_item() {
+        let mut html = String::from("<html><body><main><ul class=results>");
+        for i in 1..=6 {
+            html += &format!(
+                "<li class=result-item><div class=job-card><h2><a href='/job/{i}'>Data analyst                  number {i}</a></h2><div class=company><a href='/cmp/{i}'>Company {i}</a></div>                 <p>Evaluate programme outcomes and prepare reports, role {i}.</p></div></li>"
+            );
+            if i == 3 {
+                html += "<li class='result-item result-item--alert'><div class=inline-alert>                         <h3>Get new data analyst jobs by email</h3><form action='/alerts'>                         <input type=email name=email><button>Activate</button></form>                         <p>By creating an alert you agree to our <a href='/legal/terms'>Terms</a>.</p>                         </div></li>";
+            }
+        }
+        html += "</ul></main></body></html>";
+        let page = analyze_list(
+            &html,
+            &Url::parse("https://jobs.example/").unwrap(),
+            &MiningParams::default(),
+            &crate::commands::default_date_context(),
+        );
+        let titles: Vec<&str> = page.items.iter().map(|it| it.title.as_str()).collect();
+        assert_eq!(titles.len(), 6, "{titles:?}");
+        assert!(
+            titles.iter().all(|t| t.starts_with("Data analyst")),
+            "{titles:?}"
+        );
+        // A card's own form (save, add to cart) asks for no address.
+        let save = html.replace(
+            "<p>Evaluate",
+            "<form><input type=hidden name=jk><button>Save</button></form><p>Evaluate",
+        );
+        let page = analyze_list(
+            &save,
+            &Url::parse("https://jobs.example/").unwrap(),
+            &MiningParams::default(),
+            &crate::commands::default_date_context(),
+        );
+        assert_eq!(page.items.len(), 6);
     }
 
     fn run(choice: &ListChoice) -> ListPage {

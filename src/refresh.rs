@@ -286,6 +286,7 @@ pub fn date_context(feed: &Feed, now: DateTime<Utc>) -> DateContext {
             .offset_from_utc_datetime(&now.naive_utc())
             .fix(),
         day_first: false,
+        dash_month_first: false,
         year_near: None,
     }
 }

@@ -14,6 +14,7 @@ fn run(html: &str) -> ListPage {
         now: chrono::Utc::now(),
         offset: chrono::FixedOffset::east_opt(0).unwrap(),
         day_first: false,
+        dash_month_first: false,
         year_near: None,
     };
     analyze_list(html, &url, &MiningParams::default(), &dates)

@@ -50,6 +50,7 @@ fn context() -> DateContext {
         now: Utc.with_ymd_and_hms(2024, 3, 10, 12, 0, 0).unwrap(),
         offset: chrono::FixedOffset::east_opt(0).unwrap(),
         day_first: false,
+        dash_month_first: false,
         year_near: None,
     }
 }
@@ -784,4 +785,26 @@ fn results_with_sponsored_slots_and_an_editorial_block_marked_in_camel_case() {
     // Regression: an "Editorial recommendations" block among the results,
     // marked `AdHolder` like the sponsored ones, was kept as a record.
     check("marketplace_search_results");
+}
+
+#[test]
+fn forum_announcements_block_joins_the_topics_block() {
+    // Regression: the Announcements block's status class made it another
+    // kind of list, so only the Topics block was taken (26 of 29).
+    check("phpbb_viewforum_announcements");
+}
+
+#[test]
+fn lead_story_over_cards_in_folders_of_their_own_with_month_first_dashes() {
+    // Regressions: "03-02-2024" was read day first (3 February) although
+    // "03-15-2024" on the same list shows the month first, and the lead
+    // story was lost because no folder was shared by most cards.
+    check("us_local_news_month_first_dates");
+}
+
+#[test]
+fn job_alert_box_among_the_results_is_no_record() {
+    // Regression: the alert box, an `li` of the results' own class, became
+    // a record titled "Terms" by the link in its fine print.
+    check("job_board_search_with_facets");
 }

@@ -438,6 +438,7 @@ pub fn score_case(case: &ExpectedCase, predicted: &[PredictedRecord]) -> CaseSco
         now: DateTime::UNIX_EPOCH,
         offset: Utc.fix(),
         day_first: false,
+        dash_month_first: false,
         year_near: None,
     };
     let (mut titles_ok, mut titles_total, mut dates_ok, mut dates_total) = (0, 0, 0, 0);

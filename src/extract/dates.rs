@@ -38,8 +38,10 @@
 //! - `03/05/2024` is month/day/year (US order, the common slash form on
 //!   English pages) unless the first part is above 12, which forces
 //!   day/month/year, or the page writes its slash dates day first
-//!   (`ctx.day_first`, see [`slash_order_of`]). `05.03.2024` and
-//!   `05-03-2024` are day/month/year.
+//!   (`ctx.day_first`, see [`slash_order_of`]). `05.03.2024` is
+//!   day/month/year; so is `05-03-2024`, unless the second part is above
+//!   12 or the list writes its dash dates month first
+//!   (`ctx.dash_month_first`, see [`numeric_orders_of`]: US pages).
 //! - `20240305` is a date only in `parse_date` (attribute-like values).
 //! - Two-digit years are not accepted: `05.03.24` is too ambiguous.
 //! - Years outside [`MIN_YEAR`]..=[`MAX_YEAR`] are rejected: such four-digit
@@ -52,7 +54,6 @@
 //!
 //! Every regex is compiled once (`LazyLock`).
 
-use std::collections::HashMap;
 use std::ops::Range;
 use std::sync::LazyLock;
 
@@ -74,6 +75,9 @@ pub struct DateContext {
     /// Read an ambiguous slash date (`03/05/2024`) day first: the page
     /// writes its unambiguous ones that way ([`slash_order_of`]).
     pub day_first: bool,
+    /// Read an ambiguous dash date (`03-05-2024`) month first: the page
+    /// writes its unambiguous ones that way ([`numeric_orders_of`]).
+    pub dash_month_first: bool,
     /// A day without a year ("Sat 5 Dec") is read in the year that puts it
     /// nearest this day, not in the latest year that keeps it out of the
     /// future: the month heading of its section gives the year
@@ -92,6 +96,7 @@ impl DateContext {
             now: now.expect("a valid test time"),
             offset: FixedOffset::east_opt(0).expect("UTC"),
             day_first: false,
+            dash_month_first: false,
             year_near: None,
         }
     }
@@ -136,7 +141,7 @@ pub fn date_in(text: &str, ctx: &DateContext) -> Option<DateTime<FixedOffset>> {
 }
 
 /// [`parse_date`] without the [`may_hold_date`] test.
-fn parse_any(s: &str, ctx: &DateContext) -> Option<DateTime<FixedOffset>> {
+pub(crate) fn parse_any(s: &str, ctx: &DateContext) -> Option<DateTime<FixedOffset>> {
     parse_whole(s, ctx, false)
 }
 
@@ -173,35 +178,58 @@ fn parse_whole(s: &str, ctx: &DateContext, day: bool) -> Option<DateTime<FixedOf
 /// `dd/mm/yyyy` has a first part above 12 ("19/11/2026") and none has a
 /// second part above 12 ("11/19/2026"). One pass over each text.
 pub fn slash_order_of<'t>(texts: impl IntoIterator<Item = &'t str>) -> bool {
-    let (mut day_first, mut month_first) = (false, false);
+    numeric_orders_of(texts).slash_day_first
+}
+
+/// How a list writes its all-number dates, as its own texts show.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct NumericOrders {
+    /// Slash dates are day first ([`slash_order_of`]).
+    pub slash_day_first: bool,
+    /// Dash dates are month first: some `mm-dd-yyyy` has a second part
+    /// above 12 ("11-19-2026") and none a first part above 12.
+    pub dash_month_first: bool,
+}
+
+/// Both orders of [`NumericOrders`] in one pass over each text.
+pub fn numeric_orders_of<'t>(texts: impl IntoIterator<Item = &'t str>) -> NumericOrders {
+    // Per separator ('/', '-'): a date seen day first, one seen month first.
+    let mut seen = [(false, false); 2];
     for text in texts {
-        let b = text.as_bytes();
-        // Runs of at most two digits are small numbers.
-        let number = |r: &Range<usize>| {
-            b[r.clone()]
-                .iter()
-                .fold(0, |n, d| n * 10 + u32::from(d - b'0'))
-        };
-        let mut runs = byte_runs(b, u8::is_ascii_digit).peekable();
-        while let Some(first) = runs.next() {
-            let Some(second) = runs.peek().cloned() else {
-                break;
-            };
-            let slash_between = second.start == first.end + 1 && b[first.end] == b'/';
-            let year_follows = b.get(second.end) == Some(&b'/')
-                && b[second.end + 1..]
-                    .iter()
-                    .take_while(|c| c.is_ascii_digit())
-                    .count()
-                    == 4;
-            if slash_between && first.len() <= 2 && second.len() <= 2 && year_follows {
-                let (x, y) = (number(&first), number(&second));
-                day_first |= x > 12 && y <= 12;
-                month_first |= y > 12 && x <= 12;
-            }
+        for (sep, x, y) in two_small_parts_and_year(text.as_bytes()) {
+            let s = &mut seen[usize::from(sep == b'-')];
+            s.0 |= x > 12 && y <= 12;
+            s.1 |= y > 12 && x <= 12;
         }
     }
-    day_first && !month_first
+    NumericOrders {
+        slash_day_first: seen[0].0 && !seen[0].1,
+        dash_month_first: seen[1].1 && !seen[1].0,
+    }
+}
+
+/// Every `a/b/yyyy` or `a-b-yyyy` of `b` whose first two parts have at
+/// most two digits: its separator and the two numbers.
+fn two_small_parts_and_year(b: &[u8]) -> impl Iterator<Item = (u8, u32, u32)> + '_ {
+    let number = |r: &Range<usize>| {
+        b[r.clone()]
+            .iter()
+            .fold(0, |n, d| n * 10 + u32::from(d - b'0'))
+    };
+    let runs: Vec<Range<usize>> = byte_runs(b, u8::is_ascii_digit).collect();
+    (1..runs.len()).filter_map(move |k| {
+        let (first, second) = (&runs[k - 1], &runs[k]);
+        let sep = *b.get(first.end)?;
+        let joined = second.start == first.end + 1 && matches!(sep, b'/' | b'-');
+        let year_follows = b.get(second.end) == Some(&sep)
+            && b[second.end + 1..]
+                .iter()
+                .take_while(|c| c.is_ascii_digit())
+                .count()
+                == 4;
+        (joined && first.len() <= 2 && second.len() <= 2 && year_follows)
+            .then(|| (sep, number(first), number(second)))
+    })
 }
 
 /// Finds the first date in `text` and its byte span. Among candidates that
@@ -222,7 +250,10 @@ pub fn find_date(text: &str, ctx: &DateContext) -> Option<(DateTime<FixedOffset>
 /// whole record text builds states for every mix of partial matches it
 /// meets, so each new page paid for new states (about a tenth of the work
 /// after parsing on a cold run).
-fn find_any(text: &str, ctx: &DateContext) -> Option<(DateTime<FixedOffset>, Range<usize>)> {
+pub(crate) fn find_any(
+    text: &str,
+    ctx: &DateContext,
+) -> Option<(DateTime<FixedOffset>, Range<usize>)> {
     let sets = &*SETS;
     date_starts(text).find_map(|start| {
         let rest = &text[start..];
@@ -394,6 +425,8 @@ enum Kind {
     Calendar,
     /// Groups `a`/`b`/`y`: month/day unless `a` > 12.
     SlashAmbiguous,
+    /// Groups `a`/`b`/`y`: day/month unless `b` > 12.
+    DashAmbiguous,
     /// Groups `n`, `unit` (English "ago", CJK "前", Korean "전").
     Relative,
     /// Group `word`: today / yesterday / just now, their German, Spanish
@@ -556,7 +589,7 @@ const ENGLISH_MONTHS: &[&str] = &[
     "dec",
 ];
 
-static MONTH_LOOKUP: LazyLock<HashMap<&'static str, u32>> =
+static MONTH_LOOKUP: LazyLock<rustc_hash::FxHashMap<&'static str, u32>> =
     LazyLock::new(|| MONTH_NAMES.iter().copied().collect());
 
 /// Alternation of names, longest first so that "march" wins over "mar".
@@ -681,10 +714,11 @@ fn build_patterns() -> Vec<Pattern> {
             Kind::Calendar,
             format!(r"(?P<d>[0-9]{{1,2}})\.(?P<m>[0-9]{{1,2}})\.(?P<y>[0-9]{{4}}){opt_time}"),
         ),
-        // 05-03-2024 (day first, as written in Europe and India)
+        // 05-03-2024 (day first, as written in Europe and India, unless
+        // the second part exceeds 12 or the list writes them month first)
         both(
-            Kind::Calendar,
-            format!(r"(?P<d>[0-9]{{1,2}})-(?P<m>[0-9]{{1,2}})-(?P<y>[0-9]{{4}}){opt_time}"),
+            Kind::DashAmbiguous,
+            format!(r"(?P<a>[0-9]{{1,2}})-(?P<b>[0-9]{{1,2}})-(?P<y>[0-9]{{4}}){opt_time}"),
         ),
         // 03/05/2024 (month first unless the first part exceeds 12)
         both(
@@ -833,6 +867,16 @@ fn build(kind: Kind, c: &Captures, ctx: &DateContext) -> Option<DateTime<FixedOf
                 (b, a)
             } else {
                 (a, b)
+            };
+            calendar(c, c.name("y").map(|y| y.as_str()), month, day, ctx)?
+        }
+        Kind::DashAmbiguous => {
+            let a: u32 = c.name("a")?.as_str().parse().ok()?;
+            let b: u32 = c.name("b")?.as_str().parse().ok()?;
+            let (month, day) = if b > 12 || (ctx.dash_month_first && a <= 12) {
+                (a, b)
+            } else {
+                (b, a)
             };
             calendar(c, c.name("y").map(|y| y.as_str()), month, day, ctx)?
         }
@@ -1076,6 +1120,12 @@ fn strip_noise(s: &str) -> &str {
 /// now", "today", "yesterday".
 const ASCII_DATE_WORDS: [&str; 4] = ["ago", "now", "today", "yesterday"];
 
+/// True when ASCII letter `c` (any case) begins one of
+/// [`ASCII_DATE_WORDS`]: one test per letter before any word comparison.
+fn is_date_word_initial(c: u8) -> bool {
+    matches!(c | 0x20, b'a' | b'n' | b't' | b'y')
+}
+
 /// Day words in Latin script (lower case) and how many days back they
 /// name: English, German, Spanish and French. French "hier" (yesterday) is
 /// left out: in German it means "here".
@@ -1136,7 +1186,7 @@ fn ascii_letters_start(w: &str) -> &str {
 ///
 /// `prefilter_never_drops_a_date` checks the invariant against the
 /// patterns themselves on generated texts.
-fn may_hold_date(s: &str) -> bool {
+pub(crate) fn may_hold_date(s: &str) -> bool {
     let b = s.as_bytes();
     let has_digit = b.iter().any(u8::is_ascii_digit);
     if ascii_words_may_date(b, has_digit) || (has_digit && numeric_date_shape(b)) {
@@ -1221,8 +1271,10 @@ fn word_may_date(word: &[u8], has_digit: bool) -> bool {
                 .get(..w.len())
                 .is_some_and(|r| r.eq_ignore_ascii_case(w.as_bytes()))
     };
-    let holds_date_word =
-        (0..word.len()).any(|i| ASCII_DATE_WORDS.iter().any(|w| begins(&word[i..], w)));
+    // Only a letter that begins one of the words can begin a match.
+    let holds_date_word = (0..word.len()).any(|i| {
+        is_date_word_initial(word[i]) && ASCII_DATE_WORDS.iter().any(|w| begins(&word[i..], w))
+    });
     let starts_day_word = LATIN_DAY_WORD_STARTS.iter().any(|w| begins(word, w));
     holds_date_word || starts_day_word || (has_digit && is_month_name(word))
 }
@@ -1267,6 +1319,7 @@ mod tests {
             now: Utc.with_ymd_and_hms(2026, 3, 10, 9, 0, 0).unwrap(),
             offset: FixedOffset::east_opt(8 * 3600).unwrap(),
             day_first: false,
+            dash_month_first: false,
             year_near: None,
         }
     }
@@ -1518,6 +1571,7 @@ mod tests {
             now: Utc.with_ymd_and_hms(2026, 3, 9, 20, 0, 0).unwrap(),
             offset: FixedOffset::east_opt(8 * 3600).unwrap(),
             day_first: false,
+            dash_month_first: false,
             year_near: None,
         };
         assert_eq!(
@@ -1816,6 +1870,18 @@ mod tests {
     /// editing real dates (and the near misses around them), no text it
     /// turns away would give a date to the patterns.
     #[test]
+    fn every_date_word_begins_with_a_listed_initial() {
+        for w in ASCII_DATE_WORDS {
+            assert!(is_date_word_initial(w.as_bytes()[0]), "{w}");
+            assert!(
+                is_date_word_initial(w.as_bytes()[0].to_ascii_uppercase()),
+                "{w}"
+            );
+        }
+        assert!(!is_date_word_initial(b'b') && !is_date_word_initial(b'Z'));
+    }
+
+    #[test]
     fn prefilter_never_drops_a_date() {
         const DATES: &[&str] = &[
             "March 5, 2024",
@@ -2056,6 +2122,44 @@ mod tests {
         assert!(TRAILING_NOISE.is_match(" ·"));
     }
 
+    /// Regression: a US local-news list writes "03-02-2024 4:15 PM" for 2
+    /// March; read day first (the European dash form), it gave 3 February.
+    /// The list's "03-15-2024" shows its order; a second part above 12 is
+    /// a month-first date on its own.
+    #[test]
+    fn a_list_that_writes_its_dash_dates_month_first_is_read_month_first() {
+        let orders = |texts: &[&str]| numeric_orders_of(texts.iter().copied());
+        assert!(orders(&["03-02-2024 4:15 PM", "Posted 03-15-2024"]).dash_month_first);
+        // Day first somewhere, or no evidence: the European default.
+        assert!(!orders(&["03-15-2024", "15-03-2024"]).dash_month_first);
+        assert!(!orders(&["03-02-2024", "ISO 2024-03-15"]).dash_month_first);
+        assert!(!orders(&["ticket 03-15", "2024"]).dash_month_first);
+        // Each separator has its own order.
+        let mixed = orders(&["19/11/2026", "11-19-2026"]);
+        assert!(mixed.slash_day_first && mixed.dash_month_first);
+        assert!(!orders(&["11-19-2026"]).slash_day_first);
+        let day = |text: &str, month_first| {
+            let ctx = DateContext {
+                dash_month_first: month_first,
+                ..DateContext::utc_at(2026, 11, 24, 12)
+            };
+            found_day(text, &ctx)
+        };
+        for (text, month_first, want) in [
+            ("03-02-2024 4:15 PM", false, "2024-02-03"),
+            ("03-02-2024 4:15 PM", true, "2024-03-02"),
+            ("on 12-25-2024", false, "2024-12-25"),
+            ("on 25-12-2024", true, "2024-12-25"),
+        ] {
+            assert_eq!(day(text, month_first).as_deref(), Some(want), "{text}");
+        }
+    }
+
+    /// The day of the first date in `text`.
+    fn found_day(text: &str, ctx: &DateContext) -> Option<String> {
+        find_date(text, ctx).map(|(d, _)| d.date_naive().to_string())
+    }
+
     /// Regression: a UK property site writes "Added on 12/11/2026"; read
     /// month first, it gave 11 December. The page's "Reduced on
     /// 19/11/2026" shows its order.
@@ -2069,26 +2173,21 @@ mod tests {
         assert!(!slash_order_of(["19/11/2026", "11/19/2026"]));
         assert!(!slash_order_of(["Added on 12/11/2026", "v1/2/2026-beta"]));
         assert!(!slash_order_of(["Route 19/11 to 2026"]));
-        let ctx = |day_first| DateContext {
-            day_first,
-            ..DateContext::utc_at(2026, 11, 24, 12)
-        };
         let day = |text: &str, day_first| {
-            find_date(text, &ctx(day_first)).map(|(d, _)| d.date_naive().to_string())
+            let ctx = DateContext {
+                day_first,
+                ..DateContext::utc_at(2026, 11, 24, 12)
+            };
+            found_day(text, &ctx)
         };
-        assert_eq!(
-            day("Added on 12/11/2026", false).as_deref(),
-            Some("2026-12-11")
-        );
-        assert_eq!(
-            day("Added on 12/11/2026", true).as_deref(),
-            Some("2026-11-12")
-        );
-        // An unambiguous date reads the same either way.
-        assert_eq!(
-            day("Reduced on 19/11/2026", false).as_deref(),
-            Some("2026-11-19")
-        );
-        assert_eq!(day("on 11/19/2026", true).as_deref(), Some("2026-11-19"));
+        for (text, day_first, want) in [
+            ("Added on 12/11/2026", false, "2026-12-11"),
+            ("Added on 12/11/2026", true, "2026-11-12"),
+            // An unambiguous date reads the same either way.
+            ("Reduced on 19/11/2026", false, "2026-11-19"),
+            ("on 11/19/2026", true, "2026-11-19"),
+        ] {
+            assert_eq!(day(text, day_first).as_deref(), Some(want), "{text}");
+        }
     }
 }

@@ -349,6 +349,18 @@ impl Document {
         out
     }
 
+    /// [`Document::text_of_range`] without the subtrees their own markup
+    /// hides ([`Element::is_hidden`]): the text a reader sees, for titles
+    /// and summaries (a post list's `display:none` author and word count
+    /// are no part of its headline).
+    pub fn shown_text_of_range(&self, start: NodeId, end: NodeId) -> String {
+        let mut out = String::new();
+        self.push_text_of_range(start, end, &mut out, |i| {
+            self.element(i).is_none_or(|e| !e.is_hidden())
+        });
+        out
+    }
+
     /// Appends the visible text of `start..end` to `out` (empty, or ending
     /// a word), whitespace-collapsed as [`collapse_whitespace`] would give
     /// it, skipping subtrees whose root `keep` rejects. Block elements

@@ -13,7 +13,8 @@ use sha2::{Digest, Sha256};
 use url::Url;
 
 use crate::extract::dates::{
-    DateContext, date_in, find_date, parse_date, parse_day, parse_range_start, slash_order_of,
+    DateContext, date_in, find_any, find_date, may_hold_date, numeric_orders_of, parse_any,
+    parse_date, parse_day, parse_range_start,
 };
 use crate::extract::dom::{
     Document, Element, NodeData, NodeId, collapse_whitespace, ends_with_ascii_ci, find_ascii_ci,
@@ -163,6 +164,26 @@ pub fn is_advertising(doc: &Document, record: &Record) -> bool {
         || has_ad_label(doc, record, &marked)
 }
 
+/// True when a record is a box placed among the records to sign the
+/// reader up (a job alert, a newsletter): it asks for an email address
+/// (`input type=email`). A card's "add to cart" or "save" form asks for
+/// none.
+pub fn is_signup_box(doc: &Document, record: &Record) -> bool {
+    (record.start..record.end).any(|i| {
+        doc.element(i).is_some_and(|e| {
+            e.name == "input"
+                && e.attr("type")
+                    .is_some_and(|t| t.trim().eq_ignore_ascii_case("email"))
+        })
+    })
+}
+
+/// True when a record stands among the records without being one: an ad
+/// ([`is_advertising`]) or a sign-up box ([`is_signup_box`]).
+pub fn is_interruption(doc: &Document, record: &Record) -> bool {
+    is_advertising(doc, record) || is_signup_box(doc, record)
+}
+
 /// The humps of a camel-case class token (`AdHolder`: `Ad`, `Holder`;
 /// `promotedTweet`: `promoted`, `Tweet`): a cut before each capital that
 /// follows a lower-case letter. A token without one is its own hump.
@@ -256,8 +277,9 @@ fn has_part<'t>(
 }
 
 /// The reading context of a list's records: `dates`, with slash dates
-/// read day first when the records' own texts write them that way
-/// ([`slash_order_of`]: "19/11/2026" and never "11/19/2026").
+/// read day first and dash dates month first when the records' own texts
+/// write them that way ([`numeric_orders_of`]: "19/11/2026" and never
+/// "11/19/2026"; "11-19-2026" and never "19-11-2026").
 pub fn list_dates<'r>(
     doc: &Document,
     records: impl IntoIterator<Item = &'r Record>,
@@ -270,8 +292,10 @@ pub fn list_dates<'r>(
             NodeData::Text { text, blank: false } => Some(text.as_str()),
             _ => None,
         });
+    let orders = numeric_orders_of(texts);
     DateContext {
-        day_first: slash_order_of(texts),
+        day_first: orders.slash_day_first,
+        dash_month_first: orders.dash_month_first,
         ..*dates
     }
 }
@@ -811,12 +835,18 @@ fn is_permalink_text(text: &str, dates: &DateContext) -> bool {
     if t.is_empty() || t.chars().count() > 40 {
         return false;
     }
-    let lower = t.to_lowercase();
-    matches!(
-        lower.as_str(),
-        "permalink" | "link" | "#" | "¶" | "direct link"
-    ) || parse_date(t, dates).is_some()
-        || find_date(t, dates).is_some_and(|(_, m)| m.len() * 2 >= t.len())
+    let says_link = ["permalink", "link", "#", "¶", "direct link"]
+        .iter()
+        .any(|w| t.eq_ignore_ascii_case(w));
+    says_link || date_covers_half(t, dates)
+}
+
+/// True when `t` is a date, or holds one that takes at least half of it
+/// (the prefilter run once for both readings).
+fn date_covers_half(t: &str, dates: &DateContext) -> bool {
+    may_hold_date(t)
+        && (parse_any(t, dates).is_some()
+            || find_any(t, dates).is_some_and(|(_, m)| m.len() * 2 >= t.len()))
 }
 
 /// The trimmed `href` of link `a`, if it has one.
@@ -961,8 +991,8 @@ fn link_title_text(doc: &Document, a: NodeId) -> String {
 /// with ([`title_badges`]); field selectors read titles the same way.
 pub(crate) fn title_text(doc: &Document, node: NodeId) -> String {
     match title_badges(doc, node) {
-        (None, None) => doc.text(node),
-        (leading, trailing) => doc.text_of_range(
+        (None, None) => doc.shown_text_of_range(node, doc.node(node).end),
+        (leading, trailing) => doc.shown_text_of_range(
             leading.map_or(node, |b| doc.node(b).end),
             trailing.unwrap_or(doc.node(node).end),
         ),
@@ -1150,7 +1180,9 @@ pub fn item_from_record(
         .map(|l| l.url.clone())
         .or_else(|| heading.and_then(|h| heading_anchor(doc, h, base)));
 
-    let full = doc.text_of_range(record.start, record.end);
+    // What a reader sees: the subtrees the markup hides (phpBB's
+    // mobile-only "Last post by …" line) are left out.
+    let full = doc.shown_text_of_range(record.start, record.end);
     // A headless record's title is a cut of its own prose (a comment): the
     // summary keeps the whole text, or a short comment would have none.
     let summary = summary_without(full, if plan.headless { "" } else { &title });
@@ -2014,6 +2046,36 @@ mod tests {
     fn items_of_lis(html: &str, base: &str) -> Vec<Item> {
         let doc = crate::extract::dom::parse(html);
         items_of_records(&doc, &records_where(&doc, |i| doc.is_tag(i, "li")), base)
+    }
+
+    /// Regression: a post list hides its author and word count inside the
+    /// card's link (`display:none`, for search engines), and phpBB hides a
+    /// mobile-only "Last post by …" line in each topic row: both were read
+    /// into the title or the summary, which a reader never sees.
+    #[test]
+    fn text_the_markup_hides_is_in_no_title_or_summary() {
+        let html = "<ul>\
+            <li><a href='/blog/write-code'><span>Write code, not too much</span>\
+            <span style='display:none'>Brandon Smith</span></a>\
+            <div hidden>Last post by sparkyjoe</div><p>Mostly functions, said the author.</p></li>\
+            <li><a href='/blog/signatures'><span>My favourite function signature</span>\
+            <span style='display: none'>Brandon Smith</span></a>\
+            <div hidden>Last post by Ruben</div><p>One that takes a slice.</p></li></ul>";
+        let items = items_of_lis(html, "https://blog.example/");
+        let got: Vec<(&str, &str)> = items
+            .iter()
+            .map(|it| (it.title.as_str(), it.summary.as_str()))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (
+                    "Write code, not too much",
+                    "Mostly functions, said the author."
+                ),
+                ("My favourite function signature", "One that takes a slice."),
+            ]
+        );
     }
 
     /// The items of `records`, titled by one plan as a group's are.

@@ -453,9 +453,11 @@ pub fn apply(
     dates: &DateContext,
 ) -> SelectedItems {
     let mut selection = select_records(doc, css, &select.records, select.siblings);
-    // An advertisement among the selected records is not an item, as in
-    // automatic detection.
-    selection.records.retain(|r| !items::is_advertising(doc, r));
+    // An advertisement or a sign-up box among the selected records is not
+    // an item, as in automatic detection.
+    selection
+        .records
+        .retain(|r| !items::is_interruption(doc, r));
     let list_dates = items::list_dates(doc, &selection.records, dates);
     let dates = &list_dates;
     let plan = items::plan_titles(doc, &selection.records, dates);

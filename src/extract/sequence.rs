@@ -13,7 +13,7 @@
 //! always falls on a record boundary, and it bounds the miner's input on a
 //! page of a million list items.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use crate::extract::dom::{Document, NodeData, NodeId};
 
@@ -114,7 +114,7 @@ pub fn flatten_capped(doc: &Document, max_tokens: usize) -> TagSequence {
         token_of_node: vec![u32::MAX; doc.nodes.len()],
         ..TagSequence::default()
     };
-    let mut ids: HashMap<&str, u16> = HashMap::new();
+    let mut ids: HashMap<&str, u16> = HashMap::default();
     seq.prefix_text.push(0);
     // Per node: token children seen so far, and whether it was left out.
     let mut children = vec![0u32; doc.nodes.len()];

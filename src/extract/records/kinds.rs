@@ -35,7 +35,9 @@ const REUSED_COUNTS_CAPACITY: usize = 64;
 /// Not computed yet, in [`Kinds::of_node`].
 const UNKNOWN: u32 = u32::MAX;
 
-/// Class tokens that say what state a thing is in, not what it is.
+/// Class tokens that say what state a thing is in, not what it is (a
+/// forum's pinned topics and announcements are topics, their blocks
+/// lists of topics).
 const STATE_CLASSES: &[&str] = &[
     "active",
     "selected",
@@ -53,6 +55,10 @@ const STATE_CLASSES: &[&str] = &[
     "new",
     "featured",
     "sticky",
+    "pinned",
+    "announce",
+    "announcement",
+    "global-announce",
     "unvoted",
     "upvoted",
     "downvoted",

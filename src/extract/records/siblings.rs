@@ -432,4 +432,49 @@ mod tests {
             assert!(doc.is_tag(r.start, "tr") && doc.node(r.start).end == r.end);
         }
     }
+
+    /// Regression: a phpBB forum lists its announcements in a block of
+    /// their own (`div.forumbg.announcement`, rows `li.row.global-announce`)
+    /// above the topics block (`div.forumbg`, stickies `li.row.sticky`);
+    /// the class naming the block's status made it another kind, so only
+    /// the topics were taken (26 of 29 on a viewforum page).
+    #[test]
+    fn a_forums_announcements_block_joins_its_topics() {
+        let row = |class: &str, t: usize| {
+            format!(
+                "<li class='row bg{} {class}'><dl class=row-item><dt><div class=list-inner>\
+                 <a href='./viewtopic.php?t={t}' class=topictitle>Topic number {t} on first layers</a>\
+                 <div class=topic-poster>by <a href='./memberlist.php?u={t}'>user{t}</a> \
+                 &raquo; Sun Jan 07, 2024 3:02 pm</div></div></dt><dd class=posts>{t} Replies</dd>\
+                 <dd class=views>{t}0 Views</dd></dl></li>",
+                t % 2 + 1
+            )
+        };
+        let block = |class: &str, rows: String| {
+            format!(
+                "<div class='forumbg{class}'><div class=inner><ul class=topiclist><li class=header>\
+                 <dl class=row-item><dt>Topics</dt><dd>Replies</dd></dl></li></ul>\
+                 <ul class='topiclist topics'>{rows}</ul></div></div>"
+            )
+        };
+        let announcements: String = (1..=3)
+            .map(|t| row(if t < 3 { "global-announce" } else { "announce" }, t))
+            .collect();
+        let topics: String = (4..=12)
+            .map(|t| row(if t < 6 { "sticky" } else { "" }, t))
+            .collect();
+        let html = format!(
+            "<html><body><div id=page-body>{}{}</div></body></html>",
+            block(" announcement", announcements),
+            block("", topics)
+        );
+        let (doc, det) = detect_html(&html);
+        let winner = det.winner().expect("the topic rows");
+        let rows: Vec<bool> = winner
+            .records
+            .iter()
+            .map(|r| doc.is_tag(r.start, "li") && doc.node(r.start).end == r.end)
+            .collect();
+        assert_eq!(rows, [true; 12], "{}", winner.selector);
+    }
 }

@@ -41,7 +41,7 @@ pub(super) fn find(doc: &Document, group: &RecordGroup) -> Vec<Record> {
     let (Some(container), false) = (group.container, group.thread) else {
         return Vec::new();
     };
-    let Some(shape) = majority_shape(doc, &group.records) else {
+    let Some(shape) = records_shape(doc, &group.records) else {
         return Vec::new();
     };
     let known: HashSet<&str> = group
@@ -64,7 +64,7 @@ pub(super) fn find(doc: &Document, group: &RecordGroup) -> Vec<Record> {
             continue;
         };
         let top = if link < h { link } else { h };
-        if shape_of(href).as_ref() == Some(&shape)
+        if shape_of(href).is_some_and(|s| shape.admits(&s))
             && !known.contains(&path_of(href))
             && !is_caption(doc, top, container)
         {
@@ -135,7 +135,7 @@ fn record_for(
     h: NodeId,
     scope: NodeId,
     container: NodeId,
-    shape: &Shape,
+    shape: &ShapePattern,
     href: &str,
 ) -> Record {
     let holds_list = |a: NodeId| doc.contains(a, container);
@@ -156,7 +156,7 @@ fn record_for(
 
 /// True when `a` holds one heading and every link in it of the records'
 /// `shape` points to `path`.
-fn is_card_of(doc: &Document, a: NodeId, shape: &Shape, path: &str) -> bool {
+fn is_card_of(doc: &Document, a: NodeId, shape: &ShapePattern, path: &str) -> bool {
     let mut headings = 0;
     for i in a..doc.node(a).end {
         if heading_level(doc, i).is_some() {
@@ -170,7 +170,7 @@ fn is_card_of(doc: &Document, a: NodeId, shape: &Shape, path: &str) -> bool {
                 .element(i)
                 .and_then(|e| e.attr("href"))
                 .is_some_and(|href| {
-                    path_of(href) != path && shape_of(href).as_ref() == Some(shape)
+                    path_of(href) != path && shape_of(href).is_some_and(|s| shape.admits(&s))
                 });
         if other {
             return false;
@@ -256,18 +256,88 @@ fn path_of(href: &str) -> &str {
     href.split(['?', '#']).next().unwrap_or(href)
 }
 
-/// The shape more than half the records' headline links share.
-fn majority_shape(doc: &Document, records: &[Record]) -> Option<Shape> {
-    let mut counts: HashMap<Shape, usize> = HashMap::new();
-    for r in records {
-        if let Some(shape) = headline_href(doc, r).and_then(shape_of) {
-            *counts.entry(shape).or_default() += 1;
+/// The shape of the records' headline links: the one more than half of
+/// them share; else, when more than half share host, depth and script
+/// but their directories differ, those with each directory segment that
+/// all of them share, and any value where they differ, provided one named
+/// segment is shared (a story's own folder:
+/// `/news/local/<slug>/article_7209a14f.html`).
+fn records_shape(doc: &Document, records: &[Record]) -> Option<ShapePattern> {
+    let shapes: Vec<Shape> = records
+        .iter()
+        .filter_map(|r| headline_href(doc, r).and_then(shape_of))
+        .collect();
+    if let Some(exact) = majority(&shapes, records.len()) {
+        return Some(ShapePattern::exact(exact.clone()));
+    }
+    let placed: Vec<Shape> = shapes.iter().map(Shape::without_dir).collect();
+    let place = majority(&placed, records.len())?;
+    let members = shapes.iter().zip(&placed).filter(|(_, p)| *p == place);
+    ShapePattern::shared(members.map(|(s, _)| s))
+}
+
+/// The shape more than half of `n` records have.
+fn majority(shapes: &[Shape], n: usize) -> Option<&Shape> {
+    let mut counts: HashMap<&Shape, usize> = HashMap::new();
+    for s in shapes {
+        *counts.entry(s).or_default() += 1;
+    }
+    counts.into_iter().find(|(_, c)| c * 2 > n).map(|(s, _)| s)
+}
+
+/// A [`Shape`] whose directory segments may be left open (`None`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct ShapePattern {
+    place: Shape,
+    dir: Vec<Option<String>>,
+}
+
+impl ShapePattern {
+    fn exact(shape: Shape) -> Self {
+        let dir = shape.dir.split('/').map(|s| Some(s.to_string())).collect();
+        ShapePattern {
+            place: shape.without_dir(),
+            dir,
         }
     }
-    counts
-        .into_iter()
-        .find(|(_, n)| n * 2 > records.len())
-        .map(|(s, _)| s)
+
+    /// The segments all `shapes` (of one place) share, the others open;
+    /// `None` unless a named segment is shared.
+    fn shared<'s>(mut shapes: impl Iterator<Item = &'s Shape>) -> Option<Self> {
+        let first = shapes.next()?;
+        let mut pattern = ShapePattern::exact(first.clone());
+        for s in shapes {
+            for (seg, theirs) in pattern.dir.iter_mut().zip(s.dir.split('/')) {
+                if seg.as_deref() != Some(theirs) {
+                    *seg = None;
+                }
+            }
+        }
+        let named = pattern.dir.iter().flatten().any(|s| !s.is_empty());
+        named.then_some(pattern)
+    }
+
+    /// True when `shape` is of this place and has every shared segment.
+    fn admits(&self, shape: &Shape) -> bool {
+        let segments: Vec<&str> = shape.dir.split('/').collect();
+        shape.without_dir() == self.place
+            && segments.len() == self.dir.len()
+            && self
+                .dir
+                .iter()
+                .zip(segments)
+                .all(|(want, seg)| want.as_deref().is_none_or(|w| w == seg))
+    }
+}
+
+impl Shape {
+    /// Host, depth and script only.
+    fn without_dir(&self) -> Shape {
+        Shape {
+            dir: String::new(),
+            ..self.clone()
+        }
+    }
 }
 
 #[cfg(test)]
@@ -371,6 +441,43 @@ mod tests {
         assert_eq!(found.len(), 1, "{found:?}");
         assert!(found[0].starts_with("Seawall funding stalls"), "{found:?}");
         assert!(found[0].contains("past their design life"), "{found:?}");
+    }
+
+    /// Regression: a US local-news site (TownNews BLOX) gives every story
+    /// its own folder (`/news/local/<slug>/article_<uuid>.html`), so no
+    /// directory was shared by most cards and the lead story above them was
+    /// lost. The folders they share (`/news/local`) make the shape.
+    #[test]
+    fn a_lead_story_over_cards_in_folders_of_their_own_is_a_straggler() {
+        let card = |slug: &str| {
+            format!(
+                "<article class=card><h3><a href='/news/local/{slug}/article_{slug}9e1.html'>                 Story about the {slug} today</a></h3><time>03-05-2024</time></article>"
+            )
+        };
+        let mut html = String::from(
+            "<body><main><section class=lead-story><div class=lead-media>             <a href='/news/local/flood-wall/article_72a1.html'><img src='/i/lead.jpg'></a></div>             <div class=lead-text><h1><a href='/news/local/flood-wall/article_72a1.html'>             Council approves flood wall bond</a></h1><p>After three hours of comment.</p></div>             </section><div class=card-list>",
+        );
+        for slug in ["bridge", "school", "diner", "fire", "library"] {
+            html.push_str(&card(slug));
+        }
+        html.push_str("</div></main></body>");
+        let found = stragglers(&html);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(
+            found[0].starts_with("Council approves flood wall bond"),
+            "{found:?}"
+        );
+        assert!(found[0].contains("three hours of comment"), "{found:?}");
+        // Under another section, or with no folder shared, it is not the
+        // list's.
+        let elsewhere = html.replace("/news/local/flood-wall/", "/sports/prep/flood-wall/");
+        assert!(stragglers(&elsewhere).is_empty());
+        let unshared = html.replace("/news/local/", "/news/");
+        let unshared = (0..5).fold(unshared, |h, i| {
+            let slug = ["bridge", "school", "diner", "fire", "library"][i];
+            h.replace(&format!("/news/{slug}/"), &format!("/cat{i}/{slug}/"))
+        });
+        assert!(stragglers(&unshared).is_empty(), "{unshared}");
     }
 
     #[test]
