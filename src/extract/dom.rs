@@ -96,6 +96,22 @@ impl Element {
             .map(|(_, v)| v.as_str())
     }
 
+    /// Kept for screen readers only by the page's style sheet: a class in
+    /// [`VISUALLY_HIDDEN_CLASSES`], or one with a framework's prefix
+    /// (`wt-screen-reader-only`, `u-sr-only`).
+    pub fn is_for_screen_readers(&self) -> bool {
+        self.attr("class").is_some_and(|c| {
+            c.split_ascii_whitespace().any(|t| {
+                VISUALLY_HIDDEN_CLASSES.iter().any(|v| {
+                    let t = t.as_bytes();
+                    let tail = t.len().checked_sub(v.len()).map(|at| &t[at..]);
+                    tail.is_some_and(|tail| tail.eq_ignore_ascii_case(v.as_bytes()))
+                        && (t.len() == v.len() || t[t.len() - v.len() - 1] == b'-')
+                })
+            })
+        })
+    }
+
     /// Hidden by its own markup, whatever the style sheets say: the
     /// `hidden` attribute, or an inline style with `display: none` or
     /// `visibility: hidden` (any case and spacing).
@@ -116,6 +132,18 @@ impl Element {
         })
     }
 }
+
+/// The class names CSS frameworks and CMSs give text kept for screen
+/// readers only (WordPress, Bootstrap 3/4 and 5, HTML5 Boilerplate,
+/// Drupal, Foundation).
+pub const VISUALLY_HIDDEN_CLASSES: &[&str] = &[
+    "screen-reader-text",
+    "screen-reader-only",
+    "sr-only",
+    "visually-hidden",
+    "visuallyhidden",
+    "show-for-sr",
+];
 
 /// Elements whose whole subtree is dropped: they hold no visible page text.
 const SKIPPED_SUBTREES: &[&str] = &["script", "style", "noscript", "template", "title"];
@@ -350,14 +378,25 @@ impl Document {
     }
 
     /// [`Document::text_of_range`] without the subtrees their own markup
-    /// hides ([`Element::is_hidden`]): the text a reader sees, for titles
-    /// and summaries (a post list's `display:none` author and word count
-    /// are no part of its headline).
+    /// hides ([`Element::is_hidden`]) or that the page's style sheet keeps
+    /// for screen readers ([`VISUALLY_HIDDEN_CLASSES`]): the text a reader
+    /// sees, for titles and summaries (a post list's `display:none` author
+    /// and word count are no part of its headline; WordPress's "Read
+    /// more<span class=screen-reader-text>: Title</span>" shows "Read
+    /// more"). Screen-reader text counts when nothing else is shown: it is
+    /// then the name of an icon link.
     pub fn shown_text_of_range(&self, start: NodeId, end: NodeId) -> String {
         let mut out = String::new();
         self.push_text_of_range(start, end, &mut out, |i| {
-            self.element(i).is_none_or(|e| !e.is_hidden())
+            self.element(i)
+                .is_none_or(|e| !e.is_hidden() && !e.is_for_screen_readers())
         });
+        if out.trim().is_empty() {
+            out.clear();
+            self.push_text_of_range(start, end, &mut out, |i| {
+                self.element(i).is_none_or(|e| !e.is_hidden())
+            });
+        }
         out
     }
 

@@ -212,19 +212,26 @@ const AD_LABEL_DEPTH: u32 = 6;
 /// True when an element near the top of the record's first element is a
 /// label marked as an ad whose text says so too (`<div
 /// class="card-tag--sponsored">Sponsored</div>` in the card's header): an
-/// ad slot nested in a real record has no such text. Only the first
-/// element: an ad placed between the siblings of two records is not the
-/// record before it.
+/// ad slot nested in a real record has no such text; or text kept for
+/// screen readers that opens with such a word (`<span
+/// class=wt-screen-reader-only>Ad from shop Kiln</span>`, where the other
+/// cards say "From shop …"). Only the first element: an ad placed between
+/// the siblings of two records is not the record before it.
 fn has_ad_label(doc: &Document, record: &Record, marked: &dyn Fn(NodeId) -> bool) -> bool {
     let top = doc.node(record.start).depth;
     let end = doc.node(record.start).end.min(record.end);
     let mut i = record.start + 1;
     while i < end {
         let node = doc.node(i);
-        let labelled = marked(i) && {
+        let for_screen_readers = doc.element(i).is_some_and(Element::is_for_screen_readers);
+        let labelled = (marked(i) || for_screen_readers) && {
             let text = doc.text(i);
             let text = text.trim().trim_end_matches(':');
-            AD_MARKERS.iter().any(|m| text.eq_ignore_ascii_case(m))
+            let first = text.split_whitespace().next().unwrap_or("");
+            AD_MARKERS.iter().any(|m| {
+                text.eq_ignore_ascii_case(m)
+                    || (for_screen_readers && first.eq_ignore_ascii_case(m))
+            })
         };
         if labelled {
             return true;
@@ -1211,19 +1218,31 @@ pub fn item_from_record(
     }
 }
 
-/// The date a tooltip gives: the whole text, or the first of its labelled
+/// The date a tooltip gives: the whole text, the first of its labelled
 /// lines ("Created: Mar 8, 2024 9:12 am⏎Latest: Mar 10, 2024 6:05 pm", as
 /// forum topic lists show the first and the latest post; the first is the
-/// record's own).
+/// record's own), or a timestamp that opens it ("2026-11-20T21:05:12
+/// 1795208712": a comment's age with its Unix time after it).
 fn tooltip_date(title: &str, dates: &DateContext) -> Option<DateTime<FixedOffset>> {
-    parse_date(title, dates).or_else(|| {
-        let first = title.lines().next()?;
-        let (label, value) = first.split_once(':')?;
-        let is_label = !label.is_empty()
-            && label.len() <= 20
-            && label.chars().all(|c| c.is_alphabetic() || c == ' ');
-        is_label.then(|| parse_date(value, dates)).flatten()
-    })
+    parse_date(title, dates)
+        .or_else(|| {
+            let first = title.lines().next()?;
+            let (label, value) = first.split_once(':')?;
+            let is_label = !label.is_empty()
+                && label.len() <= 20
+                && label.chars().all(|c| c.is_alphabetic() || c == ' ');
+            is_label.then(|| parse_date(value, dates)).flatten()
+        })
+        .or_else(|| {
+            let (stamp, rest) = title.trim().split_once(char::is_whitespace)?;
+            let numbers = rest
+                .split_whitespace()
+                .all(|w| w.bytes().all(|b| b.is_ascii_digit()));
+            let timestamp = stamp.len() >= 16 && stamp.as_bytes().get(10) == Some(&b'T');
+            (numbers && timestamp)
+                .then(|| parse_date(stamp, dates))
+                .flatten()
+        })
 }
 
 /// True when a date read from `source` depends on the fetch time ("2 days
@@ -2078,6 +2097,45 @@ mod tests {
         );
     }
 
+    /// Regression: WordPress's latest-posts block ends each excerpt with
+    /// "Read more<span class=screen-reader-text>: Title</span>"; read
+    /// whole, that link was longer than the title link and titled every
+    /// post "Read more: …" (8 of 9 on a recipe blog's home page).
+    /// Screen-reader text still names an icon link that shows nothing.
+    #[test]
+    fn screen_reader_text_is_no_part_of_a_title_unless_it_is_all_there_is() {
+        let post = |slug: &str, title: &str| {
+            format!(
+                "<li><a class=wp-block-latest-posts__post-title href='/{slug}/'>{title}</a>\
+                 <time datetime='2026-11-20T07:00:00-06:00'>November 20, 2026</time>\
+                 <div class=wp-block-latest-posts__post-excerpt>A weeknight dish with a crisp top. \
+                 <a class=wp-block-latest-posts__read-more href='/{slug}/'>Read more\
+                 <span class=screen-reader-text>: {title}</span></a></div></li>"
+            )
+        };
+        let html = format!(
+            "<ul>{}{}{}</ul>",
+            post("gratin", "Gratin"),
+            post("soup", "Soup"),
+            post("bars", "Bars")
+        );
+        let items = items_of_lis(&html, "https://food.example/");
+        let titles: Vec<&str> = items.iter().map(|it| it.title.as_str()).collect();
+        assert_eq!(titles, ["Gratin", "Soup", "Bars"]);
+        assert!(
+            items[0].summary.ends_with("crisp top. Read more"),
+            "{}",
+            items[0].summary
+        );
+        let doc = crate::extract::dom::parse(
+            "<a href='#c1'><svg></svg><span class=sr-only>Permalink</span></a>",
+        );
+        let a = (0..doc.nodes.len() as NodeId)
+            .find(|&i| doc.is_tag(i, "a"))
+            .expect("the link");
+        assert_eq!(title_text(&doc, a), "Permalink");
+    }
+
     /// The items of `records`, titled by one plan as a group's are.
     fn items_of_records(doc: &Document, records: &[Record], base: &str) -> Vec<Item> {
         let base = Url::parse(base).unwrap();
@@ -2463,6 +2521,24 @@ mod tests {
         for class in ["HeadlineCard padded", "LoadMore", "iPad-case", "ADVENTURE"] {
             assert!(!is_ad(&slot(class)), "{class}");
         }
+        // Regression: a marketplace marks its ads only with text for
+        // screen readers ("Ad from shop …"; others say "From shop …").
+        let card = |label: &str| {
+            format!(
+                "<article class=listing-card><a href='/listing/1'><div class=info>\
+                 <div class=caption><span class=wt-screen-reader-only>{label}</span></div>\
+                 <h3>Blue glaze tumbler</h3></div></a></article>"
+            )
+        };
+        assert!(is_ad(&card("Ad from shop SaltGlazeSisters")));
+        assert!(is_ad(&card("Sponsored")));
+        for label in [
+            "From shop SaltGlazeSisters",
+            "Add to basket",
+            "5.0 out of 5 stars",
+        ] {
+            assert!(!is_ad(&card(label)), "{label}");
+        }
         // Regression: an ad between the unwrapped siblings of two stories
         // made the story before it an ad.
         let doc = crate::extract::dom::parse(
@@ -2641,6 +2717,30 @@ mod tests {
             tooltip_date("A very long label that is not one: Mar 8, 2024", &ctx()),
             None
         );
+    }
+
+    /// Regression: a comment's age ("19 hours ago") carries its time in a
+    /// tooltip that opens with the timestamp and ends with its Unix time
+    /// (`title="2026-11-20T21:05:12 1795208712"`, as Hacker News writes
+    /// it); the whole tooltip is no date, so 29 comments had none.
+    #[test]
+    fn a_tooltip_opening_with_a_timestamp_gives_it() {
+        let it = item_of(
+            "<table><tr class='athing comtr'><td><span class=comhead><a href='user?id=pm'>pm</a> \
+             <span class=age title='2026-11-20T21:05:12 1795208712'><a href='item?id=45881230'>19 hours ago</a></span>\
+             </span><div class=commtext>Paper labels fade within two years in our shop.</div></td></tr></table>",
+            "tr",
+        );
+        assert_eq!(it.date.unwrap().to_rfc3339(), "2026-11-20T21:05:12+00:00");
+        assert!(!it.date_relative);
+        // Only a timestamp followed by numbers: not a date and some words.
+        for title in [
+            "2026-11-20 and then some",
+            "2026-11-20T21:05:12 by pm",
+            "v2 1795208712",
+        ] {
+            assert_eq!(tooltip_date(title, &ctx()), None, "{title}");
+        }
     }
 
     /// Regression: a date whose day, month and year are separate inline
