@@ -216,19 +216,27 @@ fn two_small_parts_and_year(b: &[u8]) -> impl Iterator<Item = (u8, u32, u32)> + 
             .iter()
             .fold(0, |n, d| n * 10 + u32::from(d - b'0'))
     };
-    let runs: Vec<Range<usize>> = byte_runs(b, u8::is_ascii_digit).collect();
-    (1..runs.len()).filter_map(move |k| {
-        let (first, second) = (&runs[k - 1], &runs[k]);
-        let sep = *b.get(first.end)?;
-        let joined = second.start == first.end + 1 && matches!(sep, b'/' | b'-');
-        let year_follows = b.get(second.end) == Some(&sep)
-            && b[second.end + 1..]
-                .iter()
-                .take_while(|c| c.is_ascii_digit())
-                .count()
-                == 4;
-        (joined && first.len() <= 2 && second.len() <= 2 && year_follows)
-            .then(|| (sep, number(first), number(second)))
+    let mut runs = byte_runs(b, u8::is_ascii_digit);
+    let mut previous = runs.next();
+    std::iter::from_fn(move || {
+        loop {
+            let first = previous.take()?;
+            let second = runs.next()?;
+            previous = Some(second.clone());
+            let Some(&sep) = b.get(first.end) else {
+                continue;
+            };
+            let joined = second.start == first.end + 1 && matches!(sep, b'/' | b'-');
+            let year_follows = b.get(second.end) == Some(&sep)
+                && b[second.end + 1..]
+                    .iter()
+                    .take_while(|c| c.is_ascii_digit())
+                    .count()
+                    == 4;
+            if joined && first.len() <= 2 && second.len() <= 2 && year_follows {
+                return Some((sep, number(&first), number(&second)));
+            }
+        }
     })
 }
 
@@ -423,9 +431,11 @@ fn is_delimited(text: &str, span: Range<usize>) -> bool {
 enum Kind {
     /// Groups `y` (optional: inferred), `m` or `mname`, `d` (optional: 1st).
     Calendar,
-    /// Groups `a`/`b`/`y`: month/day unless `a` > 12.
+    /// Groups `a`/`b`/`y`: month/day unless `a` > 12 or the page writes
+    /// its slash dates day first.
     SlashAmbiguous,
-    /// Groups `a`/`b`/`y`: day/month unless `b` > 12.
+    /// Groups `a`/`b`/`y`: day/month unless `b` > 12 or the page writes
+    /// its dash dates month first.
     DashAmbiguous,
     /// Groups `n`, `unit` (English "ago", CJK "前", Korean "전").
     Relative,
@@ -860,23 +870,18 @@ fn build(kind: Kind, c: &Captures, ctx: &DateContext) -> Option<DateTime<FixedOf
             };
             calendar(c, c.name("y").map(|y| y.as_str()), month, day, ctx)?
         }
-        Kind::SlashAmbiguous => {
+        Kind::SlashAmbiguous | Kind::DashAmbiguous => {
             let a: u32 = c.name("a")?.as_str().parse().ok()?;
             let b: u32 = c.name("b")?.as_str().parse().ok()?;
-            let (month, day) = if a > 12 || (ctx.day_first && b <= 12) {
-                (b, a)
-            } else {
-                (a, b)
+            // A part above 12 is the day; else the page's order decides.
+            let month_first = match kind {
+                Kind::SlashAmbiguous => !ctx.day_first,
+                _ => ctx.dash_month_first,
             };
-            calendar(c, c.name("y").map(|y| y.as_str()), month, day, ctx)?
-        }
-        Kind::DashAmbiguous => {
-            let a: u32 = c.name("a")?.as_str().parse().ok()?;
-            let b: u32 = c.name("b")?.as_str().parse().ok()?;
-            let (month, day) = if b > 12 || (ctx.dash_month_first && a <= 12) {
-                (a, b)
-            } else {
+            let (month, day) = if a > 12 || (b <= 12 && !month_first) {
                 (b, a)
+            } else {
+                (a, b)
             };
             calendar(c, c.name("y").map(|y| y.as_str()), month, day, ctx)?
         }

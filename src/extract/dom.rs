@@ -103,10 +103,8 @@ impl Element {
         self.attr("class").is_some_and(|c| {
             c.split_ascii_whitespace().any(|t| {
                 VISUALLY_HIDDEN_CLASSES.iter().any(|v| {
-                    let t = t.as_bytes();
-                    let tail = t.len().checked_sub(v.len()).map(|at| &t[at..]);
-                    tail.is_some_and(|tail| tail.eq_ignore_ascii_case(v.as_bytes()))
-                        && (t.len() == v.len() || t[t.len() - v.len() - 1] == b'-')
+                    ends_with_ascii_ci(t, v)
+                        && (t.len() == v.len() || t.as_bytes()[t.len() - v.len() - 1] == b'-')
                 })
             })
         })
@@ -120,17 +118,26 @@ impl Element {
             return true;
         }
         self.attr("style").is_some_and(|style| {
-            let squeezed: String = style
-                .chars()
-                .filter(|c| !c.is_whitespace())
-                .map(|c| c.to_ascii_lowercase())
-                .collect();
-            squeezed.split(';').any(|d| {
-                let d = d.trim_end_matches("!important");
-                d == "display:none" || d == "visibility:hidden"
-            })
+            style
+                .split(';')
+                .any(|d| declares(d, "display:none") || declares(d, "visibility:hidden"))
         })
     }
+}
+
+/// True when the style declaration `decl`, whatever its spacing and case,
+/// is `want` (written without spaces, lower case), `!important` or not.
+/// No copy of the declaration is made: every element's style is read.
+fn declares(decl: &str, want: &str) -> bool {
+    let mut got = decl
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .map(|c| c.to_ascii_lowercase());
+    if !want.chars().all(|w| got.next() == Some(w)) {
+        return false;
+    }
+    let rest: String = got.collect();
+    rest.trim_end_matches("!important").is_empty()
 }
 
 /// The class names CSS frameworks and CMSs give text kept for screen

@@ -1225,24 +1225,31 @@ pub fn item_from_record(
 /// 1795208712": a comment's age with its Unix time after it).
 fn tooltip_date(title: &str, dates: &DateContext) -> Option<DateTime<FixedOffset>> {
     parse_date(title, dates)
-        .or_else(|| {
-            let first = title.lines().next()?;
-            let (label, value) = first.split_once(':')?;
-            let is_label = !label.is_empty()
-                && label.len() <= 20
-                && label.chars().all(|c| c.is_alphabetic() || c == ' ');
-            is_label.then(|| parse_date(value, dates)).flatten()
-        })
-        .or_else(|| {
-            let (stamp, rest) = title.trim().split_once(char::is_whitespace)?;
-            let numbers = rest
-                .split_whitespace()
-                .all(|w| w.bytes().all(|b| b.is_ascii_digit()));
-            let timestamp = stamp.len() >= 16 && stamp.as_bytes().get(10) == Some(&b'T');
-            (numbers && timestamp)
-                .then(|| parse_date(stamp, dates))
-                .flatten()
-        })
+        .or_else(|| labelled_first_date(title, dates))
+        .or_else(|| leading_timestamp(title, dates))
+}
+
+/// The date of a tooltip's first line when it is labelled ("Created: …").
+fn labelled_first_date(title: &str, dates: &DateContext) -> Option<DateTime<FixedOffset>> {
+    let first = title.lines().next()?;
+    let (label, value) = first.split_once(':')?;
+    let is_label = !label.is_empty()
+        && label.len() <= 20
+        && label.chars().all(|c| c.is_alphabetic() || c == ' ');
+    is_label.then(|| parse_date(value, dates)).flatten()
+}
+
+/// An ISO timestamp that opens a tooltip followed by numbers only
+/// ("2026-11-20T21:05:12 1795208712").
+fn leading_timestamp(title: &str, dates: &DateContext) -> Option<DateTime<FixedOffset>> {
+    let (stamp, rest) = title.trim().split_once(char::is_whitespace)?;
+    let numbers = rest
+        .split_whitespace()
+        .all(|w| w.bytes().all(|b| b.is_ascii_digit()));
+    let timestamp = stamp.len() >= 16 && stamp.as_bytes().get(10) == Some(&b'T');
+    (numbers && timestamp)
+        .then(|| parse_date(stamp, dates))
+        .flatten()
 }
 
 /// True when a date read from `source` depends on the fetch time ("2 days

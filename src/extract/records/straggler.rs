@@ -319,14 +319,17 @@ impl ShapePattern {
 
     /// True when `shape` is of this place and has every shared segment.
     fn admits(&self, shape: &Shape) -> bool {
-        let segments: Vec<&str> = shape.dir.split('/').collect();
-        shape.without_dir() == self.place
-            && segments.len() == self.dir.len()
-            && self
-                .dir
-                .iter()
-                .zip(segments)
-                .all(|(want, seg)| want.as_deref().is_none_or(|w| w == seg))
+        let place = &self.place;
+        let mut segments = shape.dir.split('/');
+        shape.host == place.host
+            && shape.depth == place.depth
+            && shape.script == place.script
+            && self.dir.iter().all(|want| {
+                segments
+                    .next()
+                    .is_some_and(|seg| want.as_deref().is_none_or(|w| w == seg))
+            })
+            && segments.next().is_none()
     }
 }
 
