@@ -808,3 +808,46 @@ fn job_alert_box_among_the_results_is_no_record() {
     // a record titled "Terms" by the link in its fine print.
     check("job_board_search_with_facets");
 }
+
+#[test]
+fn data_table_rows_beat_their_linked_columns() {
+    // Regression: the title, department and attachment cells of each
+    // notice row outranked the rows: 47 undated records for 23 notices.
+    check("drupal_municipal_public_notices_table");
+}
+
+#[test]
+fn year_sections_give_their_papers_even_when_few_link_a_title() {
+    // Regressions: the year sections (4 records) outranked the 22 papers,
+    // and a paper without a title link was titled "PDF" or "Code".
+    check("academic_lab_publications_by_year");
+}
+
+#[test]
+fn changelog_releases_dated_under_their_version_headings_are_the_records() {
+    // Regression: the releases were taken for sections of their change
+    // lines and lost to the "Added"/"Fixed" blocks under them.
+    check("hugo_changelog_heading_lists");
+}
+
+#[test]
+fn forum_posts_headed_by_their_posters_cards_are_titled_by_their_own_words() {
+    // Regressions: the poster's name in an `h4` made every post headed
+    // (titled by the name, linked to the profile), and a reply opening
+    // with a quote was titled by the other poster's words.
+    check("xenforo_thread_posts");
+}
+
+#[test]
+fn titles_cut_to_fit_are_completed_by_their_tooltips() {
+    // Regression: 17 of 20 notice titles were the cut text ("…") where
+    // each link's `title` attribute holds the whole title.
+    check("chinese_gov_notice_list_bracket_dates");
+}
+
+#[test]
+fn diary_rows_are_dated_by_their_spanning_month_cell_and_day_cell() {
+    // Regression: the month is a `rowspan` cell on the first row of each
+    // month and the day a cell of each row: no entry had a date.
+    check("film_diary_table_rowspan_months");
+}

@@ -29,12 +29,17 @@
 //!   (`DateContext::year_near`), not in the reader's year: upcoming events
 //!   are not last year's. A day heading does the same for its records.
 //!   Month headings, too, must split the list to count.
+//! - A table cell spanning rows (`<td rowspan=10>NOV 2026</td>` on the
+//!   first row of each month of a diary) heads the rows it spans: a row
+//!   without a date of its own takes the day the cell names, or the day
+//!   of the cell's month that the row's own day-number cell gives ("16").
 //! - Outside such sections, a record's yearless day is read near the date
 //!   of the record before it: a list runs in date order and may write the
 //!   year only on its first record of each year ("05 Mar 2024", "08 Mar").
 //!
 //! Work is one pass over the nodes between records (each node once) plus
-//! one walk up from the first record.
+//! one walk up from the first record, and one pass over the rows of each
+//! table body holding records.
 
 use chrono::{DateTime, Datelike, FixedOffset, NaiveDate};
 
@@ -131,16 +136,108 @@ pub fn items_in_sections(
     mut build: impl FnMut(usize, &DateContext) -> Item,
 ) -> Vec<Item> {
     let mut previous = None;
+    let spans = spanning_cells(doc, records);
     sections(doc, records, ctx)
         .iter()
         .enumerate()
         .map(|(i, section)| {
             let mut item = build(i, &section.reading(ctx, previous));
             section.fill(&mut item);
+            if item.date.is_none()
+                && let Some(cell) = spans[i]
+            {
+                item.date = span_date(doc, cell, records[i].start, ctx);
+            }
             previous = item.date.map(|d| d.date_naive()).or(previous);
             item
         })
         .collect()
+}
+
+/// For each record that is a table row, the cell spanning down over it
+/// (`<td rowspan=10>NOV 2026</td>` on the first row of each month of a
+/// diary): the rows it spans are its section. One pass over the rows of
+/// each table body holding records.
+fn spanning_cells(doc: &Document, records: &[Record]) -> Vec<Option<NodeId>> {
+    let mut out = vec![None; records.len()];
+    let mut i = 0;
+    while i < records.len() {
+        let row = records[i].start;
+        let Some(body) = doc.node(row).parent.filter(|_| doc.is_tag(row, "tr")) else {
+            i += 1;
+            continue;
+        };
+        // The spanning cell and the rows it still covers.
+        let mut active: Option<(NodeId, u32)> = None;
+        for child in doc.children(body).filter(|&c| doc.is_tag(c, "tr")) {
+            if let Some(cell) = spanning_cell(doc, child) {
+                active = Some(cell);
+            }
+            while i < records.len() && records[i].start < child {
+                i += 1;
+            }
+            if i < records.len() && records[i].start == child {
+                out[i] = active.map(|(cell, _)| cell);
+                i += 1;
+            }
+            active = active
+                .filter(|&(_, left)| left > 1)
+                .map(|(c, left)| (c, left - 1));
+        }
+        let body_end = doc.node(body).end;
+        while i < records.len() && records[i].start < body_end {
+            i += 1;
+        }
+    }
+    out
+}
+
+/// The first cell of `row` spanning more than one row, with its span.
+fn spanning_cell(doc: &Document, row: NodeId) -> Option<(NodeId, u32)> {
+    doc.children(row).find_map(|c| {
+        let e = doc
+            .element(c)
+            .filter(|e| e.name == "td" || e.name == "th")?;
+        let span: u32 = e.attr("rowspan")?.trim().parse().ok()?;
+        (span > 1).then_some((c, span))
+    })
+}
+
+/// The date a spanning `cell` gives `row`: the day it names, or, when it
+/// names a month ("NOV 2026"), that month's day the row gives in a cell
+/// of its own that is only a day number ("16").
+fn span_date(
+    doc: &Document,
+    cell: NodeId,
+    row: NodeId,
+    ctx: &DateContext,
+) -> Option<DateTime<FixedOffset>> {
+    let text = doc.text(cell);
+    if text.len() > MAX_HEADING_BYTES {
+        return None;
+    }
+    if let Some(day) = date_heading(&text, ctx, None) {
+        return Some(day.date);
+    }
+    let month = month_heading(&text, ctx)?;
+    let day = doc
+        .children(row)
+        .filter(|&c| c != cell && (doc.is_tag(c, "td") || doc.is_tag(c, "th")))
+        .find_map(|c| day_number(&doc.text(c)))?;
+    month
+        .with_day(day)?
+        .and_hms_opt(12, 0, 0)?
+        .and_local_timezone(ctx.offset)
+        .single()
+}
+
+/// A cell's text that is only a day of the month ("16", "03").
+fn day_number(text: &str) -> Option<u32> {
+    let t = text.trim();
+    let day: u32 = (t.len() <= 2 && t.bytes().all(|b| b.is_ascii_digit()))
+        .then(|| t.parse().ok())
+        .flatten()?;
+    (1..=31).contains(&day).then_some(day)
 }
 
 /// The last heading element among the nodes `gap` (outside any record).
@@ -308,6 +405,57 @@ mod tests {
 
     fn some(days: &[&str]) -> Vec<Option<String>> {
         days.iter().map(|d| Some((*d).to_owned())).collect()
+    }
+
+    /// Regression (a film diary): the month is a cell spanning the month's
+    /// rows ("NOV 2026", `rowspan`), the day a cell of each row ("16"):
+    /// no row had a date.
+    #[test]
+    fn a_cell_spanning_rows_dates_them_with_their_day_cells() {
+        let row = |lead: &str, day: u32, film: &str| {
+            format!(
+                "<tr>{lead}<td class=td-day><a href=/d/{day}/>{day}</a></td>\
+                 <td><h3><a href=/film/{film}/>{film}</a></h3></td><td>2011</td></tr>"
+            )
+        };
+        let html = [
+            "<table><tbody>".to_string(),
+            row(
+                "<td rowspan=3><strong>NOV</strong> <small>2023</small></td>",
+                16,
+                "a",
+            ),
+            row("", 9, "b"),
+            row("", 2, "c"),
+            row("<td rowspan=2>Sat 28 Oct 2023</td>", 28, "d"),
+            row("", 28, "e"),
+            // Past the span: no section.
+            row("", 3, "f"),
+            "</tbody></table>".to_string(),
+        ]
+        .concat();
+        let doc = dom::parse(&html);
+        let records: Vec<Record> = (0..doc.nodes.len() as NodeId)
+            .filter(|&id| doc.is_tag(id, "tr"))
+            .map(|id| Record {
+                start: id,
+                end: doc.node(id).end,
+            })
+            .collect();
+        let items = items_in_sections(&doc, &records, &ctx(), |_, _| Item::bare("x"));
+        let got: Vec<Option<String>> = items
+            .iter()
+            .map(|i| i.date.map(|d| d.date_naive().to_string()))
+            .collect();
+        let mut want = some(&[
+            "2023-11-16",
+            "2023-11-09",
+            "2023-11-02",
+            "2023-10-28",
+            "2023-10-28",
+        ]);
+        want.push(None);
+        assert_eq!(got, want);
     }
 
     #[test]

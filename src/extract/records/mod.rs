@@ -28,6 +28,7 @@
 
 use rustc_hash::FxHashMap as HashMap;
 
+mod cells;
 mod kinds;
 mod nested;
 mod score;
@@ -476,6 +477,9 @@ fn detect_structural(
         rank(&mut groups);
     }
     if sections::demote(doc, &mut groups) {
+        rank(&mut groups);
+    }
+    if cells::demote(doc, &mut groups) {
         rank(&mut groups);
     }
     if let Some(winner) = groups.first_mut().filter(|g| g.dropped.is_none()) {

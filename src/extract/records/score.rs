@@ -28,7 +28,7 @@ const DATE_WEIGHT: f64 = 0.5;
 /// fully headline-like.
 const PROSE_FULL: f64 = 60.0;
 /// Longest text node (bytes) read as a date line.
-const MAX_DATE_TEXT: usize = 60;
+pub(super) const MAX_DATE_TEXT: usize = 60;
 
 /// Text statistics of one record used by the ranking.
 pub(super) struct RecordStats {
@@ -104,7 +104,7 @@ pub(super) fn record_stats(doc: &Document, r: &Record) -> RecordStats {
 /// True when `text` holds a four-digit year from 1990 to 2039 that is not
 /// part of a longer number (`Mar 4, 2024`, `2024-03-05`, `05.03.2024`,
 /// `2024年3月5日`).
-fn has_year(text: &str) -> bool {
+pub(super) fn has_year(text: &str) -> bool {
     let b = text.as_bytes();
     byte_runs(b, u8::is_ascii_digit)
         .filter(|r| r.len() == 4)
@@ -206,10 +206,22 @@ pub(super) fn score_group(
     let richness = if multi < 1.0 {
         1.0
     } else {
-        1.0 + HEADING_WEIGHT * share(&stats, |s| s.heading)
-            + DATE_WEIGHT * share(&stats, |s| s.dated)
+        richness_of(&stats)
     };
     g.score = g.coverage * headline * link_share * link_share * multi * richness;
+}
+
+/// What content records have and navigation lacks: 1 plus the weighted
+/// shares of records holding a heading and a date.
+fn richness_of(stats: &[RecordStats]) -> f64 {
+    1.0 + HEADING_WEIGHT * share(stats, |s| s.heading) + DATE_WEIGHT * share(stats, |s| s.dated)
+}
+
+/// The richness of `records` (see [`score_group`]): what a group of
+/// sections, found afterwards, must give back.
+pub(super) fn richness(doc: &Document, records: &[Record]) -> f64 {
+    let stats: Vec<RecordStats> = records.iter().map(|r| record_stats(doc, r)).collect();
+    richness_of(&stats)
 }
 
 #[cfg(test)]

@@ -5,7 +5,9 @@
 //! heading and the records of another kept group, nested inside them and
 //! making almost all of their text, holds that group's sections: its score
 //! is divided by the records each section holds, as a record holding
-//! several headlines is in `score`, so the records inside win.
+//! several headlines is in `score`, and loses the richness its headings
+//! and dates earned (they are the sections', not their records'), so the
+//! records inside win even when few of them link their titles.
 //!
 //! Every section that holds any of the records holds two or more: an
 //! article holding its body `div` is a record and its parts.
@@ -14,12 +16,17 @@
 //! of sibling rows (a title row and its metadata row) is not the section of
 //! a group of single rows; and a section is headed (an `h1`–`h6` outside
 //! its nested records), so a table row is not the section of its cells.
+//! Sections that mostly hold a date line of their own outside their
+//! headings are records with notes, not sections: a changelog's release
+//! is a version heading, "November 18, 2026" and its lists of changes.
 //!
 //! Invariants: only scores change; the work is one binary search per
-//! section and one text count per nested record, for the few best groups.
+//! section, one text count per nested record and one pass over each
+//! section's own nodes, for the few best groups.
 
-use crate::extract::dom::{Document, NodeId, is_heading};
+use crate::extract::dom::{Document, NodeData, NodeId, is_heading};
 
+use super::score::{MAX_DATE_TEXT, has_year, richness};
 use super::{Record, RecordGroup};
 
 /// How many of the ranked groups are tried as sections.
@@ -42,7 +49,9 @@ pub(super) fn demote(doc: &Document, groups: &mut [RecordGroup]) -> bool {
             .filter_map(|&r| records_per_section(doc, &groups[s].records, &groups[r].records))
             .fold(1.0_f64, f64::max);
         if per_section > 1.0 {
-            groups[s].score /= per_section;
+            // The sections' headings and dates are theirs, not a record's:
+            // the richness they earned goes with them.
+            groups[s].score /= per_section * richness(doc, &groups[s].records);
             changed = true;
         }
     }
@@ -52,7 +61,7 @@ pub(super) fn demote(doc: &Document, groups: &mut [RecordGroup]) -> bool {
 /// When `sections` are sections of `records` (see the module header): the
 /// mean number of `records` each section that holds any holds.
 fn records_per_section(doc: &Document, sections: &[Record], records: &[Record]) -> Option<f64> {
-    let (mut holders, mut inside, mut headed) = (0usize, 0usize, 0usize);
+    let (mut holders, mut inside, mut headed, mut dated) = (0usize, 0usize, 0usize, 0usize);
     let mut shares: Vec<f64> = Vec::new();
     for s in sections {
         let nested = nested_in(doc, s, records);
@@ -62,6 +71,7 @@ fn records_per_section(doc: &Document, sections: &[Record], records: &[Record]) 
             _ => {}
         }
         headed += usize::from(has_own_heading(doc, s, nested));
+        dated += usize::from(has_own_date_line(doc, s, nested));
         let text = doc.range_text_bytes(s.start, s.end).max(1);
         let nested_text: usize = nested
             .iter()
@@ -73,21 +83,54 @@ fn records_per_section(doc: &Document, sections: &[Record], records: &[Record]) 
     }
     shares.sort_by(f64::total_cmp);
     let median = shares.get(shares.len() / 2).copied().unwrap_or(0.0);
-    let sections_hold = holders >= 2 && holders * 2 >= sections.len() && headed * 2 >= holders;
+    // Sections dated outside their headings are records with notes of
+    // their own (a changelog's releases, each a version heading, a date
+    // line and its lists of changes), not the headings of a list.
+    let own_dates = dated * 2 > holders;
+    let sections_hold =
+        holders >= 2 && holders * 2 >= sections.len() && headed * 2 >= holders && !own_dates;
     let records_inside = inside * 4 >= records.len() * 3;
     (sections_hold && records_inside && median >= MIN_NESTED_TEXT)
         .then(|| inside as f64 / holders as f64)
 }
 
+/// True when node `i` is inside one of `nested` (disjoint and in
+/// document order: the record that could hold `i` is the last one
+/// starting at or before it).
+fn in_nested(nested: &[Record], i: NodeId) -> bool {
+    let k = nested.partition_point(|r| r.start <= i);
+    k > 0 && i < nested[k - 1].end
+}
+
 /// True when `section` holds a heading outside its `nested` records.
 fn has_own_heading(doc: &Document, section: &Record, nested: &[Record]) -> bool {
-    // `nested` is disjoint and in document order: the record that could
-    // hold `i` is the last one starting at or before it.
-    let in_nested = |i: NodeId| {
-        let k = nested.partition_point(|r| r.start <= i);
-        k > 0 && i < nested[k - 1].end
-    };
-    (section.start..section.end).any(|i| doc.tag(i).is_some_and(is_heading) && !in_nested(i))
+    (section.start..section.end)
+        .any(|i| doc.tag(i).is_some_and(is_heading) && !in_nested(nested, i))
+}
+
+/// True when `section` holds a date line (a `<time>`, or a short text
+/// with a year) outside its headings and its `nested` records: "November
+/// 18, 2026" under a release's version heading. A section headed by its
+/// date ("March 2024", "Commits on Mar 5, 2024") has none.
+fn has_own_date_line(doc: &Document, section: &Record, nested: &[Record]) -> bool {
+    let mut heading_end = 0;
+    (section.start..section.end).any(|i| {
+        if in_nested(nested, i) || i < heading_end {
+            return false;
+        }
+        match &doc.node(i).data {
+            NodeData::Element(e) if is_heading(&e.name) => {
+                heading_end = doc.node(i).end;
+                false
+            }
+            NodeData::Element(e) => e.name == "time",
+            NodeData::Text { text, blank: false } => {
+                let t = text.trim();
+                t.len() <= MAX_DATE_TEXT && has_year(t)
+            }
+            _ => false,
+        }
+    })
 }
 
 /// The `records` (a group's, so in document order) inside `section` and below its top-level
@@ -101,4 +144,68 @@ fn nested_in<'r>(doc: &Document, section: &Record, records: &'r [Record]) -> &'r
         .iter()
         .all(|r| r.end <= section.end && doc.node(r.start).parent != top_parent);
     if all_nested { inner } else { &[] }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::extract::dom::parse;
+
+    /// The sibling runs from each `h2` to the next, and every `li`.
+    fn runs_and_lines(doc: &Document) -> (Vec<Record>, Vec<Record>) {
+        let ids = 0..doc.nodes.len() as NodeId;
+        let heads: Vec<NodeId> = ids.clone().filter(|&i| doc.is_tag(i, "h2")).collect();
+        let parent_end = doc.node(doc.node(heads[0]).parent.unwrap_or(0)).end;
+        let runs = heads
+            .iter()
+            .enumerate()
+            .map(|(k, &h)| Record {
+                start: h,
+                end: heads.get(k + 1).copied().unwrap_or(parent_end),
+            })
+            .collect();
+        let lines = ids
+            .filter(|&i| doc.is_tag(i, "li"))
+            .map(|i| Record {
+                start: i,
+                end: doc.node(i).end,
+            })
+            .collect();
+        (runs, lines)
+    }
+
+    /// Regression (a changelog): each release is a version heading, a
+    /// date line and lists of changes, without a wrapper; the releases
+    /// were taken for sections of their change lines and lost to them.
+    /// A section dated outside its heading is a record; one headed by its
+    /// date is still a section.
+    #[test]
+    fn a_section_dated_outside_its_heading_is_a_record() {
+        let page = |dated: bool| {
+            let mut h = String::from("<div>");
+            for r in 0..4 {
+                let (title, date) = match dated {
+                    true => (
+                        format!("v3.{r}.0"),
+                        format!("<p class=release-date>November {}, 2026</p>", 20 - r),
+                    ),
+                    false => (format!("November {}, 2026", 20 - r), String::new()),
+                };
+                h.push_str(&format!(
+                    "<h2>{title}</h2>{date}<h3>Fixed</h3><ul><li>The importer crashed when the config \
+                     file used CRLF line endings on Windows (<a href=/issues/{r}1>#{r}1</a>)</li><li>Dark \
+                     mode colours in the PDF export were not applied to callout blocks and code tabs \
+                     (<a href=/issues/{r}2>#{r}2</a>)</li></ul>"
+                ));
+            }
+            h.push_str("</div>");
+            h
+        };
+        let doc = parse(&page(true));
+        let (runs, lines) = runs_and_lines(&doc);
+        assert_eq!(records_per_section(&doc, &runs, &lines), None);
+        let doc = parse(&page(false));
+        let (runs, lines) = runs_and_lines(&doc);
+        assert_eq!(records_per_section(&doc, &runs, &lines), Some(2.0));
+    }
 }

@@ -25,6 +25,7 @@ use super::Record;
 use super::kinds::{Kind, Kinds};
 use super::score::link_text_weight;
 use crate::extract::dom::{Document, NodeId, is_heading};
+use crate::extract::items::{is_action_text, is_title_element};
 
 /// Number of element siblings in `first..=last` (both children of one node).
 fn siblings_between(doc: &Document, first: NodeId, last: NodeId) -> usize {
@@ -112,10 +113,29 @@ pub(super) fn head_kind(
 /// a heading where the heads hold headings, else a headline-length link).
 /// Rows whose classes name their data (`tr.category-support`,
 /// `tr.category-meta.pinned`) are variants of one another.
+/// A link its class names a title (`span.mw-title > a`) is a headline
+/// whatever its length: a wiki's page names are often shorter than
+/// headline-length links, and the lines of a wiki's recent changes are
+/// variants of one another (`mw-changeslist-minor`).
 fn is_head(doc: &Document, kinds: &mut Kinds<'_>, c: NodeId, head: Head) -> bool {
     let kind = kinds.kind(c);
     kind == head.kind
-        || (kinds.tag_of(kind) == kinds.tag_of(head.kind) && title_weight(doc, c) >= head.weight)
+        || (kinds.tag_of(kind) == kinds.tag_of(head.kind)
+            && (title_weight(doc, c) >= head.weight
+                || (head.weight == 1 && holds_title_link(doc, c))))
+}
+
+/// True when the subtree at `id` holds a link that is, or is inside, an
+/// element whose class names it a title, and names something ("More"
+/// under a list, in a `td.title` like the titles', does not).
+fn holds_title_link(doc: &Document, id: NodeId) -> bool {
+    (id..doc.node(id).end).any(|i| {
+        doc.is_tag(i, "a")
+            && std::iter::once(i)
+                .chain(doc.ancestors(i).take_while(|&a| a >= id))
+                .any(|a| is_title_element(doc, a))
+            && !is_action_text(&doc.text(i))
+    })
 }
 
 /// One container's element children and the positions of its heads.
@@ -327,6 +347,39 @@ pub(super) fn segment(
 #[cfg(test)]
 mod tests {
     use crate::extract::records::detect_html;
+
+    /// Regression (a wiki's recent changes): the lines of one day are
+    /// `li`s whose classes name the kind of edit (`mw-changeslist-minor`),
+    /// and a minor edit of a page with a short name ("Hollow King") was no
+    /// head, so it joined the line before it. A link in an element whose
+    /// class names a title heads its sibling whatever its length; "More"
+    /// under a story table, in a `td.title` too, does not.
+    #[test]
+    fn a_sibling_holding_a_title_classed_link_is_a_head() {
+        use super::{Head, is_head};
+        use crate::extract::records::kinds::Kinds;
+        let html = "<ul>\
+            <li class='line edit'><span class=mw-title><a href=/wiki/Patch>Patch 1.14.2 release notes</a></span> \
+              <a href=/wiki/User:Pell>Pell</a></li>\
+            <li class='line minor'><span class=mw-title><a href=/wiki/Hollow_King>Hollow King</a></span> \
+              <a href=/wiki/User:Ash>Ash</a></li>\
+            <li class='line minor'><a href=/wiki/User:Ash>Ash</a> (talk)</li>\
+            <li class='line minor'><span class=mw-title><a href='?p=2'>More</a></span></li></ul>";
+        let doc = crate::extract::dom::parse(html);
+        let lis: Vec<_> = (0..doc.nodes.len() as crate::extract::dom::NodeId)
+            .filter(|&i| doc.is_tag(i, "li"))
+            .collect();
+        let mut kinds = Kinds::new(&doc);
+        let head = Head {
+            kind: kinds.kind(lis[0]),
+            weight: 1,
+        };
+        let heads: Vec<bool> = lis
+            .iter()
+            .map(|&li| is_head(&doc, &mut kinds, li, head))
+            .collect();
+        assert_eq!(heads, [true, true, false, false]);
+    }
 
     /// Regression: a timeline split into days writes each event as a
     /// `dt` and a `dd` whose classes name the event's kind. The last event

@@ -188,7 +188,7 @@ fn record_hrefs<'d>(doc: &'d Document, r: &Record) -> impl Iterator<Item = &'d s
 
 /// The record's headline link: the first link inside a heading, else the
 /// first link.
-fn headline_href<'d>(doc: &'d Document, r: &Record) -> Option<&'d str> {
+pub(super) fn headline_href<'d>(doc: &'d Document, r: &Record) -> Option<&'d str> {
     let in_heading = (r.start..r.end).find(|&i| {
         is_link(doc, i)
             && std::iter::once(i)
@@ -206,14 +206,14 @@ fn headline_href<'d>(doc: &'d Document, r: &Record) -> Option<&'d str> {
 /// the query, so the script is part of the shape (`viewtopic.php?t=1` is
 /// not `viewforum.php?f=2`).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-struct Shape {
+pub(super) struct Shape {
     host: String,
     dir: String,
     depth: usize,
     script: Option<String>,
 }
 
-fn shape_of(href: &str) -> Option<Shape> {
+pub(super) fn shape_of(href: &str) -> Option<Shape> {
     let href = href.trim();
     let (host, path) = match href.split_once("://") {
         Some((_, rest)) => rest.split_at(rest.find('/').unwrap_or(rest.len())),

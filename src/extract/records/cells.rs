@@ -1,0 +1,196 @@
+//! Columns taken for records: a data table whose rows each hold a title
+//! link, a department link and a document link also repeats its cells, and
+//! the cells of the linked columns, many and each with a headline-length
+//! link, can outscore the rows (a row holding several such links is
+//! penalised as several records in `score`). Those cells are the parts of
+//! one record, the row. A group of table cells whose rows each hold one
+//! cell of two or more *columns* has its score divided by the cells each
+//! row holds, as a group of sections is in `sections`, so the rows win.
+//!
+//! A column is a link shape (host, directory, depth; see `straggler`) that
+//! appears in exactly one cell of most rows: notices link to `/notices/…`
+//! in the second cell and departments to `/departments/…` in the third,
+//! row after row. A grid of product cells laid out as a table is no such
+//! thing: its cells all link alike (one shape, several times a row), or
+//! to categories that change from row to row.
+//!
+//! Invariants: only scores change; one pass over each tried group's
+//! records and their links.
+
+use rustc_hash::FxHashMap as HashMap;
+
+use crate::extract::dom::Document;
+
+use super::straggler::{Shape, headline_href, shape_of};
+use super::{Record, RecordGroup};
+
+/// How many of the ranked groups are tried as columns.
+const TRIED: usize = 3;
+/// Share of the rows holding two or more cells in which a column's shape
+/// must appear exactly once.
+const COLUMN_ROWS: f64 = 2.0 / 3.0;
+
+/// Divide the score of each of the best groups whose records are the
+/// columns of table rows. True when some score changed.
+pub(super) fn demote(doc: &Document, groups: &mut [RecordGroup]) -> bool {
+    let mut changed = false;
+    let kept = (0..groups.len()).filter(|&i| groups[i].dropped.is_none());
+    for i in kept.take(TRIED).collect::<Vec<_>>() {
+        if let Some(per_row) = cells_per_row(doc, &groups[i].records) {
+            groups[i].score /= per_row;
+            changed = true;
+        }
+    }
+    changed
+}
+
+/// When `records` are table cells in columns (see the module header): the
+/// mean number of them in each row holding two or more.
+fn cells_per_row(doc: &Document, records: &[Record]) -> Option<f64> {
+    let all_cells = records
+        .iter()
+        .all(|r| doc.is_tag(r.start, "td") || doc.is_tag(r.start, "th"));
+    if !all_cells {
+        return None;
+    }
+    let rows = rows_of(doc, records);
+    let multi: Vec<&[Record]> = rows.into_iter().filter(|row| row.len() >= 2).collect();
+    if multi.len() < 2 {
+        return None;
+    }
+    let columns = column_shapes(doc, &multi);
+    let needed = (multi.len() as f64 * COLUMN_ROWS).ceil() as usize;
+    let enough = columns.values().filter(|&&rows| rows >= needed).count();
+    let cells: usize = multi.iter().map(|row| row.len()).sum();
+    (enough >= 2).then(|| cells as f64 / multi.len() as f64)
+}
+
+/// The records split into runs under one parent (the group's records are
+/// in document order, so a row's cells are consecutive).
+fn rows_of<'r>(doc: &Document, records: &'r [Record]) -> Vec<&'r [Record]> {
+    let parent = |r: &Record| doc.node(r.start).parent;
+    let mut rows = Vec::new();
+    let mut from = 0;
+    for i in 1..=records.len() {
+        if i == records.len() || parent(&records[i]) != parent(&records[from]) {
+            rows.push(&records[from..i]);
+            from = i;
+        }
+    }
+    rows
+}
+
+/// For each link shape, the number of `rows` in which exactly one cell
+/// has it as its headline link. Every cell of a row counts, in the group
+/// or not: a column some of whose cells mining left out is still one.
+fn column_shapes(doc: &Document, rows: &[&[Record]]) -> HashMap<Shape, usize> {
+    let mut columns: HashMap<Shape, usize> = HashMap::default();
+    let mut in_row: HashMap<Shape, usize> = HashMap::default();
+    for row in rows
+        .iter()
+        .filter_map(|cells| doc.node(cells[0].start).parent)
+    {
+        in_row.clear();
+        let cells = doc
+            .children(row)
+            .filter(|&c| doc.is_tag(c, "td") || doc.is_tag(c, "th"));
+        for cell in cells {
+            let whole = Record {
+                start: cell,
+                end: doc.node(cell).end,
+            };
+            if let Some(shape) = headline_href(doc, &whole).and_then(shape_of) {
+                *in_row.entry(shape).or_default() += 1;
+            }
+        }
+        for (shape, n) in in_row.drain() {
+            if n == 1 {
+                *columns.entry(shape).or_default() += 1;
+            }
+        }
+    }
+    columns
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::extract::records::detect_html;
+
+    /// The winner's records' root tags and their count.
+    fn winner(html: &str) -> (String, usize) {
+        let (doc, det) = detect_html(html);
+        let w = det.winner().expect("a winner");
+        let tag = doc.tag(w.records[0].start).unwrap_or("").to_string();
+        (tag, w.records.len())
+    }
+
+    fn notices_table() -> String {
+        let depts = [
+            "Planning &amp; Zoning",
+            "Water &amp; Sewer Authority",
+            "Community Development",
+        ];
+        let rows: String = (0..12)
+            .map(|i| {
+                let class = if i % 2 == 0 { "odd" } else { "even" };
+                let dept = depts[i % 3];
+                let slug = dept.to_lowercase().replace([' ', '&', ';'], "-");
+                let second = if i % 3 == 0 {
+                    format!("<br><span class=file><a href=\"/sites/default/files/2026-11/n{i}-exhibit.pdf\">Exhibit A – map (PDF)</a></span>")
+                } else {
+                    String::new()
+                };
+                format!(
+                    "<tr class={class}>\
+                     <td class=\"views-field views-field-date\"><time datetime=\"2026-11-{d:02}T12:00:00Z\">Nov {d}, 2026</time></td>\
+                     <td class=\"views-field views-field-title\"><a href=\"/public-notices/2026/notice-{i}-of-a-hearing\">Notice of Public Hearing number {i} on the zoning map</a> <span class=badge>New</span></td>\
+                     <td class=\"views-field views-field-department\"><a href=\"/departments/{slug}\">{dept}</a></td>\
+                     <td class=\"views-field views-field-attachments\"><span class=file><a href=\"/sites/default/files/2026-11/n{i}.pdf\">Legal notice (PDF)</a></span> <span>(1073 KB)</span>{second}</td>\
+                     </tr>",
+                    d = 20 - i
+                )
+            })
+            .collect();
+        format!(
+            "<html><body><header><nav><a href=/>Home</a> <a href=/government>Government</a> \
+             <a href=/services>Services</a></nav></header><main><h1>Public Notices</h1>\
+             <table class=views-table><thead><tr><th>Date</th><th>Notice</th><th>Department</th>\
+             <th>Attachments</th></tr></thead><tbody>{rows}</tbody></table></main>\
+             <footer><a href=/contact>Contact</a> <a href=/privacy>Privacy</a></footer></body></html>"
+        )
+    }
+
+    #[test]
+    fn the_rows_of_a_data_table_beat_its_linked_columns() {
+        // A notices table (found on a municipal site): the title,
+        // department and attachment cells made 2–3 records of each row,
+        // undated, and outranked the rows.
+        assert_eq!(winner(&notices_table()), ("tr".to_string(), 12));
+    }
+
+    #[test]
+    fn a_product_grid_laid_out_as_a_table_keeps_its_cells() {
+        let cell = |i: usize| {
+            format!(
+                "<td class=product><a href=/catalog/record/{n}><img src=/covers/{n}.jpg alt=\"\"></a>\
+                 <a href=/catalog/record/{n}>The Book Title Number {i} of the Month</a>\
+                 <p>By Author {i}</p><p>Book · Added Nov 18, 2026</p></td>",
+                n = 40_000 + i
+            )
+        };
+        let rows: String = (0..5)
+            .map(|r| {
+                format!(
+                    "<tr>{}</tr>",
+                    (0..4).map(|c| cell(r * 4 + c)).collect::<String>()
+                )
+            })
+            .collect();
+        let html = format!(
+            "<html><body><nav><a href=/>Home</a> <a href=/catalog>Catalog</a></nav>\
+             <h1>New arrivals</h1><table class=grid><tbody>{rows}</tbody></table>\
+             <footer><a href=/hours>Hours</a></footer></body></html>"
+        );
+        assert_eq!(winner(&html), ("td".to_string(), 20));
+    }
+}
