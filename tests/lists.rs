@@ -851,3 +851,18 @@ fn diary_rows_are_dated_by_their_spanning_month_cell_and_day_cell() {
     // month and the day a cell of each row: no entry had a date.
     check("film_diary_table_rowspan_months");
 }
+
+#[test]
+fn answers_are_linked_by_their_share_links_not_their_edits_or_comments() {
+    // Regressions: answers were linked to their "edited …" revisions link
+    // or to a comment's timestamp, and a short answer was titled by the
+    // comment under it.
+    check("stackexchange_question_with_answers");
+}
+
+#[test]
+fn ranked_items_beat_their_shop_product_and_review_blocks() {
+    // Regression: each item's three linked blocks (90) outranked the 30
+    // items.
+    check("rakuten_style_ranking_jp");
+}

@@ -509,7 +509,7 @@ pub fn plan_titles(doc: &Document, records: &[Record], dates: &DateContext) -> T
                 continue;
             }
             let text = link_title_text(doc, i);
-            if permalink.is_none() && names_permalink(doc, i, &text, dates) {
+            if permalink.is_none() && names_permalink(doc, r, i, &text, dates) {
                 permalink = Some(i);
             }
             if !text.is_empty() && !is_action_text(&text) {
@@ -834,13 +834,65 @@ fn text_outside_links(doc: &Document, r: &Record) -> usize {
         .sum()
 }
 
-/// True when the link `a` with text `text` is a permalink: by what it
-/// says ([`icon_link_name`], [`is_permalink_text`]), or by the
-/// `<time datetime>` it holds ([`holds_time`]).
-fn names_permalink(doc: &Document, a: NodeId, text: &str, dates: &DateContext) -> bool {
-    doc.element(a)
-        .is_some_and(|el| is_permalink_text(icon_link_name(el, text), dates))
-        || holds_time(doc, a)
+/// True when the link `a` with text `text` is `record`'s permalink: by
+/// what it says ([`icon_link_name`], [`is_permalink_text`],
+/// [`is_share_permalink`]), or by the `<time datetime>` it holds
+/// ([`holds_time`]); never a link of a comment under the record
+/// ([`in_inner_comment`]: a Q&A answer's comments are dated links).
+fn names_permalink(
+    doc: &Document,
+    record: &Record,
+    a: NodeId,
+    text: &str,
+    dates: &DateContext,
+) -> bool {
+    let named = doc.element(a).is_some_and(|el| {
+        let name = icon_link_name(el, text);
+        is_permalink_text(name, dates) || is_share_permalink(el, name)
+    });
+    (named || holds_time(doc, a)) && !in_inner_comment(doc, record, a)
+}
+
+/// A "Share" link to a page of the site (`/a/78123552/1180233`, a Q&A
+/// answer's own address), not a share menu (`#`) or a sharing service.
+fn is_share_permalink(el: &Element, name: &str) -> bool {
+    let href = el.attr("href").unwrap_or("").trim();
+    name.trim().eq_ignore_ascii_case("share") && href.starts_with('/') && !href.starts_with("//")
+}
+
+/// True when link `a` sits in a comment listed under `record` (see
+/// [`is_listed_comment`]): the comments a Q&A site shows under each
+/// answer.
+fn in_inner_comment(doc: &Document, record: &Record, a: NodeId) -> bool {
+    std::iter::once(a)
+        .chain(doc.ancestors(a))
+        .take_while(|&x| x > record.start)
+        .any(|x| is_listed_comment(doc, x))
+}
+
+/// True for a comment in a list of comments: an element whose class
+/// names a comment, in one whose class names a list of them
+/// (`li.comment` in `ul.comments`). A comment's own wrapper and parts
+/// (`article.comment-node` in `li.comment`, `div.comment-meta`) are not.
+fn is_listed_comment(doc: &Document, id: NodeId) -> bool {
+    let class_has = |id: NodeId, wanted: fn(&str) -> bool| {
+        doc.element(id)
+            .and_then(|e| e.attr("class"))
+            .is_some_and(|c| c.split_ascii_whitespace().any(wanted))
+    };
+    class_has(id, |t| has_word(t, "comment") || has_word(t, "comments"))
+        && doc.node(id).parent.is_some_and(|p| {
+            class_has(p, |t| {
+                has_word(t, "comments") || (has_word(t, "comment") && has_word(t, "list"))
+            })
+        })
+}
+
+/// True when class token `token` has `word` among its `-`/`_` parts.
+fn has_word(token: &str, word: &str) -> bool {
+    token
+        .split(['-', '_'])
+        .any(|w| w.eq_ignore_ascii_case(word))
 }
 
 /// What a link says: its text, or for an icon-only link (no text) the
@@ -860,6 +912,19 @@ fn icon_link_name<'a>(el: &'a Element, text: &'a str) -> &'a str {
 fn is_permalink_text(text: &str, dates: &DateContext) -> bool {
     let t = text.trim();
     if t.is_empty() || t.chars().count() > 40 {
+        return false;
+    }
+    // "edited Mar 5, 2024 at 7:47" links the post's revisions.
+    let revision = [
+        "edited",
+        "updated",
+        "modified",
+        "last edited",
+        "last updated",
+    ]
+    .iter()
+    .any(|w| starts_with_ascii_ci(t, w));
+    if revision {
         return false;
     }
     let says_link = ["permalink", "link", "#", "¶", "direct link"]
@@ -1068,7 +1133,7 @@ const BADGE_CLASS_PARTS: &[&str] = &[
 /// Longest badge text (bytes).
 const MAX_BADGE_BYTES: usize = 24;
 /// Text a title keeps at least once its badges are dropped (bytes).
-const MIN_TITLE_AFTER_BADGE: usize = 10;
+const MIN_TITLE_AFTER_BADGE: usize = 5;
 
 /// The badges a title element starts and ends with, if any: its first
 /// (last) non-blank child is an element whose class names a badge, with a
@@ -1622,7 +1687,9 @@ fn headless_title(
 ) -> (String, Option<NodeId>) {
     let permalink = links
         .iter()
-        .find(|l| permalinks.contains(&l.node) || names_permalink(doc, l.node, &l.text, dates))
+        .find(|l| {
+            permalinks.contains(&l.node) || names_permalink(doc, record, l.node, &l.text, dates)
+        })
         .map(|l| l.node);
     (body_title(doc, record, permalink), permalink)
 }
@@ -1681,13 +1748,25 @@ fn heading_anchor(doc: &Document, heading: NodeId, base: &Url) -> Option<Url> {
 const MAX_TIMESTAMP_LINK_CHARS: usize = 40;
 
 /// True when link `a`, saying `text`, is a post's timestamp: it holds a
-/// `<time datetime>`, no heading, and little text ("21:20 EST, 9:20
-/// p.m." on a live blog's update, "4h" on a status). It is the post's
-/// permalink, not its title.
+/// `<time datetime>`, no heading, and little text, which says its time
+/// ("21:20 EST, 9:20 p.m." on a live blog's update, "4h" on a status).
+/// It is the post's permalink, not its title. A card link saying
+/// "3.14.0" beside its release date is titled by what it says.
 fn is_timestamp_link(doc: &Document, a: NodeId, text: &str) -> bool {
+    let end = doc.node(a).end;
+    let says_time = || {
+        (a + 1..end)
+            .find(|&i| doc.is_tag(i, "time"))
+            .is_none_or(|t| {
+                let time = doc.text(t);
+                let time = time.trim();
+                time.is_empty() || text.contains(time)
+            })
+    };
     text.chars().count() <= MAX_TIMESTAMP_LINK_CHARS
         && holds_time(doc, a)
-        && !(a + 1..doc.node(a).end).any(|i| doc.tag(i).is_some_and(is_heading))
+        && !(a + 1..end).any(|i| doc.tag(i).is_some_and(is_heading))
+        && says_time()
 }
 
 /// True when link `a` holds a `<time datetime>`: a post's timestamp link
@@ -1714,7 +1793,8 @@ fn read_as_words(doc: &Document, id: NodeId) -> bool {
 /// poll options come after its text), the element apart from the
 /// permalink with the most text outside links. With `visible`, only the
 /// words a reader sees count ([`read_as_words`]); a poster's signature
-/// never does ([`is_signature`]).
+/// never does ([`is_signature`]), nor comments listed under the record
+/// ([`is_listed_comment`]).
 fn body_block(
     doc: &Document,
     record: &Record,
@@ -1730,9 +1810,11 @@ fn body_block(
     let (mut link_end, mut unread_end, mut quote_end) = (0, 0, 0);
     for k in 0..n {
         let i = record.start + k as NodeId;
-        // A signature is the poster's, under every post: not its words.
-        let unread =
-            (visible && !read_as_words(doc, i)) || doc.element(i).is_some_and(is_signature);
+        // A signature is the poster's, under every post, and the comments
+        // listed under a Q&A answer are other people's: not its words.
+        let unread = (visible && !read_as_words(doc, i))
+            || doc.element(i).is_some_and(is_signature)
+            || (i > record.start && is_listed_comment(doc, i));
         if i >= unread_end && unread {
             unread_end = doc.node(i).end;
         }
@@ -2247,6 +2329,94 @@ mod tests {
             ]
         );
         assert_eq!(items[0].title, "This. Learned it the hard way.");
+    }
+
+    /// Regression (a Q&A page): an answer's first dated link is "edited
+    /// Mar 5, 2024 at 7:47" (its revisions) and the next ones are the
+    /// timestamps of the comments listed under it; its own address is its
+    /// "Share" link. Answers were linked to revisions and comments, and a
+    /// short answer was titled by a comment.
+    #[test]
+    fn an_answer_is_linked_by_its_share_link_not_its_edits_or_comments() {
+        let answer = |id: u32, text: &str, edited: bool| {
+            let edit = if edited {
+                format!("<a href=/posts/{id}/revisions>edited Mar 5, 2024 at 7:47</a>")
+            } else {
+                String::new()
+            };
+            format!(
+                "<div class=answer id=answer-{id}><div class=s-prose><p>{text}</p></div>\
+                 <div class=post-menu><a href=/a/{id}/1180233 class=js-share-link>Share</a> \
+                 <a href=/posts/{id}/edit>Improve this answer</a></div>{edit}\
+                 <div class=user-info>answered <span title='2024-03-04 20:41:09Z'>Mar 4, 2024 at 20:41</span> \
+                 <a href=/users/11/marta>Marta</a></div>\
+                 <div class='comments js-comments-container'><ul class=comments-list>\
+                 <li class=comment id=comment-{id}1><div class=comment-body><span class=comment-copy>This is \
+                 the right explanation, and the docs for asyncio.gather say so in a footnote that nobody \
+                 reads until it bites them in production.</span> <a class=comment-user href=/users/7/jb>jb</a> \
+                 <a class=comment-link href=#comment{id}1_{id}>Mar 5, 2024 at 9:12</a></div></li></ul></div></div>"
+            )
+        };
+        let long = "The gather call is not the one cancelling anything: the timeout wrapper \
+                    around it is, and it cancels whatever is still pending when it fires.";
+        let html = [
+            answer(78123552, long, true),
+            answer(78124188, long, false),
+            answer(
+                78127810,
+                "It's a bug in Python, you should report it.",
+                false,
+            ),
+        ]
+        .concat();
+        let items = items_of(
+            &html,
+            "answer",
+            "https://devanswers.example/questions/1/why",
+        );
+        let got: Vec<(&str, &str)> = items
+            .iter()
+            .map(|i| (&i.title[..12], i.link.as_ref().map_or("", |l| l.path())))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("The gather c", "/a/78123552/1180233"),
+                ("The gather c", "/a/78124188/1180233"),
+                ("It's a bug i", "/a/78127810/1180233"),
+            ]
+        );
+    }
+
+    /// Regression (a package's release history): each release is one card
+    /// link holding a "pre-release" badge, the version and a `<time>`; the
+    /// card was taken for a timestamp link (it holds a time) and the
+    /// version, short once its badge and date are dropped, for no title:
+    /// every pre-release was titled "pre-release".
+    #[test]
+    fn a_card_link_around_its_date_is_titled_by_what_it_says() {
+        let card = |v: &str, badge: &str, day: u32| {
+            format!(
+                "<div class=release><a class='card release__card' href=/project/t/{v}/>{badge}\
+                 <p class=release__version>{v}</p><p class=release__version-date>\
+                 <time datetime=2026-10-{day:02}T23:41:07+0000>Oct {day}, 2026</time></p></a></div>"
+            )
+        };
+        let html = [
+            card("3.14.0", "<span class=badge>This version</span>", 19),
+            card(
+                "3.14.0b1",
+                "<span class='badge badge--warning'>pre-release</span>",
+                2,
+            ),
+            card("3.13.4", "", 1),
+        ]
+        .concat();
+        let titles: Vec<String> = items_of(&html, "release", "https://pypi.example/project/t/")
+            .into_iter()
+            .map(|i| i.title)
+            .collect();
+        assert_eq!(titles, ["3.14.0", "3.14.0b1", "3.13.4"]);
     }
 
     /// Regression: a lab's publication list links a paper's title only

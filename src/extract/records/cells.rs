@@ -7,12 +7,15 @@
 //! cell of two or more *columns* has its score divided by the cells each
 //! row holds, as a group of sections is in `sections`, so the rows win.
 //!
-//! A column is a link shape (host, directory, depth; see `straggler`) that
-//! appears in exactly one cell of most rows: notices link to `/notices/…`
-//! in the second cell and departments to `/departments/…` in the third,
-//! row after row. A grid of product cells laid out as a table is no such
-//! thing: its cells all link alike (one shape, several times a row), or
-//! to categories that change from row to row.
+//! The same holds outside tables: a shop's ranking lays each item out as
+//! a shop-name block, a product block and a reviews block, and those
+//! blocks outnumber the items. A column is a link place (host, depth and
+//! script; see `straggler`, the folder left open: each shop's products
+//! sit in its own folder) that exactly one cell of most rows links to:
+//! notices link to `/public-notices/2026/…` in the second cell and
+//! departments to `/departments/…` in the third, row after row. A grid of
+//! product cells laid out in rows is no such thing: its cells all link
+//! alike (one place, several times a row).
 //!
 //! Invariants: only scores change; one pass over each tried group's
 //! records and their links.
@@ -44,15 +47,9 @@ pub(super) fn demote(doc: &Document, groups: &mut [RecordGroup]) -> bool {
     changed
 }
 
-/// When `records` are table cells in columns (see the module header): the
-/// mean number of them in each row holding two or more.
+/// When `records` are the cells of rows, in columns (see the module
+/// header): the mean number of them in each row holding two or more.
 fn cells_per_row(doc: &Document, records: &[Record]) -> Option<f64> {
-    let all_cells = records
-        .iter()
-        .all(|r| doc.is_tag(r.start, "td") || doc.is_tag(r.start, "th"));
-    if !all_cells {
-        return None;
-    }
     let rows = rows_of(doc, records);
     let multi: Vec<&[Record]> = rows.into_iter().filter(|row| row.len() >= 2).collect();
     if multi.len() < 2 {
@@ -80,9 +77,10 @@ fn rows_of<'r>(doc: &Document, records: &'r [Record]) -> Vec<&'r [Record]> {
     rows
 }
 
-/// For each link shape, the number of `rows` in which exactly one cell
-/// has it as its headline link. Every cell of a row counts, in the group
-/// or not: a column some of whose cells mining left out is still one.
+/// For each link place (a [`Shape`] without its folder), the number of
+/// `rows` in which exactly one cell has it as its headline link. Every
+/// element child of a row counts, in the group or not: a column some of
+/// whose cells mining left out is still one.
 fn column_shapes(doc: &Document, rows: &[&[Record]]) -> HashMap<Shape, usize> {
     let mut columns: HashMap<Shape, usize> = HashMap::default();
     let mut in_row: HashMap<Shape, usize> = HashMap::default();
@@ -91,16 +89,14 @@ fn column_shapes(doc: &Document, rows: &[&[Record]]) -> HashMap<Shape, usize> {
         .filter_map(|cells| doc.node(cells[0].start).parent)
     {
         in_row.clear();
-        let cells = doc
-            .children(row)
-            .filter(|&c| doc.is_tag(c, "td") || doc.is_tag(c, "th"));
+        let cells = doc.children(row).filter(|&c| doc.element(c).is_some());
         for cell in cells {
             let whole = Record {
                 start: cell,
                 end: doc.node(cell).end,
             };
             if let Some(shape) = headline_href(doc, &whole).and_then(shape_of) {
-                *in_row.entry(shape).or_default() += 1;
+                *in_row.entry(shape.without_dir()).or_default() += 1;
             }
         }
         for (shape, n) in in_row.drain() {
@@ -166,6 +162,40 @@ mod tests {
         // department and attachment cells made 2–3 records of each row,
         // undated, and outranked the rows.
         assert_eq!(winner(&notices_table()), ("tr".to_string(), 12));
+    }
+
+    /// Regression (a shop's daily ranking): each item is a block of a
+    /// shop link, a product link and a reviews link; the 90 blocks beat
+    /// the 30 items.
+    #[test]
+    fn the_items_of_a_ranking_beat_their_blocks() {
+        let shops = [
+            "yamanami-water",
+            "kome-no-tanaka",
+            "kitchen-ogawa",
+            "tea-house-mori",
+        ];
+        let item = |i: usize| {
+            let shop = shops[i % shops.len()];
+            format!(
+                "<div class=rnkRanking_item><div class=rnkRanking_dispRank>{n}位</div>\
+                 <div class=rnkRanking_upperbox>\
+                 <div class=rnkRanking_shop><a href=https://www.shop.example/{shop}/>{shop} 公式ショップ</a></div>\
+                 <div class=rnkRanking_itemName><a href=https://item.shop.example/{shop}/p{i}x/>\
+                 【送料無料】 商品名 番号{i} ミネラルウォーター 2L×9本 ケース まとめ買い</a></div>\
+                 <div class=rnkRanking_review><a href=https://review.shop.example/item/1/{i}_100/1.1/>\
+                 ({i},731件)</a></div></div><div class=price>3,980円</div></div>",
+                n = i + 1
+            )
+        };
+        let items: String = (0..12).map(item).collect();
+        let html = format!(
+            "<html><body><nav><a href=/>トップ</a> <a href=/daily>デイリー</a></nav>\
+             <div id=rnkRankingMain>{items}</div><footer><a href=/help>ヘルプ</a></footer></body></html>"
+        );
+        let (tag, n) = winner(&html);
+        assert_eq!(n, 12);
+        assert_eq!(tag, "div");
     }
 
     #[test]

@@ -29,6 +29,7 @@
 use rustc_hash::FxHashMap as HashMap;
 
 mod cells;
+mod hidden;
 mod kinds;
 mod nested;
 mod score;
@@ -480,6 +481,9 @@ fn detect_structural(
         rank(&mut groups);
     }
     if cells::demote(doc, &mut groups) {
+        rank(&mut groups);
+    }
+    if hidden::demote(doc, &mut groups) {
         rank(&mut groups);
     }
     if let Some(winner) = groups.first_mut().filter(|g| g.dropped.is_none()) {

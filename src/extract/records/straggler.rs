@@ -335,7 +335,7 @@ impl ShapePattern {
 
 impl Shape {
     /// Host, depth and script only.
-    fn without_dir(&self) -> Shape {
+    pub(super) fn without_dir(&self) -> Shape {
         Shape {
             dir: String::new(),
             ..self.clone()
