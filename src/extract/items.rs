@@ -1119,26 +1119,22 @@ pub(crate) fn title_text(doc: &Document, node: NodeId) -> String {
 /// headline inside its link ("Abonnés", "Video", "New", "AN+", a "動画"
 /// video icon, a Trac timeline's "17:58").
 const BADGE_CLASS_PARTS: &[&str] = &[
-    "badge",
-    "label",
-    "pill",
-    "flag",
-    "sticker",
-    "premium",
-    "icon",
-    "time",
-    "date",
-    "timestamp",
+    "badge", "label", "pill", "flag", "sticker", "premium", "icon",
 ];
+/// Class-name parts of a date stamped into a title link ("17:58" on a
+/// Trac timeline, a release card's "Oct 2, 2026").
+const DATE_BADGE_PARTS: &[&str] = &["time", "date", "timestamp"];
 /// Longest badge text (bytes).
 const MAX_BADGE_BYTES: usize = 24;
 /// Text a title keeps at least once its badges are dropped (bytes).
-const MIN_TITLE_AFTER_BADGE: usize = 5;
+const MIN_TITLE_AFTER_BADGE: usize = 10;
 
 /// The badges a title element starts and ends with, if any: its first
 /// (last) non-blank child is an element whose class names a badge, with a
 /// short text, and a headline of [`MIN_TITLE_AFTER_BADGE`] bytes remains
-/// beside it. A badge that is the whole title is none.
+/// beside it; a date badge (a `<time>`, or a class naming a date) needs
+/// only some text beside it, and goes first when not both can. A badge
+/// that is the whole title is none.
 fn title_badges(doc: &Document, node: NodeId) -> (Option<NodeId>, Option<NodeId>) {
     let mut shown = doc
         .children(node)
@@ -1147,29 +1143,33 @@ fn title_badges(doc: &Document, node: NodeId) -> (Option<NodeId>, Option<NodeId>
         return (None, None);
     };
     let last = shown.last();
-    let badge_bytes = |c: NodeId| {
+    // A badge's text bytes, and whether it is a date (a time stamped
+    // into the link: "<span class=time>17:58</span> Changeset [4827]").
+    let badge = |c: NodeId| {
         let e = doc.element(c)?;
-        // A time stamped into the link ("<span class=time>17:58</span>
-        // Changeset [4827]") is a badge too.
-        let named = e.name == "time"
-            || e.attr("class").is_some_and(|class| {
-                has_part(
-                    class.split_ascii_whitespace(),
-                    &['-', '_'],
-                    BADGE_CLASS_PARTS,
-                )
-            });
+        let part = |parts: &[&str]| {
+            e.attr("class")
+                .is_some_and(|class| has_part(class.split_ascii_whitespace(), &['-', '_'], parts))
+        };
+        let date = e.name == "time" || part(DATE_BADGE_PARTS);
         let bytes = doc.text_bytes(c);
-        (named && bytes <= MAX_BADGE_BYTES).then_some(bytes)
+        ((date || part(BADGE_CLASS_PARTS)) && bytes <= MAX_BADGE_BYTES).then_some((bytes, date))
     };
     let total = doc.text_bytes(node);
-    let leading = badge_bytes(first).filter(|&b| b > 0).map(|b| (first, b));
-    let trailing = last.and_then(|l| Some((l, badge_bytes(l)?)));
-    let keeps = |dropped: usize| total.saturating_sub(dropped) >= MIN_TITLE_AFTER_BADGE;
+    let leading = badge(first).filter(|&(b, _)| b > 0).map(|b| (first, b));
+    let trailing = last.and_then(|l| Some((l, badge(l)?)));
+    // A label needs a headline beside it; a date only some text (a
+    // release card's "3.14.0" beside its "Oct 2, 2026").
+    let keeps = |dropped: &[(usize, bool)]| {
+        let bytes: usize = dropped.iter().map(|d| d.0).sum();
+        let rest = total.saturating_sub(bytes);
+        rest > 0 && (dropped.iter().all(|d| d.1) || rest >= MIN_TITLE_AFTER_BADGE)
+    };
     match (leading, trailing) {
-        (Some((f, a)), Some((l, b))) if keeps(a + b) => (Some(f), Some(l)),
-        (Some((f, a)), _) if keeps(a) => (Some(f), None),
-        (_, Some((l, b))) if keeps(b) => (None, Some(l)),
+        (Some((f, a)), Some((l, b))) if keeps(&[a, b]) => (Some(f), Some(l)),
+        (_, Some((l, b))) if b.1 && keeps(&[b]) => (None, Some(l)),
+        (Some((f, a)), _) if keeps(&[a]) => (Some(f), None),
+        (_, Some((l, b))) if keeps(&[b]) => (None, Some(l)),
         _ => (None, None),
     }
 }
@@ -1747,26 +1747,26 @@ fn heading_anchor(doc: &Document, heading: NodeId, base: &Url) -> Option<Url> {
 /// Longest text (characters) of a [`is_timestamp_link`].
 const MAX_TIMESTAMP_LINK_CHARS: usize = 40;
 
-/// True when link `a`, saying `text`, is a post's timestamp: it holds a
-/// `<time datetime>`, no heading, and little text, which says its time
-/// ("21:20 EST, 9:20 p.m." on a live blog's update, "4h" on a status).
-/// It is the post's permalink, not its title. A card link saying
-/// "3.14.0" beside its release date is titled by what it says.
+/// True when link `a` is a post's timestamp: it holds a `<time
+/// datetime>`, no heading, little text (`text`, its title text), and
+/// shows nothing but its time ("21:20" with "EST, 9:20 p.m." for screen
+/// readers on a live blog's update, "4h" on a status). It is the post's
+/// permalink, not its title. A card link showing "pre-release 3.14.0b1"
+/// beside its release date is titled by what it says.
 fn is_timestamp_link(doc: &Document, a: NodeId, text: &str) -> bool {
     let end = doc.node(a).end;
-    let says_time = || {
-        (a + 1..end)
-            .find(|&i| doc.is_tag(i, "time"))
-            .is_none_or(|t| {
-                let time = doc.text(t);
-                let time = time.trim();
-                time.is_empty() || text.contains(time)
-            })
+    let only_time = || {
+        let mut beside = String::new();
+        doc.push_text_of_range(a, end, &mut beside, |i| {
+            doc.element(i)
+                .is_none_or(|e| e.name != "time" && !e.is_hidden() && !e.is_for_screen_readers())
+        });
+        !beside.chars().any(char::is_alphanumeric)
     };
     text.chars().count() <= MAX_TIMESTAMP_LINK_CHARS
         && holds_time(doc, a)
         && !(a + 1..end).any(|i| doc.tag(i).is_some_and(is_heading))
-        && says_time()
+        && only_time()
 }
 
 /// True when link `a` holds a `<time datetime>`: a post's timestamp link
@@ -2280,6 +2280,14 @@ mod tests {
         );
     }
 
+    /// The first `n` bytes of each item's title, and its link's path.
+    fn title_starts_and_paths(items: &[Item], n: usize) -> Vec<(&str, &str)> {
+        items
+            .iter()
+            .map(|i| (&i.title[..n], i.link.as_ref().map_or("", |l| l.path())))
+            .collect()
+    }
+
     /// Regression (a XenForo thread): each post heads its poster's card
     /// with the name in an `h4` (and the title in an `h5`), so the posts
     /// counted as headed: they were titled by their posters' names and
@@ -2315,10 +2323,7 @@ mod tests {
             "message",
             "https://forums.brewline.example/threads/grinders.4821/",
         );
-        let got: Vec<(&str, &str)> = items
-            .iter()
-            .map(|i| (&i.title[..14], i.link.as_ref().map_or("", |l| l.path())))
-            .collect();
+        let got = title_starts_and_paths(&items, 14);
         assert_eq!(
             got,
             [
@@ -2374,10 +2379,7 @@ mod tests {
             "answer",
             "https://devanswers.example/questions/1/why",
         );
-        let got: Vec<(&str, &str)> = items
-            .iter()
-            .map(|i| (&i.title[..12], i.link.as_ref().map_or("", |l| l.path())))
-            .collect();
+        let got = title_starts_and_paths(&items, 12);
         assert_eq!(
             got,
             [
@@ -2390,9 +2392,8 @@ mod tests {
 
     /// Regression (a package's release history): each release is one card
     /// link holding a "pre-release" badge, the version and a `<time>`; the
-    /// card was taken for a timestamp link (it holds a time) and the
-    /// version, short once its badge and date are dropped, for no title:
-    /// every pre-release was titled "pre-release".
+    /// card was taken for a timestamp link (it holds a time): every
+    /// pre-release was titled "pre-release", from the record's first line.
     #[test]
     fn a_card_link_around_its_date_is_titled_by_what_it_says() {
         let card = |v: &str, badge: &str, day: u32| {
@@ -2416,7 +2417,11 @@ mod tests {
             .into_iter()
             .map(|i| i.title)
             .collect();
-        assert_eq!(titles, ["3.14.0", "3.14.0b1", "3.13.4"]);
+        // The date goes; a label stays beside a title this short.
+        assert_eq!(
+            titles,
+            ["This version 3.14.0", "pre-release 3.14.0b1", "3.13.4"]
+        );
     }
 
     /// Regression: a lab's publication list links a paper's title only
