@@ -875,24 +875,18 @@ fn in_inner_comment(doc: &Document, record: &Record, a: NodeId) -> bool {
 /// (`li.comment` in `ul.comments`). A comment's own wrapper and parts
 /// (`article.comment-node` in `li.comment`, `div.comment-meta`) are not.
 fn is_listed_comment(doc: &Document, id: NodeId) -> bool {
-    let class_has = |id: NodeId, wanted: fn(&str) -> bool| {
-        doc.element(id)
-            .and_then(|e| e.attr("class"))
-            .is_some_and(|c| c.split_ascii_whitespace().any(wanted))
-    };
-    class_has(id, |t| has_word(t, "comment") || has_word(t, "comments"))
-        && doc.node(id).parent.is_some_and(|p| {
-            class_has(p, |t| {
-                has_word(t, "comments") || (has_word(t, "comment") && has_word(t, "list"))
-            })
-        })
-}
-
-/// True when class token `token` has `word` among its `-`/`_` parts.
-fn has_word(token: &str, word: &str) -> bool {
-    token
-        .split(['-', '_'])
-        .any(|w| w.eq_ignore_ascii_case(word))
+    let class = |id: NodeId| doc.element(id).and_then(|e| e.attr("class"));
+    let has = |token: &str, words: &[&str]| has_part(std::iter::once(token), &['-', '_'], words);
+    class(id).is_some_and(|c| {
+        has_part(
+            c.split_ascii_whitespace(),
+            &['-', '_'],
+            &["comment", "comments"],
+        )
+    }) && doc.node(id).parent.and_then(class).is_some_and(|c| {
+        c.split_ascii_whitespace()
+            .any(|t| has(t, &["comments"]) || (has(t, &["comment"]) && has(t, &["list"])))
+    })
 }
 
 /// What a link says: its text, or for an icon-only link (no text) the
@@ -1812,10 +1806,12 @@ fn body_block(
         let i = record.start + k as NodeId;
         // A signature is the poster's, under every post, and the comments
         // listed under a Q&A answer are other people's: not its words.
-        let unread = (visible && !read_as_words(doc, i))
-            || doc.element(i).is_some_and(is_signature)
-            || (i > record.start && is_listed_comment(doc, i));
-        if i >= unread_end && unread {
+        let unread = || {
+            (visible && !read_as_words(doc, i))
+                || doc.element(i).is_some_and(is_signature)
+                || (i > record.start && is_listed_comment(doc, i))
+        };
+        if i >= unread_end && unread() {
             unread_end = doc.node(i).end;
         }
         if i >= quote_end && doc.element(i).is_some_and(is_quote_or_code) {
@@ -1870,10 +1866,7 @@ fn is_quote_or_code(e: &Element) -> bool {
 /// True for a poster's signature (`aside.message-signature`,
 /// `div.signature`): the same lines under each of their posts.
 fn is_signature(e: &Element) -> bool {
-    e.attr("class").is_some_and(|c| {
-        c.split_ascii_whitespace()
-            .any(|t| find_ascii_ci(t.as_bytes(), b"signature").is_some())
-    })
+    class_names(e, b"signature")
 }
 
 /// True for a quotation: a `blockquote` or an element whose class names a
@@ -1881,12 +1874,16 @@ fn is_signature(e: &Element) -> bool {
 /// (`js-selectToQuote` on XenForo's whole message body) name what a
 /// script does with the element, not what it is.
 fn is_quotation(e: &Element) -> bool {
-    e.name == "blockquote"
-        || e.attr("class").is_some_and(|c| {
-            c.split_ascii_whitespace().any(|t| {
-                !starts_with_ascii_ci(t, "js-") && find_ascii_ci(t.as_bytes(), b"quote").is_some()
-            })
-        })
+    e.name == "blockquote" || class_names(e, b"quote")
+}
+
+/// True when a class token of `e` holds `word` (`bbCodeBlock--quote`),
+/// script hooks (`js-…`) aside.
+fn class_names(e: &Element, word: &[u8]) -> bool {
+    e.attr("class").is_some_and(|c| {
+        c.split_ascii_whitespace()
+            .any(|t| !starts_with_ascii_ci(t, "js-") && find_ascii_ci(t.as_bytes(), word).is_some())
+    })
 }
 
 /// Elements a comment's body holds beside its paragraphs: quotations,

@@ -137,6 +137,8 @@ pub fn items_in_sections(
 ) -> Vec<Item> {
     let mut previous = None;
     let spans = spanning_cells(doc, records);
+    // The spanning cell last read, as a heading: its rows share it.
+    let mut span: Option<(NodeId, Section)> = None;
     sections(doc, records, ctx)
         .iter()
         .enumerate()
@@ -146,7 +148,12 @@ pub fn items_in_sections(
             if item.date.is_none()
                 && let Some(cell) = spans[i]
             {
-                item.date = span_date(doc, cell, records[i].start, ctx);
+                let heading = match span {
+                    Some((read, heading)) if read == cell => heading,
+                    _ => read_heading(doc, cell, ctx, None),
+                };
+                span = Some((cell, heading));
+                item.date = span_date(doc, &heading, cell, records[i].start, ctx);
             }
             previous = item.date.map(|d| d.date_naive()).or(previous);
             item
@@ -203,23 +210,21 @@ fn spanning_cell(doc: &Document, row: NodeId) -> Option<(NodeId, u32)> {
     })
 }
 
-/// The date a spanning `cell` gives `row`: the day it names, or, when it
-/// names a month ("NOV 2026"), that month's day the row gives in a cell
-/// of its own that is only a day number ("16").
+/// The date a spanning `cell`, read as a heading (`heading`), gives
+/// `row`: the day it names, or, when it names a month ("NOV 2026"), that
+/// month's day the row gives in a cell of its own that is only a day
+/// number ("16").
 fn span_date(
     doc: &Document,
+    heading: &Section,
     cell: NodeId,
     row: NodeId,
     ctx: &DateContext,
 ) -> Option<DateTime<FixedOffset>> {
-    let text = doc.text(cell);
-    if text.len() > MAX_HEADING_BYTES {
-        return None;
-    }
-    if let Some(day) = date_heading(&text, ctx, None) {
+    if let Some(day) = heading.day {
         return Some(day.date);
     }
-    let month = month_heading(&text, ctx)?;
+    let month = heading.year_near?;
     let day = doc
         .children(row)
         .filter(|&c| c != cell && (doc.is_tag(c, "td") || doc.is_tag(c, "th")))
