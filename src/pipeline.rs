@@ -405,7 +405,7 @@ pub fn items_of_group(
             items::item_from_record(doc, r, base, reading, &plan)
         }
     });
-    let mut found: Vec<Item> = all
+    let mut found: Vec<Item> = items::without_house_promos(doc, &records, all)
         .into_iter()
         .filter(|it| !it.title.is_empty() || it.link.is_some())
         .filter(|it| seen.insert(it.guid.clone()))

@@ -866,3 +866,38 @@ fn ranked_items_beat_their_shop_product_and_review_blocks() {
     // items.
     check("rakuten_style_ranking_jp");
 }
+
+#[test]
+fn index_rows_are_titled_by_their_words_not_their_number_link() {
+    // Regressions: each row links its number and its title to the same
+    // page at the same path, and the number ("8") was the title; a row
+    // striped `row-odd` among `row-even` rows of a three-row table was
+    // dropped as another kind.
+    check("pep_index_table");
+}
+
+#[test]
+fn a_blog_of_mostly_untitled_posts_titles_the_titled_ones_by_their_headings() {
+    // Regressions: the five titled posts were titled by their first
+    // words; every post was undated (its permalink's text is its date); a
+    // reblog was titled by the reblogged blog's name, a quote post by its
+    // quote and source; a link post's "↗" was part of its title.
+    check("tumblr_mixed_posts");
+}
+
+#[test]
+fn exhibitions_are_dated_by_their_opening_day_and_the_featured_one_joins() {
+    // Regressions: "4 July – 29 November 2026" was dated by its end; the
+    // featured exhibition above the three sections was lost (the straggler
+    // scope began at the first section's grid); the membership card in the
+    // grid was an item.
+    check("museum_exhibitions_ranges");
+}
+
+#[test]
+fn an_untitled_post_among_titled_ones_is_titled_by_its_words() {
+    // Regression: a post without a title was titled by its author's
+    // profile link, not its words, and linked there instead of its
+    // "2:05 PM" permalink.
+    check("blogger_date_header_posts");
+}

@@ -123,11 +123,90 @@ pub fn parse_day(s: &str, ctx: &DateContext) -> Option<DateTime<FixedOffset>> {
 }
 
 /// The first day of a range of days written as one string ("Thu 10 Dec –
-/// Sat 12 Dec", "10 Dec - 12 Dec", an event's run of nights): the part
-/// before the dash, read by [`parse_day`].
+/// Sat 12 Dec", "10 Dec - 12 Dec", an event's run of nights, an
+/// exhibition's "4 July – 29 November 2026"): the part before the dash,
+/// with the year (and month) it leaves out taken from the day after the
+/// dash ([`start_before`]), else read by [`parse_day`] alone.
 pub fn parse_range_start(s: &str, ctx: &DateContext) -> Option<DateTime<FixedOffset>> {
-    let (start, _) = s.split_once(['–', '—']).or_else(|| s.split_once(" - "))?;
-    parse_day(start.trim(), ctx)
+    let (start, end) = s.split_once(['–', '—']).or_else(|| s.split_once(" - "))?;
+    let start = start.trim();
+    parse_day(end, ctx)
+        .and_then(|end| start_before(start, end, ctx))
+        .or_else(|| parse_day(start, ctx))
+}
+
+/// Longest start of a range that leaves its year out, in words ("Mon 4
+/// July").
+const MAX_RANGE_START_WORDS: usize = 3;
+
+/// Longest gap between the two ends of a range of days.
+const MAX_RANGE_DAYS: i64 = 366;
+
+/// The day `start` names as the first part of a range that ends on `end`,
+/// its year (and month) taken from `end`: "4 July" before "29 November
+/// 2026" is 4 July 2026, "3" before it 3 November 2026, "20 December"
+/// before "5 January 2027" 20 December 2026. `None` when `start` is no
+/// such day or falls more than [`MAX_RANGE_DAYS`] before `end`.
+fn start_before(
+    start: &str,
+    end: DateTime<FixedOffset>,
+    ctx: &DateContext,
+) -> Option<DateTime<FixedOffset>> {
+    let start = start.trim();
+    let number = start.trim_end_matches('.');
+    let day = if (1..=2).contains(&number.len()) && number.bytes().all(|b| b.is_ascii_digit()) {
+        parse_day(&format!("{number} {}", end.format("%B %Y")), ctx)?
+    } else {
+        parse_day(&format!("{start} {}", end.year()), ctx)?
+    };
+    let day = if day > end {
+        day.checked_sub_months(Months::new(12))?
+    } else {
+        day
+    };
+    (end - day <= Duration::days(MAX_RANGE_DAYS)).then_some(day)
+}
+
+/// A date `found` at `span` of `text`, or, when `text` writes it as the
+/// end of a range whose start leaves out the year ("4 July – 29 November
+/// 2026"), the range's first day ([`start_before`]) with the span widened
+/// over it: a run of days is dated by the day it begins.
+fn range_start_of(
+    text: &str,
+    found: (DateTime<FixedOffset>, Range<usize>),
+    ctx: &DateContext,
+) -> (DateTime<FixedOffset>, Range<usize>) {
+    let (end, span) = found;
+    let before = text[..span.start].trim_end();
+    let head = before.strip_suffix(['–', '—']).or_else(|| {
+        before
+            .strip_suffix('-')
+            .filter(|h| h.ends_with(char::is_whitespace))
+    });
+    let Some(head) = head.map(str::trim_end) else {
+        return (end, span);
+    };
+    // Where each of the last few words of `head` begins, nearest first.
+    let starts: Vec<usize> = head
+        .char_indices()
+        .rev()
+        .filter(|&(i, c)| {
+            !c.is_whitespace()
+                && head[..i]
+                    .chars()
+                    .next_back()
+                    .is_none_or(char::is_whitespace)
+        })
+        .take(MAX_RANGE_START_WORDS)
+        // A range starts at a word or number, not at a separator ("·").
+        .filter(|&(_, c)| c.is_alphanumeric())
+        .map(|(i, _)| i)
+        .collect();
+    starts
+        .iter()
+        .rev()
+        .find_map(|&at| Some((start_before(&head[at..], end, ctx)?, at..span.end)))
+        .unwrap_or((end, span))
 }
 
 /// A text that is a date on its own, else the first date it holds: the
@@ -137,7 +216,7 @@ pub fn date_in(text: &str, ctx: &DateContext) -> Option<DateTime<FixedOffset>> {
     if !may_hold_date(text) {
         return None;
     }
-    parse_any(text, ctx).or_else(|| find_any(text, ctx).map(|(d, _)| d))
+    parse_any(text, ctx).or_else(|| find_ranged(text, ctx).map(|(d, _)| d))
 }
 
 /// [`parse_date`] without the [`may_hold_date`] test.
@@ -242,11 +321,19 @@ fn two_small_parts_and_year(b: &[u8]) -> impl Iterator<Item = (u8, u32, u32)> + 
 
 /// Finds the first date in `text` and its byte span. Among candidates that
 /// start at the same byte the longest wins ("Mar 5, 2024 14:30" over "Mar 5").
+/// The end of a range whose start leaves its year out ("4 July – 29
+/// November 2026") gives the range's first day, spanning the range.
 pub fn find_date(text: &str, ctx: &DateContext) -> Option<(DateTime<FixedOffset>, Range<usize>)> {
     if !may_hold_date(text) {
         return None;
     }
-    find_any(text, ctx)
+    find_ranged(text, ctx)
+}
+
+/// [`find_any`], a range's end read as the range's first day
+/// ([`range_start_of`]).
+fn find_ranged(text: &str, ctx: &DateContext) -> Option<(DateTime<FixedOffset>, Range<usize>)> {
+    find_any(text, ctx).map(|found| range_start_of(text, found, ctx))
 }
 
 /// [`find_date`] without the [`may_hold_date`] test: the patterns are
@@ -2115,6 +2202,36 @@ mod tests {
             let got = find_any(&text, &ctx).map(|(d, s)| (d.to_rfc3339(), s));
             assert_eq!(got, find_unanchored(&text, &ctx), "{text:?}");
         }
+    }
+
+    /// Regression (a museum's exhibitions): "4 July – 29 November 2026"
+    /// was dated by its end; a run of days is dated by its first.
+    #[test]
+    fn a_range_is_dated_by_its_first_day_with_the_year_its_end_gives() {
+        let ctx = ctx_utc();
+        let day = |t: &str| find_date(t, &ctx).map(|(d, s)| (d.date_naive().to_string(), s));
+        let cases = [
+            ("4 July – 29 November 2026", "2026-07-04", 0..27),
+            ("Open 3 – 29 November 2026 daily", "2026-11-03", 5..27),
+            (
+                "Gallery 2 · 15 May - 26 September 2027",
+                "2027-05-15",
+                13..39,
+            ),
+            ("Mon 20 December — Wed 5 January 2027", "2026-12-20", 0..38),
+            ("12 October 2026 – 8 March 2027", "2026-10-12", 0..15),
+            ("2019 – 15 March 2024", "2024-03-15", 9..22),
+            ("10:00 – 15 March 2024", "2024-03-15", 10..23),
+        ];
+        for (text, want, span) in cases {
+            assert_eq!(day(text), Some((want.to_string(), span)), "{text:?}");
+        }
+        let start = |s: &str| parse_range_start(s, &ctx).map(|d| d.date_naive().to_string());
+        assert_eq!(
+            start("4 July – 29 November 2026").as_deref(),
+            Some("2026-07-04")
+        );
+        assert_eq!(start("3 – 29 November 2026").as_deref(), Some("2026-11-03"));
     }
 
     #[test]

@@ -246,6 +246,63 @@ fn has_ad_label(doc: &Document, record: &Record, marked: &dyn Fn(NodeId) -> bool
     false
 }
 
+/// Class-name parts that mark a card as a promotion of the site's own
+/// (`card--promo`, `promo-tile`).
+const PROMO_MARKERS: &[&str] = &["promo", "promotion"];
+
+/// True when a record is the site's own advertisement placed among the
+/// records (a museum's "See every exhibition for free" membership card in
+/// its grid of exhibitions): its element is marked as a promotion
+/// ([`PROMO_MARKERS`], as parts of its class tokens) and its `item` links
+/// outside the folder most of the `items` link into. A product on
+/// promotion, marked the same way, links where the other products do.
+fn is_house_promo(doc: &Document, record: &Record, item: &Item, items: &[Item]) -> bool {
+    let marked = doc.element(record.start).is_some_and(|e| {
+        let class = e.attr("class").unwrap_or("");
+        has_part(
+            class.split_whitespace().flat_map(camel_humps),
+            &['-', '_'],
+            PROMO_MARKERS,
+        )
+    });
+    let Some(own) = item.link.as_ref().filter(|_| marked).map(folder_of) else {
+        return false;
+    };
+    let mut counts: std::collections::HashMap<(Option<&str>, &str), usize> = Default::default();
+    for link in items.iter().filter_map(|it| it.link.as_ref()) {
+        *counts.entry(folder_of(link)).or_default() += 1;
+    }
+    counts
+        .into_iter()
+        .find(|&(_, n)| n * 2 > items.len())
+        .is_some_and(|(folder, _)| folder != own)
+}
+
+/// `items` (one for each of `records`) without the site's own promotions
+/// among them ([`is_house_promo`]).
+pub fn without_house_promos(doc: &Document, records: &[Record], items: Vec<Item>) -> Vec<Item> {
+    let promos: Vec<bool> = records
+        .iter()
+        .zip(&items)
+        .map(|(r, it)| is_house_promo(doc, r, it, &items))
+        .collect();
+    items
+        .into_iter()
+        .zip(promos)
+        .filter_map(|(it, promo)| (!promo).then_some(it))
+        .collect()
+}
+
+/// A link's host and folder: `/whats-on/exhibitions/tidelines/` is in
+/// `/whats-on/exhibitions`.
+fn folder_of(url: &Url) -> (Option<&str>, &str) {
+    let path = url.path().trim_end_matches('/');
+    (
+        url.host_str(),
+        path.rsplit_once('/').map_or("", |(dir, _)| dir),
+    )
+}
+
 /// Class-name parts that mark a comment as taken down.
 const DELETED_MARKERS: &[&str] = &["deleted", "removed"];
 
@@ -512,7 +569,10 @@ pub fn plan_titles(doc: &Document, records: &[Record], dates: &DateContext) -> T
             if permalink.is_none() && names_permalink(doc, r, i, &text, dates) {
                 permalink = Some(i);
             }
-            if !text.is_empty() && !is_action_text(&text) {
+            if !text.is_empty()
+                && !is_action_text(&text)
+                && !is_number_twin(doc, r, i, &text, dates)
+            {
                 path_in_record(doc, r, i, &mut steps, &mut key);
                 let id = paths.id(&key);
                 // The first link at a path is the record's.
@@ -587,6 +647,42 @@ pub fn plan_titles(doc: &Document, records: &[Record], dates: &DateContext) -> T
         keep_fragments: fragments_identify(doc, &chosen),
         change_links,
     }
+}
+
+/// True when link `a` (text `text`) says no word and another link of
+/// `record` at the same path goes to the same address and does: an
+/// index's number column ("8" beside "Style Guide for Code", both
+/// `td/p/a.pep` to `/mep-0008/`) numbers what the worded link names, and
+/// the path alone cannot tell them apart. A date is no word ("#1843"
+/// beside its build time stays the build's name).
+fn is_number_twin(
+    doc: &Document,
+    record: &Record,
+    a: NodeId,
+    text: &str,
+    dates: &DateContext,
+) -> bool {
+    if text.chars().any(char::is_alphabetic) {
+        return false;
+    }
+    let Some(href) = link_href(doc, a) else {
+        return false;
+    };
+    let (mut steps, mut path, mut other) = (Vec::new(), String::new(), String::new());
+    path_in_record(doc, record, a, &mut steps, &mut path);
+    (record.start..record.end).any(|j| {
+        j != a
+            && doc.is_tag(j, "a")
+            && link_href(doc, j) == Some(href)
+            && {
+                let words = link_title_text(doc, j);
+                words.chars().any(char::is_alphabetic) && parse_date(&words, dates).is_none()
+            }
+            && {
+                path_in_record(doc, record, j, &mut steps, &mut other);
+                other == path
+            }
+    })
 }
 
 /// The links that tell records apart where their title links do not: a
@@ -924,7 +1020,26 @@ fn is_permalink_text(text: &str, dates: &DateContext) -> bool {
     let says_link = ["permalink", "link", "#", "¶", "direct link"]
         .iter()
         .any(|w| t.eq_ignore_ascii_case(w));
-    says_link || date_covers_half(t, dates)
+    says_link || is_clock_time(t) || date_covers_half(t, dates)
+}
+
+/// True for a time of day on its own: "2:05 PM", "14:02", "9:14:07 a.m."
+/// (a blog post's "Posted by … at 2:05 PM" links the post by its time).
+fn is_clock_time(t: &str) -> bool {
+    let (clock, meridiem) = match t.find(|c: char| !c.is_ascii_digit() && c != ':') {
+        Some(at) => t.split_at(at),
+        None => (t, ""),
+    };
+    let meridiem = meridiem.trim().replace('.', "");
+    let parts: Vec<&str> = clock.split(':').collect();
+    let hour_ok = parts.first().is_some_and(|h| (1..=2).contains(&h.len()));
+    let minutes_ok =
+        parts.len() >= 2 && parts.len() <= 3 && parts[1..].iter().all(|m| m.len() == 2);
+    hour_ok
+        && minutes_ok
+        && (meridiem.is_empty()
+            || meridiem.eq_ignore_ascii_case("am")
+            || meridiem.eq_ignore_ascii_case("pm"))
 }
 
 /// True when `t` is a date, or holds one that takes at least half of it
@@ -1111,9 +1226,10 @@ pub(crate) fn title_text(doc: &Document, node: NodeId) -> String {
 
 /// Class-name parts of a badge: a short label set before or after a
 /// headline inside its link ("Abonnés", "Video", "New", "AN+", a "動画"
-/// video icon, a Trac timeline's "17:58").
+/// video icon, a Trac timeline's "17:58", a news site's "Analysis"
+/// kicker).
 const BADGE_CLASS_PARTS: &[&str] = &[
-    "badge", "label", "pill", "flag", "sticker", "premium", "icon",
+    "badge", "label", "pill", "flag", "sticker", "premium", "icon", "kicker", "eyebrow",
 ];
 /// Class-name parts of a date stamped into a title link ("17:58" on a
 /// Trac timeline, a release card's "Oct 2, 2026").
@@ -1126,9 +1242,9 @@ const MIN_TITLE_AFTER_BADGE: usize = 10;
 /// The badges a title element starts and ends with, if any: its first
 /// (last) non-blank child is an element whose class names a badge, with a
 /// short text, and a headline of [`MIN_TITLE_AFTER_BADGE`] bytes remains
-/// beside it; a date badge (a `<time>`, or a class naming a date) needs
-/// only some text beside it, and goes first when not both can. A badge
-/// that is the whole title is none.
+/// beside it; a date badge (a `<time>`, or a class naming a date) and a
+/// symbol hidden from screen readers need only some text beside them, and
+/// go first when not both can. A badge that is the whole title is none.
 fn title_badges(doc: &Document, node: NodeId) -> (Option<NodeId>, Option<NodeId>) {
     let mut shown = doc
         .children(node)
@@ -1137,16 +1253,23 @@ fn title_badges(doc: &Document, node: NodeId) -> (Option<NodeId>, Option<NodeId>
         return (None, None);
     };
     let last = shown.last();
-    // A badge's text bytes, and whether it is a date (a time stamped
-    // into the link: "<span class=time>17:58</span> Changeset [4827]").
+    // A badge's text bytes, and whether it needs only some text beside it
+    // (a time stamped into the link: "<span class=time>17:58</span>
+    // Changeset [4827]").
     let badge = |c: NodeId| {
         let e = doc.element(c)?;
         let part = |parts: &[&str]| {
             e.attr("class")
                 .is_some_and(|class| has_part(class.split_ascii_whitespace(), &['-', '_'], parts))
         };
-        let date = e.name == "time" || part(DATE_BADGE_PARTS);
         let bytes = doc.text_bytes(c);
+        // A symbol hidden from screen readers ("↗" after a link post's
+        // title) or an in-page anchor ("¶" after a heading) is decoration:
+        // like a date, it needs only some text beside.
+        let decoration = (e.attr("aria-hidden").is_some_and(|h| h.trim() == "true")
+            || (e.name == "a" && e.attr("href").is_some_and(|h| h.trim().starts_with('#'))))
+            && !doc.text(c).chars().any(char::is_alphanumeric);
+        let date = e.name == "time" || part(DATE_BADGE_PARTS) || decoration;
         ((date || part(BADGE_CLASS_PARTS)) && bytes <= MAX_BADGE_BYTES).then_some((bytes, date))
     };
     let total = doc.text_bytes(node);
@@ -1278,16 +1401,26 @@ pub fn item_from_record(
         }
     }
 
-    let (title, link_node) = if plan.headless {
+    // The link whose text is the title, which dates are not read from (a
+    // year in a headline): a headless record's permalink is no title, and
+    // its text is often the record's date ("Feb 12th, 2024").
+    let (title, link_node, title_link) = if plan.headless {
         headless_title(doc, record, &links, &plan.permalinks, dates)
     } else {
-        choose_title(doc, record, &links, heading, dates)
+        let (title, link) = choose_title(doc, record, &links, heading, &plan.permalinks, dates);
+        (title, link, link)
     };
     let own = links.iter().find(|l| plan.change_links.contains(&l.node));
+    let by_anchor = || {
+        heading
+            .filter(|&h| anchor_of(doc, h).is_some())
+            .and_then(|h| heading_anchor(doc, h, base))
+    };
     let link = own
         .or_else(|| link_node.and_then(|n| links.iter().find(|l| l.node == n)))
-        .or_else(|| links.first())
         .map(|l| l.url.clone())
+        .or_else(by_anchor)
+        .or_else(|| links.first().map(|l| l.url.clone()))
         .or_else(|| heading.and_then(|h| heading_anchor(doc, h, base)));
 
     // What a reader sees: the subtrees the markup hides (phpBB's
@@ -1300,7 +1433,7 @@ pub fn item_from_record(
     // the text can be relative ("2 days ago"), so only that one is re-read.
     let (date, date_relative) = match attr_date {
         Some(d) => (Some(d), false),
-        None => record_text_date(doc, record, link_node, &hidden, hidden_date, dates),
+        None => record_text_date(doc, record, title_link, &hidden, hidden_date, dates),
     };
     let (author, categories) = crate::extract::byline::byline_and_tags(doc, record, link_node);
     let guid = match &link {
@@ -1536,13 +1669,15 @@ fn spaced_parts(doc: &Document, record: &Record, skip: impl Fn(NodeId) -> bool) 
 }
 
 /// Title and title link of an ordinary record: the link on the group's
-/// title path, else a link inside a heading, else the heading, else the
-/// longest non-action link text, else the record's first line.
+/// title path, else a link inside a heading, else the heading, else (a
+/// post without a headline that has a permalink) the start of its words,
+/// else the longest non-action link text, else the record's first line.
 fn choose_title(
     doc: &Document,
     record: &Record,
     links: &[LinkInfo],
     heading: Option<NodeId>,
+    permalinks: &rustc_hash::FxHashSet<NodeId>,
     dates: &DateContext,
 ) -> (String, Option<NodeId>) {
     let usable = |l: &&LinkInfo| {
@@ -1576,6 +1711,17 @@ fn choose_title(
         }
         (Some(l), _) if l.on_title_path || in_heading(l) => (link_title(l), Some(l.node)),
         (_, Some(h)) if link_chars < 4 => (title_text(doc, h), title_link.map(|l| l.node)),
+        // A heading off the title path, with no link of its own but its
+        // anchor (a changelog's "[1.9.2] - 2026-01-20¶" whose version has
+        // no compare link): the heading titles it, and its anchor links it
+        // (see `item_from_record`), never a pull request its notes cite.
+        (_, Some(h)) if anchor_of(doc, h).is_some() => (title_text(doc, h), None),
+        // An untitled post among titled ones (a blog's one-line note, its
+        // only links the author and the time it was posted) is titled as a
+        // comment is, and linked by its permalink.
+        (_, None) if let Some(p) = links.iter().find(|l| permalinks.contains(&l.node)) => {
+            (body_title(doc, record, Some(p.node)), Some(p.node))
+        }
         _ if link_chars < MIN_EMPHASIS_TITLE_CHARS
             && let Some(title) = emphasis_title(doc, record, link_chars) =>
         {
@@ -1610,7 +1756,15 @@ fn split_link_title(doc: &Document, a: NodeId) -> Option<String> {
         .iter()
         .filter(|&&k| link_href(doc, k) == Some(href))
         .count();
-    (same >= 2).then(|| doc.text_of_range(glued[0], doc.node(glued[glued.len() - 1]).end))
+    // Glued pieces of a title are inline: a card link holding a heading
+    // and its summary, right before its "Read Article" link, is no piece.
+    let inline = || {
+        glued.iter().all(|&k| {
+            (k + 1..doc.node(k).end).all(|i| doc.tag(i).is_none_or(|t| !is_block_element(t)))
+        })
+    };
+    (same >= 2 && inline())
+        .then(|| doc.text_of_range(glued[0], doc.node(glued[glued.len() - 1]).end))
 }
 
 /// Fewest characters of a bold or title-classed text read as a record's
@@ -1670,22 +1824,50 @@ fn unquoted_title(text: &str) -> &str {
 /// the ellipsis).
 pub const HEADLESS_TITLE_CHARS: usize = 80;
 
-/// Title and link of a record without a headline (a comment): the start of
-/// its body text, cut at a word boundary, and its permalink.
+/// Title, link and title link of a record in a group without headlines
+/// (comments, a blog of mostly untitled posts): the heading it opens with
+/// when it has one ([`lead_heading`]), linked by the heading's link or its
+/// permalink; otherwise the start of its body text, cut at a word
+/// boundary, linked by its permalink (which is then no title link).
 fn headless_title(
     doc: &Document,
     record: &Record,
     links: &[LinkInfo],
     permalinks: &rustc_hash::FxHashSet<NodeId>,
     dates: &DateContext,
-) -> (String, Option<NodeId>) {
+) -> (String, Option<NodeId>, Option<NodeId>) {
     let permalink = links
         .iter()
         .find(|l| {
             permalinks.contains(&l.node) || names_permalink(doc, record, l.node, &l.text, dates)
         })
         .map(|l| l.node);
-    (body_title(doc, record, permalink), permalink)
+    if let Some(h) = lead_heading(doc, record, permalink) {
+        let own = links.iter().find(|l| doc.contains(h, l.node));
+        // A heading that is its link is titled as links are (badges out).
+        let title = match own {
+            Some(l) if doc.text_bytes(l.node) == doc.text_bytes(h) => l.text.to_string(),
+            _ => title_text(doc, h),
+        };
+        let own = own.map(|l| l.node);
+        return (title, own.or(permalink), own);
+    }
+    (body_title(doc, record, permalink), permalink, None)
+}
+
+/// The heading a record opens with, before its body ([`body_block`]): a
+/// titled post among untitled ones ("Studio update: spring term classes
+/// are open" above its text, where the photo posts beside it have only a
+/// caption). A heading inside the body (a comment's "Update"), or one
+/// that names the poster ([`is_byline_heading`]), is no title.
+fn lead_heading(doc: &Document, record: &Record, permalink: Option<NodeId>) -> Option<NodeId> {
+    let h = (record.start..record.end).find(|&i| {
+        doc.tag(i).is_some_and(is_heading)
+            && doc.text_bytes(i) > 0
+            && !is_byline_heading(doc, record, i)
+    })?;
+    let body = body_block(doc, record, permalink, true)?;
+    (doc.node(h).end <= body).then_some(h)
 }
 
 /// A title cut from the start of a record's body ([`body_block`] apart
@@ -1704,9 +1886,14 @@ fn body_title(doc: &Document, record: &Record, permalink: Option<NodeId>) -> Str
                     && !doc
                         .element(i)
                         .is_some_and(|e| is_quotation(e) || is_signature(e))
+                    && !is_attribution(doc, i)
             });
             if words.trim().is_empty() {
-                doc.push_text_of_range(b, end, &mut words, |i| read_as_words(doc, i));
+                // A post that is nothing but a quote is titled by what it
+                // quotes: the quotation itself, not who said it.
+                let quote = (b..end).find(|&i| doc.is_tag(i, "blockquote")).unwrap_or(b);
+                let quote_end = doc.node(quote).end;
+                doc.push_text_of_range(quote, quote_end, &mut words, |i| read_as_words(doc, i));
             }
             words
         }
@@ -1726,16 +1913,19 @@ fn heading_anchor(doc: &Document, heading: NodeId, base: &Url) -> Option<Url> {
         .attr("id")
         .map(str::trim)
         .filter(|id| !id.is_empty());
-    let linked = || {
-        (heading + 1..doc.node(heading).end)
-            .filter_map(|i| doc.element(i).filter(|e| e.name == "a")?.attr("href"))
-            .map(str::trim)
-            .find_map(|h| h.strip_prefix('#').filter(|f| !f.is_empty()))
-    };
-    let fragment = own.or_else(linked)?;
+    let fragment = own.or_else(|| anchor_of(doc, heading))?;
     let mut url = base.clone();
     url.set_fragment(Some(fragment));
     Some(url)
+}
+
+/// The in-page place a link inside `heading` points to (its `¶`
+/// permalink's `#v4-12-0`), without the `#`.
+fn anchor_of(doc: &Document, heading: NodeId) -> Option<&str> {
+    (heading + 1..doc.node(heading).end)
+        .filter_map(|i| doc.element(i).filter(|e| e.name == "a")?.attr("href"))
+        .map(str::trim)
+        .find_map(|h| h.strip_prefix('#').filter(|f| !f.is_empty()))
 }
 
 /// Longest text (characters) of a [`is_timestamp_link`].
@@ -1875,6 +2065,50 @@ fn is_signature(e: &Element) -> bool {
 /// script does with the element, not what it is.
 fn is_quotation(e: &Element) -> bool {
     e.name == "blockquote" || class_names(e, b"quote")
+}
+
+/// Longest line that introduces a quotation (bytes): "glazeandgrit:",
+/// "On 5 March, Ida Merriwether wrote:".
+const MAX_ATTRIBUTION_BYTES: usize = 80;
+
+/// Verbs that close the line introducing a quotation ("Ida wrote:").
+const ATTRIBUTION_VERBS: &[&str] = &["wrote", "writes", "said", "says"];
+
+/// True for the line that says whose words a quotation is: a short element
+/// right before a quotation that is a name and a colon ("glazeandgrit:"
+/// above a reblogged post, the name a link) or ends in a verb of saying
+/// ("On 5 March, Ida wrote:"). It belongs to the quotation, not to the
+/// post's own words; a sentence of the poster's that leads into the quote
+/// ("One thing I'd add about the berths:") is theirs.
+fn is_attribution(doc: &Document, id: NodeId) -> bool {
+    let Some(parent) = doc.node(id).parent else {
+        return false;
+    };
+    if doc.element(id).is_none() {
+        return false;
+    }
+    // The next sibling that shows something.
+    let parent_end = doc.node(parent).end;
+    let mut next = doc.node(id).end;
+    while next < parent_end && matches!(doc.node(next).data, NodeData::Text { blank: true, .. }) {
+        next = doc.node(next).end;
+    }
+    next < parent_end && doc.element(next).is_some_and(is_quotation) && {
+        let text = doc.text(id);
+        let line = text.trim();
+        line.len() <= MAX_ATTRIBUTION_BYTES
+            && line.strip_suffix(':').is_some_and(|said| {
+                let said = said.trim_end();
+                let verb = said.rsplit(char::is_whitespace).next().unwrap_or("");
+                let named = (id..doc.node(id).end)
+                    .any(|i| doc.is_tag(i, "a") && doc.text(i).trim() == said);
+                !said.is_empty()
+                    && (named
+                        || ATTRIBUTION_VERBS
+                            .iter()
+                            .any(|v| verb.eq_ignore_ascii_case(v)))
+            })
+    }
 }
 
 /// True when a class token of `e` holds `word` (`bbCodeBlock--quote`),
@@ -2693,6 +2927,286 @@ mod tests {
         );
     }
 
+    /// Regression (a language's proposal index): each row links its number
+    /// and its title to one page, both `td/p/a.pep`, and every title was
+    /// the number.
+    #[test]
+    fn a_number_beside_a_worded_link_to_the_same_page_is_no_title() {
+        let row = |n: &str, title: &str| {
+            format!(
+                "<tr class=row><td><p><abbr>SF</abbr></p></td>\
+                 <td><p><a class=pep href='../mep-{n:0>4}/'>{n}</a></p></td>\
+                 <td><p><a class=pep href='../mep-{n:0>4}/'>{title}</a></p></td><td><p>Pike</p></td></tr>"
+            )
+        };
+        let html = format!(
+            "<table><tbody>{}{}{}</tbody></table>",
+            row("8", "Style Guide for Marlin Code"),
+            row("20", "The Tao of Marlin"),
+            row("257", "Docstring Conventions")
+        );
+        let items = items_of(&html, "row", "https://meps.example/mep-0000/");
+        let titles: Vec<&str> = items.iter().map(|i| i.title.as_str()).collect();
+        assert_eq!(
+            titles,
+            [
+                "Style Guide for Marlin Code",
+                "The Tao of Marlin",
+                "Docstring Conventions"
+            ]
+        );
+        assert_eq!(
+            items[0].link.as_ref().map(Url::as_str),
+            Some("https://meps.example/mep-0008/")
+        );
+    }
+
+    /// A blog of mostly untitled posts (photos with a caption, quotes),
+    /// each linked by its date.
+    fn tumblr_post(id: &str, date: &str, body: &str) -> String {
+        format!(
+            "<article class=post><div class=inner>{body}<footer>\
+             <a class=post-date href='https://kiln.example/post/{id}'>{date}</a> \
+             <a class=notes href='https://kiln.example/post/{id}#notes'>12 notes</a></footer></div></article>"
+        )
+    }
+
+    /// Regressions (a Tumblr blog): posts whose permalink says their date
+    /// were undated (the permalink was read as a title link, whose dates
+    /// are never the record's); the titled posts among the untitled were
+    /// titled by their first words; a reblog was titled by the reblogged
+    /// blog's name; a post that is only a quote was titled by its quote
+    /// and its source.
+    #[test]
+    fn a_blog_of_untitled_posts_is_dated_by_its_permalinks_and_titles_its_titled_ones() {
+        let html = [
+            tumblr_post(
+                "1",
+                "Mar 10th, 2024",
+                "<div class=body><img src='/k.jpg'><p>Kiln opening, Sunday. Three survivors out of eleven.</p></div>",
+            ),
+            tumblr_post(
+                "2",
+                "Mar 8th, 2024",
+                "<h2 class=title><a href='https://kiln.example/post/2'>Notes on a celadon that behaves</a></h2>\
+                 <div class=body><p>Six months and forty-one test tiles later, I have a celadon that does not craze.</p></div>",
+            ),
+            tumblr_post(
+                "3",
+                "Mar 5th, 2024",
+                "<div class=body><p><a class=tumblr_blog href='https://grit.example/post/9'>glazeandgrit</a>:</p>\
+                 <blockquote><p>Reminder that wedging is not optional.</p></blockquote>\
+                 <p>Said it louder for the Tuesday night class.</p></div>",
+            ),
+            tumblr_post(
+                "4",
+                "Mar 2nd, 2024",
+                "<div class=body><div class=quote-wrapper><blockquote><p>Clay remembers everything you do to it.</p></blockquote>\
+                 <p class=source>— Ida Merriwether</p></div></div>",
+            ),
+            tumblr_post(
+                "5",
+                "Feb 25th, 2024",
+                "<div class=body><p>Anyone near Leeds selling a banding wheel? Asking for six students.</p></div>",
+            ),
+        ]
+        .concat();
+        let items = items_of(&html, "post", "https://kiln.example/");
+        let titles: Vec<&str> = items.iter().map(|i| i.title.as_str()).collect();
+        assert_eq!(
+            titles,
+            [
+                "Kiln opening, Sunday. Three survivors out of eleven.",
+                "Notes on a celadon that behaves",
+                "Said it louder for the Tuesday night class.",
+                "Clay remembers everything you do to it.",
+                "Anyone near Leeds selling a banding wheel? Asking for six students.",
+            ]
+        );
+        let days: Vec<String> = items
+            .iter()
+            .map(|i| {
+                i.date
+                    .map(|d| d.date_naive().to_string())
+                    .unwrap_or_default()
+            })
+            .collect();
+        assert_eq!(
+            days,
+            [
+                "2024-03-10",
+                "2024-03-08",
+                "2024-03-05",
+                "2024-03-02",
+                "2024-02-25"
+            ]
+        );
+    }
+
+    /// The lead-in line of a quotation is the poster's own when it says
+    /// something of their own ("One thing I'd add about the berths:"), and
+    /// the quotation's when it names whose words follow.
+    #[test]
+    fn an_attribution_line_belongs_to_its_quotation() {
+        let doc = crate::extract::dom::parse(
+            "<div><p id=a><a href='/u/grit'>glazeandgrit</a>:</p><blockquote>q</blockquote>\
+             <p id=b>On 5 March, Ida wrote:</p> <blockquote>q</blockquote>\
+             <p id=c>One thing I'd add about the berths:</p><blockquote>q</blockquote>\
+             <p id=d>glazeandgrit:</p><p>not a quote</p></div>",
+        );
+        let by_id = |id: &str| {
+            (0..doc.nodes.len() as NodeId)
+                .find(|&i| doc.element(i).and_then(|e| e.attr("id")) == Some(id))
+                .unwrap()
+        };
+        assert!(is_attribution(&doc, by_id("a")));
+        assert!(is_attribution(&doc, by_id("b")));
+        assert!(!is_attribution(&doc, by_id("c")));
+        assert!(!is_attribution(&doc, by_id("d")));
+    }
+
+    /// Regression (a Blogger home page): a post without a title was titled
+    /// by its author's profile link, its only other link being the "2:05
+    /// PM" that links the post.
+    #[test]
+    fn an_untitled_post_among_titled_ones_is_titled_by_its_words() {
+        let post = |title: &str, slug: &str, body: &str, time: &str| {
+            format!(
+                "<div class=post>{title}<div class=body>{body}</div><div class=footer>Posted by \
+                 <a class=g-profile href='https://blogger.example/profile/1' rel=author>Maren Oakley</a> at \
+                 <a class=timestamp-link href='https://kitchen.example/2025/03/{slug}.html' rel=bookmark>{time}</a></div></div>"
+            )
+        };
+        let titled = |t: &str, slug: &str| {
+            format!(
+                "<h3 class=post-title><a href='https://kitchen.example/2025/03/{slug}.html'>{t}</a></h3>"
+            )
+        };
+        let html = [
+            post(
+                "",
+                "blog-post",
+                "Snow on the daffodils this morning. Spring, apparently, is negotiable.",
+                "2:05 PM",
+            ),
+            post(
+                &titled("Sourdough discard crackers", "crackers"),
+                "crackers",
+                "<p>Attempt number four: rosemary and salt.</p>",
+                "9:14 AM",
+            ),
+            post(
+                &titled("Seed order arrived", "seeds"),
+                "seeds",
+                "<p>The seed order came and I regret nothing.</p>",
+                "7:30 PM",
+            ),
+        ]
+        .concat();
+        let items = items_of(&html, "post", "https://kitchen.example/");
+        assert_eq!(
+            items[0].title,
+            "Snow on the daffodils this morning. Spring, apparently, is negotiable."
+        );
+        assert_eq!(
+            items[0].link.as_ref().map(Url::as_str),
+            Some("https://kitchen.example/2025/03/blog-post.html")
+        );
+        assert_eq!(items[1].title, "Sourdough discard crackers");
+        for t in ["2:05 PM", "14:02", "9:14:07 a.m."] {
+            assert!(is_clock_time(t), "{t}");
+        }
+        for t in ["2:5 PM", "3.14", "v1:20", "12:00 noon", "2024"] {
+            assert!(!is_clock_time(t), "{t}");
+        }
+    }
+
+    /// Regressions (a news opinion page, a Tumblr link post, a rendered
+    /// changelog): a kicker inside the headline link ("Analysis"), a "↗"
+    /// hidden from screen readers after it, and a heading's "¶" anchor
+    /// were read into the titles; a release heading without a version link
+    /// was linked to a pull request its notes cite.
+    #[test]
+    fn kickers_decoration_and_heading_anchors_are_no_part_of_a_title() {
+        let item = item_of(
+            "<article><h3><a href='/opinion/tunnel/'><span class='kicker kicker--analysis'>Analysis</span> \
+             Why the lakefront tunnel vote slipped again</a></h3></article>",
+            "article",
+        );
+        assert_eq!(item.title, "Why the lakefront tunnel vote slipped again");
+        let item = item_of(
+            "<article><h2><a href='https://sea.example/bowl'>The bowl that survived 800 years \
+             <span class=arrow aria-hidden=true>&#8599;</span></a></h2><p>A long read.</p></article>",
+            "article",
+        );
+        assert_eq!(item.title, "The bowl that survived 800 years");
+        let release = |v: &str, id: &str| {
+            format!(
+                "<section class=rel><h2 id='{id}'><a href='https://forge.example/compare/{v}'>{v}</a> - 2026-01-20\
+                 <a class=headerlink href='#{id}'>&para;</a></h2><ul><li>Fixed a thing \
+                 (<a href='https://forge.example/pull/4{id}'>#4{id}</a>)</li></ul></section>"
+            )
+        };
+        let html = format!(
+            "{}{}<section class=rel><h2 id='192'>[1.9.2] - 2026-01-20<a class=headerlink href='#192'>&para;</a></h2>\
+             <ul><li>Installing failed (<a href='https://forge.example/pull/486'>#486</a>)</li></ul></section>{}",
+            release("2.4.0", "240"),
+            release("2.3.1", "231"),
+            release("1.9.1", "191")
+        );
+        let items = items_of(&html, "rel", "https://docs.example/changelog/");
+        assert_eq!(items[0].title, "2.4.0");
+        assert_eq!(items[2].title, "[1.9.2] - 2026-01-20");
+        assert_eq!(
+            items[2].link.as_ref().map(Url::as_str),
+            Some("https://docs.example/changelog/#192")
+        );
+    }
+
+    /// Regression (a museum's exhibitions grid): the membership card
+    /// among the exhibitions, marked `card--promo`, was an item. A product
+    /// on promotion links where the others do and stays.
+    #[test]
+    fn the_sites_own_promotion_among_the_records_is_no_item() {
+        let card = |class: &str, href: &str, title: &str| {
+            format!(
+                "<li class='{class}'><h3><a href='{href}'>{title}</a></h3><p>Some words about it.</p></li>"
+            )
+        };
+        let html = [
+            card(
+                "card card--exhibition",
+                "/exhibitions/paper-armour/",
+                "Paper Armour",
+            ),
+            card(
+                "card card--promo",
+                "/support-us/membership/",
+                "See every exhibition for free",
+            ),
+            card(
+                "card card--exhibition card--promo",
+                "/exhibitions/quiet-room/",
+                "The Quiet Room",
+            ),
+            card(
+                "card card--exhibition",
+                "/exhibitions/glass/",
+                "Glass Menagerie",
+            ),
+        ]
+        .concat();
+        let doc = crate::extract::dom::parse(&format!("<ul>{html}</ul>"));
+        let records = records_where(&doc, |i| doc.is_tag(i, "li"));
+        let items = items_of_records(&doc, &records, "https://museum.example/whats-on/");
+        let kept = without_house_promos(&doc, &records, items);
+        let titles: Vec<&str> = kept.iter().map(|i| i.title.as_str()).collect();
+        assert_eq!(
+            titles,
+            ["Paper Armour", "The Quiet Room", "Glass Menagerie"]
+        );
+    }
+
     /// Regression (release notes): versions are headings with an in-page
     /// `¶` anchor and no other link, and the first carries a "Latest"
     /// badge: they had no link at all, and "Latest" ended the title.
@@ -2799,6 +3313,15 @@ mod tests {
             "li",
         );
         assert_eq!(it.title, "Floods reach the city");
+        // Regression (a cloud blog's featured article): a card link around
+        // its kicker, heading and summary, glued to its "Read Article"
+        // link, was read whole with them as its title.
+        let it = item_of(
+            "<article><div><a href='/p/5-years'><span>Sustainability</span><h2>Five years of renewable energy</h2>\
+             <p>For five years now, Google has matched its use.</p></a><a href='/p/5-years'>Read Article</a></div></article>",
+            "article",
+        );
+        assert_eq!(it.title, "Five years of renewable energy");
     }
 
     /// The title of an article whose heading link holds `inner`.

@@ -43,7 +43,7 @@
 
 use chrono::{DateTime, Datelike, FixedOffset, NaiveDate};
 
-use crate::extract::dates::{DateContext, find_date, parse_date, parse_day};
+use crate::extract::dates::{DateContext, find_date, parse_date, parse_day, parse_range_start};
 use crate::extract::dom::{Document, NodeId, is_heading};
 use crate::extract::items::{Item, date_moves_with_clock};
 use crate::extract::records::Record;
@@ -370,7 +370,8 @@ fn day_in<'t>(heading: &'t str, ctx: &DateContext) -> Option<(&'t str, DateTime<
     }
     let (_, span) = find_date(heading, ctx)?;
     let text = heading.get(span)?;
-    Some((text, parse_day(text, ctx)?))
+    let day = parse_day(text, ctx).or_else(|| parse_range_start(text, ctx))?;
+    Some((text, day))
 }
 
 #[cfg(test)]

@@ -480,6 +480,8 @@ pub fn apply(
         };
         item
     });
+    // The site's own promotion among the selected records is no item either.
+    let items = items::without_house_promos(doc, records, items);
     SelectedItems {
         selection,
         items,
@@ -1036,7 +1038,15 @@ fn best_field_selector(
                 wrong += 1;
             }
         }
-        let ok = agree as f64 >= FIELD_AGREEMENT * with_value as f64 && wrong * 5 <= records.len();
+        // A title or link selector must give every record what detection
+        // gives it: a wrong title or link (an item's name and identity) is
+        // worse than an automatic one. A blog whose untitled post is titled
+        // by its words, or whose link posts link out while the others link
+        // their own page, has no one place for them.
+        let exact = matches!(f, Field::Title | Field::Link);
+        let ok = agree as f64 >= FIELD_AGREEMENT * with_value as f64
+            && wrong * 5 <= records.len()
+            && (!exact || wrong == 0);
         if ok && best.as_ref().is_none_or(|(a, _)| agree > *a) {
             best = Some((agree, c));
         }

@@ -67,6 +67,10 @@ const STATE_CLASSES: &[&str] = &[
     "noncollapsed",
 ];
 
+/// Parts of a class token that mark a zebra row (`row-odd`, `even_row`,
+/// `mw-line-odd`): where it falls in the stripes, not what it is.
+const ZEBRA_PARTS: &[&str] = &["odd", "even"];
+
 /// Class tokens generated per build or per state.
 const VOLATILE_PREFIXES: &[&str] = &["is-", "has-", "css-", "sc-", "jsx-", "svelte-", "ng-"];
 
@@ -79,14 +83,17 @@ pub(super) fn class_tokens(doc: &Document, id: NodeId) -> impl Iterator<Item = &
 }
 
 /// True for class tokens that name what an element is: no digits (grid
-/// sizes, ids, depths), no state words, no BEM modifiers (`card--wide`),
-/// no generated prefixes.
+/// sizes, ids, depths), no state words, no zebra stripes (`row-odd`), no
+/// BEM modifiers (`card--wide`), no generated prefixes.
 pub(super) fn stable_class(token: &str) -> bool {
     !token.is_empty()
         && token.len() <= 40
         && !token.bytes().any(|b| b.is_ascii_digit())
         && !token.contains("--")
         && !STATE_CLASSES.iter().any(|s| s.eq_ignore_ascii_case(token))
+        && !token
+            .split(['-', '_'])
+            .any(|part| ZEBRA_PARTS.iter().any(|z| z.eq_ignore_ascii_case(part)))
         && !VOLATILE_PREFIXES
             .iter()
             .any(|p| starts_with_ascii_ci(token, p))
@@ -303,7 +310,15 @@ mod tests {
 
     #[test]
     fn state_words_and_generated_prefixes_are_not_stable_in_any_case() {
-        for token in ["post", "entry-title", "Teaser", "isolate", "newsletter"] {
+        for token in [
+            "post",
+            "entry-title",
+            "Teaser",
+            "isolate",
+            "newsletter",
+            "oddities",
+            "uneven-grid",
+        ] {
             assert!(stable_class(token), "{token} names what the element is");
         }
         for token in [
@@ -318,6 +333,9 @@ mod tests {
             "col-6",
             "",
             "odd",
+            "row-odd",
+            "Row-Even",
+            "even_row",
         ] {
             assert!(
                 !stable_class(token),

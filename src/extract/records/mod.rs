@@ -1113,9 +1113,11 @@ fn widen(
         .take(crate::extract::sequence::MAX_CHILDREN as usize)
         .filter(|&c| doc.is_tag(c, tag) && !is_header_row(doc, c))
         .collect();
-    let classes = |id: NodeId| -> Vec<&str> { class_tokens(doc, id).collect() };
+    let classes = |id: NodeId| stable_classes(doc, id);
     // Class names the mined roots share: a member must carry one of them
-    // (keeps an intro `div` out of a list of `div.post`).
+    // (keeps an intro `div` out of a list of `div.post`). Only names that
+    // say what an element is count: zebra rows (`row-odd`, `row-even`)
+    // are one kind.
     let shared = shared_classes(doc, mined);
     // A root with none of them, among three or more that have them, is an
     // odd one (a banner between hotel cards that a rotated repeat started
@@ -1123,14 +1125,12 @@ fn widen(
     let root_set: rustc_hash::FxHashSet<NodeId> = mined
         .iter()
         .map(|m| m.0)
-        .filter(|&r| shared.is_empty() || class_tokens(doc, r).any(|c| shared.contains(&c)))
+        .filter(|&r| shared.is_empty() || stable_classes(doc, r).any(|c| shared.contains(&c)))
         .collect();
     let all: Vec<Record> = members
         .into_iter()
         .filter(|&m| {
-            root_set.contains(&m)
-                || shared.is_empty()
-                || classes(m).iter().any(|c| shared.contains(c))
+            root_set.contains(&m) || shared.is_empty() || classes(m).any(|c| shared.contains(&c))
         })
         .map(|m| Record {
             start: m,
@@ -1164,6 +1164,11 @@ fn widen(
         .collect()
 }
 
+/// The class tokens of `id` that name what it is ([`stable_class`]).
+fn stable_classes(doc: &Document, id: NodeId) -> impl Iterator<Item = &str> {
+    class_tokens(doc, id).filter(|c| stable_class(c))
+}
+
 /// The class names of the mined roots (`first`, `last`) that all of them
 /// carry, or all but one when there are three or more (one odd root does
 /// not empty the set).
@@ -1172,7 +1177,7 @@ fn shared_classes<'d>(doc: &'d Document, mined: &[(NodeId, NodeId)]) -> Vec<&'d 
     let mut own: Vec<&str> = Vec::new();
     for &(r, _) in mined {
         own.clear();
-        own.extend(class_tokens(doc, r));
+        own.extend(stable_classes(doc, r));
         own.sort_unstable();
         own.dedup();
         for &c in &own {
@@ -1199,11 +1204,11 @@ fn alike_members(
     let Some(&(first, _)) = protos.first() else {
         return Vec::new();
     };
-    let shared: Vec<&str> = class_tokens(doc, first)
+    let shared: Vec<&str> = stable_classes(doc, first)
         .filter(|c| {
             protos
                 .iter()
-                .all(|&(r, _)| class_tokens(doc, r).any(|x| x == *c))
+                .all(|&(r, _)| stable_classes(doc, r).any(|x| x == *c))
         })
         .collect();
     let bags: Vec<HashMap<&str, u32>> = protos
@@ -1228,7 +1233,7 @@ fn alike_members(
         })
         .filter(|r| {
             let classed =
-                shared.is_empty() || class_tokens(doc, r.start).any(|c| shared.contains(&c));
+                shared.is_empty() || stable_classes(doc, r.start).any(|c| shared.contains(&c));
             let bag = tag_bag(doc, r.start, r.end);
             classed
                 && bags.iter().map(|b| dice(&bag, b)).fold(0.0, f64::max) >= WIDEN_SIMILARITY
@@ -1440,6 +1445,31 @@ mod tests {
             .iter()
             .position(|t| t.starts_with("Senior Data Engineer"));
         assert_eq!(at, Some(3), "{got:?}");
+    }
+
+    /// Regression (a language's proposal index): tables of striped rows
+    /// (`tr.row-even`, `tr.row-odd`); in a table of three rows, the one
+    /// `row-odd` row lacked the class the two others share and was
+    /// dropped. Zebra stripes say where a row falls, not what it is.
+    #[test]
+    fn every_striped_row_of_a_short_table_is_a_record() {
+        let mut html = String::from("<body><main>");
+        let mut n = 0;
+        for rows in [5, 3, 4] {
+            html.push_str("<section><h3>Category</h3><table><tbody>");
+            for i in 0..rows {
+                n += 1;
+                let stripe = if i % 2 == 0 { "row-even" } else { "row-odd" };
+                html.push_str(&format!(
+                    "<tr class={stripe}><td><abbr>SF</abbr></td><td><a href='/mep-{n}/'>Proposal number {n}</a></td>\
+                     <td>Pike, Novak</td></tr>"
+                ));
+            }
+            html.push_str("</tbody></table></section>");
+        }
+        html.push_str("</main></body>");
+        let got = titles(&html, &MiningParams::default());
+        assert_eq!(got.len(), 12, "{got:?}");
     }
 
     /// Regression: a conference programme has sections of sections (days

@@ -4,7 +4,8 @@
 //! list, or one more post under a "More" heading after the teasers. Such a
 //! record has no twin, so the miner cannot see it, yet the site's own feed
 //! carries it. A straggler is a heading near the winning list — under the
-//! list container's parent or grandparent, never `body` — that carries one
+//! parent or grandparent of the list's container (of the element holding
+//! all its sections, for a list across sections), never `body` — that carries one
 //! link whose target has the shape of the records' own links (same host,
 //! same directory, same depth) and is none of them.
 //!
@@ -51,7 +52,8 @@ pub(super) fn find(doc: &Document, group: &RecordGroup) -> Vec<Record> {
         .map(path_of)
         .collect();
     let limit = MAX_STRAGGLERS.min(group.records.len());
-    let scope = scope_of(doc, container);
+    let extent = list_extent(doc, &group.records, container);
+    let scope = scope_of(doc, extent);
     let mut found = Vec::new();
     for h in (scope + 1)..doc.node(scope).end {
         if heading_level(doc, h).is_none_or(|l| l > MAX_HEADING_LEVEL)
@@ -68,13 +70,29 @@ pub(super) fn find(doc: &Document, group: &RecordGroup) -> Vec<Record> {
             && !known.contains(&path_of(href))
             && !is_caption(doc, top, container)
         {
-            found.push(record_for(doc, top, scope, container, &shape, href));
+            found.push(record_for(doc, top, scope, extent, &shape, href));
             if found.len() > limit {
                 return Vec::new();
             }
         }
     }
     found
+}
+
+/// The element that holds the whole list: its container, or, for a list
+/// across sections (a museum's "Now on", "Coming soon" and "Past" grids),
+/// the nearest element that holds its first and last records.
+fn list_extent(doc: &Document, records: &[Record], container: NodeId) -> NodeId {
+    let (Some(first), Some(last)) = (records.first(), records.last()) else {
+        return container;
+    };
+    if doc.contains(container, first.start) && doc.contains(container, last.start) {
+        return container;
+    }
+    std::iter::once(first.start)
+        .chain(doc.ancestors(first.start))
+        .find(|&a| doc.contains(a, last.start))
+        .unwrap_or(container)
 }
 
 /// The container's grandparent (or parent), never `body` or `html`.
@@ -134,11 +152,11 @@ fn record_for(
     doc: &Document,
     h: NodeId,
     scope: NodeId,
-    container: NodeId,
+    list: NodeId,
     shape: &ShapePattern,
     href: &str,
 ) -> Record {
-    let holds_list = |a: NodeId| doc.contains(a, container);
+    let holds_list = |a: NodeId| doc.contains(a, list);
     let above = || doc.ancestors(h).take_while(|&a| a != scope);
     let root = match above().find(|&a| doc.is_tag(a, "article")) {
         Some(article) if holds_list(article) => h,
@@ -444,6 +462,34 @@ mod tests {
         assert_eq!(found.len(), 1, "{found:?}");
         assert!(found[0].starts_with("Seawall funding stalls"), "{found:?}");
         assert!(found[0].contains("past their design life"), "{found:?}");
+    }
+
+    /// Regression (a museum's exhibitions): the list runs across three
+    /// sections ("Now on", "Coming soon", "Past"), and the featured
+    /// exhibition sits above all of them, beyond the first section's
+    /// grid's grandparent: it was lost.
+    #[test]
+    fn a_featured_record_above_a_list_across_sections_is_a_straggler() {
+        let section = |id: &str, slugs: &[&str]| {
+            let cards: String = slugs
+                .iter()
+                .map(|s| {
+                    format!(
+                        "<li class=card><h3><a href='/exhibitions/{s}/'>The {s} exhibition</a></h3>                         <p>From 4 July 2026</p></li>"
+                    )
+                })
+                .collect();
+            format!("<section id={id}><h2>{id}</h2><ul class=grid>{cards}</ul></section>")
+        };
+        let html = format!(
+            "<body><main><section class=hero><h2><a href='/exhibitions/tidelines/'>Tidelines</a></h2>             <p>The estuary in art.</p></section><div class=layout><div class=main>{}{}{}</div></div></main></body>",
+            section("now", &["paper", "quiet", "glass"]),
+            section("soon", &["ashore", "rook"]),
+            section("past", &["wool", "village"])
+        );
+        let found = stragglers(&html);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(found[0].starts_with("Tidelines"), "{found:?}");
     }
 
     /// Regression: a US local-news site (TownNews BLOX) gives every story
