@@ -1,0 +1,211 @@
+//! What stands among a list's records without being one: advertisements
+//! (by their class, a custom element's name or an "Ad"/"Sponsored" label),
+//! sign-up boxes, the site's own promotion cards, and the stub a deleted
+//! comment leaves.
+//!
+//! Invariants: every test reads only the record's own subtree (and, for a
+//! promotion, the links of the list's items); none reads the page's
+//! style sheets.
+
+use super::*;
+
+/// Class tokens (and parts of custom element names) that mark a slot in a
+/// list as an advertisement: `li.sponsored`, `div.promotedlink`,
+/// `<shreddit-ad-post>`, `<amp-ad>`.
+pub(super) const AD_MARKERS: &[&str] = &[
+    "ad",
+    "ads",
+    "advert",
+    "advertisement",
+    "sponsored",
+    "promoted",
+    "promotedlink",
+];
+
+/// True when a record is an advertisement placed among the records: its
+/// element, or an element child of it, is marked as one by a class token
+/// in [`AD_MARKERS`] (or one of its `-`-separated or camel-case parts, as
+/// in `ad-slot`, `native-ad`, `AdHolder`) or a custom element name with
+/// such a part.
+pub fn is_advertising(doc: &Document, record: &Record) -> bool {
+    let marked = |id: NodeId| {
+        doc.element(id).is_some_and(|e| {
+            let custom = e.name.contains('-')
+                && has_part(std::iter::once(e.name.as_str()), &['-'], AD_MARKERS);
+            let class = e.attr("class").unwrap_or("");
+            let humps = class.split_whitespace().flat_map(camel_humps);
+            custom || has_part(humps, &['-'], AD_MARKERS)
+        })
+    };
+    marked(record.start)
+        || doc.children(record.start).any(marked)
+        || has_ad_label(doc, record, &marked)
+}
+
+/// True when a record is a box placed among the records to sign the
+/// reader up (a job alert, a newsletter): it asks for an email address
+/// (`input type=email`). A card's "add to cart" or "save" form asks for
+/// none.
+pub fn is_signup_box(doc: &Document, record: &Record) -> bool {
+    (record.start..record.end).any(|i| {
+        doc.element(i).is_some_and(|e| {
+            e.name == "input"
+                && e.attr("type")
+                    .is_some_and(|t| t.trim().eq_ignore_ascii_case("email"))
+        })
+    })
+}
+
+/// True when a record stands among the records without being one: an ad
+/// ([`is_advertising`]) or a sign-up box ([`is_signup_box`]).
+pub fn is_interruption(doc: &Document, record: &Record) -> bool {
+    is_advertising(doc, record) || is_signup_box(doc, record)
+}
+
+/// The humps of a camel-case class token (`AdHolder`: `Ad`, `Holder`;
+/// `promotedTweet`: `promoted`, `Tweet`): a cut before each capital that
+/// follows a lower-case letter. A token without one is its own hump.
+pub(super) fn camel_humps(token: &str) -> impl Iterator<Item = &str> {
+    let b = token.as_bytes();
+    let mut start = 0;
+    let mut i = 1;
+    std::iter::from_fn(move || {
+        if start >= b.len() {
+            return None;
+        }
+        while i < b.len() && !(b[i - 1].is_ascii_lowercase() && b[i].is_ascii_uppercase()) {
+            i += 1;
+        }
+        let hump = &token[start..i];
+        start = i;
+        i += 1;
+        Some(hump)
+    })
+}
+
+/// Levels below a record's top an "Ad" or "Sponsored" label is looked for
+/// (a marketplace's result card holds it six levels down).
+pub(super) const AD_LABEL_DEPTH: u32 = 6;
+
+/// True when an element near the top of the record's first element is a
+/// label marked as an ad whose text says so too (`<div
+/// class="card-tag--sponsored">Sponsored</div>` in the card's header): an
+/// ad slot nested in a real record has no such text; or text kept for
+/// screen readers that opens with such a word (`<span
+/// class=wt-screen-reader-only>Ad from shop Kiln</span>`, where the other
+/// cards say "From shop …"). Only the first element: an ad placed between
+/// the siblings of two records is not the record before it.
+pub(super) fn has_ad_label(
+    doc: &Document,
+    record: &Record,
+    marked: &dyn Fn(NodeId) -> bool,
+) -> bool {
+    let top = doc.node(record.start).depth;
+    let end = doc.node(record.start).end.min(record.end);
+    let mut i = record.start + 1;
+    while i < end {
+        let node = doc.node(i);
+        let for_screen_readers = doc.element(i).is_some_and(Element::is_for_screen_readers);
+        let labelled = (marked(i) || for_screen_readers) && {
+            let text = doc.text(i);
+            let text = text.trim().trim_end_matches(':');
+            let first = text.split_whitespace().next().unwrap_or("");
+            AD_MARKERS.iter().any(|m| {
+                text.eq_ignore_ascii_case(m)
+                    || (for_screen_readers && first.eq_ignore_ascii_case(m))
+            })
+        };
+        if labelled {
+            return true;
+        }
+        // Below the last level looked at, skip the subtree.
+        i = if node.depth >= top + AD_LABEL_DEPTH {
+            node.end.max(i + 1)
+        } else {
+            i + 1
+        };
+    }
+    false
+}
+
+/// Class-name parts that mark a card as a promotion of the site's own
+/// (`card--promo`, `promo-tile`).
+pub(super) const PROMO_MARKERS: &[&str] = &["promo", "promotion"];
+
+/// True when a record is the site's own advertisement placed among the
+/// records (a museum's "See every exhibition for free" membership card in
+/// its grid of exhibitions): its element is marked as a promotion
+/// ([`PROMO_MARKERS`], as parts of its class tokens) and its `item` links
+/// outside the folder most of the `items` link into. A product on
+/// promotion, marked the same way, links where the other products do.
+pub(super) fn is_house_promo(doc: &Document, record: &Record, item: &Item, items: &[Item]) -> bool {
+    let marked = doc.element(record.start).is_some_and(|e| {
+        let class = e.attr("class").unwrap_or("");
+        has_part(
+            class.split_whitespace().flat_map(camel_humps),
+            &['-', '_'],
+            PROMO_MARKERS,
+        )
+    });
+    let Some(own) = item.link.as_ref().filter(|_| marked).map(folder_of) else {
+        return false;
+    };
+    let mut counts: std::collections::HashMap<(Option<&str>, &str), usize> = Default::default();
+    for link in items.iter().filter_map(|it| it.link.as_ref()) {
+        *counts.entry(folder_of(link)).or_default() += 1;
+    }
+    counts
+        .into_iter()
+        .find(|&(_, n)| n * 2 > items.len())
+        .is_some_and(|(folder, _)| folder != own)
+}
+
+/// `items` (one for each of `records`) without the site's own promotions
+/// among them ([`is_house_promo`]).
+pub fn without_house_promos(doc: &Document, records: &[Record], items: Vec<Item>) -> Vec<Item> {
+    let promos: Vec<bool> = records
+        .iter()
+        .zip(&items)
+        .map(|(r, it)| is_house_promo(doc, r, it, &items))
+        .collect();
+    items
+        .into_iter()
+        .zip(promos)
+        .filter_map(|(it, promo)| (!promo).then_some(it))
+        .collect()
+}
+
+/// A link's host and folder: `/whats-on/exhibitions/tidelines/` is in
+/// `/whats-on/exhibitions`.
+pub(super) fn folder_of(url: &Url) -> (Option<&str>, &str) {
+    let path = url.path().trim_end_matches('/');
+    (
+        url.host_str(),
+        path.rsplit_once('/').map_or("", |(dir, _)| dir),
+    )
+}
+
+/// Class-name parts that mark a comment as taken down.
+pub(super) const DELETED_MARKERS: &[&str] = &["deleted", "removed"];
+
+/// Bytes of a thread record's text, beside its deletion notice, that are
+/// still chrome (a collapse button "−", a reply count "[4]").
+pub(super) const STUB_CHROME_BYTES: usize = 16;
+
+/// True when a record of a thread is the stub a deleted comment leaves
+/// (Tildes' `<div class="is-comment-deleted">Comment deleted by
+/// author</div>`, Reddit's `.deleted`): an element marked deleted or
+/// removed by a class part in [`DELETED_MARKERS`] holds its text outside
+/// links, all but a few bytes of chrome. Its replies stay records.
+pub fn is_deleted_stub(doc: &Document, record: &Record) -> bool {
+    let marker = (record.start..record.end).find(|&i| {
+        doc.element(i).is_some_and(|e| {
+            let class = e.attr("class").unwrap_or("");
+            has_part(class.split_whitespace(), &['-', '_'], DELETED_MARKERS)
+        }) && doc.text_bytes(i) > 0
+    });
+    marker.is_some_and(|m| {
+        let notice = doc.range_text_bytes(m, doc.node(m).end.min(record.end));
+        text_outside_links(doc, record).saturating_sub(notice) < STUB_CHROME_BYTES
+    })
+}

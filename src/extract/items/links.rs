@@ -1,0 +1,147 @@
+//! Where a record points: links resolved against the page's base, the
+//! fragments that tell records apart, file downloads, comment anchors, and
+//! "view all" links that lead to the listing rather than a record.
+//!
+//! Invariants: resolved links are absolute http(s) URLs; a fragment is kept
+//! only when asked (it names one comment or one release of a page).
+
+use super::*;
+
+/// The base URL links of a page resolve against: `<base href>` (itself
+/// resolved against the page's final URL) or the final URL.
+pub fn base_url(doc: &Document, page_url: &Url) -> Url {
+    doc.base_href
+        .as_deref()
+        .and_then(|b| page_url.join(b).ok())
+        .filter(|u| matches!(u.scheme(), "http" | "https" | "file"))
+        .unwrap_or_else(|| page_url.clone())
+}
+
+/// Resolve `href` against `base`, keeping only http(s) (and file, for local
+/// pages) targets.
+pub fn resolve(base: &Url, href: &str) -> Option<Url> {
+    let href = href.trim();
+    if href.is_empty() || href.starts_with('#') {
+        return None;
+    }
+    let mut url = base.join(href).ok()?;
+    if !matches!(url.scheme(), "http" | "https" | "file") {
+        return None;
+    }
+    url.set_fragment(None);
+    Some(url)
+}
+
+/// [`resolve`] keeping the fragment, and taking fragment-only links
+/// (`#comment-12`) as the page's own URL with that fragment: for records
+/// that a fragment tells apart.
+pub fn resolve_with_fragment(base: &Url, href: &str) -> Option<Url> {
+    let href = href.trim();
+    if href.is_empty() || href == "#" {
+        return None;
+    }
+    let url = base.join(href).ok()?;
+    matches!(url.scheme(), "http" | "https" | "file").then_some(url)
+}
+
+/// A record's link: [`resolve`], or [`resolve_with_fragment`] when the
+/// group's links differ by their fragments (`keep_fragments`) or the
+/// fragment names one comment of the page ([`names_comment`]).
+pub fn resolve_link(base: &Url, href: &str, keep_fragments: bool) -> Option<Url> {
+    if keep_fragments || names_comment(href) {
+        resolve_with_fragment(base, href)
+    } else {
+        resolve(base, href)
+    }
+}
+
+/// The trimmed `href` of link `a`, if it has one.
+pub(super) fn link_href(doc: &Document, a: NodeId) -> Option<&str> {
+    doc.element(a)?.attr("href").map(str::trim)
+}
+
+/// True when the links differ only by fragment: `post#comment-1`,
+/// `post#comment-2` (or `#c1`, `#c2`) are one page without it.
+pub(super) fn fragments_identify(doc: &Document, links: &[NodeId]) -> bool {
+    let hrefs: Vec<&str> = links.iter().filter_map(|&a| link_href(doc, a)).collect();
+    if hrefs.len() < 2 {
+        return false;
+    }
+    let mut full: Vec<&str> = hrefs.clone();
+    full.sort_unstable();
+    full.dedup();
+    let mut pages: Vec<&str> = hrefs
+        .iter()
+        .map(|h| h.split('#').next().unwrap_or(""))
+        .collect();
+    pages.sort_unstable();
+    pages.dedup();
+    full.len() > pages.len()
+}
+
+/// Words that name a comment or post when an anchor's number follows
+/// them (`#comment:6`, `#comment-12`, `#issuecomment-88`, `#post-5`).
+pub(super) const COMMENT_ANCHORS: &[&str] = &["comment", "reply", "post", "answer", "note"];
+
+/// True when `href` links to one comment or post of another page (its
+/// fragment is a [`COMMENT_ANCHORS`] word and a number): a timeline's
+/// "Ticket #1193 closed" or a "recent comments" list links each record to
+/// its event in the page, and without the fragment two events of one page
+/// would share a link and a guid, and a new one would look already seen.
+pub(super) fn names_comment(href: &str) -> bool {
+    let Some((page, fragment)) = href.trim().split_once('#') else {
+        return false;
+    };
+    let word_end = fragment
+        .find(|c: char| !c.is_ascii_alphabetic())
+        .unwrap_or(fragment.len());
+    let (word, rest) = fragment.split_at(word_end);
+    let number = rest.strip_prefix(['-', '_', ':']).unwrap_or(rest);
+    !page.is_empty()
+        && !number.is_empty()
+        && number.bytes().all(|b| b.is_ascii_digit())
+        && COMMENT_ANCHORS
+            .iter()
+            .any(|w| word.to_ascii_lowercase().ends_with(w))
+}
+
+/// File extensions of downloads: such a link is an asset of the record,
+/// never its title (a PDF can be, so it is not here).
+pub(super) const DOWNLOAD_EXTENSIONS: &[&str] = &[
+    ".zip", ".gz", ".tgz", ".bz2", ".xz", ".7z", ".rar", ".dmg", ".exe", ".msi", ".deb", ".rpm",
+    ".apk", ".whl", ".jar", ".iso", ".img", ".mp3", ".m4a", ".ogg", ".mp4", ".sig", ".asc",
+    ".sha256",
+];
+
+pub(super) fn is_download(href: &str) -> bool {
+    let path = href
+        .split(['?', '#'])
+        .next()
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    DOWNLOAD_EXTENSIONS.iter().any(|e| path.ends_with(e))
+}
+
+/// True when `item` links to the listing the `others` live under ("View
+/// all blog posts" → `/blog/`, the posts under `/blog/…`): a way to more
+/// records, not a record. Needs two others, most of them under that path,
+/// and a path other than the site's root; a dated item is a record.
+pub fn is_listing_link(item: &Item, others: &[Item]) -> bool {
+    let Some(link) = item.link.as_ref() else {
+        return false;
+    };
+    let path = link.path();
+    if item.date.is_some() || others.len() < 2 || path == "/" || !path.ends_with('/') {
+        return false;
+    }
+    let under = others
+        .iter()
+        .filter_map(|o| o.link.as_ref())
+        .filter(|o| {
+            o.host_str() == link.host_str()
+                && o.path().len() > path.len()
+                && o.path().starts_with(path)
+        })
+        .count();
+    under >= 2 && under * 2 > others.len()
+}

@@ -1,0 +1,333 @@
+//! Record → item: turns one mined record (a run of sibling DOM subtrees) into
+//! a feed item with title, absolute link, date, summary and image.
+//!
+//! Invariants: `link` and `image` are absolute http(s) URLs; `guid` is stable
+//! for the same record content (the link when there is one, otherwise a hash
+//! of title and summary), so a record seen again maps to the same item.
+//!
+//! [`item_from_record`] reads the record once and hands over: `plan` (a
+//! group's title path, read once for all its records), `titles`, `posts`
+//! (records without a headline), `record_dates`, `links`, `images`, and
+//! `interruptions` (what stands among the records without being one).
+
+use std::borrow::Cow;
+use std::ops::Range;
+
+use chrono::{DateTime, FixedOffset};
+use sha2::{Digest, Sha256};
+use url::Url;
+
+use crate::extract::dates::{
+    DateContext, date_in, find_any, find_date, may_hold_date, numeric_orders_of, parse_any,
+    parse_date, parse_day, parse_range_start,
+};
+use crate::extract::dom::{
+    Document, Element, NodeData, NodeId, collapse_whitespace, ends_with_ascii_ci, find_ascii_ci,
+    is_block_element, is_heading, push_collapsed, starts_with_ascii_ci,
+};
+use crate::extract::records::Record;
+
+mod images;
+mod interruptions;
+mod links;
+mod plan;
+mod posts;
+mod record_dates;
+mod titles;
+
+use images::*;
+use links::*;
+use posts::*;
+use record_dates::*;
+use titles::*;
+
+pub use images::img_source;
+pub use interruptions::{
+    is_advertising, is_deleted_stub, is_interruption, is_signup_box, without_house_promos,
+};
+pub use links::{base_url, is_listing_link, resolve, resolve_link, resolve_with_fragment};
+pub use plan::{TitlePlan, plan_titles};
+pub use posts::HEADLESS_TITLE_CHARS;
+pub(crate) use record_dates::date_moves_with_clock;
+pub use record_dates::list_dates;
+pub(crate) use titles::{is_action_text, is_title_element, title_text};
+
+/// One entry of a published feed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Item {
+    /// The record's main link text or heading, whitespace-collapsed.
+    pub title: String,
+    /// Absolute URL of the record's main link, if it has one.
+    pub link: Option<Url>,
+    /// Stable identifier: the link's string when there is a link, otherwise
+    /// `"urn:feedmine:<hex sha256 prefix>"` of title + summary.
+    pub guid: String,
+    /// Publication date found in the record, if any.
+    pub date: Option<DateTime<FixedOffset>>,
+    /// True when `date` was resolved from a phrase relative to the fetch
+    /// time ("2 days ago", "today"): the state keeps the first sight's.
+    pub date_relative: bool,
+    /// The record's remaining text (without the title), whitespace-collapsed.
+    pub summary: String,
+    /// First content image of the record, absolute.
+    pub image: Option<Url>,
+    /// The record's byline (poster, author), whitespace-collapsed.
+    pub author: Option<String>,
+    /// The record's tags or labels, in page order, without duplicates.
+    pub categories: Vec<String>,
+    /// Sanitized main-content HTML of the linked page (filled by `bodies`).
+    pub body_html: Option<String>,
+}
+
+#[cfg(test)]
+impl Item {
+    /// Tests' item: `title` and nothing else.
+    pub(crate) fn bare(title: &str) -> Item {
+        Item {
+            title: title.to_owned(),
+            link: None,
+            guid: String::new(),
+            date: None,
+            date_relative: false,
+            summary: String::new(),
+            image: None,
+            author: None,
+            categories: Vec::new(),
+            body_html: None,
+        }
+    }
+}
+
+impl Item {
+    /// True when `guid` is the link itself (RSS `isPermaLink="true"`).
+    pub fn guid_is_permalink(&self) -> bool {
+        self.link.as_ref().is_some_and(|l| l.as_str() == self.guid)
+    }
+}
+
+/// Summaries are cut (at a word boundary) beyond this many characters.
+pub const MAX_SUMMARY_CHARS: usize = 1_000;
+
+/// True when one of `tokens`, or a part of one cut at `separators`, is one
+/// of `words` (any case): `ad-slot` holds `ad`, `img-icon` holds `icon`.
+fn has_part<'t>(
+    tokens: impl Iterator<Item = &'t str>,
+    separators: &[char],
+    words: &[&str],
+) -> bool {
+    tokens
+        .flat_map(|t| t.split(separators))
+        .any(|part| words.iter().any(|w| part.eq_ignore_ascii_case(w)))
+}
+
+/// A link inside a record, with what the title choice needs.
+struct LinkInfo<'p> {
+    node: NodeId,
+    url: Url,
+    /// Its title text (borrowed from the plan, which read every link).
+    text: Cow<'p, str>,
+    on_title_path: bool,
+}
+
+/// Turn one record into an item. `base` is [`base_url`] of the page.
+pub fn item_from_record(
+    doc: &Document,
+    record: &Record,
+    base: &Url,
+    dates: &DateContext,
+    plan: &TitlePlan,
+) -> Item {
+    let mut links: Vec<LinkInfo> = Vec::new();
+    let mut heading: Option<NodeId> = None;
+    let mut image: Option<Url> = None;
+    let mut attr_date: Option<DateTime<FixedOffset>> = None;
+    // Subtrees hidden by their markup, and the first date found in them:
+    // a reader sees the visible date (phpBB's hidden "last post" line
+    // comes before the topic's own date).
+    let mut hidden: Vec<Range<NodeId>> = Vec::new();
+    let mut hidden_date: Option<DateTime<FixedOffset>> = None;
+    for i in record.start..record.end {
+        let Some(el) = doc.element(i) else { continue };
+        let name = el.name.as_str();
+        if !hidden.last().is_some_and(|r| r.contains(&i)) && el.is_hidden() {
+            hidden.push(i..doc.node(i).end);
+        }
+        let in_hidden = hidden.last().is_some_and(|r| r.contains(&i));
+        if name == "a" {
+            let url = el
+                .attr("href")
+                .and_then(|h| resolve_link(base, h, plan.keep_fragments));
+            if let Some(url) = url {
+                let text = match plan.link_texts.get(&i) {
+                    Some(t) => Cow::Borrowed(t.as_str()),
+                    None => Cow::Owned(link_title_text(doc, i)),
+                };
+                let on_title_path = plan.title_links.contains(&i);
+                links.push(LinkInfo {
+                    node: i,
+                    url,
+                    text,
+                    on_title_path,
+                });
+            }
+        } else if is_heading(name) && heading.is_none() && doc.text_bytes(i) > 0 {
+            heading = Some(i);
+        } else if name == "img"
+            && image.is_none()
+            && !shown_src(el).is_some_and(|s| plan.shared_images.contains(s.trim()))
+        {
+            image = image_url(el, base);
+        }
+        if attr_date.is_none() && !(in_hidden && hidden_date.is_some()) {
+            let found = attribute_date(el, dates);
+            if in_hidden {
+                hidden_date = found;
+            } else {
+                attr_date = found;
+            }
+        }
+    }
+
+    // The link whose text is the title, which dates are not read from (a
+    // year in a headline): a headless record's permalink is no title, and
+    // its text is often the record's date ("Feb 12th, 2024").
+    let (title, link_node, title_link) = if plan.headless {
+        headless_title(doc, record, &links, &plan.permalinks, dates)
+    } else {
+        let (title, link) = choose_title(doc, record, &links, heading, &plan.permalinks, dates);
+        (title, link, link)
+    };
+    let own = links.iter().find(|l| plan.change_links.contains(&l.node));
+    let by_anchor = || {
+        heading
+            .filter(|&h| anchor_of(doc, h).is_some())
+            .and_then(|h| heading_anchor(doc, h, base))
+    };
+    let link = own
+        .or_else(|| link_node.and_then(|n| links.iter().find(|l| l.node == n)))
+        .map(|l| l.url.clone())
+        .or_else(by_anchor)
+        .or_else(|| links.first().map(|l| l.url.clone()))
+        .or_else(|| heading.and_then(|h| heading_anchor(doc, h, base)));
+
+    // What a reader sees: the subtrees the markup hides (phpBB's
+    // mobile-only "Last post by …" line) are left out.
+    let full = doc.shown_text_of_range(record.start, record.end);
+    // A headless record's title is a cut of its own prose (a comment): the
+    // summary keeps the whole text, or a short comment would have none.
+    let summary = summary_without(full, if plan.headless { "" } else { &title });
+    // A machine-readable attribute date is absolute; only a date read from
+    // the text can be relative ("2 days ago"), so only that one is re-read.
+    let (date, date_relative) = match attr_date {
+        Some(d) => (Some(d), false),
+        None => record_text_date(doc, record, title_link, &hidden, hidden_date, dates),
+    };
+    let (author, categories) = crate::extract::byline::byline_and_tags(doc, record, link_node);
+    let guid = match &link {
+        Some(l) => l.to_string(),
+        None => content_guid(&title, &summary),
+    };
+    Item {
+        title,
+        link,
+        guid,
+        date,
+        date_relative,
+        summary,
+        image,
+        author,
+        categories,
+        body_html: None,
+    }
+}
+
+/// `text` whitespace-collapsed and cut at a word boundary to at most
+/// `limit` characters, with an ellipsis when cut.
+pub fn cut_at_word(text: &str, limit: usize) -> String {
+    let text = collapse_whitespace(text);
+    if text.chars().count() <= limit {
+        return text;
+    }
+    let head: String = text.chars().take(limit + 1).collect();
+    let cut = match head.rfind(' ') {
+        Some(p) if p > 0 => &head[..p],
+        _ => head.trim_end(),
+    };
+    let cut = cut.trim_end_matches([' ', ',', ';', ':', '-', '–', '—']);
+    format!("{cut}…")
+}
+
+/// The record's first line: for a table row, its first cell with text
+/// (the cell's blocks joined by spaces, never glued); otherwise the text
+/// from the first text node to the next block boundary.
+fn first_line(doc: &Document, record: &Record) -> String {
+    if doc.is_tag(record.start, "tr")
+        && let Some(cell) = doc
+            .children(record.start)
+            .filter(|&c| doc.is_tag(c, "td") || doc.is_tag(c, "th"))
+            .find(|&c| doc.text_bytes(c) > 0)
+    {
+        return doc.text(cell);
+    }
+    let Some(first) = (record.start..record.end)
+        .find(|&i| matches!(doc.node(i).data, NodeData::Text { blank: false, .. }))
+    else {
+        return String::new();
+    };
+    let block = doc
+        .ancestors(first)
+        .take_while(|&a| a >= record.start)
+        .find(|&a| doc.tag(a).is_some_and(is_block_element))
+        .unwrap_or(record.start);
+    let end = doc.node(block).end.min(record.end);
+    let mut raw = String::new();
+    for i in first..end {
+        match &doc.node(i).data {
+            NodeData::Text { text, .. } => raw.push_str(text),
+            NodeData::Element(e) if is_block_element(&e.name) => break,
+            _ => {}
+        }
+    }
+    collapse_whitespace(&raw)
+}
+
+/// The record's text with the title's first occurrence removed, cut to
+/// [`MAX_SUMMARY_CHARS`].
+fn summary_without(full: String, title: &str) -> String {
+    let rest = match (title.is_empty(), full.find(title)) {
+        (false, Some(pos)) => {
+            // What is left on either side of the title, one space between.
+            let mut rest = String::with_capacity(full.len());
+            let mut gap = false;
+            push_collapsed(&mut rest, &full[..pos], &mut gap);
+            gap = true;
+            push_collapsed(&mut rest, &full[pos + title.len()..], &mut gap);
+            rest
+        }
+        // The record's text is whitespace-collapsed already.
+        _ => full,
+    };
+    if rest.len() <= MAX_SUMMARY_CHARS || rest.chars().count() <= MAX_SUMMARY_CHARS {
+        return rest;
+    }
+    let cut: String = rest.chars().take(MAX_SUMMARY_CHARS).collect();
+    let cut = match cut.rfind(' ') {
+        Some(p) if p > MAX_SUMMARY_CHARS / 2 => cut[..p].to_string(),
+        _ => cut,
+    };
+    format!("{cut}…")
+}
+
+/// Stable guid for a record without a link.
+pub fn content_guid(title: &str, summary: &str) -> String {
+    let mut h = Sha256::new();
+    h.update(title.as_bytes());
+    h.update([0u8]);
+    h.update(summary.as_bytes());
+    let digest = h.finalize();
+    let hex: String = digest.iter().take(16).map(|b| format!("{b:02x}")).collect();
+    format!("urn:feedmine:{hex}")
+}
+
+#[cfg(test)]
+mod tests;

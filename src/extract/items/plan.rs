@@ -1,0 +1,448 @@
+//! The title plan of a group of records: which link path is the headline
+//! (the same in every record and saying something different in each), the
+//! permalinks of records without one, and the links that tell records
+//! apart where their titles repeat.
+//!
+//! Invariants: one pass over each record's links; paths are strings of the
+//! page's own tags and classes, hashed with std's keyed hasher.
+
+use super::*;
+
+/// The group-level choice of the title link: the structural path (tags and
+/// classes from the record down to the `<a>`) that most records share and
+/// whose link texts differ from record to record. Per-record guesses are
+/// fooled by links in excerpts and by repeated action links ("Source code
+/// (tar.gz)", "12 comments"); the path that is the same in every record
+/// and says something different in each is the headline.
+#[derive(Debug, Clone, Default)]
+pub struct TitlePlan {
+    pub path: Option<String>,
+    /// Image sources found in more than one record: status icons, rating
+    /// stars and spacers, never a record's own picture.
+    pub shared_images: std::collections::HashSet<String>,
+    /// The link at `path` in each record (computed once for the group).
+    pub title_links: rustc_hash::FxHashSet<NodeId>,
+    /// Title text of every link of the group's records, by node.
+    pub link_texts: rustc_hash::FxHashMap<NodeId, String>,
+    /// The records have no headline of their own (comments, status
+    /// posts): the title is the start of their text and the link their
+    /// permalink (see [`headless_group`]).
+    pub headless: bool,
+    /// Each record's permalink, when it has one: a link whose text is its
+    /// posting time or says "permalink", or a forum post's number.
+    pub permalinks: rustc_hash::FxHashSet<NodeId>,
+    /// The records' links differ only by their fragment (`#comment-12`,
+    /// `#v2-1`): the fragment is kept, or every record would get the same
+    /// link and guid.
+    pub keep_fragments: bool,
+    /// Each record's own link where title links repeat (see
+    /// [`change_links`]): the record is linked by it, not by its title.
+    pub change_links: rustc_hash::FxHashSet<NodeId>,
+}
+
+/// Share of records a title path must appear in.
+pub(super) const TITLE_PATH_PRESENCE: f64 = 0.6;
+
+/// Share of distinct texts among a title path's links.
+pub(super) const TITLE_PATH_DISTINCT: f64 = 0.7;
+
+/// Share of distinct texts among a title path's links whose texts repeat
+/// only with their addresses (see [`says_something_each`]).
+pub(super) const TITLE_PATH_DISTINCT_PAGES: f64 = 0.5;
+
+/// Structural path of node `id` inside `record`, written into `path`
+/// (cleared first): `tag.class` steps from the record's top down to `id`.
+/// `steps` is scratch for the nodes on the way.
+pub(super) fn path_in_record(
+    doc: &Document,
+    record: &Record,
+    id: NodeId,
+    steps: &mut Vec<NodeId>,
+    path: &mut String,
+) {
+    steps.clear();
+    steps.extend(
+        std::iter::once(id)
+            .chain(doc.ancestors(id))
+            .take_while(|&a| a >= record.start && a < record.end),
+    );
+    path.clear();
+    for (n, (a, e)) in steps
+        .iter()
+        .rev()
+        .filter_map(|&a| Some((a, doc.element(a)?)))
+        .enumerate()
+    {
+        if n > 0 {
+            path.push('/');
+        }
+        // The record's own element is a record whatever its class
+        // (`li.mw-line-odd`, `li.mw-line-even`: zebra rows).
+        let class = match a == record.start {
+            true => None,
+            false => e.attr("class").unwrap_or("").split_whitespace().next(),
+        };
+        path.push_str(&e.name);
+        path.push('.');
+        path.push_str(class.unwrap_or(""));
+    }
+}
+
+/// What the records say about one title path.
+#[derive(Default)]
+pub(super) struct PathStats {
+    /// The path itself (`h2.entry-title/a.`).
+    path: String,
+    records: usize,
+    /// The first link at the path in each record (its text is in
+    /// [`TitlePlan::link_texts`]).
+    links: Vec<NodeId>,
+    chars: usize,
+    heading: usize,
+    header: usize,
+    slug: f64,
+    /// Records where the link is a file download or hidden.
+    demoted: usize,
+    /// Sum of the link's rank among the record's usable links.
+    rank: usize,
+}
+
+impl PathStats {
+    /// Count link `a` (text `text`, `rank`-th usable link of record `r`)
+    /// as the record's link at this path.
+    fn add(&mut self, doc: &Document, r: &Record, a: NodeId, text: &str, href: &str, rank: usize) {
+        self.slug += slug_match(text, href);
+        self.records += 1;
+        self.chars += text.chars().count();
+        self.heading += usize::from(in_or_has_heading(doc, r, a));
+        self.header += usize::from(in_header_block(doc, r, a));
+        self.demoted += usize::from(is_download(href) || in_closed_details(doc, r, a));
+        self.rank += rank;
+        self.links.push(a);
+    }
+}
+
+/// The title paths of a group, numbered as they are met: one string per
+/// distinct path. Paths are made of the page's class names, so std's keyed
+/// hash (not Fx) keeps a page from choosing colliding ones.
+#[derive(Default)]
+pub(super) struct TitlePaths {
+    ids: std::collections::HashMap<String, usize>,
+    stats: Vec<PathStats>,
+}
+
+impl TitlePaths {
+    /// The number of `path`, new paths getting the next one.
+    fn id(&mut self, path: &str) -> usize {
+        if let Some(&id) = self.ids.get(path) {
+            return id;
+        }
+        let id = self.stats.len();
+        self.ids.insert(path.to_owned(), id);
+        self.stats.push(PathStats {
+            path: path.to_owned(),
+            ..PathStats::default()
+        });
+        id
+    }
+}
+
+/// Choose the title path for a group of records.
+pub fn plan_titles(doc: &Document, records: &[Record], dates: &DateContext) -> TitlePlan {
+    use rustc_hash::FxHashMap as HashMap;
+    let mut paths = TitlePaths::default();
+    let mut link_texts: HashMap<NodeId, String> = HashMap::default();
+    // Links whose text is a date or says "permalink", per record.
+    let mut permalinks: Vec<Option<NodeId>> = Vec::with_capacity(records.len());
+    let (mut steps, mut key, mut seen_here) = (Vec::new(), String::new(), Vec::new());
+    for r in records {
+        seen_here.clear();
+        let mut permalink = None;
+        for i in r.start..r.end {
+            let Some(el) = doc.element(i) else { continue };
+            if el.name != "a" || el.attr("href").is_none() {
+                continue;
+            }
+            let text = link_title_text(doc, i);
+            if permalink.is_none() && names_permalink(doc, r, i, &text, dates) {
+                permalink = Some(i);
+            }
+            if !text.is_empty()
+                && !is_action_text(&text)
+                && !is_number_twin(doc, r, i, &text, dates)
+            {
+                path_in_record(doc, r, i, &mut steps, &mut key);
+                let id = paths.id(&key);
+                // The first link at a path is the record's.
+                if !seen_here.contains(&id) {
+                    let href = el.attr("href").unwrap_or("");
+                    paths.stats[id].add(doc, r, i, &text, href, seen_here.len());
+                    seen_here.push(id);
+                }
+            }
+            link_texts.insert(i, text);
+        }
+        permalinks.push(permalink);
+    }
+    let k = records.len().max(1) as f64;
+    let best = paths
+        .stats
+        .iter()
+        .filter(|st| st.records as f64 >= TITLE_PATH_PRESENCE * k && st.chars > 0)
+        .filter(|st| records.len() < 3 || says_something_each(doc, st, &link_texts))
+        .map(|st| {
+            let n = st.records as f64;
+            let mean = st.chars as f64 / n;
+            // Length counts, but with diminishing returns: an excerpt link is
+            // longer than the headline link, and must not win on length alone.
+            let heading = if st.heading * 2 >= st.records {
+                3.0
+            } else if st.header * 2 >= st.records {
+                2.0
+            } else {
+                1.0
+            };
+            let demoted = if st.demoted * 2 > st.records {
+                0.3
+            } else {
+                1.0
+            };
+            let presence = n / k;
+            let slug = 1.0 + st.slug / n;
+            let score = mean.min(80.0).sqrt() * heading * presence * slug * demoted;
+            (st, score, st.rank as f64 / n)
+        })
+        // Best score; on a tie the path that comes first in the records.
+        .max_by(|a, b| {
+            a.1.total_cmp(&b.1)
+                .then(b.2.total_cmp(&a.2))
+                .then(b.0.path.cmp(&a.0.path))
+        })
+        .map(|(st, _, _)| st);
+    post_number_permalinks(doc, records, &link_texts, &mut permalinks);
+    let path = best.map(|st| st.path.clone());
+    let mean_title_chars = best.map_or(0.0, |st| st.chars as f64 / st.records.max(1) as f64);
+    let headless = headless_group(doc, records, &permalinks, mean_title_chars);
+    let title_links: rustc_hash::FxHashSet<NodeId> = best
+        .map(|st| st.links.iter().copied().collect())
+        .unwrap_or_default();
+    let chosen: Vec<NodeId> = if headless {
+        permalinks.iter().flatten().copied().collect()
+    } else {
+        title_links.iter().copied().collect()
+    };
+    let change_links = match best {
+        Some(best) if !headless => change_links(doc, &paths.stats, best, &link_texts, records),
+        _ => Default::default(),
+    };
+    TitlePlan {
+        path,
+        shared_images: shared_images(doc, records),
+        title_links,
+        link_texts,
+        headless,
+        permalinks: permalinks.iter().flatten().copied().collect(),
+        keep_fragments: fragments_identify(doc, &chosen),
+        change_links,
+    }
+}
+
+/// True when link `a` (text `text`) says no word and another link of
+/// `record` at the same path goes to the same address and does: an
+/// index's number column ("8" beside "Style Guide for Code", both
+/// `td/p/a.pep` to `/mep-0008/`) numbers what the worded link names, and
+/// the path alone cannot tell them apart. A date is no word ("#1843"
+/// beside its build time stays the build's name).
+pub(super) fn is_number_twin(
+    doc: &Document,
+    record: &Record,
+    a: NodeId,
+    text: &str,
+    dates: &DateContext,
+) -> bool {
+    if text.chars().any(char::is_alphabetic) {
+        return false;
+    }
+    let Some(href) = link_href(doc, a) else {
+        return false;
+    };
+    let (mut steps, mut path, mut other) = (Vec::new(), String::new(), String::new());
+    path_in_record(doc, record, a, &mut steps, &mut path);
+    (record.start..record.end).any(|j| {
+        j != a
+            && doc.is_tag(j, "a")
+            && link_href(doc, j) == Some(href)
+            && {
+                let words = link_title_text(doc, j);
+                words.chars().any(char::is_alphabetic) && parse_date(&words, dates).is_none()
+            }
+            && {
+                path_in_record(doc, record, j, &mut steps, &mut other);
+                other == path
+            }
+    })
+}
+
+/// The links that tell records apart where their title links do not: a
+/// wiki's recent changes list each edit of a page under the page's title,
+/// so two records' title links go to one address, and each edit's "diff"
+/// link is its own. When the title path's links repeat an address, the
+/// links of another path that say one word ("diff", "permalink"; or all of
+/// them, when each says something else, as times do) and go to a
+/// different address in every record link their records, if there are as
+/// many as a title path needs (the most; on a tie, the path first in the
+/// records), provided each names the page its record's title links to
+/// ([`names_page`]: a change of that page, not another address of the
+/// record such as a PDF). Records without such a link keep their title
+/// link (a page's creation, whose "diff" is no link). Empty when the title
+/// links differ.
+pub(super) fn change_links(
+    doc: &Document,
+    stats: &[PathStats],
+    title: &PathStats,
+    link_texts: &rustc_hash::FxHashMap<NodeId, String>,
+    records: &[Record],
+) -> rustc_hash::FxHashSet<NodeId> {
+    let href = |a: &NodeId| link_href(doc, *a).unwrap_or("");
+    let distinct = |links: &[NodeId]| {
+        let mut hrefs: Vec<&str> = links.iter().map(href).collect();
+        hrefs.sort_unstable();
+        hrefs.dedup();
+        hrefs.len() == links.len()
+    };
+    if distinct(&title.links) {
+        return Default::default();
+    }
+    let text = |a: &NodeId| link_texts.get(a).map_or("", String::as_str);
+    // The title link of the record holding `a` (links and records are in
+    // document order).
+    let title_of = |a: NodeId| {
+        let r = records.get(records.partition_point(|r| r.end <= a))?;
+        let t = title.links[title.links.partition_point(|&t| t < r.start)..]
+            .first()
+            .filter(|&&t| t < r.end)?;
+        Some(href(t))
+    };
+    let of_titles = |links: &[NodeId]| {
+        links
+            .iter()
+            .all(|&a| title_of(a).is_some_and(|t| names_page(href(&a), t)))
+    };
+    stats
+        .iter()
+        .filter(|st| st.path != title.path)
+        .map(|st| (st, one_word_links(&st.links, &text)))
+        .filter(|(_, links)| links.len() as f64 >= TITLE_PATH_PRESENCE * records.len() as f64)
+        .filter(|(_, links)| distinct(links) && of_titles(links))
+        .max_by(|(a, la), (b, lb)| {
+            la.len()
+                .cmp(&lb.len())
+                .then((b.rank * a.records).cmp(&(a.rank * b.records)))
+        })
+        .map(|(_, links)| links.into_iter().collect())
+        .unwrap_or_default()
+}
+
+/// True when address `change` names the page `title` links to: it holds
+/// the last segment of the title's path ("Fernbrook_Viaduct" of
+/// `/wiki/Fernbrook_Viaduct` in `index.php?title=Fernbrook_Viaduct&diff=48268`).
+pub(super) fn names_page(change: &str, title: &str) -> bool {
+    let path = title.split(['?', '#']).next().unwrap_or("");
+    let last = path.trim_end_matches('/').rsplit('/').next().unwrap_or("");
+    last.len() >= 3 && change.contains(last)
+}
+
+/// Those of `links` that say the word most of them say, or all of them
+/// when none is said twice.
+pub(super) fn one_word_links<'t>(
+    links: &[NodeId],
+    text: &dyn Fn(&NodeId) -> &'t str,
+) -> Vec<NodeId> {
+    let mut counts: rustc_hash::FxHashMap<&str, usize> = Default::default();
+    for a in links {
+        *counts.entry(text(a)).or_default() += 1;
+    }
+    match counts
+        .into_iter()
+        .max_by(|a, b| a.1.cmp(&b.1).then(b.0.cmp(a.0)))
+    {
+        Some((word, n)) if n > 1 => links.iter().copied().filter(|a| text(a) == word).collect(),
+        _ => links.to_vec(),
+    }
+}
+
+/// True when the links at a title path say something different from
+/// record to record: [`TITLE_PATH_DISTINCT`] of their texts differ, or
+/// their texts repeat only where their addresses do and at least
+/// [`TITLE_PATH_DISTINCT_PAGES`] differ (a wiki's recent changes name a
+/// page edited three times three times, always linked to that page; an
+/// action link, "Source code (tar.gz)", says the same of other addresses).
+pub(super) fn says_something_each(
+    doc: &Document,
+    st: &PathStats,
+    link_texts: &rustc_hash::FxHashMap<NodeId, String>,
+) -> bool {
+    let text = |a: &NodeId| link_texts.get(a).map_or("", String::as_str);
+    let mut texts: Vec<&str> = st
+        .links
+        .iter()
+        .map(text)
+        .filter(|t| !t.is_empty())
+        .collect();
+    let n = texts.len().max(1) as f64;
+    texts.sort_unstable();
+    texts.dedup();
+    let distinct = texts.len() as f64;
+    if distinct >= TITLE_PATH_DISTINCT * n {
+        return true;
+    }
+    if distinct < TITLE_PATH_DISTINCT_PAGES * n {
+        return false;
+    }
+    // As many (text, address) pairs as texts: a text repeats only with
+    // its address.
+    let mut pairs: Vec<(&str, &str)> = st
+        .links
+        .iter()
+        .map(|a| (text(a), link_href(doc, *a).unwrap_or("")))
+        .filter(|(t, _)| !t.is_empty())
+        .collect();
+    pairs.sort_unstable();
+    pairs.dedup();
+    pairs.len() == texts.len()
+}
+
+/// Forum posts numbered in the thread (`#<a href="showpost.php?p=…">1</a>`,
+/// `<a href="/posts/884190/">#1</a>`): where most records without a
+/// permalink have a link whose text is a number, and those numbers count
+/// up from record to record, each is its record's permalink. A release's
+/// "#1412" pull-request links do not count up, so they stay references.
+pub(super) fn post_number_permalinks(
+    doc: &Document,
+    records: &[Record],
+    link_texts: &rustc_hash::FxHashMap<NodeId, String>,
+    permalinks: &mut [Option<NodeId>],
+) {
+    let number = |a: &NodeId| -> Option<u32> {
+        let digits = link_texts.get(a)?.trim().trim_start_matches('#');
+        let short = (1..=6).contains(&digits.len());
+        short.then(|| digits.parse().ok()).flatten()
+    };
+    let found: Vec<(usize, NodeId, u32)> = records
+        .iter()
+        .enumerate()
+        .filter(|(k, _)| permalinks[*k].is_none())
+        .filter_map(|(k, r)| {
+            (r.start..r.end)
+                .filter(|&i| doc.is_tag(i, "a"))
+                .find_map(|a| Some((k, a, number(&a)?)))
+        })
+        .collect();
+    let counts_up = found.windows(2).all(|w| w[0].2 < w[1].2);
+    if found.len() < 2 || found.len() * 2 < records.len() || !counts_up {
+        return;
+    }
+    for (k, a, _) in found {
+        permalinks[k] = Some(a);
+    }
+}

@@ -1,0 +1,529 @@
+//! Records without a headline (comments, forum posts, statuses, untitled
+//! blog posts): whether a group is such, each post's permalink, its body
+//! block and the title cut from the start of its own words (not what it
+//! quotes, nor its signature).
+//!
+//! Invariants: a post's title never comes from a quotation unless the post
+//! is nothing but one, nor from comments listed under it.
+
+use super::*;
+
+/// Title links longer than this (mean characters) are headlines: a group
+/// whose title path reads like that is never headless.
+pub(super) const HEADLESS_MAX_TITLE_CHARS: f64 = 25.0;
+
+/// Text outside links a headless record holds (median, bytes) at least.
+pub(super) const HEADLESS_MIN_TEXT: usize = 60;
+
+/// Comments, replies and status posts have no headline: no heading, a
+/// permalink whose text is the time it was posted (or "permalink"), and
+/// much more text of their own than in any link (the only short, regular
+/// link is the author's name). Such a group takes its titles from the
+/// records' text instead of the author links.
+pub(super) fn headless_group(
+    doc: &Document,
+    records: &[Record],
+    permalinks: &[Option<NodeId>],
+    mean_title_chars: f64,
+) -> bool {
+    if records.len() < 2 || mean_title_chars >= HEADLESS_MAX_TITLE_CHARS {
+        return false;
+    }
+    let half = records.len().div_ceil(2);
+    let with_heading = records
+        .iter()
+        .filter(|r| {
+            (r.start..r.end).any(|i| {
+                doc.tag(i).is_some_and(is_heading)
+                    && doc.text_bytes(i) > 0
+                    && !is_byline_heading(doc, r, i)
+            })
+        })
+        .count();
+    let with_permalink = permalinks.iter().filter(|p| p.is_some()).count();
+    if with_heading >= half || with_permalink < half {
+        return false;
+    }
+    let mut own: Vec<usize> = records.iter().map(|r| text_outside_links(doc, r)).collect();
+    own.sort_unstable();
+    let median = own[own.len() / 2];
+    median >= HEADLESS_MIN_TEXT && median as f64 >= 3.0 * mean_title_chars
+}
+
+/// True when heading `h` of `record` names the poster, not the post: it
+/// sits in the record's byline (`section.message-user[itemprop=author]`)
+/// or its links all are author links (`h4 > a.username`), as forum posts
+/// head their poster's card.
+pub(super) fn is_byline_heading(doc: &Document, record: &Record, h: NodeId) -> bool {
+    let in_byline = std::iter::once(h)
+        .chain(doc.ancestors(h).take_while(|&a| a >= record.start))
+        .filter_map(|a| doc.element(a))
+        .any(crate::extract::byline::is_author);
+    let mut links = (h..doc.node(h).end)
+        .filter_map(|i| doc.element(i))
+        .filter(|e| e.name == "a")
+        .peekable();
+    in_byline || (links.peek().is_some() && links.all(crate::extract::byline::is_author))
+}
+
+/// Visible text bytes of a record outside its links.
+pub(super) fn text_outside_links(doc: &Document, r: &Record) -> usize {
+    doc.texts_outside_links(r.start, r.end)
+        .map(|t| t.trim().len())
+        .sum()
+}
+
+/// True when the link `a` with text `text` is `record`'s permalink: by
+/// what it says ([`icon_link_name`], [`is_permalink_text`],
+/// [`is_share_permalink`]), or by the `<time datetime>` it holds
+/// ([`holds_time`]); never a link of a comment under the record
+/// ([`in_inner_comment`]: a Q&A answer's comments are dated links).
+pub(super) fn names_permalink(
+    doc: &Document,
+    record: &Record,
+    a: NodeId,
+    text: &str,
+    dates: &DateContext,
+) -> bool {
+    let named = doc.element(a).is_some_and(|el| {
+        let name = icon_link_name(el, text);
+        is_permalink_text(name, dates) || is_share_permalink(el, name)
+    });
+    (named || holds_time(doc, a)) && !in_inner_comment(doc, record, a)
+}
+
+/// A "Share" link to a page of the site (`/a/78123552/1180233`, a Q&A
+/// answer's own address), not a share menu (`#`) or a sharing service.
+pub(super) fn is_share_permalink(el: &Element, name: &str) -> bool {
+    let href = el.attr("href").unwrap_or("").trim();
+    name.trim().eq_ignore_ascii_case("share") && href.starts_with('/') && !href.starts_with("//")
+}
+
+/// True when link `a` sits in a comment listed under `record` (see
+/// [`is_listed_comment`]): the comments a Q&A site shows under each
+/// answer.
+pub(super) fn in_inner_comment(doc: &Document, record: &Record, a: NodeId) -> bool {
+    std::iter::once(a)
+        .chain(doc.ancestors(a))
+        .take_while(|&x| x > record.start)
+        .any(|x| is_listed_comment(doc, x))
+}
+
+/// True for a comment in a list of comments: an element whose class
+/// names a comment, in one whose class names a list of them
+/// (`li.comment` in `ul.comments`). A comment's own wrapper and parts
+/// (`article.comment-node` in `li.comment`, `div.comment-meta`) are not.
+pub(super) fn is_listed_comment(doc: &Document, id: NodeId) -> bool {
+    let class = |id: NodeId| doc.element(id).and_then(|e| e.attr("class"));
+    let has = |token: &str, words: &[&str]| has_part(std::iter::once(token), &['-', '_'], words);
+    class(id).is_some_and(|c| {
+        has_part(
+            c.split_ascii_whitespace(),
+            &['-', '_'],
+            &["comment", "comments"],
+        )
+    }) && doc.node(id).parent.and_then(class).is_some_and(|c| {
+        c.split_ascii_whitespace()
+            .any(|t| has(t, &["comments"]) || (has(t, &["comment"]) && has(t, &["list"])))
+    })
+}
+
+/// What a link says: its text, or for an icon-only link (no text) the
+/// name its `title` or `aria-label` gives it (a comment's permalink drawn
+/// as a chain icon, `title="link"`).
+pub(super) fn icon_link_name<'a>(el: &'a Element, text: &'a str) -> &'a str {
+    if !text.trim().is_empty() {
+        return text;
+    }
+    el.attr("title")
+        .or_else(|| el.attr("aria-label"))
+        .unwrap_or("")
+}
+
+/// A link text that is the record's posting time ("3 hours ago", "March
+/// 6, 2024 at 9:12 am") or names the link a permalink.
+pub(super) fn is_permalink_text(text: &str, dates: &DateContext) -> bool {
+    let t = text.trim();
+    if t.is_empty() || t.chars().count() > 40 {
+        return false;
+    }
+    // "edited Mar 5, 2024 at 7:47" links the post's revisions.
+    let revision = [
+        "edited",
+        "updated",
+        "modified",
+        "last edited",
+        "last updated",
+    ]
+    .iter()
+    .any(|w| starts_with_ascii_ci(t, w));
+    if revision {
+        return false;
+    }
+    let says_link = ["permalink", "link", "#", "¶", "direct link"]
+        .iter()
+        .any(|w| t.eq_ignore_ascii_case(w));
+    says_link || is_clock_time(t) || date_covers_half(t, dates)
+}
+
+/// True for a time of day on its own: "2:05 PM", "14:02", "9:14:07 a.m."
+/// (a blog post's "Posted by … at 2:05 PM" links the post by its time).
+pub(super) fn is_clock_time(t: &str) -> bool {
+    let (clock, meridiem) = match t.find(|c: char| !c.is_ascii_digit() && c != ':') {
+        Some(at) => t.split_at(at),
+        None => (t, ""),
+    };
+    let meridiem = meridiem.trim().replace('.', "");
+    let parts: Vec<&str> = clock.split(':').collect();
+    let hour_ok = parts.first().is_some_and(|h| (1..=2).contains(&h.len()));
+    let minutes_ok =
+        parts.len() >= 2 && parts.len() <= 3 && parts[1..].iter().all(|m| m.len() == 2);
+    hour_ok
+        && minutes_ok
+        && (meridiem.is_empty()
+            || meridiem.eq_ignore_ascii_case("am")
+            || meridiem.eq_ignore_ascii_case("pm"))
+}
+
+/// True when `t` is a date, or holds one that takes at least half of it
+/// (the prefilter run once for both readings).
+pub(super) fn date_covers_half(t: &str, dates: &DateContext) -> bool {
+    may_hold_date(t)
+        && (parse_any(t, dates).is_some()
+            || find_any(t, dates).is_some_and(|(_, m)| m.len() * 2 >= t.len()))
+}
+
+/// Longest title made from a headless record's text (characters, before
+/// the ellipsis).
+pub const HEADLESS_TITLE_CHARS: usize = 80;
+
+/// Title, link and title link of a record in a group without headlines
+/// (comments, a blog of mostly untitled posts): the heading it opens with
+/// when it has one ([`lead_heading`]), linked by the heading's link or its
+/// permalink; otherwise the start of its body text, cut at a word
+/// boundary, linked by its permalink (which is then no title link).
+pub(super) fn headless_title(
+    doc: &Document,
+    record: &Record,
+    links: &[LinkInfo],
+    permalinks: &rustc_hash::FxHashSet<NodeId>,
+    dates: &DateContext,
+) -> (String, Option<NodeId>, Option<NodeId>) {
+    let permalink = links
+        .iter()
+        .find(|l| {
+            permalinks.contains(&l.node) || names_permalink(doc, record, l.node, &l.text, dates)
+        })
+        .map(|l| l.node);
+    if let Some(h) = lead_heading(doc, record, permalink) {
+        let own = links.iter().find(|l| doc.contains(h, l.node));
+        // A heading that is its link is titled as links are (badges out).
+        let title = match own {
+            Some(l) if doc.text_bytes(l.node) == doc.text_bytes(h) => l.text.to_string(),
+            _ => title_text(doc, h),
+        };
+        let own = own.map(|l| l.node);
+        return (title, own.or(permalink), own);
+    }
+    (body_title(doc, record, permalink), permalink, None)
+}
+
+/// The heading a record opens with, before its body ([`body_block`]): a
+/// titled post among untitled ones ("Studio update: spring term classes
+/// are open" above its text, where the photo posts beside it have only a
+/// caption). A heading inside the body (a comment's "Update"), or one
+/// that names the poster ([`is_byline_heading`]), is no title.
+pub(super) fn lead_heading(
+    doc: &Document,
+    record: &Record,
+    permalink: Option<NodeId>,
+) -> Option<NodeId> {
+    let h = (record.start..record.end).find(|&i| {
+        doc.tag(i).is_some_and(is_heading)
+            && doc.text_bytes(i) > 0
+            && !is_byline_heading(doc, record, i)
+    })?;
+    let body = body_block(doc, record, permalink, true)?;
+    (doc.node(h).end <= body).then_some(h)
+}
+
+/// A title cut from the start of a record's body ([`body_block`] apart
+/// from its `permalink`): the words a reader sees; a post hidden whole (a
+/// collapsed comment) is titled by its hidden words.
+pub(super) fn body_title(doc: &Document, record: &Record, permalink: Option<NodeId>) -> String {
+    let text = match body_block(doc, record, permalink, true) {
+        Some(b) => {
+            // The poster's own words: what the post quotes ("grindnerd
+            // said: …" before the reply) is not, nor the signature under
+            // every post of theirs, unless that is all there is.
+            let end = doc.node(b).end;
+            let mut words = String::new();
+            doc.push_text_of_range(b, end, &mut words, |i| {
+                read_as_words(doc, i)
+                    && !doc
+                        .element(i)
+                        .is_some_and(|e| is_quotation(e) || is_signature(e))
+                    && !is_attribution(doc, i)
+            });
+            if words.trim().is_empty() {
+                // A post that is nothing but a quote is titled by what it
+                // quotes: the quotation itself, not who said it.
+                let quote = (b..end).find(|&i| doc.is_tag(i, "blockquote")).unwrap_or(b);
+                let quote_end = doc.node(quote).end;
+                doc.push_text_of_range(quote, quote_end, &mut words, |i| read_as_words(doc, i));
+            }
+            words
+        }
+        None => body_block(doc, record, permalink, false)
+            .map_or_else(|| first_line(doc, record), |b| doc.text(b)),
+    };
+    cut_at_word(&text, HEADLESS_TITLE_CHARS)
+}
+
+/// Longest text (characters) of a [`is_timestamp_link`].
+pub(super) const MAX_TIMESTAMP_LINK_CHARS: usize = 40;
+
+/// True when link `a` is a post's timestamp: it holds a `<time
+/// datetime>`, no heading, little text (`text`, its title text), and
+/// shows nothing but its time ("21:20" with "EST, 9:20 p.m." for screen
+/// readers on a live blog's update, "4h" on a status). It is the post's
+/// permalink, not its title. A card link showing "pre-release 3.14.0b1"
+/// beside its release date is titled by what it says.
+pub(super) fn is_timestamp_link(doc: &Document, a: NodeId, text: &str) -> bool {
+    let end = doc.node(a).end;
+    let only_time = || {
+        let mut beside = String::new();
+        doc.push_text_of_range(a, end, &mut beside, |i| {
+            doc.element(i)
+                .is_none_or(|e| e.name != "time" && !e.is_hidden() && !e.is_for_screen_readers())
+        });
+        !beside.chars().any(char::is_alphanumeric)
+    };
+    text.chars().count() <= MAX_TIMESTAMP_LINK_CHARS
+        && holds_time(doc, a)
+        && !(a + 1..end).any(|i| doc.tag(i).is_some_and(is_heading))
+        && only_time()
+}
+
+/// True when link `a` holds a `<time datetime>`: a post's timestamp link
+/// ("4h" on a Mastodon status) is its permalink, however short its text.
+pub(super) fn holds_time(doc: &Document, a: NodeId) -> bool {
+    (a + 1..doc.node(a).end).any(|i| {
+        doc.element(i)
+            .is_some_and(|e| e.name == "time" && e.attr("datetime").is_some())
+    })
+}
+
+/// False for elements whose text a reader does not read as a post's
+/// words: hidden by the markup (the folded text behind a content warning)
+/// or a button ("Show more").
+pub(super) fn read_as_words(doc: &Document, id: NodeId) -> bool {
+    doc.element(id)
+        .is_none_or(|e| e.name != "button" && !e.is_hidden())
+}
+
+/// The record's body: the smallest element holding at least 60% of the
+/// record's text outside links (a comment's text, not its author line)
+/// and not its `permalink` (the posting time and the author are not the
+/// body). When every such element holds the permalink (a status whose
+/// poll options come after its text), the element apart from the
+/// permalink with the most text outside links. With `visible`, only the
+/// words a reader sees count ([`read_as_words`]); a poster's signature
+/// never does ([`is_signature`]), nor comments listed under the record
+/// ([`is_listed_comment`]).
+pub(super) fn body_block(
+    doc: &Document,
+    record: &Record,
+    permalink: Option<NodeId>,
+    visible: bool,
+) -> Option<NodeId> {
+    let n = (record.end - record.start) as usize;
+    // prefix[k]: text bytes outside links in nodes start..start+k (and,
+    // when `visible`, outside what is not [`read_as_words`]).
+    let mut prefix = vec![0usize; n + 1];
+    // quoted[k]: node start+k is, or lies in, a quotation or code block.
+    let mut quoted = vec![false; n];
+    let (mut link_end, mut unread_end, mut quote_end) = (0, 0, 0);
+    for k in 0..n {
+        let i = record.start + k as NodeId;
+        // A signature is the poster's, under every post, and the comments
+        // listed under a Q&A answer are other people's: not its words.
+        let unread = || {
+            (visible && !read_as_words(doc, i))
+                || doc.element(i).is_some_and(is_signature)
+                || (i > record.start && is_listed_comment(doc, i))
+        };
+        if i >= unread_end && unread() {
+            unread_end = doc.node(i).end;
+        }
+        if i >= quote_end && doc.element(i).is_some_and(is_quote_or_code) {
+            quote_end = doc.node(i).end;
+        }
+        quoted[k] = i < quote_end;
+        let own = match &doc.node(i).data {
+            NodeData::Element(e) if e.name == "a" => {
+                link_end = link_end.max(doc.node(i).end);
+                0
+            }
+            NodeData::Text { text, blank: false } if i >= link_end && i >= unread_end => {
+                text.trim().len()
+            }
+            _ => 0,
+        };
+        prefix[k + 1] = prefix[k] + own;
+    }
+    let total = prefix[n];
+    if total == 0 {
+        return None;
+    }
+    let own = |i: NodeId| {
+        let a = (i - record.start) as usize;
+        let b = (doc.node(i).end.min(record.end) - record.start) as usize;
+        prefix[b] - prefix[a]
+    };
+    let apart = (record.start..record.end)
+        .filter(|&i| doc.element(i).is_some() && permalink.is_none_or(|p| !doc.contains(i, p)));
+    let size = |i: NodeId| doc.node(i).end - i;
+    apart
+        .clone()
+        .filter(|&i| own(i) * 10 >= total * 6 && !quoted[(i - record.start) as usize])
+        .min_by_key(|&i| (size(i), std::cmp::Reverse(i)))
+        .map(|b| paragraphs_block(doc, record, b, permalink))
+        .or_else(|| {
+            apart
+                .filter(|&i| own(i) > 0)
+                .max_by_key(|&i| (own(i), std::cmp::Reverse(size(i)), std::cmp::Reverse(i)))
+        })
+}
+
+/// True for a quotation or a code block (`blockquote`, `pre`, `code`, an
+/// element whose class names a quote such as Discourse's `aside.quote` or
+/// vBulletin's `div.bbcode_quote`): another poster's words or a program's
+/// output, a part of a comment's body and never the body itself (nor is
+/// anything inside it).
+pub(super) fn is_quote_or_code(e: &Element) -> bool {
+    matches!(e.name.as_str(), "pre" | "code") || is_quotation(e)
+}
+
+/// True for a poster's signature (`aside.message-signature`,
+/// `div.signature`): the same lines under each of their posts.
+pub(super) fn is_signature(e: &Element) -> bool {
+    class_names(e, b"signature")
+}
+
+/// True for a quotation: a `blockquote` or an element whose class names a
+/// quote (another poster's words, with its "… said:" line). Script hooks
+/// (`js-selectToQuote` on XenForo's whole message body) name what a
+/// script does with the element, not what it is.
+pub(super) fn is_quotation(e: &Element) -> bool {
+    e.name == "blockquote" || class_names(e, b"quote")
+}
+
+/// Longest line that introduces a quotation (bytes): "glazeandgrit:",
+/// "On 5 March, Ida Merriwether wrote:".
+pub(super) const MAX_ATTRIBUTION_BYTES: usize = 80;
+
+/// Verbs that close the line introducing a quotation ("Ida wrote:").
+pub(super) const ATTRIBUTION_VERBS: &[&str] = &["wrote", "writes", "said", "says"];
+
+/// True for the line that says whose words a quotation is: a short element
+/// right before a quotation that is a name and a colon ("glazeandgrit:"
+/// above a reblogged post, the name a link) or ends in a verb of saying
+/// ("On 5 March, Ida wrote:"). It belongs to the quotation, not to the
+/// post's own words; a sentence of the poster's that leads into the quote
+/// ("One thing I'd add about the berths:") is theirs.
+pub(super) fn is_attribution(doc: &Document, id: NodeId) -> bool {
+    let Some(parent) = doc.node(id).parent else {
+        return false;
+    };
+    if doc.element(id).is_none() {
+        return false;
+    }
+    // The next sibling that shows something.
+    let parent_end = doc.node(parent).end;
+    let mut next = doc.node(id).end;
+    while next < parent_end && matches!(doc.node(next).data, NodeData::Text { blank: true, .. }) {
+        next = doc.node(next).end;
+    }
+    next < parent_end && doc.element(next).is_some_and(is_quotation) && {
+        let text = doc.text(id);
+        let line = text.trim();
+        line.len() <= MAX_ATTRIBUTION_BYTES
+            && line.strip_suffix(':').is_some_and(|said| {
+                let said = said.trim_end();
+                let verb = said.rsplit(char::is_whitespace).next().unwrap_or("");
+                let named = (id..doc.node(id).end)
+                    .any(|i| doc.is_tag(i, "a") && doc.text(i).trim() == said);
+                !said.is_empty()
+                    && (named
+                        || ATTRIBUTION_VERBS
+                            .iter()
+                            .any(|v| verb.eq_ignore_ascii_case(v)))
+            })
+    }
+}
+
+/// True when a class token of `e` holds `word` (`bbCodeBlock--quote`),
+/// script hooks (`js-…`) aside.
+pub(super) fn class_names(e: &Element, word: &[u8]) -> bool {
+    e.attr("class").is_some_and(|c| {
+        c.split_ascii_whitespace()
+            .any(|t| !starts_with_ascii_ci(t, "js-") && find_ascii_ci(t.as_bytes(), word).is_some())
+    })
+}
+
+/// Elements a comment's body holds beside its paragraphs: quotations,
+/// code, lists, figures and inline markup.
+pub(super) const BODY_PARTS: &[&str] = &[
+    "p",
+    "blockquote",
+    "pre",
+    "ul",
+    "ol",
+    "aside",
+    "figure",
+    "hr",
+    "br",
+    "a",
+    "b",
+    "i",
+    "em",
+    "strong",
+    "code",
+    "span",
+    "img",
+    "sup",
+    "sub",
+    "s",
+    "u",
+    "small",
+    "abbr",
+];
+
+/// The body when `block` is one paragraph of several: their parent, so a
+/// post of a short opening line and a long second paragraph is titled from
+/// its start. Only when the parent is a block of the record below its top,
+/// holds no `permalink`, and holds nothing but [`BODY_PARTS`].
+pub(super) fn paragraphs_block(
+    doc: &Document,
+    record: &Record,
+    block: NodeId,
+    permalink: Option<NodeId>,
+) -> NodeId {
+    let widened = doc
+        .is_tag(block, "p")
+        .then(|| doc.node(block).parent)
+        .flatten()
+        .filter(|&parent| {
+            parent > record.start
+                && permalink.is_none_or(|p| !doc.contains(parent, p))
+                && doc.children(parent).filter(|&c| c != block).any(|c| {
+                    doc.is_tag(c, "p") || (doc.element(c).is_none() && doc.text_bytes(c) > 0)
+                })
+                && doc
+                    .children(parent)
+                    .filter_map(|c| doc.element(c))
+                    .all(|e| BODY_PARTS.contains(&e.name.as_str()))
+        });
+    widened.unwrap_or(block)
+}

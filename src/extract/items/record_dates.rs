@@ -1,0 +1,254 @@
+//! A record's date: attribute dates (`datetime`, tooltips), then its text,
+//! visible markup first, and a day split into parts by markup; with the
+//! list's own way of writing ambiguous all-number dates.
+//!
+//! Invariants: a date in the record's headline is never its date; only a
+//! date read from text can move with the clock ("2 days ago").
+
+use super::*;
+
+/// The reading context of a list's records: `dates`, with slash dates
+/// read day first and dash dates month first when the records' own texts
+/// write them that way ([`numeric_orders_of`]: "19/11/2026" and never
+/// "11/19/2026"; "11-19-2026" and never "19-11-2026").
+pub fn list_dates<'r>(
+    doc: &Document,
+    records: impl IntoIterator<Item = &'r Record>,
+    dates: &DateContext,
+) -> DateContext {
+    let texts = records
+        .into_iter()
+        .flat_map(|r| r.start..r.end)
+        .filter_map(|i| match &doc.node(i).data {
+            NodeData::Text { text, blank: false } => Some(text.as_str()),
+            _ => None,
+        });
+    let orders = numeric_orders_of(texts);
+    DateContext {
+        day_first: orders.slash_day_first,
+        dash_month_first: orders.dash_month_first,
+        ..*dates
+    }
+}
+
+/// The date a tooltip gives: the whole text, the first of its labelled
+/// lines ("Created: Mar 8, 2024 9:12 am⏎Latest: Mar 10, 2024 6:05 pm", as
+/// forum topic lists show the first and the latest post; the first is the
+/// record's own), or a timestamp that opens it ("2026-11-20T21:05:12
+/// 1795208712": a comment's age with its Unix time after it).
+pub(super) fn tooltip_date(title: &str, dates: &DateContext) -> Option<DateTime<FixedOffset>> {
+    parse_date(title, dates)
+        .or_else(|| labelled_first_date(title, dates))
+        .or_else(|| leading_timestamp(title, dates))
+}
+
+/// The date of a tooltip's first line when it is labelled ("Created: …").
+pub(super) fn labelled_first_date(
+    title: &str,
+    dates: &DateContext,
+) -> Option<DateTime<FixedOffset>> {
+    let first = title.lines().next()?;
+    let (label, value) = first.split_once(':')?;
+    let is_label = !label.is_empty()
+        && label.len() <= 20
+        && label.chars().all(|c| c.is_alphabetic() || c == ' ');
+    is_label.then(|| parse_date(value, dates)).flatten()
+}
+
+/// An ISO timestamp that opens a tooltip followed by numbers only
+/// ("2026-11-20T21:05:12 1795208712").
+pub(super) fn leading_timestamp(title: &str, dates: &DateContext) -> Option<DateTime<FixedOffset>> {
+    let (stamp, rest) = title.trim().split_once(char::is_whitespace)?;
+    let numbers = rest
+        .split_whitespace()
+        .all(|w| w.bytes().all(|b| b.is_ascii_digit()));
+    let timestamp = stamp.len() >= 16 && stamp.as_bytes().get(10) == Some(&b'T');
+    (numbers && timestamp)
+        .then(|| parse_date(stamp, dates))
+        .flatten()
+}
+
+/// True when a date read from `source` depends on the fetch time ("2 days
+/// ago", "today", a day without a year): read one day later, it is another
+/// date.
+pub(crate) fn date_moves_with_clock(
+    source: &str,
+    ctx: &DateContext,
+    date: DateTime<FixedOffset>,
+) -> bool {
+    let Some(now) = ctx.now.checked_add_signed(chrono::Duration::days(1)) else {
+        return false;
+    };
+    let later = DateContext { now, ..*ctx };
+    date_in(source, &later) != Some(date)
+}
+
+/// The date of an element's machine-readable attribute (`datetime`,
+/// `data-date`, ..., or a date tooltip on the elements that carry one).
+pub(super) fn attribute_date(el: &Element, dates: &DateContext) -> Option<DateTime<FixedOffset>> {
+    let name = el.name.as_str();
+    [
+        "datetime",
+        "data-datetime",
+        "data-date",
+        "data-time",
+        "title",
+    ]
+    .iter()
+    .filter(|a| **a != "title" || matches!(name, "abbr" | "time" | "span" | "td"))
+    .filter_map(|a| Some((*a, el.attr(a)?)))
+    .find_map(|(a, v)| match a {
+        "title" => tooltip_date(v, dates),
+        _ => parse_date(v, dates),
+    })
+}
+
+/// A record's date when no visible element carries one in an attribute:
+/// the visible text's, else the hidden subtrees' attribute date
+/// (`hidden_date`), else their text's; and whether it moves with the clock
+/// (only a date read from text can be relative).
+pub(super) fn record_text_date(
+    doc: &Document,
+    record: &Record,
+    title_link: Option<NodeId>,
+    hidden: &[Range<NodeId>],
+    hidden_date: Option<DateTime<FixedOffset>>,
+    dates: &DateContext,
+) -> (Option<DateTime<FixedOffset>>, bool) {
+    let from_text = |skip: &[Range<NodeId>]| {
+        text_date(doc, record, title_link, skip, dates)
+            .map(|(d, source)| (Some(d), date_moves_with_clock(&source, dates, d)))
+    };
+    from_text(hidden)
+        .or_else(|| hidden_date.map(|d| (Some(d), false)))
+        .or_else(|| (!hidden.is_empty()).then(|| from_text(&[])).flatten())
+        .unwrap_or((None, false))
+}
+
+/// First date in the record's text outside the `skip` subtrees, in
+/// document order (a record's own date comes before "last reply 3 hours
+/// ago"), and the text it was read from: a text node that is a date on its
+/// own or holds one, else a date spanning several nodes (read from their
+/// joined text).
+pub(super) fn text_date<'d>(
+    doc: &'d Document,
+    record: &Record,
+    title_link: Option<NodeId>,
+    skip: &[Range<NodeId>],
+    ctx: &DateContext,
+) -> Option<(DateTime<FixedOffset>, Cow<'d, str>)> {
+    // A date in the headline is part of it ("Best of 2023"), but a card
+    // link's date beside its heading is the record's own.
+    let title = title_link.map(|t| link_title_node(doc, t));
+    let skipped = |i: NodeId| {
+        title.is_some_and(|t| doc.contains(t, i)) || skip.iter().any(|r| r.contains(&i))
+    };
+    for i in record.start..record.end {
+        if let NodeData::Text { text, blank: false } = &doc.node(i).data
+            && !skipped(i)
+            && let Some(d) = date_in(text, ctx)
+        {
+            return Some((d, Cow::Borrowed(text.as_str())));
+        }
+    }
+    let mut joined = String::new();
+    doc.push_text_of_range(record.start, record.end, &mut joined, |i| !skipped(i));
+    if let Some((d, _)) = find_date(&joined, ctx) {
+        return Some((d, Cow::Owned(joined)));
+    }
+    if let Some(spaced) = spaced_parts(doc, record, skipped)
+        && let Some((d, _)) = find_date(&spaced, ctx)
+    {
+        return Some((d, Cow::Owned(spaced)));
+    }
+    let (d, split) = split_day(doc, record, skipped, ctx)?;
+    Some((d, Cow::Owned(split)))
+}
+
+/// Largest element (in nodes, itself included) read as a day split into
+/// parts by markup: a date badge, or a range of two.
+pub(super) const MAX_SPLIT_DAY_NODES: NodeId = 32;
+
+/// Longest text of such an element (bytes): two days and a dash.
+pub(super) const MAX_SPLIT_DAY_BYTES: usize = 48;
+
+/// The first small element of the record whose parts, joined, are a day:
+/// `<div class=date-badge><span>Sat</span> <span>5</span>
+/// <span>Dec</span></div>`, which no one text node holds and which the
+/// record's running text cannot be trusted with (a day without a year,
+/// "5 Dec", is a date only as a whole string), or a range's first day
+/// ("Thu 10 Dec – Sat 12 Dec"); with the text it was read from. Each node
+/// is read by at most the [`MAX_SPLIT_DAY_NODES`] elements around it.
+pub(super) fn split_day(
+    doc: &Document,
+    record: &Record,
+    skip: impl Fn(NodeId) -> bool,
+    ctx: &DateContext,
+) -> Option<(DateTime<FixedOffset>, String)> {
+    let mut text = String::new();
+    for id in record.start..record.end {
+        let end = doc.node(id).end;
+        if doc.element(id).is_none() || end - id > MAX_SPLIT_DAY_NODES || skip(id) {
+            continue;
+        }
+        text.clear();
+        let mut parts = 0;
+        for i in id..end {
+            if let NodeData::Text {
+                text: t,
+                blank: false,
+            } = &doc.node(i).data
+                && !skip(i)
+            {
+                parts += 1;
+                if !text.is_empty() {
+                    text.push(' ');
+                }
+                text.push_str(t.trim());
+                if text.len() > MAX_SPLIT_DAY_BYTES {
+                    break;
+                }
+            }
+        }
+        if parts < 2 || text.len() > MAX_SPLIT_DAY_BYTES {
+            continue;
+        }
+        if let Some(d) = parse_day(&text, ctx).or_else(|| parse_range_start(&text, ctx)) {
+            return Some((d, text));
+        }
+    }
+    None
+}
+
+/// The record's text nodes joined with spaces, when some of them glue a
+/// digit to a letter across an element boundary: a date whose day, month
+/// and year are inline elements stacked by CSS
+/// (`<span>05</span><span>Mar</span><span>2024</span>`), which the visible
+/// text joins as "05Mar2024". `None` when nothing is glued that way.
+pub(super) fn spaced_parts(
+    doc: &Document,
+    record: &Record,
+    skip: impl Fn(NodeId) -> bool,
+) -> Option<String> {
+    let texts = (record.start..record.end).filter_map(|i| match &doc.node(i).data {
+        NodeData::Text { text, blank: false } if !skip(i) => Some(text.as_str()),
+        _ => None,
+    });
+    let mut glued = false;
+    let mut previous: Option<char> = None;
+    let mut out = String::new();
+    for text in texts {
+        let first = text.chars().next();
+        if let (Some(a), Some(b)) = (previous, first) {
+            glued |= a.is_ascii_alphanumeric()
+                && b.is_ascii_alphanumeric()
+                && a.is_ascii_digit() != b.is_ascii_digit();
+        }
+        previous = text.chars().next_back();
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(text.trim());
+    }
+    glued.then_some(out)
+}

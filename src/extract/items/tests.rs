@@ -1,0 +1,1504 @@
+//! Tests of record → item: titles, links, dates, posts, interruptions.
+
+use super::*;
+
+fn ctx() -> DateContext {
+    DateContext::utc_at(2024, 3, 10, 12)
+}
+
+#[test]
+fn action_texts_are_written_as_they_are_compared() {
+    for a in ACTION_TEXTS {
+        let trimmed = a.trim_matches(|c: char| !c.is_alphanumeric());
+        assert_eq!(*a, trimmed.to_lowercase(), "{a:?}");
+    }
+    for t in [
+        "More »",
+        "more...",
+        "  Read more →",
+        "(Comments)",
+        "続きを読む",
+        "187 comments",
+    ] {
+        assert!(is_action_text(t), "{t}");
+    }
+    for t in ["More tomatoes", "Reply-all etiquette", "Share prices fall"] {
+        assert!(!is_action_text(t), "{t}");
+    }
+}
+
+fn linked(title: &str, href: &str) -> Item {
+    Item {
+        link: Url::parse(href).ok(),
+        guid: href.to_owned(),
+        ..Item::bare(title)
+    }
+}
+
+#[test]
+fn a_view_all_link_above_the_posts_is_not_a_record() {
+    let posts = [
+        linked("Jenny joins the team", "https://x.example/blog/jenny/"),
+        linked("Our public roadmap", "https://x.example/blog/roadmap/"),
+        linked("Jupyter Book 2", "https://x.example/blog/jb2/"),
+    ];
+    let all = linked("View all blog posts", "https://x.example/blog/");
+    assert!(is_listing_link(&all, &posts));
+    // Sections of a site are records when they are the list.
+    let sections = [
+        linked("Guides", "https://x.example/guides/"),
+        linked("Reference", "https://x.example/reference/"),
+    ];
+    assert!(!is_listing_link(
+        &linked("Blog", "https://x.example/blog/"),
+        &sections
+    ));
+    assert!(!is_listing_link(
+        &linked("Home", "https://x.example/"),
+        &posts
+    ));
+    // A post that happens to own sub-pages is kept when dated.
+    let mut dated = all.clone();
+    dated.date = chrono::DateTime::parse_from_rfc3339("2024-03-01T00:00:00Z").ok();
+    assert!(!is_listing_link(&dated, &posts));
+}
+
+fn item_of(html: &str, selector_tag: &str) -> Item {
+    let doc = crate::extract::dom::parse(html);
+    let id = (0..doc.nodes.len() as NodeId)
+        .find(|&i| doc.is_tag(i, selector_tag))
+        .unwrap();
+    let rec = Record {
+        start: id,
+        end: doc.node(id).end,
+    };
+    let base = base_url(
+        &doc,
+        &Url::parse("https://news.example.com/world/").unwrap(),
+    );
+    let plan = plan_titles(&doc, &[rec], &ctx());
+    item_from_record(&doc, &rec, &base, &ctx(), &plan)
+}
+
+/// The elements of `doc` of class `class`, as records.
+fn records_of_class(doc: &Document, class: &str) -> Vec<Record> {
+    records_where(doc, |i| {
+        doc.element(i).and_then(|e| e.attr("class")) == Some(class)
+    })
+}
+
+/// Every element `keep` takes, as a record.
+fn records_where(doc: &Document, keep: impl Fn(NodeId) -> bool) -> Vec<Record> {
+    (0..doc.nodes.len() as NodeId)
+        .filter(|&i| keep(i))
+        .map(|i| Record {
+            start: i,
+            end: doc.node(i).end,
+        })
+        .collect()
+}
+
+/// The items of the records of `class` in `html`, titled by one plan
+/// as a group's are, links resolved against `base`.
+fn items_of(html: &str, class: &str, base: &str) -> Vec<Item> {
+    let doc = crate::extract::dom::parse(html);
+    items_of_records(&doc, &records_of_class(&doc, class), base)
+}
+
+/// [`items_of`] the `<li>` records of `html`, whatever their classes.
+fn items_of_lis(html: &str, base: &str) -> Vec<Item> {
+    let doc = crate::extract::dom::parse(html);
+    items_of_records(&doc, &records_where(&doc, |i| doc.is_tag(i, "li")), base)
+}
+
+/// Regression (a Chinese government notice list): titles cut to fit
+/// the column ("…") were taken as cut, where each link's `title`
+/// attribute holds the whole title.
+#[test]
+fn a_cut_title_is_completed_by_its_tooltip() {
+    let html = "<ul>\
+        <li><a href=./202611/t1.html title=\"关于公开征求《澜川市城市道路占用挖掘管理办法（征求意见稿）》意见的公告\">关于公开征求《澜川市城市道路占用挖掘管理办法（征求意…</a><span>[2026-11-17]</span></li>\
+        <li><a href=./202611/t2.html title=\"Council approves the new  parking\n rules\">Council approves the new...</a></li>\
+        <li><a href=./202611/t3.html title=\"Permalink\">Harbour works begin on Monday…</a></li>\
+        <li><a href=./202611/t4.html title=\"关于市民服务中心部分窗口调整办公时间的公告\">关于市民服务中心部分窗口调整办公时间的公告</a></li>\
+        </ul>";
+    let titles: Vec<String> = items_of_lis(html, "https://www.lanchuan.gov.example/tzgg/")
+        .into_iter()
+        .map(|i| i.title)
+        .collect();
+    assert_eq!(
+        titles,
+        [
+            "关于公开征求《澜川市城市道路占用挖掘管理办法（征求意见稿）》意见的公告",
+            "Council approves the new parking rules",
+            "Harbour works begin on Monday…",
+            "关于市民服务中心部分窗口调整办公时间的公告",
+        ]
+    );
+}
+
+/// The first `n` bytes of each item's title, and its link's path.
+fn title_starts_and_paths(items: &[Item], n: usize) -> Vec<(&str, &str)> {
+    items
+        .iter()
+        .map(|i| (&i.title[..n], i.link.as_ref().map_or("", |l| l.path())))
+        .collect()
+}
+
+/// Regression (a XenForo thread): each post heads its poster's card
+/// with the name in an `h4` (and the title in an `h5`), so the posts
+/// counted as headed: they were titled by their posters' names and
+/// linked to their profiles. Headings in a byline name the poster.
+/// A short post was titled with the poster's signature after it.
+#[test]
+fn a_heading_naming_the_poster_does_not_head_the_post() {
+    let post = |n: usize, who: &str, text: &str| {
+        format!(
+            "<article class=message><section class=message-user itemprop=author>\
+             <a href=/members/{who}.1{n}/ class=avatar>{who}</a>\
+             <h4 class=message-name><a href=/members/{who}.1{n}/ class=username>{who}</a></h4>\
+             <h5 class=userTitle>Well-known member</h5></section>\
+             <div class=message-main><header><a href=/threads/grinders.4821/post-98{n}>\
+             <time datetime=2026-11-1{n}T08:00:00+0000>Nov 1{n}, 2026</time></a> \
+             <a href=/threads/grinders.4821/post-98{n}>#{n}</a></header>\
+             <div class=bbWrapper>{text}</div></div></article>"
+        )
+    };
+    let long = "at that price you are choosing which compromise you can live with, not \
+                which grinder is best, and the stepped ones make you adjust dose instead";
+    let short = "This. Learned it the hard way.</div><aside class=message-signature>\
+                 <div class=bbWrapper>Varda 48 &gt; Kessler K54 | too many tampers</div></aside><div>";
+    let html = [
+        post(4, "dialedin", short),
+        post(1, "grindnerd", &format!("Honest answer: {long}")),
+        post(2, "dialedin", &format!("Agree with this, {long}")),
+        post(3, "grindnerd", &format!("Ha, I did consider it: {long}")),
+    ]
+    .concat();
+    let items = items_of(
+        &html,
+        "message",
+        "https://forums.brewline.example/threads/grinders.4821/",
+    );
+    let got = title_starts_and_paths(&items, 14);
+    assert_eq!(
+        got,
+        [
+            ("This. Learned ", "/threads/grinders.4821/post-984"),
+            ("Honest answer:", "/threads/grinders.4821/post-981"),
+            ("Agree with thi", "/threads/grinders.4821/post-982"),
+            ("Ha, I did cons", "/threads/grinders.4821/post-983"),
+        ]
+    );
+    assert_eq!(items[0].title, "This. Learned it the hard way.");
+}
+
+/// Regression (a Q&A page): an answer's first dated link is "edited
+/// Mar 5, 2024 at 7:47" (its revisions) and the next ones are the
+/// timestamps of the comments listed under it; its own address is its
+/// "Share" link. Answers were linked to revisions and comments, and a
+/// short answer was titled by a comment.
+#[test]
+fn an_answer_is_linked_by_its_share_link_not_its_edits_or_comments() {
+    let answer = |id: u32, text: &str, edited: bool| {
+        let edit = if edited {
+            format!("<a href=/posts/{id}/revisions>edited Mar 5, 2024 at 7:47</a>")
+        } else {
+            String::new()
+        };
+        format!(
+            "<div class=answer id=answer-{id}><div class=s-prose><p>{text}</p></div>\
+             <div class=post-menu><a href=/a/{id}/1180233 class=js-share-link>Share</a> \
+             <a href=/posts/{id}/edit>Improve this answer</a></div>{edit}\
+             <div class=user-info>answered <span title='2024-03-04 20:41:09Z'>Mar 4, 2024 at 20:41</span> \
+             <a href=/users/11/marta>Marta</a></div>\
+             <div class='comments js-comments-container'><ul class=comments-list>\
+             <li class=comment id=comment-{id}1><div class=comment-body><span class=comment-copy>This is \
+             the right explanation, and the docs for asyncio.gather say so in a footnote that nobody \
+             reads until it bites them in production.</span> <a class=comment-user href=/users/7/jb>jb</a> \
+             <a class=comment-link href=#comment{id}1_{id}>Mar 5, 2024 at 9:12</a></div></li></ul></div></div>"
+        )
+    };
+    let long = "The gather call is not the one cancelling anything: the timeout wrapper \
+                around it is, and it cancels whatever is still pending when it fires.";
+    let html = [
+        answer(78123552, long, true),
+        answer(78124188, long, false),
+        answer(
+            78127810,
+            "It's a bug in Python, you should report it.",
+            false,
+        ),
+    ]
+    .concat();
+    let items = items_of(
+        &html,
+        "answer",
+        "https://devanswers.example/questions/1/why",
+    );
+    let got = title_starts_and_paths(&items, 12);
+    assert_eq!(
+        got,
+        [
+            ("The gather c", "/a/78123552/1180233"),
+            ("The gather c", "/a/78124188/1180233"),
+            ("It's a bug i", "/a/78127810/1180233"),
+        ]
+    );
+}
+
+/// Regression (a package's release history): each release is one card
+/// link holding a "pre-release" badge, the version and a `<time>`; the
+/// card was taken for a timestamp link (it holds a time): every
+/// pre-release was titled "pre-release", from the record's first line.
+#[test]
+fn a_card_link_around_its_date_is_titled_by_what_it_says() {
+    let card = |v: &str, badge: &str, day: u32| {
+        format!(
+            "<div class=release><a class='card release__card' href=/project/t/{v}/>{badge}\
+             <p class=release__version>{v}</p><p class=release__version-date>\
+             <time datetime=2026-10-{day:02}T23:41:07+0000>Oct {day}, 2026</time></p></a></div>"
+        )
+    };
+    let html = [
+        card("3.14.0", "<span class=badge>This version</span>", 19),
+        card(
+            "3.14.0b1",
+            "<span class='badge badge--warning'>pre-release</span>",
+            2,
+        ),
+        card("3.13.4", "", 1),
+    ]
+    .concat();
+    let titles: Vec<String> = items_of(&html, "release", "https://pypi.example/project/t/")
+        .into_iter()
+        .map(|i| i.title)
+        .collect();
+    // The date goes; a label stays beside a title this short.
+    assert_eq!(
+        titles,
+        ["This version 3.14.0", "pre-release 3.14.0b1", "3.13.4"]
+    );
+}
+
+/// Regression: a lab's publication list links a paper's title only
+/// when the paper has a page; the others are named in a
+/// `span.pub-title`, in quotes, and were titled "PDF" or "Code".
+#[test]
+fn a_citation_without_a_title_link_is_titled_by_its_title_element() {
+    let cite = |title: &str, key: &str| {
+        format!(
+            "<li class=pub><span class=pub-authors>T. Moreau and <strong>J. Okafor</strong>.</span> \
+             <span class=pub-title>&ldquo;{title},&rdquo;</span> in <em>Proc. VLDB</em>, 2025. \
+             <span class=pub-links>[<a href=/papers/{key}.pdf>PDF</a>] \
+             [<a href=https://doi.org/10.14778/{key}>DOI</a>] [<a href=#bib-{key}>BibTeX</a>]</span></li>"
+        )
+    };
+    let html = format!(
+        "<ol>{}{}{}</ol>",
+        cite(
+            "When Indexes Forget: Learned Index Drift Under Skewed Updates",
+            "moreau25"
+        ),
+        cite(
+            "&ldquo;It Worked on My Laptop&rdquo;: Reproducibility Pitfalls",
+            "okafor24"
+        ),
+        "<li class=pub>B. Lind. <span class=pub-title>&ldquo;<a href=/pubs/zone-maps/>Zone Maps \
+         Revisited</a>,&rdquo;</span> in <em>ICDE</em>, 2025. [<a href=/papers/lind25.pdf>PDF</a>]</li>"
+    );
+    let items = items_of_lis(&html, "https://lab.example/publications/");
+    let got: Vec<(&str, &str)> = items
+        .iter()
+        .map(|i| (i.title.as_str(), i.link.as_ref().map_or("", |l| l.as_str())))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            (
+                "When Indexes Forget: Learned Index Drift Under Skewed Updates",
+                "https://lab.example/papers/moreau25.pdf"
+            ),
+            (
+                "\u{201c}It Worked on My Laptop\u{201d}: Reproducibility Pitfalls",
+                "https://lab.example/papers/okafor24.pdf"
+            ),
+            ("Zone Maps Revisited", "https://lab.example/pubs/zone-maps/"),
+        ]
+    );
+    assert_eq!(unquoted_title("\"Plain quotes.\""), "Plain quotes.");
+    assert_eq!(
+        unquoted_title("A title, with a comma"),
+        "A title, with a comma"
+    );
+}
+
+/// Regression: a post list hides its author and word count inside the
+/// card's link (`display:none`, for search engines), and phpBB hides a
+/// mobile-only "Last post by …" line in each topic row: both were read
+/// into the title or the summary, which a reader never sees.
+#[test]
+fn text_the_markup_hides_is_in_no_title_or_summary() {
+    let html = "<ul>\
+        <li><a href='/blog/write-code'><span>Write code, not too much</span>\
+        <span style='display:none'>Brandon Smith</span></a>\
+        <div hidden>Last post by sparkyjoe</div><p>Mostly functions, said the author.</p></li>\
+        <li><a href='/blog/signatures'><span>My favourite function signature</span>\
+        <span style='display: none'>Brandon Smith</span></a>\
+        <div hidden>Last post by Ruben</div><p>One that takes a slice.</p></li></ul>";
+    let items = items_of_lis(html, "https://blog.example/");
+    let got: Vec<(&str, &str)> = items
+        .iter()
+        .map(|it| (it.title.as_str(), it.summary.as_str()))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            (
+                "Write code, not too much",
+                "Mostly functions, said the author."
+            ),
+            ("My favourite function signature", "One that takes a slice."),
+        ]
+    );
+}
+
+/// Regression: WordPress's latest-posts block ends each excerpt with
+/// "Read more<span class=screen-reader-text>: Title</span>"; read
+/// whole, that link was longer than the title link and titled every
+/// post "Read more: …" (8 of 9 on a recipe blog's home page).
+/// Screen-reader text still names an icon link that shows nothing.
+#[test]
+fn screen_reader_text_is_no_part_of_a_title_unless_it_is_all_there_is() {
+    let post = |slug: &str, title: &str| {
+        format!(
+            "<li><a class=wp-block-latest-posts__post-title href='/{slug}/'>{title}</a>\
+             <time datetime='2026-11-20T07:00:00-06:00'>November 20, 2026</time>\
+             <div class=wp-block-latest-posts__post-excerpt>A weeknight dish with a crisp top. \
+             <a class=wp-block-latest-posts__read-more href='/{slug}/'>Read more\
+             <span class=screen-reader-text>: {title}</span></a></div></li>"
+        )
+    };
+    let html = format!(
+        "<ul>{}{}{}</ul>",
+        post("gratin", "Gratin"),
+        post("soup", "Soup"),
+        post("bars", "Bars")
+    );
+    let items = items_of_lis(&html, "https://food.example/");
+    let titles: Vec<&str> = items.iter().map(|it| it.title.as_str()).collect();
+    assert_eq!(titles, ["Gratin", "Soup", "Bars"]);
+    assert!(
+        items[0].summary.ends_with("crisp top. Read more"),
+        "{}",
+        items[0].summary
+    );
+    let doc = crate::extract::dom::parse(
+        "<a href='#c1'><svg></svg><span class=sr-only>Permalink</span></a>",
+    );
+    let a = (0..doc.nodes.len() as NodeId)
+        .find(|&i| doc.is_tag(i, "a"))
+        .expect("the link");
+    assert_eq!(title_text(&doc, a), "Permalink");
+}
+
+/// The items of `records`, titled by one plan as a group's are.
+fn items_of_records(doc: &Document, records: &[Record], base: &str) -> Vec<Item> {
+    let base = Url::parse(base).unwrap();
+    let plan = plan_titles(doc, records, &ctx());
+    records
+        .iter()
+        .map(|r| item_from_record(doc, r, &base, &ctx(), &plan))
+        .collect()
+}
+
+/// A forum post: its number link (`#N`), its author, and its text.
+fn post(number: &str, author: &str, text: &str) -> String {
+    format!(
+        "<div class=post><div class=head>#<a href='/p/{author}{number}'>{number}</a></div>\
+         <a class=user href='/u/{author}'>{author}</a><div class=msg>{text}</div></div>"
+    )
+}
+
+/// Regression: a thread's posts, numbered `#1`, `#2`, ... by a link,
+/// were titled by that number ("1", "2"): the number is the post's
+/// permalink, and the post is titled by its own text.
+#[test]
+fn numbered_posts_are_titled_by_their_text_and_linked_by_their_number() {
+    let long = "Blade is freshly honed and the mouth is closed up, yet the plane chatters";
+    let html = [
+        post("1", "turnedleg", long),
+        post("2", "oakandiron", &format!("{long} on end grain")),
+        post("3", "shavingsfly", &format!("Skew the plane: {long}")),
+    ]
+    .concat();
+    let items = items_of(&html, "post", "https://forum.example/t/48213");
+    assert_eq!(items.len(), 3);
+    assert!(
+        items[0].title.starts_with("Blade is freshly honed"),
+        "{}",
+        items[0].title
+    );
+    assert_eq!(
+        items[1].link.as_ref().map(Url::as_str),
+        Some("https://forum.example/p/oakandiron2")
+    );
+}
+
+/// Regression (a Discourse topic): a post whose code block holds most
+/// of its text was titled by the code, and a post of a short opening
+/// line, a quote and a long paragraph by the long paragraph alone.
+/// Regression (a XenForo thread): a reply opening with the post it
+/// quotes was titled "grindnerd said: …", the other poster's words.
+#[test]
+fn a_post_is_titled_from_the_start_of_its_own_words() {
+    let code = "Coordinator 0x0000 ├─ Plug kitchen 0x31a8 (router, LQI 212) ├─ Plug hallway \
+                0x4b90 (router, LQI 187) │ ├─ Lumo door sensor 0x5a1f (end device) └─ Plug \
+                office 0x22ee (router, LQI 230)";
+    let long = "In my case it is not only the door sensors: a couple of older contact sensors \
+                drop as well, always after being idle for about two hours, as if the \
+                coordinator forgot its children";
+    let html = [
+        post(
+            "1",
+            "ardenvale",
+            &format!("<p>Here is the map:</p><pre><code>{code}</code></pre>"),
+        ),
+        post(
+            "2",
+            "marlow",
+            &format!(
+                "<p>Same here.</p><aside class=quote><blockquote><p>Mains-powered \
+                      devices are fine</p></blockquote></aside><p>{long}</p>"
+            ),
+        ),
+        post("3", "june", &format!("<p>{long}, and the plugs too.</p>")),
+    ]
+    .concat();
+    let titles: Vec<String> = items_of(&html, "post", "https://forum.example/t/18342")
+        .into_iter()
+        .map(|it| it.title)
+        .collect();
+    assert!(
+        titles[0].starts_with("Here is the map: Coordinator"),
+        "{titles:?}"
+    );
+    // What a post quotes is not its own words (a forum's "… said:"
+    // block opening a reply was its title).
+    assert!(titles[1].starts_with("Same here. In my case"), "{titles:?}");
+    assert!(titles[2].starts_with("In my case"), "{titles:?}");
+}
+
+/// Regression (a Tildes thread): the stub a deleted comment leaves
+/// ("Comment deleted by author" beside its Link and Parent links) was
+/// an item; a comment that only mentions deletion, or whose author
+/// flair is marked removed, is not a stub.
+#[test]
+fn a_deleted_comment_stub_is_told_from_comments() {
+    let html = "<div class=c><button>−</button><div>[4]</div>\
+        <div class=is-comment-deleted>Comment deleted by author</div>\
+        <a href='#c1'>Link</a> <a href='#c0'>Parent</a></div>\
+        <div class=c><a href='/u/ada'>ada</a> <span class=flair-removed>mod</span>\
+        <p>The 21:40 sleeper ran on time all week, and the couchettes were clean.</p></div>\
+        <div class=c><a href='/u/bo'>bo</a><p>I deleted my old booking and made a new \
+        one: the refund came within a day.</p></div>";
+    let doc = crate::extract::dom::parse(html);
+    let stubs: Vec<bool> = records_of_class(&doc, "c")
+        .iter()
+        .map(|r| is_deleted_stub(&doc, r))
+        .collect();
+    assert_eq!(stubs, [true, false, false]);
+}
+
+/// Regressions (a Mastodon timeline): a boost, whose booster's name
+/// comes first, was linked to the booster; the status's permalink is
+/// its timestamp link ("4h", a `<time datetime>`). A status behind a
+/// content warning was titled by its folded text: a reader sees the
+/// warning, not the "Show more" button or the hidden words.
+#[test]
+fn a_status_is_linked_by_its_timestamp_and_titled_by_what_shows() {
+    let status = |id: &str, prepend: &str, content: &str| {
+        format!(
+            "<div class=entry>{prepend}<div class=status><a class=time href='https://coast.example/@tern/{id}'>\
+             <time datetime='2026-11-21T08:02:10Z'>4h</time></a>\
+             <a class=name href='https://coast.example/@tern'>Tern</a>\
+             <div class=content>{content}</div></div></div>"
+        )
+    };
+    let prose = "<p>The winter wader count is on Sunday. We need counters for fourteen sectors, \
+                 no experience needed.</p>";
+    let html = [
+        status("1", "", prose),
+        status(
+            "2",
+            "<div class=prepend><a href='https://moor.example/@kes'>Kes</a> boosted</div>",
+            prose,
+        ),
+        status(
+            "3",
+            "",
+            "<p><span class=summary>Long post: notes from the flood consultation</span>\
+             <button>Show more</button></p><div class=e-content style='display: none'>\
+             <p>Three hours, about sixty people, one very tired consultant, and a car park \
+             extension that is still in the scheme.</p></div>",
+        ),
+    ]
+    .concat();
+    let items = items_of(&html, "entry", "https://moor.example/@kes");
+    let link = |i: usize| items[i].link.as_ref().map(Url::as_str);
+    assert_eq!(link(1), Some("https://coast.example/@tern/2"));
+    assert_eq!(
+        items[2].title,
+        "Long post: notes from the flood consultation"
+    );
+}
+
+/// Regression (a language's proposal index): each row links its number
+/// and its title to one page, both `td/p/a.pep`, and every title was
+/// the number.
+#[test]
+fn a_number_beside_a_worded_link_to_the_same_page_is_no_title() {
+    let row = |n: &str, title: &str| {
+        format!(
+            "<tr class=row><td><p><abbr>SF</abbr></p></td>\
+             <td><p><a class=pep href='../mep-{n:0>4}/'>{n}</a></p></td>\
+             <td><p><a class=pep href='../mep-{n:0>4}/'>{title}</a></p></td><td><p>Pike</p></td></tr>"
+        )
+    };
+    let html = format!(
+        "<table><tbody>{}{}{}</tbody></table>",
+        row("8", "Style Guide for Marlin Code"),
+        row("20", "The Tao of Marlin"),
+        row("257", "Docstring Conventions")
+    );
+    let items = items_of(&html, "row", "https://meps.example/mep-0000/");
+    let titles: Vec<&str> = items.iter().map(|i| i.title.as_str()).collect();
+    assert_eq!(
+        titles,
+        [
+            "Style Guide for Marlin Code",
+            "The Tao of Marlin",
+            "Docstring Conventions"
+        ]
+    );
+    assert_eq!(
+        items[0].link.as_ref().map(Url::as_str),
+        Some("https://meps.example/mep-0008/")
+    );
+}
+
+/// A blog of mostly untitled posts (photos with a caption, quotes),
+/// each linked by its date.
+fn tumblr_post(id: &str, date: &str, body: &str) -> String {
+    format!(
+        "<article class=post><div class=inner>{body}<footer>\
+         <a class=post-date href='https://kiln.example/post/{id}'>{date}</a> \
+         <a class=notes href='https://kiln.example/post/{id}#notes'>12 notes</a></footer></div></article>"
+    )
+}
+
+/// Regressions (a Tumblr blog): posts whose permalink says their date
+/// were undated (the permalink was read as a title link, whose dates
+/// are never the record's); the titled posts among the untitled were
+/// titled by their first words; a reblog was titled by the reblogged
+/// blog's name; a post that is only a quote was titled by its quote
+/// and its source.
+#[test]
+fn a_blog_of_untitled_posts_is_dated_by_its_permalinks_and_titles_its_titled_ones() {
+    let html = [
+        tumblr_post(
+            "1",
+            "Mar 10th, 2024",
+            "<div class=body><img src='/k.jpg'><p>Kiln opening, Sunday. Three survivors out of eleven.</p></div>",
+        ),
+        tumblr_post(
+            "2",
+            "Mar 8th, 2024",
+            "<h2 class=title><a href='https://kiln.example/post/2'>Notes on a celadon that behaves</a></h2>\
+             <div class=body><p>Six months and forty-one test tiles later, I have a celadon that does not craze.</p></div>",
+        ),
+        tumblr_post(
+            "3",
+            "Mar 5th, 2024",
+            "<div class=body><p><a class=tumblr_blog href='https://grit.example/post/9'>glazeandgrit</a>:</p>\
+             <blockquote><p>Reminder that wedging is not optional.</p></blockquote>\
+             <p>Said it louder for the Tuesday night class.</p></div>",
+        ),
+        tumblr_post(
+            "4",
+            "Mar 2nd, 2024",
+            "<div class=body><div class=quote-wrapper><blockquote><p>Clay remembers everything you do to it.</p></blockquote>\
+             <p class=source>— Ida Merriwether</p></div></div>",
+        ),
+        tumblr_post(
+            "5",
+            "Feb 25th, 2024",
+            "<div class=body><p>Anyone near Leeds selling a banding wheel? Asking for six students.</p></div>",
+        ),
+    ]
+    .concat();
+    let items = items_of(&html, "post", "https://kiln.example/");
+    let titles: Vec<&str> = items.iter().map(|i| i.title.as_str()).collect();
+    assert_eq!(
+        titles,
+        [
+            "Kiln opening, Sunday. Three survivors out of eleven.",
+            "Notes on a celadon that behaves",
+            "Said it louder for the Tuesday night class.",
+            "Clay remembers everything you do to it.",
+            "Anyone near Leeds selling a banding wheel? Asking for six students.",
+        ]
+    );
+    let days: Vec<String> = items
+        .iter()
+        .map(|i| {
+            i.date
+                .map(|d| d.date_naive().to_string())
+                .unwrap_or_default()
+        })
+        .collect();
+    assert_eq!(
+        days,
+        [
+            "2024-03-10",
+            "2024-03-08",
+            "2024-03-05",
+            "2024-03-02",
+            "2024-02-25"
+        ]
+    );
+}
+
+/// The lead-in line of a quotation is the poster's own when it says
+/// something of their own ("One thing I'd add about the berths:"), and
+/// the quotation's when it names whose words follow.
+#[test]
+fn an_attribution_line_belongs_to_its_quotation() {
+    let doc = crate::extract::dom::parse(
+        "<div><p id=a><a href='/u/grit'>glazeandgrit</a>:</p><blockquote>q</blockquote>\
+         <p id=b>On 5 March, Ida wrote:</p> <blockquote>q</blockquote>\
+         <p id=c>One thing I'd add about the berths:</p><blockquote>q</blockquote>\
+         <p id=d>glazeandgrit:</p><p>not a quote</p></div>",
+    );
+    let by_id = |id: &str| {
+        (0..doc.nodes.len() as NodeId)
+            .find(|&i| doc.element(i).and_then(|e| e.attr("id")) == Some(id))
+            .unwrap()
+    };
+    assert!(is_attribution(&doc, by_id("a")));
+    assert!(is_attribution(&doc, by_id("b")));
+    assert!(!is_attribution(&doc, by_id("c")));
+    assert!(!is_attribution(&doc, by_id("d")));
+}
+
+/// Regression (a Blogger home page): a post without a title was titled
+/// by its author's profile link, its only other link being the "2:05
+/// PM" that links the post.
+#[test]
+fn an_untitled_post_among_titled_ones_is_titled_by_its_words() {
+    let post = |title: &str, slug: &str, body: &str, time: &str| {
+        format!(
+            "<div class=post>{title}<div class=body>{body}</div><div class=footer>Posted by \
+             <a class=g-profile href='https://blogger.example/profile/1' rel=author>Maren Oakley</a> at \
+             <a class=timestamp-link href='https://kitchen.example/2025/03/{slug}.html' rel=bookmark>{time}</a></div></div>"
+        )
+    };
+    let titled = |t: &str, slug: &str| {
+        format!(
+            "<h3 class=post-title><a href='https://kitchen.example/2025/03/{slug}.html'>{t}</a></h3>"
+        )
+    };
+    let html = [
+        post(
+            "",
+            "blog-post",
+            "Snow on the daffodils this morning. Spring, apparently, is negotiable.",
+            "2:05 PM",
+        ),
+        post(
+            &titled("Sourdough discard crackers", "crackers"),
+            "crackers",
+            "<p>Attempt number four: rosemary and salt.</p>",
+            "9:14 AM",
+        ),
+        post(
+            &titled("Seed order arrived", "seeds"),
+            "seeds",
+            "<p>The seed order came and I regret nothing.</p>",
+            "7:30 PM",
+        ),
+    ]
+    .concat();
+    let items = items_of(&html, "post", "https://kitchen.example/");
+    assert_eq!(
+        items[0].title,
+        "Snow on the daffodils this morning. Spring, apparently, is negotiable."
+    );
+    assert_eq!(
+        items[0].link.as_ref().map(Url::as_str),
+        Some("https://kitchen.example/2025/03/blog-post.html")
+    );
+    assert_eq!(items[1].title, "Sourdough discard crackers");
+    for t in ["2:05 PM", "14:02", "9:14:07 a.m."] {
+        assert!(is_clock_time(t), "{t}");
+    }
+    for t in ["2:5 PM", "3.14", "v1:20", "12:00 noon", "2024"] {
+        assert!(!is_clock_time(t), "{t}");
+    }
+}
+
+/// Regressions (a news opinion page, a Tumblr link post, a rendered
+/// changelog): a kicker inside the headline link ("Analysis"), a "↗"
+/// hidden from screen readers after it, and a heading's "¶" anchor
+/// were read into the titles; a release heading without a version link
+/// was linked to a pull request its notes cite.
+#[test]
+fn kickers_decoration_and_heading_anchors_are_no_part_of_a_title() {
+    let item = item_of(
+        "<article><h3><a href='/opinion/tunnel/'><span class='kicker kicker--analysis'>Analysis</span> \
+         Why the lakefront tunnel vote slipped again</a></h3></article>",
+        "article",
+    );
+    assert_eq!(item.title, "Why the lakefront tunnel vote slipped again");
+    let item = item_of(
+        "<article><h2><a href='https://sea.example/bowl'>The bowl that survived 800 years \
+         <span class=arrow aria-hidden=true>&#8599;</span></a></h2><p>A long read.</p></article>",
+        "article",
+    );
+    assert_eq!(item.title, "The bowl that survived 800 years");
+    let release = |v: &str, id: &str| {
+        format!(
+            "<section class=rel><h2 id='{id}'><a href='https://forge.example/compare/{v}'>{v}</a> - 2026-01-20\
+             <a class=headerlink href='#{id}'>&para;</a></h2><ul><li>Fixed a thing \
+             (<a href='https://forge.example/pull/4{id}'>#4{id}</a>)</li></ul></section>"
+        )
+    };
+    let html = format!(
+        "{}{}<section class=rel><h2 id='192'>[1.9.2] - 2026-01-20<a class=headerlink href='#192'>&para;</a></h2>\
+         <ul><li>Installing failed (<a href='https://forge.example/pull/486'>#486</a>)</li></ul></section>{}",
+        release("2.4.0", "240"),
+        release("2.3.1", "231"),
+        release("1.9.1", "191")
+    );
+    let items = items_of(&html, "rel", "https://docs.example/changelog/");
+    assert_eq!(items[0].title, "2.4.0");
+    assert_eq!(items[2].title, "[1.9.2] - 2026-01-20");
+    assert_eq!(
+        items[2].link.as_ref().map(Url::as_str),
+        Some("https://docs.example/changelog/#192")
+    );
+}
+
+/// Regression (a museum's exhibitions grid): the membership card
+/// among the exhibitions, marked `card--promo`, was an item. A product
+/// on promotion links where the others do and stays.
+#[test]
+fn the_sites_own_promotion_among_the_records_is_no_item() {
+    let card = |class: &str, href: &str, title: &str| {
+        format!(
+            "<li class='{class}'><h3><a href='{href}'>{title}</a></h3><p>Some words about it.</p></li>"
+        )
+    };
+    let html = [
+        card(
+            "card card--exhibition",
+            "/exhibitions/paper-armour/",
+            "Paper Armour",
+        ),
+        card(
+            "card card--promo",
+            "/support-us/membership/",
+            "See every exhibition for free",
+        ),
+        card(
+            "card card--exhibition card--promo",
+            "/exhibitions/quiet-room/",
+            "The Quiet Room",
+        ),
+        card(
+            "card card--exhibition",
+            "/exhibitions/glass/",
+            "Glass Menagerie",
+        ),
+    ]
+    .concat();
+    let doc = crate::extract::dom::parse(&format!("<ul>{html}</ul>"));
+    let records = records_where(&doc, |i| doc.is_tag(i, "li"));
+    let items = items_of_records(&doc, &records, "https://museum.example/whats-on/");
+    let kept = without_house_promos(&doc, &records, items);
+    let titles: Vec<&str> = kept.iter().map(|i| i.title.as_str()).collect();
+    assert_eq!(
+        titles,
+        ["Paper Armour", "The Quiet Room", "Glass Menagerie"]
+    );
+}
+
+/// Regression (release notes): versions are headings with an in-page
+/// `¶` anchor and no other link, and the first carries a "Latest"
+/// badge: they had no link at all, and "Latest" ended the title.
+#[test]
+fn a_heading_without_links_is_linked_by_its_anchor_and_loses_its_badge() {
+    let html = "<div class=notes>\
+        <div class=r><h2 id=v4-12-0><a class=anchor href='#v4-12-0'></a>Version 4.12.0 \
+        <span class='badge badge--latest'>Latest</span></h2><p>Released 18 November 2026</p></div>\
+        <div class=r><h2><a class=anchor href='#v4-11-2'></a>Version 4.11.2</h2>\
+        <p>Released 4 November 2026</p></div></div>";
+    let items = items_of(html, "r", "https://app.example/release-notes/");
+    assert_eq!(items[0].title, "Version 4.12.0");
+    let links: Vec<Option<&str>> = items
+        .iter()
+        .map(|it| it.link.as_ref().map(Url::as_str))
+        .collect();
+    assert_eq!(
+        links,
+        [
+            Some("https://app.example/release-notes/#v4-12-0"),
+            Some("https://app.example/release-notes/#v4-11-2")
+        ]
+    );
+}
+
+/// Regression (a live blog): each update's only steady link is its
+/// timestamp ("21:20", a `<time datetime>` with a hidden "EST"), so
+/// every update was titled "21:20 EST, 9:20 p.m.". An update is titled
+/// by its heading, or else by its words, and linked by the timestamp.
+#[test]
+fn a_live_update_is_titled_by_its_heading_or_words_not_its_time() {
+    let update = |id: u32, author: &str, body: &str| {
+        format!(
+            "<article class=update id=u{id}><header><a class=stamp href='#u{id}'>\
+             <time datetime='2026-12-03T21:{id}:00-05:00'>21:{id}</time>\
+             <span class=visually-hidden> EST, 9:{id} p.m.</span></a></header>\
+             <div class=body>{body}</div><p class=byline><a href='/staff/{author}'>{author}</a></p>\
+             </article>"
+        )
+    };
+    let html = [
+        update(
+            20,
+            "dana",
+            "<h3>Schools closed Friday in four districts</h3><p>Port Ardent City \
+                            Schools and Harmon Local have cancelled classes for Friday.</p>",
+        ),
+        update(
+            31,
+            "luis",
+            "<p>The weather office has extended the lake-effect snow warning for \
+                            Arden and Wyle counties until Saturday morning.</p>",
+        ),
+        update(
+            42,
+            "dana",
+            "<h3>Governor declares state of emergency</h3><p>The declaration \
+                            covers six counties and frees state money for plowing.</p>",
+        ),
+    ]
+    .concat();
+    let items = items_of(&html, "update", "https://herald.example/storm-live");
+    let titles: Vec<&str> = items.iter().map(|it| it.title.as_str()).collect();
+    assert_eq!(titles[0], "Schools closed Friday in four districts");
+    assert!(
+        titles[1].starts_with("The weather office has extended"),
+        "{titles:?}"
+    );
+    assert_eq!(
+        items[1].link.as_ref().map(Url::as_str),
+        Some("https://herald.example/storm-live#u31")
+    );
+}
+
+/// Numbers that do not count up through the records (pull-request
+/// references in release notes) are not permalinks.
+#[test]
+fn numbers_that_do_not_count_up_are_not_post_permalinks() {
+    let permalinks = |numbers: [&str; 3]| {
+        let html: String = numbers.iter().map(|n| post(n, "a", "x")).collect();
+        let doc = crate::extract::dom::parse(&html);
+        let records = records_of_class(&doc, "post");
+        plan_titles(&doc, &records, &ctx()).permalinks.len()
+    };
+    assert_eq!(permalinks(["1412", "1380", "1377"]), 0);
+    assert_eq!(permalinks(["1", "2", "4"]), 3);
+}
+
+/// Regression: a commit title split into links around a pull-request
+/// reference was titled by its first piece ("Fix panic (").
+#[test]
+fn a_title_split_into_glued_links_is_read_whole() {
+    let it = item_of(
+        "<li><p><a href='/c/4be1'>Fix panic on a trailing BOM (</a><a href='/pull/482'>#482</a>\
+         <a href='/c/4be1'>)</a></p><a href='/u/mh'>mhollis</a> committed</li>",
+        "li",
+    );
+    assert_eq!(it.title, "Fix panic on a trailing BOM (#482)");
+    assert_eq!(it.link.unwrap().as_str(), "https://news.example.com/c/4be1");
+    // Links with a space between them are separate (a title and its
+    // "Read more" to the same page).
+    let it = item_of(
+        "<li><h3><a href='/p/1'>Floods reach the city</a> <a href='/p/1'>Read more</a></h3></li>",
+        "li",
+    );
+    assert_eq!(it.title, "Floods reach the city");
+    // Regression (a cloud blog's featured article): a card link around
+    // its kicker, heading and summary, glued to its "Read Article"
+    // link, was read whole with them as its title.
+    let it = item_of(
+        "<article><div><a href='/p/5-years'><span>Sustainability</span><h2>Five years of renewable energy</h2>\
+         <p>For five years now, Google has matched its use.</p></a><a href='/p/5-years'>Read Article</a></div></article>",
+        "article",
+    );
+    assert_eq!(it.title, "Five years of renewable energy");
+}
+
+/// The title of an article whose heading link holds `inner`.
+fn headline_title(inner: &str) -> String {
+    let html = format!("<article><h2><a href='/a/1'>{inner}</a></h2></article>");
+    item_of(&html, "article").title
+}
+
+/// Regression: a subscriber badge inside the headline's link began
+/// the title ("Abonnés Procès des cambriolages ...").
+#[test]
+fn a_badge_at_the_start_of_the_title_link_is_not_the_title() {
+    assert_eq!(
+        headline_title(
+            "<span class='badge badge--abonnes'>Abonnés</span> Procès des cambriolages en série"
+        ),
+        "Procès des cambriolages en série"
+    );
+    // A span that is the whole title is not a badge.
+    assert_eq!(
+        headline_title("<span class='label'>Short title</span>"),
+        "Short title"
+    );
+}
+
+/// Regression: a paywall badge at the end of the headline's link ended
+/// the title ("Klinikum lockt Pflegekräfte mit eigenen Wohnungen AN+").
+#[test]
+fn a_badge_at_the_end_of_the_title_link_is_not_the_title() {
+    let cases = [
+        (
+            "Klinikum lockt Pflegekräfte mit eigenen Wohnungen <span class='plus-badge' \
+             title='AN+ Artikel'><span class='visually-hidden'>AN+</span>\
+             <svg class='icon'></svg></span>",
+            "Klinikum lockt Pflegekräfte mit eigenen Wohnungen",
+        ),
+        // Both ends at once.
+        (
+            "<span class='pill'>Video</span> Flut am Deich <span class='badge'>Plus</span>",
+            "Flut am Deich",
+        ),
+        // A headline too short to lose its label keeps it.
+        ("Ein Tor <span class='badge'>Plus</span>", "Ein Tor Plus"),
+        // A time stamped into the link (a Trac timeline).
+        (
+            "<span class=time>17:58</span> Changeset <em>[4827]</em>",
+            "Changeset [4827]",
+        ),
+        // An icon with a word in it (a Japanese paper's video mark).
+        (
+            "<span class='c-icon c-icon--video'>動画</span>伝統の「雪吊り」作業始まる",
+            "伝統の「雪吊り」作業始まる",
+        ),
+    ];
+    for (inner, title) in cases {
+        assert_eq!(headline_title(inner), title, "{inner}");
+    }
+}
+
+/// Regression: a library catalogue writes "The Salt Road : <span
+/// class=subtitle>Walking the Coast</span>" in its title link; the
+/// subtitle alone was taken for a card's inner title.
+#[test]
+fn a_subtitle_inside_the_title_link_is_part_of_the_title() {
+    assert_eq!(
+        headline_title("The Salt Road : <span class=subtitle>Walking the Coast</span>"),
+        "The Salt Road : Walking the Coast"
+    );
+    // A card link's inner headline is still its title.
+    assert_eq!(
+        headline_title(
+            "<span class=card__title>Floods reach the city</span>\
+             <span class=card__subtitle>Water rose overnight</span>"
+        ),
+        "Floods reach the city"
+    );
+}
+
+/// Regression: sponsored property cards in the listings' own markup
+/// carry their "Sponsored" label two levels down, in the card's header.
+#[test]
+fn a_card_labelled_sponsored_below_its_top_is_an_ad() {
+    let is_ad = |html: &str| {
+        let doc = crate::extract::dom::parse(html);
+        let id = (0..doc.nodes.len() as NodeId)
+            .find(|&i| doc.is_tag(i, "article"))
+            .expect("the card");
+        is_advertising(
+            &doc,
+            &Record {
+                start: id,
+                end: doc.node(id).end,
+            },
+        )
+    };
+    let card = |tag: &str| {
+        format!(
+            "<article class=propertyCard><div class=propertyCard-header>{tag}</div>\
+             <h2><a href='/p/1'>Harbourside Quarter, Whitcombe</a></h2></article>"
+        )
+    };
+    assert!(is_ad(&card(
+        "<div class='propertyCard-tag propertyCard-tag--sponsored'>Sponsored</div>"
+    )));
+    // A label that says something else, or an ad class on an empty
+    // slot, does not make the card an ad.
+    assert!(!is_ad(&card(
+        "<div class='propertyCard-tag propertyCard-tag--sponsored'>Featured</div>"
+    )));
+    assert!(!is_ad(&card("<div class='inline-ad-slot'></div>")));
+    // Regression: a marketplace's label sits six levels into the card.
+    assert!(is_ad(&card(
+        "<div class=container><div class=section><div class=row>\
+         <span class=declarative><a class='label-popover sponsored-label-text'>Sponsored</a>\
+         </span></div></div></div>"
+    )));
+    // Regression: a marketplace marks its sponsored results, and an
+    // "Editorial recommendations" block among them, with a camel-case
+    // class (`AdHolder`); the block was kept as a record.
+    let slot = |class: &str| {
+        format!(
+            "<article class='{class}'><h2><a href='/p/1'>Harbourside Quarter</a></h2></article>"
+        )
+    };
+    assert!(is_ad(&slot("s-result-item AdHolder s-flex-full-width")));
+    assert!(is_ad(&slot("promotedTweet")));
+    for class in ["HeadlineCard padded", "LoadMore", "iPad-case", "ADVENTURE"] {
+        assert!(!is_ad(&slot(class)), "{class}");
+    }
+    // Regression: a marketplace marks its ads only with text for
+    // screen readers ("Ad from shop …"; others say "From shop …").
+    let card = |label: &str| {
+        format!(
+            "<article class=listing-card><a href='/listing/1'><div class=info>\
+             <div class=caption><span class=wt-screen-reader-only>{label}</span></div>\
+             <h3>Blue glaze tumbler</h3></div></a></article>"
+        )
+    };
+    assert!(is_ad(&card("Ad from shop SaltGlazeSisters")));
+    assert!(is_ad(&card("Sponsored")));
+    for label in [
+        "From shop SaltGlazeSisters",
+        "Add to basket",
+        "5.0 out of 5 stars",
+    ] {
+        assert!(!is_ad(&card(label)), "{label}");
+    }
+    // Regression: an ad between the unwrapped siblings of two stories
+    // made the story before it an ad.
+    let doc = crate::extract::dom::parse(
+        "<div id=list><header><h2><a href='/s/4'>Story four</a></h2></header>\
+         <div class=body>Text</div><div class=ntv-sponsored>\
+         <span class=ad-label>Advertisement</span></div></div>",
+    );
+    let header = (0..doc.nodes.len() as NodeId)
+        .find(|&i| doc.is_tag(i, "header"))
+        .expect("the story's first sibling");
+    let list = doc.node(header).parent.expect("the list");
+    let story = Record {
+        start: header,
+        end: doc.node(list).end,
+    };
+    assert!(!is_advertising(&doc, &story));
+}
+
+/// Regression: phpBB repeats each topic's last-post time in a block
+/// hidden by inline style before the topic's own start time; the
+/// hidden time dated the topic.
+#[test]
+fn a_date_hidden_by_the_markup_gives_way_to_the_visible_one() {
+    let topic = |hidden: &str| {
+        format!(
+            "<li class='row'><a class='topictitle' href='/t/931'>Safety first on mains sets</a>\
+             <div class='responsive-show' {hidden}>Last post by Annie &laquo; \
+             <time datetime='2026-10-30T12:02:55+00:00'>Fri Oct 30, 2026</time></div>\
+             <div class='topic-poster'>by Sid &raquo; \
+             <time datetime='2019-03-06T20:41:19+00:00'>Wed Mar 06, 2019 8:41 pm</time></div></li>"
+        )
+    };
+    for hidden in [
+        "style='display: none;'",
+        "style='color:red; DISPLAY:NONE !important'",
+        "hidden",
+    ] {
+        let it = item_of(&topic(hidden), "li");
+        let date = it.date.map(|d| d.to_rfc3339());
+        assert_eq!(
+            date.as_deref(),
+            Some("2019-03-06T20:41:19+00:00"),
+            "{hidden}"
+        );
+    }
+    // Shown, the first time is the record's, as before.
+    let it = item_of(&topic("style='display: block'"), "li");
+    assert_eq!(it.date.unwrap().to_rfc3339(), "2026-10-30T12:02:55+00:00");
+    // A date only in hidden markup is still the record's date.
+    let only_hidden = "<li><a href='/t/1'>Schedule for the next meeting</a>\
+         <span hidden><time datetime='2024-03-05T10:00:00+00:00'>5 March</time></span></li>";
+    let it = item_of(only_hidden, "li");
+    assert_eq!(it.date.unwrap().to_rfc3339(), "2024-03-05T10:00:00+00:00");
+    let text_only = "<li><a href='/t/1'>Schedule for the next meeting</a>\
+         <span style='display:none'>Posted 5 March 2024</span></li>";
+    let it = item_of(text_only, "li");
+    assert_eq!(it.date.unwrap().date_naive().to_string(), "2024-03-05");
+}
+
+#[test]
+fn teaser_with_thumbnail_heading_and_time() {
+    let it = item_of(
+        "<article><a href='/p/1'><img src='/i/1.jpg' alt=''></a><h3><a href='/p/1'>Floods reach the city</a></h3>\
+         <p>Water levels rose overnight.</p><a href='/p/1#c'>12 comments</a>\
+         <time datetime='2024-03-05T08:00:00+01:00'>5 March</time></article>",
+        "article",
+    );
+    assert_eq!(it.title, "Floods reach the city");
+    assert_eq!(it.link.unwrap().as_str(), "https://news.example.com/p/1");
+    assert_eq!(
+        it.image.unwrap().as_str(),
+        "https://news.example.com/i/1.jpg"
+    );
+    assert_eq!(it.date.unwrap().to_rfc3339(), "2024-03-05T08:00:00+01:00");
+    assert!(it.summary.contains("Water levels rose overnight."));
+    assert!(!it.summary.contains("Floods reach"));
+}
+
+#[test]
+fn list_row_with_date_span_and_read_more() {
+    let it = item_of(
+        "<li><span>March 5, 2024</span> <a href='post.html'>Read more</a> <a href='post.html'>On writing</a></li>",
+        "li",
+    );
+    assert_eq!(it.title, "On writing");
+    assert_eq!(
+        it.link.as_ref().unwrap().as_str(),
+        "https://news.example.com/world/post.html"
+    );
+    assert_eq!(it.date.unwrap().date_naive().to_string(), "2024-03-05");
+    assert!(it.guid_is_permalink());
+}
+
+/// Regression: a card whose `<a>` wraps heading, summary and date lost
+/// its date, because every date inside the title link was taken for
+/// part of the headline.
+#[test]
+fn date_beside_the_heading_of_a_card_link_is_the_records() {
+    let it = item_of(
+        "<div><a href='walk.html'><p>Trails</p><h4>Walking the drovers' road</h4><p>Three days on a green lane.</p><span>March 8, 2024</span></a></div>",
+        "div",
+    );
+    assert_eq!(it.title, "Walking the drovers' road");
+    assert_eq!(it.date.unwrap().date_naive().to_string(), "2024-03-08");
+    // A date in the headline itself is still no record date.
+    let it = item_of(
+        "<div><h3><a href='review.html'>Our review of March 8, 2024</a></h3></div>",
+        "div",
+    );
+    assert!(it.date.is_none(), "{:?}", it.date);
+}
+
+/// A German news teaser (telepolis, heise) dates itself "heute, 11:45
+/// Uhr" after the author: the item takes that day and time, and is
+/// marked as a date that moves with the clock.
+#[test]
+fn german_day_word_with_time_dates_the_teaser() {
+    let it = item_of(
+        "<article><h3><a href='/tp/features/Maskenpflicht-4959380.html'>Maskenpflicht in der Grundschule</a></h3>\
+         <p>Die übersehenen Nebenwirkungen Christof Kuhbandner heute, 11:45 Uhr <a href='#k'>258</a></p></article>",
+        "article",
+    );
+    assert_eq!(it.title, "Maskenpflicht in der Grundschule");
+    let today = ctx().now.date_naive();
+    let date = it.date.expect("a date from \"heute, 11:45 Uhr\"");
+    assert_eq!(date.date_naive(), today);
+    assert_eq!(date.time().to_string(), "11:45:00");
+    assert!(it.date_relative);
+}
+
+/// Regression: a lazy loader's placeholder `src="/img/blank.gif"` made
+/// the picture decorative although `data-src` held the real one.
+#[test]
+fn lazy_loaded_picture_behind_a_blank_placeholder_is_the_image() {
+    let it = item_of(
+        "<article><img src='/img/blank.gif' data-src='/media/heat-pump-480.jpg' width='480' height='270' alt=''>\
+         <h3><a href='/p/2'>Heat pumps outsold furnaces</a></h3></article>",
+        "article",
+    );
+    assert_eq!(
+        it.image.map(|u| u.to_string()).as_deref(),
+        Some("https://news.example.com/media/heat-pump-480.jpg")
+    );
+}
+
+/// Forum rows show their posters' avatars; none is the record's picture,
+/// whether the class or the address says so.
+#[test]
+fn posters_avatars_are_not_the_image() {
+    for img in [
+        "<img class='avatar' src='/letter/s/a87d34/48.png' width='48' height='48'>",
+        "<img src='/user_avatar/q/jpvandijk/48/4410_2.png' width='48' height='48'>",
+    ] {
+        let it = item_of(
+            &format!(
+                "<table><tr><td><a href='/t/export-to-pdf/18249'>Export to PDF cuts off code blocks</a></td><td><a href='/u/x'>{img}</a></td></tr></table>"
+            ),
+            "tr",
+        );
+        assert_eq!(it.image, None, "{img}");
+    }
+}
+
+/// A forum topic list's activity cell: the first of the tooltip's
+/// labelled dates (the topic's creation) is the record's date.
+#[test]
+fn labelled_tooltip_gives_its_first_date() {
+    let it = item_of(
+        "<table><tr><td><a href='/t/feature-request/18233'>Feature request: per-notebook default font</a></td>\
+         <td class='activity' title='Created: Mar 8, 2024 9:12 am&#10;Latest: Mar 10, 2024 6:05 pm'><a href='/t/feature-request/18233/7'>2h</a></td></tr></table>",
+        "tr",
+    );
+    assert_eq!(it.date.unwrap().date_naive().to_string(), "2024-03-08");
+    assert_eq!(tooltip_date("Posted by: someone", &ctx()), None);
+    assert_eq!(
+        tooltip_date("A very long label that is not one: Mar 8, 2024", &ctx()),
+        None
+    );
+}
+
+/// Regression: a comment's age ("19 hours ago") carries its time in a
+/// tooltip that opens with the timestamp and ends with its Unix time
+/// (`title="2026-11-20T21:05:12 1795208712"`, as Hacker News writes
+/// it); the whole tooltip is no date, so 29 comments had none.
+#[test]
+fn a_tooltip_opening_with_a_timestamp_gives_it() {
+    let it = item_of(
+        "<table><tr class='athing comtr'><td><span class=comhead><a href='user?id=pm'>pm</a> \
+         <span class=age title='2026-11-20T21:05:12 1795208712'><a href='item?id=45881230'>19 hours ago</a></span>\
+         </span><div class=commtext>Paper labels fade within two years in our shop.</div></td></tr></table>",
+        "tr",
+    );
+    assert_eq!(it.date.unwrap().to_rfc3339(), "2026-11-20T21:05:12+00:00");
+    assert!(!it.date_relative);
+    // Only a timestamp followed by numbers: not a date and some words.
+    for title in [
+        "2026-11-20 and then some",
+        "2026-11-20T21:05:12 by pm",
+        "v2 1795208712",
+    ] {
+        assert_eq!(tooltip_date(title, &ctx()), None, "{title}");
+    }
+}
+
+/// Regression: a date whose day, month and year are separate inline
+/// elements ("05Mar2024" as text) gave none.
+#[test]
+fn date_split_into_day_month_and_year_spans() {
+    let it = item_of(
+        "<article><div class='date'><span class='day'>05</span><span class='month'>Mar</span><span class='year'>2024</span></div>\
+         <h3><a href='/whats-on/lantern-keepers/'>The Lantern Keepers</a></h3><p>Main House · 7.30pm</p></article>",
+        "article",
+    );
+    assert_eq!(it.date.unwrap().date_naive().to_string(), "2024-03-05");
+}
+
+/// Regression: an events card's badge "<span>Sat</span>
+/// <span>2</span> <span>Mar</span>" (no year) gave no date: no text
+/// node holds it, and a yearless day is a date only as a whole string.
+#[test]
+fn a_day_split_into_spans_is_read_as_the_whole_of_its_element() {
+    let day = |badge: &str| {
+        let html = format!(
+            "<li><div class=date-badge>{badge}</div>\
+             <h3><a href='/whats-on/quartet/'>Ottoline Vasquez Quartet</a></h3>\
+             <p>Main House · 7.30pm · £16</p></li>"
+        );
+        item_of(&html, "li")
+            .date
+            .map(|d| d.date_naive().to_string())
+    };
+    assert_eq!(
+        day("<span>Sat</span> <span>2</span> <span>Mar</span>").as_deref(),
+        Some("2024-03-02")
+    );
+    // A run of nights is dated by its first.
+    let run = "<span>Thu</span> <span>7</span> <span>Mar</span> <span>–</span> \
+               <span>Sat</span> <span>9</span> <span>Mar</span>";
+    assert_eq!(day(run).as_deref(), Some("2024-03-07"));
+    // Parts that are more than a day are no date.
+    assert_eq!(
+        day("<span>Room</span> <span>5</span> <span>March wing</span>"),
+        None
+    );
+}
+
+/// Regression: a Trac timeline's "Ticket #1193 (…) closed" links to
+/// `ticket/1193#comment:6`; the fragment was dropped, so a later event
+/// of the same ticket would have had the same link and guid.
+#[test]
+fn a_link_to_one_comment_of_a_page_keeps_its_fragment() {
+    let link = |href: &str| {
+        let html = format!(
+            "<li><a href='{href}'>Ticket #1193 (Crash when importing an empty file) closed</a> by ana</li>"
+        );
+        item_of(&html, "li").link.map(|u| u.to_string())
+    };
+    let page = "https://news.example.com/trac/ticket/1193";
+    for fragment in ["comment:6", "comment-12", "issuecomment-88", "post_5"] {
+        assert_eq!(
+            link(&format!("/trac/ticket/1193#{fragment}")),
+            Some(format!("{page}#{fragment}"))
+        );
+    }
+    // Anchors of a page's parts, not of one comment, are dropped.
+    for fragment in [
+        "comments",
+        "more-1193",
+        "respond",
+        "comment-form",
+        "section-2",
+    ] {
+        assert_eq!(
+            link(&format!("/trac/ticket/1193#{fragment}")),
+            Some(page.to_owned())
+        );
+    }
+}
+
+/// A wiki's recent-changes line: "(diff | hist) . . Title; time . .
+/// user", in zebra rows; `diff` is plain text for a page's creation.
+fn change_line(row: usize, page: &str, diff: Option<u32>) -> String {
+    let zebra = ["odd", "even"][row % 2];
+    let diff = match diff {
+        Some(d) => format!("<a href='/w/index.php?title={page}&amp;diff={d}'>diff</a>"),
+        None => "diff".to_owned(),
+    };
+    format!(
+        "<li class='mw-line-{zebra} mw-changeslist-line'>({diff} | \
+         <a href='/w/index.php?title={page}&amp;action=history'>hist</a>) . . \
+         <span class=mw-title><a href='/wiki/{page}' class=mw-changeslist-title>{}</a></span>; \
+         1{row}:05 . . <a class=mw-userlink href='/wiki/User:Ann'>Ann</a></li>",
+        page.replace('_', " ")
+    )
+}
+
+/// Regression: a wiki's recent changes list each edit of a page under
+/// the page's title, in zebra rows. The rows' classes split the title
+/// path in two, titles that repeat with their page were taken for
+/// action links, and the edits of one page shared its link and guid
+/// (20 of 31 edits were left).
+#[test]
+fn an_edit_of_a_page_listed_again_is_linked_by_its_diff() {
+    let pages = [
+        ("Fernbrook_Viaduct", Some(48268)),
+        ("Mill_Lane", Some(48255)),
+        ("Fernbrook_Viaduct", Some(48248)),
+        ("Harriet_Okafor", None),
+        ("Old_Corn_Exchange", Some(48235)),
+        ("Mill_Lane", Some(48230)),
+    ];
+    let html: String = pages
+        .iter()
+        .enumerate()
+        .map(|(i, (page, diff))| change_line(i, page, *diff))
+        .collect();
+    let items = items_of_lis(
+        &format!("<ul>{html}</ul>"),
+        "https://wiki.example.org/wiki/Special:RecentChanges",
+    );
+    let got: Vec<(&str, &str)> = items
+        .iter()
+        .map(|it| (it.title.as_str(), it.link.as_ref().map_or("", Url::as_str)))
+        .collect();
+    let diff =
+        |page: &str, d: u32| format!("https://wiki.example.org/w/index.php?title={page}&diff={d}");
+    assert_eq!(
+        got,
+        vec![
+            (
+                "Fernbrook Viaduct",
+                diff("Fernbrook_Viaduct", 48268).as_str()
+            ),
+            ("Mill Lane", diff("Mill_Lane", 48255).as_str()),
+            (
+                "Fernbrook Viaduct",
+                diff("Fernbrook_Viaduct", 48248).as_str()
+            ),
+            // A creation has no diff: its page.
+            (
+                "Harriet Okafor",
+                "https://wiki.example.org/wiki/Harriet_Okafor"
+            ),
+            (
+                "Old Corn Exchange",
+                diff("Old_Corn_Exchange", 48235).as_str()
+            ),
+            ("Mill Lane", diff("Mill_Lane", 48230).as_str()),
+        ]
+    );
+}
+
+/// Records titled by links that repeat keep them when the other links
+/// are not changes of the titles' pages: an author's papers each with
+/// a PDF are not edits of the author's page.
+#[test]
+fn a_repeated_title_link_keeps_it_when_no_link_is_a_change_of_its_page() {
+    let html: String = [("Klinga", 1927), ("Klinga", 1925), ("Osipchuk", 1574)]
+        .iter()
+        .map(|(who, n)| {
+            format!(
+                "<li><a href='/search?query={who}'>{who} and others</a>: \
+                 <a href='/pdf/2111.0{n}'>pdf</a> On a problem {n}</li>"
+            )
+        })
+        .collect();
+    let items = items_of_lis(
+        &format!("<ul>{html}</ul>"),
+        "https://arxiv.example.org/list",
+    );
+    let links: Vec<&str> = items
+        .iter()
+        .map(|it| it.link.as_ref().map_or("", Url::as_str))
+        .collect();
+    assert_eq!(
+        links,
+        [
+            "https://arxiv.example.org/search?query=Klinga",
+            "https://arxiv.example.org/search?query=Klinga",
+            "https://arxiv.example.org/search?query=Osipchuk",
+        ]
+    );
+}
+
+#[test]
+fn record_without_link_gets_stable_content_guid() {
+    let a = item_of("<div><b>Closed on Monday</b><p>Holiday.</p></div>", "div");
+    let b = item_of("<div><b>Closed on Monday</b><p>Holiday.</p></div>", "div");
+    assert_eq!(a.title, "Closed on Monday");
+    assert!(a.link.is_none() && a.guid.starts_with("urn:feedmine:"));
+    assert_eq!(a.guid, b.guid);
+    assert!(!a.guid_is_permalink());
+}
+
+#[test]
+fn base_href_and_javascript_links() {
+    let doc = crate::extract::dom::parse(
+        "<head><base href='/blog/'></head><body><a href='javascript:void(0)'>x</a></body>",
+    );
+    let base = base_url(&doc, &Url::parse("https://ex.com/a/b").unwrap());
+    assert_eq!(base.as_str(), "https://ex.com/blog/");
+    assert!(resolve(&base, "javascript:void(0)").is_none());
+    assert_eq!(
+        resolve(&base, "p/1").unwrap().as_str(),
+        "https://ex.com/blog/p/1"
+    );
+}

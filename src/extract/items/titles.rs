@@ -1,0 +1,458 @@
+//! A record's title: the chosen link's text without its badges, a heading,
+//! a bold citation title, or the pieces of a title split into glued links;
+//! with the tests that place a link in a heading, a header or a closed
+//! `details`.
+//!
+//! Invariants: a title is what a reader sees (hidden and screen-reader text
+//! left out unless it is all there is), whitespace-collapsed.
+
+use super::*;
+
+/// Link texts that name an action, not the record: never a title when the
+/// record has a better link. Written lower case and without the punctuation
+/// around them ("More »", "more..." are "more"), as [`is_action_text`]
+/// compares them.
+pub(super) const ACTION_TEXTS: &[&str] = &[
+    "read more",
+    "more",
+    "continue reading",
+    "read the rest",
+    "read full story",
+    "comments",
+    "reply",
+    "share",
+    "save",
+    "report",
+    "permalink",
+    "view all",
+    "see all",
+    "show all",
+    "all posts",
+    "older posts",
+    "newer posts",
+    "load more",
+    "weiterlesen",
+    "mehr",
+    "lire la suite",
+    "leer más",
+    "阅读全文",
+    "更多",
+    "続きを読む",
+];
+
+/// True for "Read more", "Comments", "36 commits" and the like.
+pub(crate) fn is_action_text(t: &str) -> bool {
+    let l = t.to_lowercase();
+    let l = l.trim_matches(|c: char| !c.is_alphanumeric() && (c as u32) <= 0x2E80);
+    !l.is_empty() && (ACTION_TEXTS.contains(&l) || is_count_text(l))
+}
+
+/// A count of something: a number and one word ("187 comments", "36
+/// commits", "4 replies", "1.2k points") — a counter, never a headline.
+pub(super) fn is_count_text(t: &str) -> bool {
+    let mut words = t.split_whitespace();
+    let (Some(number), Some(noun), None) = (words.next(), words.next(), words.next()) else {
+        return false;
+    };
+    number.starts_with(|c: char| c.is_ascii_digit())
+        && number
+            .chars()
+            .all(|c| c.is_ascii_digit() || matches!(c, ',' | '.' | 'k' | 'm'))
+        && noun.chars().all(char::is_alphabetic)
+}
+
+/// True when link `a` sits in a closed `<details>` (outside its summary):
+/// hidden until the reader opens it.
+pub(super) fn in_closed_details(doc: &Document, record: &Record, a: NodeId) -> bool {
+    let mut in_summary = false;
+    for x in doc.ancestors(a).take_while(|&x| x >= record.start) {
+        match doc.element(x) {
+            Some(e) if e.name == "summary" => in_summary = true,
+            Some(e) if e.name == "details" => return !in_summary && e.attr("open").is_none(),
+            _ => {}
+        }
+    }
+    false
+}
+
+/// True when link `a` sits in the record's header block (`<header>` or a
+/// class naming a header, e.g. `release-header`, `entry-header`).
+pub(super) fn in_header_block(doc: &Document, record: &Record, a: NodeId) -> bool {
+    doc.ancestors(a)
+        .take_while(|&x| x >= record.start)
+        .any(|x| {
+            doc.element(x).is_some_and(|e| {
+                e.name == "header"
+                    || e.attr("class").is_some_and(|c| {
+                        c.split_whitespace()
+                            .any(|t| ends_with_ascii_ci(t, "header"))
+                    })
+            })
+        })
+}
+
+/// True when link `a` is inside a heading or holds one (within the record).
+pub(super) fn in_or_has_heading(doc: &Document, record: &Record, a: NodeId) -> bool {
+    doc.ancestors(a)
+        .take_while(|&x| x >= record.start)
+        .any(|x| is_title_element(doc, x))
+        || (a + 1..doc.node(a).end).any(|x| is_title_element(doc, x))
+}
+
+/// True for headings and for elements whose class names them a title
+/// (`card-title`, `post-headline`, ...).
+pub(crate) fn is_title_element(doc: &Document, id: NodeId) -> bool {
+    doc.element(id).is_some_and(|e| {
+        is_heading(&e.name)
+            || e.attr("class").is_some_and(|c| {
+                c.split_ascii_whitespace().any(|token| {
+                    let t = token.as_bytes();
+                    let names_title = [&b"title"[..], b"headline", b"heading"]
+                        .iter()
+                        .any(|w| find_ascii_ci(t, w).is_some());
+                    names_title && !names_subtitle(t)
+                })
+            })
+    })
+}
+
+/// True for a class token that names a subtitle (`subtitle`,
+/// `card__sub-title`, `subheading`): a catalogue's "The Salt Road :
+/// <span class=subtitle>Walking the Coast</span>" is titled by the whole
+/// link, not its subtitle.
+pub(super) fn names_subtitle(token: &[u8]) -> bool {
+    [&b"subtitle"[..], b"sub-title", b"sub_title", b"subhead"]
+        .iter()
+        .any(|w| find_ascii_ci(token, w).is_some())
+}
+
+/// A link's title text: the heading (or title-classed element) inside it
+/// when it wraps a whole card (heading + excerpt), else its text.
+pub(super) fn link_title_text(doc: &Document, a: NodeId) -> String {
+    let text = title_text(doc, link_title_node(doc, a));
+    match doc.element(a).and_then(|e| e.attr("title")) {
+        Some(tooltip) => completed_title(text, tooltip),
+        None => text,
+    }
+}
+
+/// A title the site cut to fit ("关于公开征求《…（征求意…", "Council approves
+/// new …") whose link's `title` attribute holds it whole: the whole title,
+/// when it starts with the shown part. Other tooltips ("Permalink", a
+/// date) leave the text as it is.
+pub(super) fn completed_title(text: String, tooltip: &str) -> String {
+    let Some(shown) = text
+        .strip_suffix('…')
+        .or_else(|| text.strip_suffix("..."))
+        .map(str::trim_end)
+    else {
+        return text;
+    };
+    let full = collapse_whitespace(tooltip);
+    if !shown.is_empty() && full.len() > shown.len() && full.starts_with(shown) {
+        full
+    } else {
+        text
+    }
+}
+
+/// The text of a title element without the badges it may start or end
+/// with ([`title_badges`]); field selectors read titles the same way.
+pub(crate) fn title_text(doc: &Document, node: NodeId) -> String {
+    match title_badges(doc, node) {
+        (None, None) => doc.shown_text_of_range(node, doc.node(node).end),
+        (leading, trailing) => doc.shown_text_of_range(
+            leading.map_or(node, |b| doc.node(b).end),
+            trailing.unwrap_or(doc.node(node).end),
+        ),
+    }
+}
+
+/// Class-name parts of a badge: a short label set before or after a
+/// headline inside its link ("Abonnés", "Video", "New", "AN+", a "動画"
+/// video icon, a Trac timeline's "17:58", a news site's "Analysis"
+/// kicker).
+pub(super) const BADGE_CLASS_PARTS: &[&str] = &[
+    "badge", "label", "pill", "flag", "sticker", "premium", "icon", "kicker", "eyebrow",
+];
+
+/// Class-name parts of a date stamped into a title link ("17:58" on a
+/// Trac timeline, a release card's "Oct 2, 2026").
+pub(super) const DATE_BADGE_PARTS: &[&str] = &["time", "date", "timestamp"];
+
+/// Longest badge text (bytes).
+pub(super) const MAX_BADGE_BYTES: usize = 24;
+
+/// Text a title keeps at least once its badges are dropped (bytes).
+pub(super) const MIN_TITLE_AFTER_BADGE: usize = 10;
+
+/// The badges a title element starts and ends with, if any: its first
+/// (last) non-blank child is an element whose class names a badge, with a
+/// short text, and a headline of [`MIN_TITLE_AFTER_BADGE`] bytes remains
+/// beside it; a date badge (a `<time>`, or a class naming a date) and a
+/// symbol hidden from screen readers need only some text beside them, and
+/// go first when not both can. A badge that is the whole title is none.
+pub(super) fn title_badges(doc: &Document, node: NodeId) -> (Option<NodeId>, Option<NodeId>) {
+    let mut shown = doc
+        .children(node)
+        .filter(|&c| !matches!(doc.node(c).data, NodeData::Text { blank: true, .. }));
+    let Some(first) = shown.next() else {
+        return (None, None);
+    };
+    let last = shown.last();
+    // A badge's text bytes, and whether it needs only some text beside it
+    // (a time stamped into the link: "<span class=time>17:58</span>
+    // Changeset [4827]").
+    let badge = |c: NodeId| {
+        let e = doc.element(c)?;
+        let part = |parts: &[&str]| {
+            e.attr("class")
+                .is_some_and(|class| has_part(class.split_ascii_whitespace(), &['-', '_'], parts))
+        };
+        let bytes = doc.text_bytes(c);
+        // A symbol hidden from screen readers ("↗" after a link post's
+        // title) or an in-page anchor ("¶" after a heading) is decoration:
+        // like a date, it needs only some text beside.
+        let decoration = (e.attr("aria-hidden").is_some_and(|h| h.trim() == "true")
+            || (e.name == "a" && e.attr("href").is_some_and(|h| h.trim().starts_with('#'))))
+            && !doc.text(c).chars().any(char::is_alphanumeric);
+        let date = e.name == "time" || part(DATE_BADGE_PARTS) || decoration;
+        ((date || part(BADGE_CLASS_PARTS)) && bytes <= MAX_BADGE_BYTES).then_some((bytes, date))
+    };
+    let total = doc.text_bytes(node);
+    let leading = badge(first).filter(|&(b, _)| b > 0).map(|b| (first, b));
+    let trailing = last.and_then(|l| Some((l, badge(l)?)));
+    // A label needs a headline beside it; a date only some text (a
+    // release card's "3.14.0" beside its "Oct 2, 2026").
+    let keeps = |dropped: &[(usize, bool)]| {
+        let bytes: usize = dropped.iter().map(|d| d.0).sum();
+        let rest = total.saturating_sub(bytes);
+        rest > 0 && (dropped.iter().all(|d| d.1) || rest >= MIN_TITLE_AFTER_BADGE)
+    };
+    match (leading, trailing) {
+        (Some((f, a)), Some((l, b))) if keeps(&[a, b]) => (Some(f), Some(l)),
+        (_, Some((l, b))) if b.1 && keeps(&[b]) => (None, Some(l)),
+        (Some((f, a)), _) if keeps(&[a]) => (Some(f), None),
+        (_, Some((l, b))) if keeps(&[b]) => (None, Some(l)),
+        _ => (None, None),
+    }
+}
+
+/// Where a link's title text comes from: the title element inside a block
+/// link (a card whose `<a>` wraps heading, summary and date), else the
+/// link itself.
+pub(super) fn link_title_node(doc: &Document, a: NodeId) -> NodeId {
+    (a + 1..doc.node(a).end)
+        .find(|&x| is_title_element(doc, x))
+        .filter(|&h| doc.text_bytes(h) > 0)
+        .unwrap_or(a)
+}
+
+/// Share of the words of a URL's last path segment that occur in `text`:
+/// posts are usually published under a slug made from their title.
+pub(super) fn slug_match(text: &str, href: &str) -> f64 {
+    let path = href.split(['?', '#']).next().unwrap_or("");
+    let segment = path
+        .trim_end_matches('/')
+        .rsplit('/')
+        .next()
+        .unwrap_or("")
+        .trim_end_matches(".html")
+        .trim_end_matches(".htm");
+    let mut words: Vec<String> = segment
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| w.len() > 1 && !w.chars().all(|c| c.is_ascii_digit()))
+        .map(str::to_lowercase)
+        .collect();
+    words.sort_unstable();
+    words.dedup();
+    // One-word slugs are user names and tags as often as titles, and
+    // version strings (`v3.2.1~1...v3.2.1`) are no slug at all; a text
+    // that is itself a path or URL is no headline.
+    let t = text.trim_start();
+    let wordy = words
+        .iter()
+        .any(|w| w.chars().filter(|c| c.is_alphabetic()).count() >= 3);
+    if words.len() < 2 || !wordy || t.starts_with('/') || t.starts_with("http") {
+        return 0.0;
+    }
+    let text = text.to_lowercase();
+    words.iter().filter(|w| text.contains(w.as_str())).count() as f64 / words.len() as f64
+}
+
+/// Title and title link of an ordinary record: the link on the group's
+/// title path, else a link inside a heading, else the heading, else (a
+/// post without a headline that has a permalink) the start of its words,
+/// else the longest non-action link text, else the record's first line.
+pub(super) fn choose_title(
+    doc: &Document,
+    record: &Record,
+    links: &[LinkInfo],
+    heading: Option<NodeId>,
+    permalinks: &rustc_hash::FxHashSet<NodeId>,
+    dates: &DateContext,
+) -> (String, Option<NodeId>) {
+    let usable = |l: &&LinkInfo| {
+        !l.text.is_empty() && !is_action_text(&l.text) && parse_date(&l.text, dates).is_none()
+    };
+    // Read only when asked: most records' title link is on the path.
+    let in_heading = |l: &LinkInfo| in_or_has_heading(doc, record, l.node);
+    let title_link = links
+        .iter()
+        .filter(usable)
+        .find(|l| l.on_title_path)
+        .or_else(|| links.iter().filter(usable).find(|l| in_heading(l)))
+        .or_else(|| {
+            links
+                .iter()
+                .filter(usable)
+                .max_by_key(|l| (l.text.chars().count(), std::cmp::Reverse(l.node)))
+        });
+    let link_chars = title_link.map_or(0, |l| l.text.chars().count());
+    let link_title =
+        |l: &LinkInfo| split_link_title(doc, l.node).unwrap_or_else(|| l.text.to_string());
+    match (title_link, heading) {
+        // A live blog's updates are linked by their timestamps: an update
+        // is titled by its heading, or else by its words, as a comment is.
+        (Some(l), _) if l.on_title_path && is_timestamp_link(doc, l.node, &l.text) => {
+            let title = heading.map_or_else(
+                || body_title(doc, record, Some(l.node)),
+                |h| title_text(doc, h),
+            );
+            (title, Some(l.node))
+        }
+        (Some(l), _) if l.on_title_path || in_heading(l) => (link_title(l), Some(l.node)),
+        (_, Some(h)) if link_chars < 4 => (title_text(doc, h), title_link.map(|l| l.node)),
+        // A heading off the title path, with no link of its own but its
+        // anchor (a changelog's "[1.9.2] - 2026-01-20¶" whose version has
+        // no compare link): the heading titles it, and its anchor links it
+        // (see `item_from_record`), never a pull request its notes cite.
+        (_, Some(h)) if anchor_of(doc, h).is_some() => (title_text(doc, h), None),
+        // An untitled post among titled ones (a blog's one-line note, its
+        // only links the author and the time it was posted) is titled as a
+        // comment is, and linked by its permalink.
+        (_, None) if let Some(p) = links.iter().find(|l| permalinks.contains(&l.node)) => {
+            (body_title(doc, record, Some(p.node)), Some(p.node))
+        }
+        _ if link_chars < MIN_EMPHASIS_TITLE_CHARS
+            && let Some(title) = emphasis_title(doc, record, link_chars) =>
+        {
+            (title, links.iter().find(usable).map(|l| l.node))
+        }
+        (Some(l), _) => (link_title(l), Some(l.node)),
+        _ => (first_line(doc, record), None),
+    }
+}
+
+/// A title the site split into links glued to each other around an inline
+/// reference or markup: "Fix panic (" + "#482" + ")" in a forge's commit
+/// list, "Render " + "<code>" + " blocks". Read as one title when two or
+/// more of the glued links (no text, not even a space, between them) go
+/// where the title link goes.
+pub(super) fn split_link_title(doc: &Document, a: NodeId) -> Option<String> {
+    let parent = doc.node(a).parent?;
+    let href = doc.element(a)?.attr("href")?.trim();
+    let kids: Vec<NodeId> = doc.children(parent).collect();
+    let at = kids.iter().position(|&k| k == a)?;
+    let is_link = |k: NodeId| doc.is_tag(k, "a");
+    let first = kids[..at]
+        .iter()
+        .rposition(|&k| !is_link(k))
+        .map_or(0, |i| i + 1);
+    let last = kids[at..]
+        .iter()
+        .position(|&k| !is_link(k))
+        .map_or(kids.len(), |i| at + i);
+    let glued = &kids[first..last];
+    let same = glued
+        .iter()
+        .filter(|&&k| link_href(doc, k) == Some(href))
+        .count();
+    // Glued pieces of a title are inline: a card link holding a heading
+    // and its summary, right before its "Read Article" link, is no piece.
+    let inline = || {
+        glued.iter().all(|&k| {
+            (k + 1..doc.node(k).end).all(|i| doc.tag(i).is_none_or(|t| !is_block_element(t)))
+        })
+    };
+    (same >= 2 && inline())
+        .then(|| doc.text_of_range(glued[0], doc.node(glued[glued.len() - 1]).end))
+}
+
+/// Fewest characters of a bold or title-classed text read as a record's
+/// title, and most characters of the best link it outranks.
+pub(super) const MIN_EMPHASIS_TITLE_CHARS: usize = 15;
+
+/// A record whose links are labels ("PDF", "DOI", "BibTeX", as a list of
+/// citations has) names itself in bold or in an element whose class names
+/// it a title (`span.pub-title`; a heading still wins over links shorter
+/// than 4 characters, in `choose_title`): the longest such text of at
+/// least [`MIN_EMPHASIS_TITLE_CHARS`] characters, longer than the best
+/// link's `link_chars`, outside links, without the quotes a citation puts
+/// around it ([`unquoted_title`]). Its link is then the record's first
+/// usable one (a citation's first link is its paper).
+pub(super) fn emphasis_title(doc: &Document, record: &Record, link_chars: usize) -> Option<String> {
+    let mut link_end = 0;
+    let mut best: Option<(usize, String)> = None;
+    for i in record.start..record.end {
+        let Some(tag) = doc.tag(i) else { continue };
+        if tag == "a" {
+            link_end = link_end.max(doc.node(i).end);
+        } else if i >= link_end && (matches!(tag, "b" | "strong") || is_title_element(doc, i)) {
+            let text = unquoted_title(&doc.text(i)).to_string();
+            let chars = text.chars().count();
+            if chars >= MIN_EMPHASIS_TITLE_CHARS
+                && chars > link_chars
+                && best.as_ref().is_none_or(|(n, _)| chars > *n)
+            {
+                best = Some((chars, text));
+            }
+        }
+    }
+    best.map(|(_, text)| text)
+}
+
+/// A citation's title without the quotes around it and the comma after
+/// it (`“When Indexes Forget,”` → `When Indexes Forget`); quotes inside
+/// it stay (`“It Worked on My Laptop”: Pitfalls`).
+pub(super) fn unquoted_title(text: &str) -> &str {
+    fn bare(t: &str) -> &str {
+        t.trim().trim_end_matches([',', ';', ':']).trim_end()
+    }
+    let t = bare(text);
+    for (open, close) in [('“', '”'), ('"', '"'), ('«', '»'), ('„', '“')] {
+        if let Some(inner) = t.strip_prefix(open).and_then(|t| t.strip_suffix(close)) {
+            let inner = bare(inner);
+            let balanced = inner.matches(open).count() == inner.matches(close).count();
+            if balanced || open == close {
+                return inner;
+            }
+        }
+    }
+    t
+}
+
+/// The address of a record's heading on the page, for a record that
+/// links nowhere else: the heading's `id`, or the in-page anchor a link in
+/// it points to (a release notes page's "Version 4.12.0" with its `¶`
+/// permalink, `#v4-12-0`).
+pub(super) fn heading_anchor(doc: &Document, heading: NodeId, base: &Url) -> Option<Url> {
+    let own = doc
+        .element(heading)?
+        .attr("id")
+        .map(str::trim)
+        .filter(|id| !id.is_empty());
+    let fragment = own.or_else(|| anchor_of(doc, heading))?;
+    let mut url = base.clone();
+    url.set_fragment(Some(fragment));
+    Some(url)
+}
+
+/// The in-page place a link inside `heading` points to (its `¶`
+/// permalink's `#v4-12-0`), without the `#`.
+pub(super) fn anchor_of(doc: &Document, heading: NodeId) -> Option<&str> {
+    (heading + 1..doc.node(heading).end)
+        .filter_map(|i| doc.element(i).filter(|e| e.name == "a")?.attr("href"))
+        .map(str::trim)
+        .find_map(|h| h.strip_prefix('#').filter(|f| !f.is_empty()))
+}
