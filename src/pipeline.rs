@@ -405,7 +405,9 @@ pub fn items_of_group(
             items::item_from_record(doc, r, base, reading, &plan)
         }
     });
-    let mut found: Vec<Item> = items::without_house_promos(doc, &records, all)
+    let mut all = items::without_house_promos(doc, &records, all);
+    items::without_list_numbering(&mut all);
+    let mut found: Vec<Item> = all
         .into_iter()
         .filter(|it| !it.title.is_empty() || it.link.is_some())
         .filter(|it| seen.insert(it.guid.clone()))

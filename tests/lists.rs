@@ -901,3 +901,58 @@ fn an_untitled_post_among_titled_ones_is_titled_by_its_words() {
     // "2:05 PM" permalink.
     check("blogger_date_header_posts");
 }
+
+#[test]
+fn comments_are_dated_by_their_time_links_tooltip() {
+    // Regression: every comment's permalink says "3 days ago" and holds
+    // its day only in its tooltip ("Tuesday, March 5, 2024 2:14 PM"): the
+    // comments were undated.
+    check("disqus_comments_on_article");
+}
+
+#[test]
+fn issue_rows_grouped_under_status_rows_are_the_records() {
+    // Regression: the status rows ("New 7", an expander and "Collapse
+    // all") among the mined roots kept the issue rows from sharing
+    // enough classes to be one list; four status rows were items.
+    check("redmine_issues_table");
+}
+
+#[test]
+fn thread_rows_whose_cells_are_classed_columns_are_the_records() {
+    // Regression: each row's cells (`structItem-cell--main`,
+    // `--meta`, `--latest`) were taken for records of their own: 57
+    // records for 20 threads.
+    check("xenforo_whats_new_threads");
+}
+
+#[test]
+fn a_bare_list_of_thread_links_loses_its_index_and_reply_counts() {
+    // Regressions: 40 thread links, one per line with no wrapper, gave
+    // the operator's notices instead; titled "1: … (1001)" with the list
+    // index and the reply count.
+    check("japanese_bbs_thread_list");
+}
+
+#[test]
+fn a_featured_story_with_a_tracking_query_joins_the_latest_cards() {
+    // Regression: the featured story (its `h2` and `h3` subtitle in one
+    // link, a `?source=` query unlike the cards') was lost.
+    check("medium_publication_home");
+}
+
+#[test]
+fn tenders_are_a_main_row_and_the_detail_row_naming_it() {
+    // Regressions: the detail row (`aria-describedby` the main row's id,
+    // class `app-tender-row__detail`) was a record of its own, titled by
+    // a CPV code link; the reference number cell's link, first of the
+    // row's cells, stood for the title cell's.
+    check("tenders_table_closing_dates");
+}
+
+#[test]
+fn a_sponsored_billboard_among_the_cards_is_no_item() {
+    // Regression: the billboard card, whose only link is marked
+    // `rel="sponsored"`, was an item.
+    check("devto_feed_block_cards");
+}

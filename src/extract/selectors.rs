@@ -481,7 +481,8 @@ pub fn apply(
         item
     });
     // The site's own promotion among the selected records is no item either.
-    let items = items::without_house_promos(doc, records, items);
+    let mut items = items::without_house_promos(doc, records, items);
+    items::without_list_numbering(&mut items);
     SelectedItems {
         selection,
         items,

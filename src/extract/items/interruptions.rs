@@ -26,7 +26,8 @@ pub(super) const AD_MARKERS: &[&str] = &[
 /// element, or an element child of it, is marked as one by a class token
 /// in [`AD_MARKERS`] (or one of its `-`-separated or camel-case parts, as
 /// in `ad-slot`, `native-ad`, `AdHolder`) or a custom element name with
-/// such a part.
+/// such a part; or its first link is marked as paid (`rel="sponsored"`,
+/// as search engines ask of paid links: a community feed's billboard).
 pub fn is_advertising(doc: &Document, record: &Record) -> bool {
     let marked = |id: NodeId| {
         doc.element(id).is_some_and(|e| {
@@ -40,6 +41,23 @@ pub fn is_advertising(doc: &Document, record: &Record) -> bool {
     marked(record.start)
         || doc.children(record.start).any(marked)
         || has_ad_label(doc, record, &marked)
+        || first_link_is_paid(doc, record)
+}
+
+/// True when the record's first link says it is paid for (`rel` holds
+/// `sponsored`). An organic record's first link is its own.
+fn first_link_is_paid(doc: &Document, record: &Record) -> bool {
+    (record.start..record.end)
+        .filter_map(|i| {
+            doc.element(i)
+                .filter(|e| e.name == "a" && e.attr("href").is_some())
+        })
+        .next()
+        .and_then(|a| a.attr("rel"))
+        .is_some_and(|rel| {
+            rel.split_ascii_whitespace()
+                .any(|r| r.eq_ignore_ascii_case("sponsored"))
+        })
 }
 
 /// True when a record is a box placed among the records to sign the

@@ -30,6 +30,7 @@ use crate::extract::records::Record;
 mod images;
 mod interruptions;
 mod links;
+mod numbering;
 mod plan;
 mod posts;
 mod record_dates;
@@ -46,6 +47,7 @@ pub use interruptions::{
     is_advertising, is_deleted_stub, is_interruption, is_signup_box, without_house_promos,
 };
 pub use links::{base_url, is_listing_link, resolve, resolve_link, resolve_with_fragment};
+pub use numbering::without_list_numbering;
 pub use plan::{TitlePlan, plan_titles};
 pub use posts::HEADLESS_TITLE_CHARS;
 pub(crate) use record_dates::date_moves_with_clock;
@@ -179,7 +181,7 @@ pub fn item_from_record(
             image = image_url(el, base);
         }
         if attr_date.is_none() && !(in_hidden && hidden_date.is_some()) {
-            let found = attribute_date(el, dates);
+            let found = attribute_date(doc, i, dates);
             if in_hidden {
                 hidden_date = found;
             } else {

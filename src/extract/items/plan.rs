@@ -77,10 +77,17 @@ pub(super) fn path_in_record(
             path.push('/');
         }
         // The record's own element is a record whatever its class
-        // (`li.mw-line-odd`, `li.mw-line-even`: zebra rows).
+        // (`li.mw-line-odd`, `li.mw-line-even`: zebra rows). A class that
+        // names a title is the step's name, whatever comes first: a
+        // table's cells share their first class (`govuk-table__cell`), and
+        // the reference cell's link would stand for the title cell's.
         let class = match a == record.start {
             true => None,
-            false => e.attr("class").unwrap_or("").split_whitespace().next(),
+            false => {
+                let mut tokens = e.attr("class").unwrap_or("").split_whitespace();
+                let first = tokens.clone().next();
+                tokens.find(|t| names_title_token(t)).or(first)
+            }
         };
         path.push_str(&e.name);
         path.push('.');

@@ -83,9 +83,16 @@ pub(crate) fn date_moves_with_clock(
     date_in(source, &later) != Some(date)
 }
 
-/// The date of an element's machine-readable attribute (`datetime`,
-/// `data-date`, ..., or a date tooltip on the elements that carry one).
-pub(super) fn attribute_date(el: &Element, dates: &DateContext) -> Option<DateTime<FixedOffset>> {
+/// The date of element `id`'s machine-readable attribute (`datetime`,
+/// `data-date`, ..., or a date tooltip on the elements that carry one: a
+/// link's, when the link shows a date itself, as a comment's "3 days ago"
+/// linking to it shows with its exact time in its `title`).
+pub(super) fn attribute_date(
+    doc: &Document,
+    id: NodeId,
+    dates: &DateContext,
+) -> Option<DateTime<FixedOffset>> {
+    let el = doc.element(id)?;
     let name = el.name.as_str();
     [
         "datetime",
@@ -95,9 +102,12 @@ pub(super) fn attribute_date(el: &Element, dates: &DateContext) -> Option<DateTi
         "title",
     ]
     .iter()
-    .filter(|a| **a != "title" || matches!(name, "abbr" | "time" | "span" | "td"))
+    .filter(|a| **a != "title" || matches!(name, "abbr" | "time" | "span" | "td" | "a"))
     .filter_map(|a| Some((*a, el.attr(a)?)))
     .find_map(|(a, v)| match a {
+        "title" if name == "a" => {
+            tooltip_date(v, dates).filter(|_| parse_date(doc.text(id).trim(), dates).is_some())
+        }
         "title" => tooltip_date(v, dates),
         _ => parse_date(v, dates),
     })

@@ -1502,3 +1502,65 @@ fn base_href_and_javascript_links() {
         "https://ex.com/blog/p/1"
     );
 }
+
+/// Regression (a comment thread): each comment's permalink says "3 days
+/// ago" and keeps its exact time in its `title`; the comments were
+/// undated. A link whose words are no date keeps its tooltip to itself.
+#[test]
+fn a_relative_time_link_is_dated_by_its_tooltip() {
+    let comment = |link_text: &str| {
+        format!(
+            "<li class=post><p>The ferry terminal plan finally passed the council vote.</p>\
+             <a class=time-ago href='#comment-1' title='Tuesday, March 5, 2024 2:14 PM'>{link_text}</a></li>"
+        )
+    };
+    let dated = item_of(&comment("3 days ago"), "li");
+    assert_eq!(
+        dated.date.map(|d| d.date_naive().to_string()),
+        Some("2024-03-05".to_string())
+    );
+    let undated = item_of(&comment("Link to this comment"), "li");
+    assert_eq!(undated.date, None);
+}
+
+/// Regression (a community feed): a billboard in the stories' own card
+/// markup, whose link is marked paid (`rel="noopener sponsored"`), was an
+/// item. A story that cites a sponsored link further down is no ad.
+#[test]
+fn a_card_whose_first_link_is_sponsored_is_advertising() {
+    let card = |first_rel: &str, later_rel: &str| {
+        format!(
+            "<div class=story><h2><a rel='{first_rel}' href=https://ads.example/x>Ship faster with Stackbyte</a></h2>\
+             <p>Words <a rel='{later_rel}' href=https://ads.example/y>a partner</a></p></div>"
+        )
+    };
+    for (html, ad) in [
+        (card("noopener sponsored", ""), true),
+        (card("noopener", "sponsored"), false),
+    ] {
+        let doc = crate::extract::dom::parse(&html);
+        let rec = records_of_class(&doc, "story")[0];
+        assert_eq!(is_advertising(&doc, &rec), ad, "{html}");
+    }
+}
+
+/// Regression (a procurement table): the reference cell and the title cell
+/// share their first class (`govuk-table__cell`), so the reference link
+/// "RFQ-2024-0113", first at that path, was the headline path's link. A
+/// cell whose class names a title is a path of its own.
+#[test]
+fn a_title_classed_cell_is_its_own_title_path() {
+    let rows: String = (0..4)
+        .map(|i| {
+            format!(
+                "<tr class=row><td class='cell ref'><a href=/tenders/R-{i}>R-{i}</a></td>\
+                 <td class='cell row__title'><a href=/tenders/R-{i}>Resurfacing of car park number {i} in town</a></td>\
+                 <td class=cell>Published 05/03/2024</td></tr>"
+            )
+        })
+        .collect();
+    let doc = crate::extract::dom::parse(&format!("<table><tbody>{rows}</tbody></table>"));
+    let records = records_of_class(&doc, "row");
+    let plan = plan_titles(&doc, &records, &ctx());
+    assert_eq!(plan.path.as_deref(), Some("tr./td.row__title/a."));
+}

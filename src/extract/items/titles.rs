@@ -104,16 +104,19 @@ pub(super) fn in_or_has_heading(doc: &Document, record: &Record, a: NodeId) -> b
 pub(crate) fn is_title_element(doc: &Document, id: NodeId) -> bool {
     doc.element(id).is_some_and(|e| {
         is_heading(&e.name)
-            || e.attr("class").is_some_and(|c| {
-                c.split_ascii_whitespace().any(|token| {
-                    let t = token.as_bytes();
-                    let names_title = [&b"title"[..], b"headline", b"heading"]
-                        .iter()
-                        .any(|w| find_ascii_ci(t, w).is_some());
-                    names_title && !names_subtitle(t)
-                })
-            })
+            || e.attr("class")
+                .is_some_and(|c| c.split_ascii_whitespace().any(names_title_token))
     })
+}
+
+/// True for a class token that names a title (`card-title`,
+/// `post-headline`, `app-tender-row__title`), not a subtitle.
+pub(super) fn names_title_token(token: &str) -> bool {
+    let t = token.as_bytes();
+    [&b"title"[..], b"headline", b"heading"]
+        .iter()
+        .any(|w| find_ascii_ci(t, w).is_some())
+        && !names_subtitle(t)
 }
 
 /// True for a class token that names a subtitle (`subtitle`,

@@ -17,6 +17,10 @@
 //! product cells laid out in rows is no such thing: its cells all link
 //! alike (one place, several times a row).
 //!
+//! A row whose cells are classed as different cells, in the same order row
+//! after row (a forum's icon, main, meta and latest cells), is such a row
+//! too, whatever its links.
+//!
 //! Invariants: only scores change; one pass over each tried group's
 //! records and their links.
 
@@ -24,6 +28,7 @@ use rustc_hash::FxHashMap as HashMap;
 
 use crate::extract::dom::Document;
 
+use super::kinds::{class_tokens, stable_class};
 use super::straggler::{Shape, headline_href, shape_of};
 use super::{Record, RecordGroup};
 
@@ -59,7 +64,35 @@ fn cells_per_row(doc: &Document, records: &[Record]) -> Option<f64> {
     let needed = (multi.len() as f64 * COLUMN_ROWS).ceil() as usize;
     let enough = columns.values().filter(|&&rows| rows >= needed).count();
     let cells: usize = multi.iter().map(|row| row.len()).sum();
-    (enough >= 2).then(|| cells as f64 / multi.len() as f64)
+    (enough >= 2 || classed_columns(doc, &multi, needed)).then(|| cells as f64 / multi.len() as f64)
+}
+
+/// True when `needed` of the `rows` lay out their cells in one sequence of
+/// classes naming two or more different cells: a forum's thread row is an
+/// icon cell, a main cell, a meta cell and a latest cell
+/// (`structItem-cell--icon`, `--main`, ...), row after row. A grid of
+/// products in rows repeats one cell (its sale items fall anywhere).
+fn classed_columns(doc: &Document, rows: &[&[Record]], needed: usize) -> bool {
+    // A cell's class names that say what it is, its modifiers too
+    // (`structItem-cell--main`); not where it falls (`first`, `span4`).
+    let cell = |r: &Record| -> Vec<&str> {
+        class_tokens(doc, r.start)
+            .filter(|t| {
+                stable_class(t) || (t.contains("--") && !t.bytes().any(|b| b.is_ascii_digit()))
+            })
+            .collect()
+    };
+    let layout = |row: &[Record]| -> Vec<Vec<&str>> { row.iter().map(cell).collect() };
+    let mut counts: HashMap<Vec<Vec<&str>>, usize> = HashMap::default();
+    for row in rows {
+        *counts.entry(layout(row)).or_default() += 1;
+    }
+    counts.into_iter().any(|(cells, n)| {
+        let mut kinds = cells.clone();
+        kinds.sort_unstable();
+        kinds.dedup();
+        n >= needed && kinds.len() >= 2 && !kinds.iter().any(Vec::is_empty)
+    })
 }
 
 /// The records split into runs under one parent (the group's records are
@@ -162,6 +195,39 @@ mod tests {
         // department and attachment cells made 2–3 records of each row,
         // undated, and outranked the rows.
         assert_eq!(winner(&notices_table()), ("tr".to_string(), 12));
+    }
+
+    /// Regression (a forum's "What's new"): each thread row is four
+    /// cells classed for what they hold (`cell--icon`, `cell--main`,
+    /// `cell--meta`, `cell--latest`), the main, meta and latest cells
+    /// each linking; the cells beat the rows.
+    #[test]
+    fn rows_of_classed_cells_beat_their_cells() {
+        let rows: String = (0..10)
+            .map(|i| {
+                format!(
+                    "<div class='item item--thread'>\
+                     <div class='cell cell--icon'><a href=/members/user{i}/>U{i}</a></div>\
+                     <div class='cell cell--main'><a href=/threads/thread-title-number-{i}.{i}/>Which epoxy for a plywood hull number {i}?</a>\
+                     <a href=/members/user{i}/>user{i}</a> <time datetime=2024-03-0{d}T10:00:00-0500>Mar {d}</time></div>\
+                     <div class='cell cell--meta'><a href=/threads/thread-title-number-{i}.{i}/latest>{i} replies and 40 views</a></div>\
+                     <div class='cell cell--latest'><a href=/threads/thread-title-number-{i}.{i}/post-9{i}>Today at 10:2{i} AM</a>\
+                     <a href=/members/other{i}/>other{i}</a></div></div>",
+                    d = 1 + i % 9
+                )
+            })
+            .collect();
+        let html = format!(
+            "<html><body><nav><a href=/>Forums</a> <a href=/whats-new/>What's new</a></nav>\
+             <main><h1>New posts</h1><div class=container>{rows}</div></main></body></html>"
+        );
+        assert_eq!(winner(&html), ("div".to_string(), 10));
+        let (doc, det) = crate::extract::records::detect_html(&html);
+        let w = det.winner().expect("the threads");
+        let first = doc
+            .element(w.records[0].start)
+            .and_then(|e| e.attr("class"));
+        assert_eq!(first, Some("item item--thread"));
     }
 
     /// Regression (a shop's daily ranking): each item is a block of a

@@ -22,7 +22,7 @@
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use super::Record;
-use super::kinds::{Kind, Kinds};
+use super::kinds::{Kind, Kinds, class_tokens};
 use super::score::link_text_weight;
 use crate::extract::dom::{Document, NodeId, is_heading};
 use crate::extract::items::{is_action_text, is_title_element};
@@ -161,14 +161,16 @@ impl Layout {
         let mut heads = Vec::new();
         // The addresses linked since the last head.
         let mut linked: Vec<&str> = Vec::new();
+        let mut last_head = None;
         for (i, &c) in children.iter().enumerate() {
             let continues = kinds.kind(c) != head.kind
-                && linked.len() < MAX_RECORD_LINKS
-                && links_within(doc, c, &linked);
+                && ((linked.len() < MAX_RECORD_LINKS && links_within(doc, c, &linked))
+                    || last_head.is_some_and(|h| names_part_of(doc, c, h)));
             let starts = is_head(doc, kinds, c, head) && !continues;
             if starts {
                 heads.push(i);
                 linked.clear();
+                last_head = Some(c);
             }
             if linked.len() < MAX_RECORD_LINKS {
                 linked.extend(hrefs(doc, c).take(MAX_RECORD_LINKS - linked.len()));
@@ -176,6 +178,33 @@ impl Layout {
         }
         Layout { children, heads }
     }
+}
+
+/// Attributes by which an element names the element it belongs to.
+const REFERRING_ATTRS: &[&str] = &["aria-describedby", "aria-labelledby", "headers"];
+
+/// True when sibling `part` says it is a part of the record headed by
+/// `head`: it refers to the head's `id` (`aria-describedby="rfq-0113"` on
+/// a tender's detail row), or one of its classes is an element of a block
+/// the head's classes name (`app-tender-row__detail` after
+/// `app-tender-row`, in the BEM convention).
+fn names_part_of(doc: &Document, part: NodeId, head: NodeId) -> bool {
+    let (Some(p), Some(h)) = (doc.element(part), doc.element(head)) else {
+        return false;
+    };
+    let refers = h.attr("id").map(str::trim).is_some_and(|id| {
+        !id.is_empty()
+            && REFERRING_ATTRS
+                .iter()
+                .filter_map(|a| p.attr(a))
+                .any(|v| v.split_whitespace().any(|t| t == id))
+    });
+    refers
+        || class_tokens(doc, part).any(|c| {
+            c.split_once("__").is_some_and(|(block, _)| {
+                !block.is_empty() && class_tokens(doc, head).any(|hc| hc == block)
+            })
+        })
 }
 
 /// The `href`s of the links in the subtree at `id`, trimmed, fragment
@@ -347,6 +376,50 @@ pub(super) fn segment(
 #[cfg(test)]
 mod tests {
     use crate::extract::records::detect_html;
+
+    /// A procurement table's tenders: a main row and a detail row naming
+    /// it, by `aria-describedby` or by a BEM class (`tender__detail`
+    /// after `tender`), or by nothing (`detail_naming: false`).
+    fn tenders(naming: &str) -> String {
+        let rows: String = (0..8)
+            .map(|i| {
+                let (class, refers) = match naming {
+                    "aria" => ("detail", format!(" aria-describedby=t{i}")),
+                    "bem" => ("tender__detail", String::new()),
+                    _ => ("detail", String::new()),
+                };
+                format!(
+                    "<tr class=tender id=t{i}><td class=ref><a href=/tenders/T-{i}>T-{i}</a></td>\
+                     <td class=tender__title><a href=/tenders/T-{i}>Supply of defibrillators for hall number {i}</a></td>\
+                     <td>Published 0{d}/03/2024</td></tr>\
+                     <tr class={class}{refers}><td colspan=3><p>Supply and five-year maintenance of public-access units {i}.</p>\
+                     <p>CPV: <a href='/tenders?cpv=3318210{i}'>3318210{i} – Defibrillators and their cabinets</a></p></td></tr>",
+                    d = 1 + i % 9
+                )
+            })
+            .collect();
+        format!(
+            "<html><body><main><h1>Open opportunities</h1><table><tbody>{rows}</tbody></table></main></body></html>"
+        )
+    }
+
+    /// Regression (a procurement portal): the detail row holds a
+    /// headline-length CPV link, so it was a head of its own and every
+    /// row a record (16 for 8 tenders). A row that names the row before it
+    /// as its own belongs to it.
+    #[test]
+    fn a_row_naming_the_row_before_it_continues_its_record() {
+        for naming in ["aria", "bem"] {
+            let (doc, det) = detect_html(&tenders(naming));
+            let w = det.winner().expect("the tenders");
+            assert_eq!(w.records.len(), 8, "{naming}: {}", w.selector);
+            let first = w.records[0];
+            let rows = (first.start..first.end).filter(|&i| doc.is_tag(i, "tr"));
+            assert_eq!(rows.count(), 2, "{naming}");
+        }
+        let (_, det) = detect_html(&tenders("none"));
+        assert_eq!(det.winner().map(|w| w.records.len()), Some(16));
+    }
 
     /// Regression (a wiki's recent changes): the lines of one day are
     /// `li`s whose classes name the kind of edit (`mw-changeslist-minor`),

@@ -58,6 +58,7 @@ pub(super) fn find(doc: &Document, group: &RecordGroup) -> Vec<Record> {
     for h in (scope + 1)..doc.node(scope).end {
         if heading_level(doc, h).is_none_or(|l| l > MAX_HEADING_LEVEL)
             || inside_records(&group.records, h)
+            || inside_records(&found, h)
             || in_chrome(doc, h)
         {
             continue;
@@ -145,7 +146,8 @@ fn next_element(doc: &Document, id: NodeId) -> Option<NodeId> {
 
 /// The heading (with the link that wraps it), or the card it heads: the
 /// `article` holding it when that article holds nothing of the list, else
-/// the largest element around it that holds no other heading, nothing of
+/// the largest element around it that holds no other heading (but its
+/// subtitles), nothing of
 /// the list and no link of the records' shape to another page (a lead
 /// story's `div.hero` with its picture, standfirst and byline).
 fn record_for(
@@ -158,11 +160,15 @@ fn record_for(
 ) -> Record {
     let holds_list = |a: NodeId| doc.contains(a, list);
     let above = || doc.ancestors(h).take_while(|&a| a != scope);
+    // The straggler's own heading (inside its link, when the link wraps it).
+    let level = (h..doc.node(h).end)
+        .find_map(|i| heading_level(doc, i))
+        .unwrap_or(0);
     let root = match above().find(|&a| doc.is_tag(a, "article")) {
         Some(article) if holds_list(article) => h,
         Some(article) => article,
         None => above()
-            .take_while(|&a| !holds_list(a) && is_card_of(doc, a, shape, path_of(href)))
+            .take_while(|&a| !holds_list(a) && is_card_of(doc, a, shape, path_of(href), level))
             .last()
             .unwrap_or(h),
     };
@@ -172,12 +178,13 @@ fn record_for(
     }
 }
 
-/// True when `a` holds one heading and every link in it of the records'
-/// `shape` points to `path`.
-fn is_card_of(doc: &Document, a: NodeId, shape: &ShapePattern, path: &str) -> bool {
+/// True when `a` holds one heading of `level` or above (a subtitle below
+/// it is the card's) and every link in it of the records' `shape` points
+/// to `path`.
+fn is_card_of(doc: &Document, a: NodeId, shape: &ShapePattern, path: &str, level: usize) -> bool {
     let mut headings = 0;
     for i in a..doc.node(a).end {
-        if heading_level(doc, i).is_some() {
+        if heading_level(doc, i).is_some_and(|l| l <= level) {
             headings += 1;
             if headings > 1 {
                 return false;
@@ -204,15 +211,16 @@ fn record_hrefs<'d>(doc: &'d Document, r: &Record) -> impl Iterator<Item = &'d s
         .filter_map(move |i| doc.element(i)?.attr("href"))
 }
 
-/// The record's headline link: the first link inside a heading, else the
-/// first link.
+/// The record's headline link: the first link inside a heading or around
+/// one (a card's `a > h2`, after its author's link), else the first link.
 pub(super) fn headline_href<'d>(doc: &'d Document, r: &Record) -> Option<&'d str> {
     let in_heading = (r.start..r.end).find(|&i| {
         is_link(doc, i)
-            && std::iter::once(i)
+            && (std::iter::once(i)
                 .chain(doc.ancestors(i))
                 .take_while(|&a| a >= r.start)
                 .any(|a| heading_level(doc, a).is_some())
+                || (i + 1..doc.node(i).end).any(|h| heading_level(doc, h).is_some()))
     });
     let first = || (r.start..r.end).find(|&i| is_link(doc, i));
     doc.element(in_heading.or_else(first)?)?.attr("href")
@@ -285,11 +293,23 @@ fn records_shape(doc: &Document, records: &[Record]) -> Option<ShapePattern> {
         .iter()
         .filter_map(|r| headline_href(doc, r).and_then(shape_of))
         .collect();
-    if let Some(exact) = majority(&shapes, records.len()) {
+    shape_among(&shapes, records.len()).or_else(|| {
+        // Each page named by a query of its own (`/pub/a-post-4c1e?source=
+        // home---0`): the query tracks the click, it names no script.
+        let plain: Vec<Shape> = shapes.iter().map(Shape::without_script).collect();
+        let mut pattern = shape_among(&plain, records.len())?;
+        pattern.any_query = true;
+        Some(pattern)
+    })
+}
+
+/// [`records_shape`] of the `shapes` of `n` records.
+fn shape_among(shapes: &[Shape], n: usize) -> Option<ShapePattern> {
+    if let Some(exact) = majority(shapes, n) {
         return Some(ShapePattern::exact(exact.clone()));
     }
     let placed: Vec<Shape> = shapes.iter().map(Shape::without_dir).collect();
-    let place = majority(&placed, records.len())?;
+    let place = majority(&placed, n)?;
     let members = shapes.iter().zip(&placed).filter(|(_, p)| *p == place);
     ShapePattern::shared(members.map(|(s, _)| s))
 }
@@ -308,6 +328,8 @@ fn majority(shapes: &[Shape], n: usize) -> Option<&Shape> {
 struct ShapePattern {
     place: Shape,
     dir: Vec<Option<String>>,
+    /// The records' queries track clicks: any query (or none) is admitted.
+    any_query: bool,
 }
 
 impl ShapePattern {
@@ -316,6 +338,7 @@ impl ShapePattern {
         ShapePattern {
             place: shape.without_dir(),
             dir,
+            any_query: false,
         }
     }
 
@@ -341,7 +364,7 @@ impl ShapePattern {
         let mut segments = shape.dir.split('/');
         shape.host == place.host
             && shape.depth == place.depth
-            && shape.script == place.script
+            && (self.any_query || shape.script == place.script)
             && self.dir.iter().all(|want| {
                 segments
                     .next()
@@ -352,6 +375,14 @@ impl ShapePattern {
 }
 
 impl Shape {
+    /// The shape without the page a query names.
+    fn without_script(&self) -> Shape {
+        Shape {
+            script: None,
+            ..self.clone()
+        }
+    }
+
     /// Host, depth and script only.
     pub(super) fn without_dir(&self) -> Shape {
         Shape {
@@ -427,6 +458,30 @@ mod tests {
         // The page's own header stays chrome.
         let banner = "<header><h2><a href='/notes/newest.html'>The newest note</a></h2></header>";
         assert!(stragglers(&page(banner, "")).is_empty());
+    }
+
+    /// Regression (a publication's home page): every card's link carries
+    /// a tracking query of its own (`?source=home---3`), so the records
+    /// showed no shape and the featured story above them, a link wrapping
+    /// its `h2` title and `h3` subtitle, was lost; then it was found
+    /// twice, once by each heading.
+    #[test]
+    fn a_featured_story_joins_cards_whose_links_track_clicks() {
+        let mut html = String::from(
+            "<body><main><section class=featured><a href='/pub/newest-story-9f1e?source=featured---0'>\
+             <h2>The newest story of all</h2><h3>A subtitle that says more</h3></a></section><div><h2>Latest</h2>",
+        );
+        for i in 0..4 {
+            html.push_str(&format!(
+                "<article><a href='/@writer{i}'>Writer {i}</a><a href='/pub/story-{i}-ab{i}?source=home---{i}'>\
+                 <h2>Story number {i} of the list</h2><h3>Its subtitle</h3></a><span>Mar {i}</span></article>"
+            ));
+        }
+        html.push_str("</div></main></body>");
+        let found = stragglers(&html);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(found[0].starts_with("The newest story of all"), "{found:?}");
+        assert!(found[0].contains("A subtitle that says more"), "{found:?}");
     }
 
     #[test]
