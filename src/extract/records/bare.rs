@@ -19,8 +19,8 @@ use std::collections::HashSet;
 
 use crate::extract::dom::{Document, NodeData, NodeId};
 
-use super::short::{in_chrome, is_link};
-use super::{Record, RecordGroup, selector};
+use super::RecordGroup;
+use super::short::{in_chrome, is_link, known};
 
 /// Fewest links a bare list holds: without structure, a list shows itself
 /// by its length.
@@ -42,7 +42,7 @@ pub(super) fn groups(doc: &Document, existing: &[RecordGroup]) -> Vec<RecordGrou
         .filter(|&id| doc.element(id).is_some())
         .filter_map(|id| Some((id, bare_links(doc, id)?)))
         .filter(|(id, links)| !in_chrome(doc, *id) && !known(existing, *id, links[0]))
-        .map(|(id, links)| group(doc, id, &links))
+        .map(|(id, links)| RecordGroup::of_elements(doc, id, "a", &links))
         .collect()
 }
 
@@ -80,33 +80,6 @@ fn bare_links(doc: &Document, container: NodeId) -> Option<Vec<NodeId>> {
 fn is_separator(text: &str) -> bool {
     let t = text.trim();
     t.chars().count() <= MAX_SEPARATOR_CHARS && !t.chars().any(char::is_alphanumeric)
-}
-
-/// True when a group already starts with the same record.
-fn known(existing: &[RecordGroup], container: NodeId, first: NodeId) -> bool {
-    existing.iter().any(|g| {
-        g.container == Some(container) && g.records.first().is_some_and(|r| r.start == first)
-    })
-}
-
-fn group(doc: &Document, container: NodeId, links: &[NodeId]) -> RecordGroup {
-    RecordGroup {
-        container: Some(container),
-        selector: format!("{} > a", selector(doc, container)),
-        records: links
-            .iter()
-            .map(|&a| Record {
-                start: a,
-                end: doc.node(a).end,
-            })
-            .collect(),
-        coverage: 0.0,
-        score: 0.0,
-        patterns: Vec::new(),
-        dropped: None,
-        thread: false,
-        stragglers: Vec::new(),
-    }
 }
 
 #[cfg(test)]

@@ -78,6 +78,36 @@ pub struct RecordGroup {
     pub stragglers: Vec<Record>,
 }
 
+impl RecordGroup {
+    /// An unscored group of whole elements `roots` of `container`, each
+    /// a record, located as `container > child` (`child` as a selector
+    /// step names the roots: `li.post`, `a`).
+    pub(super) fn of_elements(
+        doc: &Document,
+        container: NodeId,
+        child: &str,
+        roots: &[NodeId],
+    ) -> RecordGroup {
+        RecordGroup {
+            container: Some(container),
+            selector: format!("{} > {child}", selector(doc, container)),
+            records: roots
+                .iter()
+                .map(|&r| Record {
+                    start: r,
+                    end: doc.node(r).end,
+                })
+                .collect(),
+            coverage: 0.0,
+            score: 0.0,
+            patterns: Vec::new(),
+            dropped: None,
+            thread: false,
+            stragglers: Vec::new(),
+        }
+    }
+}
+
 /// Outcome of record detection for one page.
 #[derive(Debug, Clone, Default)]
 pub struct Detection {

@@ -18,7 +18,7 @@
 
 use crate::extract::dom::{Document, NodeId};
 
-use super::{Kinds, Links, Record, RecordGroup, selector};
+use super::{Kinds, Links, RecordGroup};
 
 /// How far above a heading a wrapping link is looked for (`a > h2`,
 /// `a > div > h3`).
@@ -146,7 +146,7 @@ pub(super) fn in_chrome(doc: &Document, id: NodeId) -> bool {
 const CONTENT: &[&str] = &["article", "section"];
 
 /// True when a mined group already starts with the same record.
-fn known(existing: &[RecordGroup], container: NodeId, first: NodeId) -> bool {
+pub(super) fn known(existing: &[RecordGroup], container: NodeId, first: NodeId) -> bool {
     existing.iter().any(|g| {
         g.container == Some(container) && g.records.first().is_some_and(|r| r.start == first)
     })
@@ -159,21 +159,5 @@ fn group(
     roots: &[NodeId],
 ) -> RecordGroup {
     let tag = kinds.kind(roots[0]);
-    RecordGroup {
-        container: Some(container),
-        selector: format!("{} > {}", selector(doc, container), kinds.name(tag)),
-        records: roots
-            .iter()
-            .map(|&r| Record {
-                start: r,
-                end: doc.node(r).end,
-            })
-            .collect(),
-        coverage: 0.0,
-        score: 0.0,
-        patterns: Vec::new(),
-        dropped: None,
-        thread: false,
-        stragglers: Vec::new(),
-    }
+    RecordGroup::of_elements(doc, container, kinds.name(tag), roots)
 }
