@@ -7,7 +7,9 @@
 //! before the title (a date `dt` before its `dd`, a kicker before a
 //! heading) move the start back. A sibling that looks like a head but
 //! only links where its record already links (an abstract `dd` ending in
-//! "Full abstract" to the event) continues that record.
+//! "Full abstract" to the event), or that names the record's head as its
+//! own (`aria-describedby` its `id`, a BEM element of its block: a
+//! tender's detail row), continues that record.
 //!
 //! A container's own heads show the record's shape (which kinds of sibling
 //! belong to a record, which lead it, how many siblings a record has at
