@@ -99,6 +99,11 @@ pub(super) fn stable_class(token: &str) -> bool {
             .any(|p| starts_with_ascii_ci(token, p))
 }
 
+/// The class tokens of `id` that name what it is ([`stable_class`]).
+pub(super) fn stable_classes(doc: &Document, id: NodeId) -> impl Iterator<Item = &str> {
+    class_tokens(doc, id).filter(|c| stable_class(c))
+}
+
 /// Element kinds of one page, cached, and which elements have a sibling
 /// of their own kind.
 pub(super) struct Kinds<'d> {
@@ -193,7 +198,7 @@ impl<'d> Kinds<'d> {
             tag = e.name.as_str();
             let classes = &mut self.classes;
             classes.clear();
-            classes.extend(class_tokens(doc, id).filter(|c| stable_class(c)));
+            classes.extend(stable_classes(doc, id));
             classes.sort_unstable();
             classes.dedup();
             k.push_str(&e.name);

@@ -39,7 +39,7 @@ mod short;
 mod siblings;
 mod straggler;
 
-use kinds::{Kind, Kinds, Tag, class_tokens, stable_class};
+use kinds::{Kind, Kinds, Tag, stable_classes};
 use score::score_group;
 
 use crate::extract::dom::{Document, NodeData, NodeId, is_heading};
@@ -927,8 +927,7 @@ fn element_children(doc: &Document, id: NodeId) -> impl Iterator<Item = NodeId> 
 /// carry: a self-post above its comments has the same inner layout
 /// (`div.thing > div.entry`) but not the comments' `comment` class.
 fn thread_members(doc: &Document, containers: Vec<NodeId>) -> Vec<NodeId> {
-    let classes =
-        |id: NodeId| -> Vec<&str> { class_tokens(doc, id).filter(|t| stable_class(t)).collect() };
+    let classes = |id: NodeId| -> Vec<&str> { stable_classes(doc, id).collect() };
     let mut counts: HashMap<&str, usize> = HashMap::default();
     for &c in &containers {
         let mut own = classes(c);
@@ -1203,11 +1202,6 @@ fn widen(
         })
         .copied()
         .collect()
-}
-
-/// The class tokens of `id` that name what it is ([`stable_class`]).
-fn stable_classes(doc: &Document, id: NodeId) -> impl Iterator<Item = &str> {
-    class_tokens(doc, id).filter(|c| stable_class(c))
 }
 
 /// The class names of the mined roots (`first`, `last`) that all of them
