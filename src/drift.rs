@@ -227,7 +227,7 @@ fn step(doc: &Document, id: NodeId) -> Option<String> {
         .collect();
     classes.sort_unstable();
     classes.dedup();
-    let mut s = el.name.clone();
+    let mut s = el.name.to_string();
     for c in classes {
         s.push('.');
         s.push_str(c);
@@ -270,7 +270,7 @@ pub fn pattern_signature(page: &ListPage) -> Option<String> {
     steps.reverse();
     steps.push(
         doc.element(first.start)
-            .map_or_else(|| "#text".to_string(), |e| e.name.clone()),
+            .map_or_else(|| "#text".to_string(), |e| e.name.to_string()),
     );
     Some(steps.join(" > "))
 }

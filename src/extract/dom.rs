@@ -28,6 +28,7 @@
 pub mod budget;
 pub mod depth;
 pub mod lexer;
+pub mod name;
 pub mod prepare;
 pub mod sink;
 pub mod tags;
@@ -35,6 +36,7 @@ pub mod tags;
 use html5ever::tendril::TendrilSink;
 #[cfg(test)]
 use kuchikikiki::{NodeData as KNodeData, NodeRef};
+pub use name::Name;
 
 /// Index of a node in [`Document::nodes`].
 pub type NodeId = u32;
@@ -83,9 +85,9 @@ pub enum NodeData {
 #[derive(Debug, Clone)]
 pub struct Element {
     /// Lower-case local name (`div`, `a`, `time`, ...).
-    pub name: String,
+    pub name: Name,
     /// Attributes in source order, names lower-case.
-    pub attrs: Vec<(String, String)>,
+    pub attrs: Vec<(Name, String)>,
 }
 
 impl Element {
@@ -282,12 +284,12 @@ pub fn from_kuchiki(root: &NodeRef) -> Document {
                     }
                     continue;
                 }
-                let attrs: Vec<(String, String)> = el
+                let attrs: Vec<(Name, String)> = el
                     .attributes
                     .borrow()
                     .map
                     .iter()
-                    .map(|(k, v)| ((*k.local).to_ascii_lowercase(), v.value.clone()))
+                    .map(|(k, v)| (Name::from(&*k.local), v.value.clone()))
                     .collect();
                 if name == "base" && doc.base_href.is_none() {
                     doc.base_href = attrs
@@ -302,7 +304,10 @@ pub fn from_kuchiki(root: &NodeRef) -> Document {
                         .map(|(_, v)| v.trim().to_string());
                 }
                 descend = !LEAF_ONLY.contains(&name.as_str());
-                NodeData::Element(Element { name, attrs })
+                NodeData::Element(Element {
+                    name: name.into(),
+                    attrs,
+                })
             }
             KNodeData::Text(t) => {
                 let text = t.borrow().clone();

@@ -645,7 +645,7 @@ fn step_options(doc: &Document, id: NodeId, shared_classes: &[String]) -> Vec<St
             }
         }
     }
-    out.push(e.name.clone());
+    out.push(e.name.to_string());
     out
 }
 
@@ -853,7 +853,7 @@ fn relative_candidates(doc: &Document, rec: &Record, id: NodeId) -> Vec<String> 
         out.push(format!(".{c}"));
         out.push(format!("{}.{c}", e.name));
     }
-    out.push(e.name.clone());
+    out.push(e.name.to_string());
     // Parent step + own step ("h3 a", "h3.title > a").
     let parent = doc
         .node(id)
@@ -862,7 +862,7 @@ fn relative_candidates(doc: &Document, rec: &Record, id: NodeId) -> Vec<String> 
     if let Some((p, pe)) = parent.and_then(|p| Some((p, doc.element(p)?))) {
         let pstep = match stable_classes(doc, p).first() {
             Some(c) => format!("{}.{c}", pe.name),
-            None => pe.name.clone(),
+            None => pe.name.to_string(),
         };
         out.push(format!("{pstep} {}", e.name));
         out.push(format!("{pstep} > {}", e.name));

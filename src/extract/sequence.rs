@@ -153,7 +153,7 @@ pub fn flatten_capped(doc: &Document, max_tokens: usize) -> TagSequence {
                 let next = seq.names.len();
                 let id = *ids.entry(e.name.as_str()).or_insert_with(|| {
                     if next < MAX_DISTINCT_TAGS {
-                        seq.names.push(e.name.clone());
+                        seq.names.push(e.name.to_string());
                         next as u16
                     } else {
                         (MAX_DISTINCT_TAGS - 1) as u16

@@ -106,7 +106,7 @@ fn mount_point(doc: &Document) -> Option<String> {
                 return Some(format!("{}[{attr}]", e.name));
             }
         }
-        matches!(e.name.as_str(), "app-root" | "my-app" | "ion-app").then(|| e.name.clone())
+        matches!(e.name.as_str(), "app-root" | "my-app" | "ion-app").then(|| e.name.to_string())
     })
 }
 

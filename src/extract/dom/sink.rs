@@ -25,7 +25,7 @@ use html5ever::tendril::StrTendril;
 use html5ever::tree_builder::{ElementFlags, NodeOrText, QuirksMode, TreeSink};
 use html5ever::{Attribute, ExpandedName, QualName, local_name, ns};
 
-use super::{Document, Element, LEAF_ONLY, Node, NodeData, NodeId, SKIPPED_SUBTREES};
+use super::{Document, Element, LEAF_ONLY, Name, Node, NodeData, NodeId, SKIPPED_SUBTREES};
 use crate::extract::dom::collapse_whitespace;
 
 /// A node of the tree builder: its slot, and its name when it is an
@@ -325,7 +325,7 @@ fn layout(mut nodes: Vec<Linked>) -> Document {
         let (data, descend) = match slot {
             Slot::Document => (NodeData::Document, true),
             Slot::Element { name, attrs } => {
-                let name = (*name.local).to_ascii_lowercase();
+                let name = Name::from_parsed(name.local);
                 if SKIPPED_SUBTREES.contains(&name.as_str()) {
                     if name == "title" && doc.title.is_none() {
                         let t = collapse_whitespace(&subtree_text(&nodes, slot_id));
@@ -365,10 +365,10 @@ fn layout(mut nodes: Vec<Linked>) -> Document {
 }
 
 /// An arena element; notes the page's `<base href>` and `<html lang>`.
-fn element(doc: &mut Document, name: String, attrs: Vec<Attribute>) -> Element {
-    let attrs: Vec<(String, String)> = attrs
+fn element(doc: &mut Document, name: Name, attrs: Vec<Attribute>) -> Element {
+    let attrs: Vec<(Name, String)> = attrs
         .into_iter()
-        .map(|a| ((*a.name.local).to_ascii_lowercase(), String::from(a.value)))
+        .map(|a| (Name::from_parsed(a.name.local), String::from(a.value)))
         .collect();
     let first = |key: &str| {
         attrs
