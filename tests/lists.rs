@@ -883,6 +883,9 @@ fn a_blog_of_mostly_untitled_posts_titles_the_titled_ones_by_their_headings() {
     // reblog was titled by the reblogged blog's name, a quote post by its
     // quote and source; a link post's "↗" was part of its title.
     check("tumblr_mixed_posts");
+    // Regression: the pinned post's "Pinned post" label was a category.
+    let (_, items) = run("tumblr_mixed_posts", &MiningParams::default());
+    assert_eq!(items[0].categories, ["studio news", "classes", "leeds"]);
 }
 
 #[test]

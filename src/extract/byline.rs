@@ -79,7 +79,9 @@ pub fn byline_and_tags(
             }
         }
         if is_tag(el) {
-            push_tags(doc, i, end, &mut tags);
+            if !is_placement_label(doc, i, el) {
+                push_tags(doc, i, end, &mut tags);
+            }
             i = end;
             continue;
         }
@@ -115,6 +117,22 @@ pub(crate) fn is_author(el: &crate::extract::dom::Element) -> bool {
                 || starts_with_ascii_ci(w, "author-")
                 || starts_with_ascii_ci(w, "author_")
         })
+}
+
+/// Class-name parts of a label that says where a post is kept on the page,
+/// not what it is about: "Pinned post" is no category.
+const PLACEMENT_WORDS: &[&str] = &["pinned", "sticky", "stickied"];
+
+/// True for a label of [`PLACEMENT_WORDS`]: by a class part
+/// (`pinned-label`, `is_sticky`), or by its whole text ("Pinned post").
+fn is_placement_label(doc: &Document, id: NodeId, el: &crate::extract::dom::Element) -> bool {
+    let parts = words(el.attr("class")).flat_map(|w| w.split(['-', '_']));
+    if parts.into_iter().any(|p| one_of(p, PLACEMENT_WORDS)) {
+        return true;
+    }
+    let text = collapse_whitespace(&doc.text(id)).to_lowercase();
+    let text = text.strip_suffix(" post").unwrap_or(&text);
+    PLACEMENT_WORDS.contains(&text)
 }
 
 fn is_tag(el: &crate::extract::dom::Element) -> bool {
@@ -193,6 +211,22 @@ mod tests {
             start,
             end: doc.node(start).end,
         }
+    }
+
+    /// Regression: a blog's pinned post had "Pinned post" (a `pinned-label`)
+    /// among its categories.
+    #[test]
+    fn a_pinned_label_is_no_category() {
+        let doc = dom::parse(
+            r#"<article class="post"><div class="pinned-label">Pinned post</div>
+               <span class="post-label">Sticky</span>
+               <h2><a href="/p/1">Spring classes</a></h2>
+               <ul class="post-tags"><li><a href="/t/news">#studio news</a></li></ul>
+               <span class="cat-label">Pottery</span></article>"#,
+        );
+        let rec = record_of(&doc, "post");
+        let (_, tags) = byline_and_tags(&doc, &rec, None);
+        assert_eq!(tags, ["studio news", "Pottery"]);
     }
 
     #[test]
