@@ -78,7 +78,11 @@ pub fn byline_and_tags(
                 continue;
             }
         }
-        if is_tag(el) {
+        // A record's own element is no list of its tags, nor is one that
+        // holds its title: WordPress classes every post `category-…` and
+        // `tag-…`, and its title, byline and date were read as tags.
+        let holds_title = title_link.is_some_and(|t| doc.contains(i, t));
+        if is_tag(el) && i != record.start && !holds_title {
             if !is_placement_label(doc, i, el) {
                 push_tags(doc, i, end, &mut tags);
             }
@@ -139,6 +143,8 @@ fn is_tag(el: &crate::extract::dom::Element) -> bool {
     words(el.attr("rel")).any(|w| one_of(w, &["tag", "category"]))
         || words(el.attr("itemprop")).any(|w| one_of(w, &["keywords", "articlesection"]))
         || words(el.attr("class")).any(|w| {
+            // A BEM element names its block's kind (`badge-category__wrapper`).
+            let w = w.split("__").next().unwrap_or(w);
             one_of(w, TAG_WORDS)
                 || starts_with_ascii_ci(w, "tag-")
                 || starts_with_ascii_ci(w, "tags-")
@@ -227,6 +233,35 @@ mod tests {
         let rec = record_of(&doc, "post");
         let (_, tags) = byline_and_tags(&doc, &rec, None);
         assert_eq!(tags, ["studio news", "Pottery"]);
+    }
+
+    /// Regression: a WordPress post (`article.category-club-news
+    /// tag-courses`) had its title, author and date among its categories.
+    #[test]
+    fn a_post_classed_by_its_categories_is_no_list_of_them() {
+        let doc = dom::parse(
+            r#"<article class="post hentry category-club-news tag-courses">
+               <h2 class="entry-title"><a href="/2024/learn-to-row/">Learn to Row 2024</a></h2>
+               <div class="entry-meta"><span class="byline">Fiona Hartle</span>
+               <time datetime="2024-01-12">January 12, 2024</time></div>
+               <p>Courses run on Saturday mornings.</p>
+               <footer><span class="cat-links"><a href="/c/news" rel="category tag">Club news</a></span>
+               <span class="tags-links"><a href="/t/courses" rel="tag">courses</a></span></footer></article>"#,
+        );
+        let rec = record_of(&doc, "post hentry category-club-news tag-courses");
+        let (_, tags) = byline_and_tags(&doc, &rec, None);
+        assert_eq!(tags, ["Club news", "courses"]);
+        // A forum row is classed the same way; its category is a BEM
+        // element of a `badge-category` block.
+        let doc = dom::parse(
+            r#"<table><tr class="topic-list-item category-support tag-sync"><td class="main-link">
+               <a class="title" href="/t/sync-stuck/18261">Sync stuck after upgrading</a>
+               <a class="badge-category__wrapper" href="/c/support/4"><span>Support</span></a>
+               <a href="/tag/sync" class="discourse-tag">sync</a></td></tr></table>"#,
+        );
+        let rec = record_of(&doc, "topic-list-item category-support tag-sync");
+        let (_, tags) = byline_and_tags(&doc, &rec, None);
+        assert_eq!(tags, ["Support", "sync"]);
     }
 
     #[test]
