@@ -83,7 +83,7 @@ pub fn byline_and_tags(
         // `tag-…`, and its title, byline and date were read as tags.
         let holds_title = title_link.is_some_and(|t| doc.contains(i, t));
         if is_tag(el) && i != record.start && !holds_title {
-            if !is_placement_label(doc, i, el) {
+            if !is_no_topic_label(doc, i, el) {
                 push_tags(doc, i, end, &mut tags);
             }
             i = end;
@@ -127,11 +127,16 @@ pub(crate) fn is_author(el: &crate::extract::dom::Element) -> bool {
 /// not what it is about: "Pinned post" is no category.
 const PLACEMENT_WORDS: &[&str] = &["pinned", "sticky", "stickied"];
 
-/// True for a label of [`PLACEMENT_WORDS`]: by a class part
-/// (`pinned-label`, `is_sticky`), or by its whole text ("Pinned post").
-fn is_placement_label(doc: &Document, id: NodeId, el: &crate::extract::dom::Element) -> bool {
-    let parts = words(el.attr("class")).flat_map(|w| w.split(['-', '_']));
-    if parts.into_iter().any(|p| one_of(p, PLACEMENT_WORDS)) {
+/// Class-name parts of a badge that counts something (a forum row's
+/// `badge-notification unread-posts` "3"): a number of posts is no topic.
+const COUNT_WORDS: &[&str] = &["count", "counter", "notification", "unread"];
+
+/// True for a label that is no topic: a class part of [`PLACEMENT_WORDS`]
+/// or [`COUNT_WORDS`] (`pinned-label`, `is_sticky`, `badge-notification`),
+/// or a whole text of the first ("Pinned post").
+fn is_no_topic_label(doc: &Document, id: NodeId, el: &crate::extract::dom::Element) -> bool {
+    let mut parts = words(el.attr("class")).flat_map(|w| w.split(['-', '_']));
+    if parts.any(|p| one_of(p, PLACEMENT_WORDS) || one_of(p, COUNT_WORDS)) {
         return true;
     }
     let text = collapse_whitespace(&doc.text(id)).to_lowercase();
@@ -252,10 +257,12 @@ mod tests {
         let (_, tags) = byline_and_tags(&doc, &rec, None);
         assert_eq!(tags, ["Club news", "courses"]);
         // A forum row is classed the same way; its category is a BEM
-        // element of a `badge-category` block.
+        // element of a `badge-category` block, and its unread count's
+        // badge is no category.
         let doc = dom::parse(
             r#"<table><tr class="topic-list-item category-support tag-sync"><td class="main-link">
                <a class="title" href="/t/sync-stuck/18261">Sync stuck after upgrading</a>
+               <a href="/t/sync-stuck/18261/12" class="badge badge-notification unread-posts">3</a>
                <a class="badge-category__wrapper" href="/c/support/4"><span>Support</span></a>
                <a href="/tag/sync" class="discourse-tag">sync</a></td></tr></table>"#,
         );
