@@ -266,11 +266,15 @@ fn by_patterns(core: &str, ctx: &DateContext, day: bool) -> Option<DateTime<Fixe
 /// then read as before.
 fn iso_day(s: &str, ctx: &DateContext) -> Option<DateTime<FixedOffset>> {
     let b = s.as_bytes();
-    let digits = |r: std::ops::Range<usize>| b[r].iter().all(u8::is_ascii_digit);
-    if b.len() != 10 || b[4] != b'-' || b[7] != b'-' || !digits(0..4) || !digits(5..7) {
-        return None;
-    }
-    if !digits(8..10) {
+    // Digits, with dashes at 4 and 7.
+    let shape = |(i, c): (usize, &u8)| {
+        if matches!(i, 4 | 7) {
+            *c == b'-'
+        } else {
+            c.is_ascii_digit()
+        }
+    };
+    if b.len() != 10 || !b.iter().enumerate().all(shape) {
         return None;
     }
     let (year, month, day) = (
