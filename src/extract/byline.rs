@@ -15,6 +15,7 @@
 use crate::extract::dom::{
     Document, NodeId, collapse_whitespace, ends_with_ascii_ci, starts_with_ascii_ci,
 };
+use crate::extract::items::has_part;
 use crate::extract::records::Record;
 
 /// Longest byline kept.
@@ -81,8 +82,8 @@ pub fn byline_and_tags(
         // A record's own element is no list of its tags, nor is one that
         // holds its title: WordPress classes every post `category-…` and
         // `tag-…`, and its title, byline and date were read as tags.
-        let holds_title = title_link.is_some_and(|t| doc.contains(i, t));
-        if is_tag(el) && i != record.start && !holds_title {
+        let holds_title = || title_link.is_some_and(|t| doc.contains(i, t));
+        if is_tag(el) && i != record.start && !holds_title() {
             if !is_no_topic_label(doc, i, el) {
                 push_tags(doc, i, end, &mut tags);
             }
@@ -135,8 +136,8 @@ const COUNT_WORDS: &[&str] = &["count", "counter", "notification", "unread"];
 /// or [`COUNT_WORDS`] (`pinned-label`, `is_sticky`, `badge-notification`),
 /// or a whole text of the first ("Pinned post").
 fn is_no_topic_label(doc: &Document, id: NodeId, el: &crate::extract::dom::Element) -> bool {
-    let mut parts = words(el.attr("class")).flat_map(|w| w.split(['-', '_']));
-    if parts.any(|p| one_of(p, PLACEMENT_WORDS) || one_of(p, COUNT_WORDS)) {
+    let class_has = |list: &[&str]| has_part(words(el.attr("class")), &['-', '_'], list);
+    if class_has(PLACEMENT_WORDS) || class_has(COUNT_WORDS) {
         return true;
     }
     let text = collapse_whitespace(&doc.text(id)).to_lowercase();

@@ -289,7 +289,7 @@ pub fn from_kuchiki(root: &NodeRef) -> Document {
                     .borrow()
                     .map
                     .iter()
-                    .map(|(k, v)| (Name::from(&*k.local), v.value.clone()))
+                    .map(|(k, v)| (Name::from_parsed(k.local.clone()), v.value.clone()))
                     .collect();
                 if name == "base" && doc.base_href.is_none() {
                     doc.base_href = attrs

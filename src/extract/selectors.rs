@@ -23,7 +23,7 @@
 
 use std::collections::BTreeMap;
 
-use html5ever::{LocalName, QualName, ns};
+use html5ever::{QualName, ns};
 use kuchikikiki::{Attribute, ElementData, ExpandedName, NodeDataRef, NodeRef, Selectors};
 use url::Url;
 
@@ -135,10 +135,10 @@ impl CssDoc {
                 NodeData::Document => NodeRef::new_document(),
                 NodeData::Text { text, .. } => NodeRef::new_text(text.clone()),
                 NodeData::Element(e) => NodeRef::new_element(
-                    QualName::new(None, ns!(html), LocalName::from(e.name.as_str())),
+                    QualName::new(None, ns!(html), e.name.local_name().clone()),
                     e.attrs.iter().map(|(k, v)| {
                         (
-                            ExpandedName::new(ns!(), LocalName::from(k.as_str())),
+                            ExpandedName::new(ns!(), k.local_name().clone()),
                             Attribute {
                                 prefix: None,
                                 value: v.clone(),

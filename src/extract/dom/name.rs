@@ -32,6 +32,12 @@ impl Name {
     pub fn as_str(&self) -> &str {
         &self.0
     }
+
+    /// The atom itself, for a tree that takes html5ever's names (the
+    /// selector mirror): a clone, no new interning.
+    pub fn local_name(&self) -> &LocalName {
+        &self.0
+    }
 }
 
 impl Deref for Name {

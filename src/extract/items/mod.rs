@@ -112,7 +112,7 @@ pub const MAX_SUMMARY_CHARS: usize = 1_000;
 
 /// True when one of `tokens`, or a part of one cut at `separators`, is one
 /// of `words` (any case): `ad-slot` holds `ad`, `img-icon` holds `icon`.
-fn has_part<'t>(
+pub(crate) fn has_part<'t>(
     tokens: impl Iterator<Item = &'t str>,
     separators: &[char],
     words: &[&str],
