@@ -5,6 +5,9 @@
 //!     cargo run --release --example stage_times -- DIR [RUNS]
 //!     cargo run --release --example stage_times -- --synthetic 6000 [RUNS]
 //!
+//! With `STAGE_TIMES_PAGES=1` in the environment, each page's medians are
+//! printed too (case, parse, mine, embedded, items, total, total/parse).
+//!
 //! The synthetic page is a news list of N teasers (linked heading, date,
 //! summary, a thumbnail on every third) with a comment thread of N/10
 //! nested replies below it: the worst case for the thread and short-list
@@ -72,8 +75,17 @@ fn main() {
                 samples[i].push(v);
             }
         }
-        for (i, s) in samples.into_iter().enumerate() {
-            per_stage[i].push(median(s));
+        let medians = samples.map(median);
+        if std::env::var_os("STAGE_TIMES_PAGES").is_some() {
+            let [p, m, e, i, t] = medians;
+            println!(
+                "{:<48} {p:7.3} {m:7.3} {e:7.3} {i:7.3} {t:7.3} {:5.2}",
+                case.name,
+                t / p
+            );
+        }
+        for (i, v) in medians.into_iter().enumerate() {
+            per_stage[i].push(v);
         }
     }
     let names = ["parse", "mine", "embedded", "items", "total"];
