@@ -205,6 +205,17 @@ fn multi_sibling_heading_paragraph_and_read_more_without_wrapper() {
     check("council_news_siblings");
 }
 
+/// A wiki talk page (classic MediaWiki markup): each discussion is an
+/// `h2` and the paragraphs, indented replies and lists after it, without
+/// a wrapper. Titled by the heading without its "[edit]" link, linked by
+/// the heading's anchor, dated by its first signature; the comments'
+/// links to pages and users, the contents box and the talk-page banners
+/// are no records, and an `h3` subsection stays in its discussion.
+#[test]
+fn multi_sibling_wiki_discussions_under_their_headings() {
+    check("wiki_talk_page_classic");
+}
+
 #[test]
 fn threaded_comments_in_nested_ordered_lists() {
     check("garden_blog_comments");

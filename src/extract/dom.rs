@@ -142,6 +142,10 @@ fn declares(decl: &str, want: &str) -> bool {
     rest.trim_end_matches("!important").is_empty()
 }
 
+/// Text (bytes) beside a link, in its parent's own text nodes, from which
+/// on the link is part of a sentence ([`Document::in_running_text`]).
+pub const RUNNING_TEXT_BYTES: usize = 40;
+
 /// The class names CSS frameworks and CMSs give text kept for screen
 /// readers only (WordPress, Bootstrap 3/4 and 5, HTML5 Boilerplate,
 /// Drupal, Foundation).
@@ -398,14 +402,22 @@ impl Document {
     /// more"). Screen-reader text counts when nothing else is shown: it is
     /// then the name of an icon link.
     pub fn shown_text_of_range(&self, start: NodeId, end: NodeId) -> String {
+        self.shown_text_prefix(start, end, usize::MAX)
+    }
+
+    /// The first `limit` bytes or more of [`Document::shown_text_of_range`]
+    /// (a prefix of it, ending at a character boundary): a summary needs
+    /// the start of a record, not a whole article, and a page can hold a
+    /// record of megabytes.
+    pub fn shown_text_prefix(&self, start: NodeId, end: NodeId, limit: usize) -> String {
         let mut out = String::new();
-        self.push_text_of_range(start, end, &mut out, |i| {
+        self.push_text_of_range_until(start, end, &mut out, limit, |i| {
             self.element(i)
                 .is_none_or(|e| !e.is_hidden() && !e.is_for_screen_readers())
         });
         if out.trim().is_empty() {
             out.clear();
-            self.push_text_of_range(start, end, &mut out, |i| {
+            self.push_text_of_range_until(start, end, &mut out, limit, |i| {
                 self.element(i).is_none_or(|e| !e.is_hidden())
             });
         }
@@ -421,6 +433,20 @@ impl Document {
         start: NodeId,
         end: NodeId,
         out: &mut String,
+        keep: impl Fn(NodeId) -> bool,
+    ) {
+        self.push_text_of_range_until(start, end, out, usize::MAX, keep);
+    }
+
+    /// [`Document::push_text_of_range`] that stops once `out` holds `limit`
+    /// bytes or more: what it appended is then a prefix of what the whole
+    /// range would append.
+    pub fn push_text_of_range_until(
+        &self,
+        start: NodeId,
+        end: NodeId,
+        out: &mut String,
+        limit: usize,
         keep: impl Fn(NodeId) -> bool,
     ) {
         let mut gap = false;
@@ -439,7 +465,11 @@ impl Document {
                 continue;
             }
             match &node.data {
-                NodeData::Text { text, .. } => push_collapsed(out, text, &mut gap),
+                NodeData::Text { text, .. }
+                    if !push_collapsed_until(out, text, &mut gap, limit) =>
+                {
+                    return;
+                }
                 NodeData::Element(e) if is_block_element(&e.name) => {
                     gap = true;
                     block_ends.push(node.end);
@@ -471,6 +501,26 @@ impl Document {
     /// Bytes of non-blank visible text in the subtree at `id`.
     pub fn text_bytes(&self, id: NodeId) -> usize {
         self.range_text_bytes(id, self.nodes[id as usize].end)
+    }
+
+    /// True when link `a` (of `bytes` text bytes) is part of running text:
+    /// its parent's own text around it is at least [`RUNNING_TEXT_BYTES`]
+    /// and twice the link's ("I checked the <a>Eastern Evening News
+    /// archive</a> for February", a comment's signature after its words).
+    /// Such a link is a reference, not a headline: a headline stands on its
+    /// own line (`<h2><a>`, `<li><a>Title</a> — 5 March</li>`).
+    pub fn in_running_text(&self, a: NodeId, bytes: usize) -> bool {
+        let Some(parent) = self.node(a).parent else {
+            return false;
+        };
+        let beside: usize = self
+            .children(parent)
+            .map(|c| match &self.node(c).data {
+                NodeData::Text { text, blank: false } => text.trim().len(),
+                _ => 0,
+            })
+            .sum();
+        beside >= RUNNING_TEXT_BYTES && beside >= 2 * bytes
     }
 
     /// Bytes of non-blank visible text in the nodes `start..end`.
@@ -580,6 +630,29 @@ pub fn push_collapsed(out: &mut String, piece: &str, gap: &mut bool) {
     }
 }
 
+/// Bytes of a text node appended at a time by [`push_collapsed_until`].
+const COLLAPSE_CHUNK: usize = 4096;
+
+/// [`push_collapsed`] of `piece` until `out` holds `limit` bytes or more,
+/// a chunk at a time (a word cut between chunks joins again, as `gap`
+/// says no whitespace came between). False once `out` is that long.
+fn push_collapsed_until(out: &mut String, piece: &str, gap: &mut bool, limit: usize) -> bool {
+    let mut rest = piece;
+    while !rest.is_empty() {
+        if out.len() >= limit {
+            return false;
+        }
+        let cut = if limit == usize::MAX {
+            rest.len()
+        } else {
+            rest.ceil_char_boundary(COLLAPSE_CHUNK)
+        };
+        push_collapsed(out, &rest[..cut], gap);
+        rest = &rest[cut..];
+    }
+    out.len() < limit
+}
+
 fn push_word(out: &mut String, word: &str, gap: &mut bool) {
     if *gap && !out.is_empty() {
         out.push(' ');
@@ -644,6 +717,62 @@ mod tests {
             doc.text(0),
             "Ferry times Mon 12 May, 2024 deep tail one two end inline cell after"
         );
+    }
+
+    #[test]
+    fn a_text_prefix_is_a_prefix_of_the_whole_text_and_long_enough() {
+        // Text nodes longer than a chunk, runs of spaces across a chunk's
+        // end, characters of two to four bytes, words split by markup.
+        let long = "Fähre  über\u{a0}den 🚢 Fluss ".repeat(600);
+        let html = format!(
+            "<article><h2>Ferry <a href='/a'>times</a></h2><p>{long}</p>\
+             <p>fo<b>o</b>   bar</p><div hidden>gone</div><p>{long}</p>end</article>"
+        );
+        let doc = parse(&html);
+        let root = (0..doc.nodes.len() as NodeId)
+            .find(|&i| doc.is_tag(i, "article"))
+            .expect("an article");
+        let end = doc.node(root).end;
+        let whole = doc.shown_text_of_range(root, end);
+        assert!(whole.len() > 30_000, "{}", whole.len());
+        for limit in [
+            0,
+            1,
+            5,
+            17,
+            4095,
+            4096,
+            4097,
+            9_000,
+            20_011,
+            whole.len(),
+            1 << 40,
+        ] {
+            let prefix = doc.shown_text_prefix(root, end, limit);
+            assert!(whole.starts_with(&prefix), "limit {limit}");
+            assert!(prefix.len() >= limit.min(whole.len()), "limit {limit}");
+            // Stopping reads at most one more chunk than asked.
+            assert!(
+                prefix.len() <= limit.saturating_add(2 * COLLAPSE_CHUNK),
+                "limit {limit}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_link_in_a_sentence_is_in_running_text_and_a_headline_is_not() {
+        let doc = parse(
+            "<div><p>I looked through the <a href=/g>Harwick Gazette</a> index for 1953 \
+             and found nothing about it.</p>\
+             <ul><li><a href=/p>Lanterns return to the quay</a> — 5 March</li></ul>\
+             <h2><a href=/h>Lanterns return to the quay tonight</a></h2>\
+             <p>Signed — <a href=/u>Oswin Parry</a> (talk)</p></div>",
+        );
+        let running: Vec<bool> = (0..doc.nodes.len() as NodeId)
+            .filter(|&i| doc.is_tag(i, "a"))
+            .map(|a| doc.in_running_text(a, doc.text_bytes(a)))
+            .collect();
+        assert_eq!(running, [true, false, false, false]);
     }
 
     #[test]

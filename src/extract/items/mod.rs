@@ -181,7 +181,7 @@ pub fn item_from_record(
             image = image_url(el, base);
         }
         if attr_date.is_none() && !(in_hidden && hidden_date.is_some()) {
-            let found = attribute_date(doc, i, dates);
+            let found = attribute_date(doc, i, dates).filter(|_| !labelled_latest(doc, record, i));
             if in_hidden {
                 hidden_date = found;
             } else {
@@ -200,21 +200,17 @@ pub fn item_from_record(
         (title, link, link)
     };
     let own = links.iter().find(|l| plan.change_links.contains(&l.node));
-    let by_anchor = || {
-        heading
-            .filter(|&h| anchor_of(doc, h).is_some())
-            .and_then(|h| heading_anchor(doc, h, base))
-    };
+    // A record without a title link is linked by its heading's place on
+    // the page before any link its words cite.
     let link = own
         .or_else(|| link_node.and_then(|n| links.iter().find(|l| l.node == n)))
         .map(|l| l.url.clone())
-        .or_else(by_anchor)
-        .or_else(|| links.first().map(|l| l.url.clone()))
-        .or_else(|| heading.and_then(|h| heading_anchor(doc, h, base)));
+        .or_else(|| heading.and_then(|h| heading_anchor(doc, h, base)))
+        .or_else(|| links.first().map(|l| l.url.clone()));
 
     // What a reader sees: the subtrees the markup hides (phpBB's
     // mobile-only "Last post by …" line) are left out.
-    let full = doc.shown_text_of_range(record.start, record.end);
+    let full = doc.shown_text_prefix(record.start, record.end, summary_source_bytes(&title));
     // A headless record's title is a cut of its own prose (a comment): the
     // summary keeps the whole text, or a short comment would have none.
     let summary = summary_without(full, if plan.headless { "" } else { &title });
@@ -291,6 +287,15 @@ fn first_line(doc: &Document, record: &Record) -> String {
         }
     }
     collapse_whitespace(&raw)
+}
+
+/// How much of a record's text [`summary_without`] needs to give what
+/// the whole text would: with the title's first occurrence removed (one
+/// space for it), more than [`MAX_SUMMARY_CHARS`] characters of four bytes
+/// at most are left, so the summary is cut at the same place; and a title
+/// that first occurs further on lies past the cut.
+fn summary_source_bytes(title: &str) -> usize {
+    4 * (MAX_SUMMARY_CHARS + 1) + title.len() + 1
 }
 
 /// The record's text with the title's first occurrence removed, cut to

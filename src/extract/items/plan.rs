@@ -174,8 +174,11 @@ pub fn plan_titles(doc: &Document, records: &[Record], dates: &DateContext) -> T
             if permalink.is_none() && names_permalink(doc, r, i, &text, dates) {
                 permalink = Some(i);
             }
+            // A link in a sentence (a comment citing a page, its
+            // signature) is a reference, never the record's title.
             if !text.is_empty()
                 && !is_action_text(&text)
+                && !doc.in_running_text(i, text.len())
                 && !is_number_twin(doc, r, i, &text, dates)
             {
                 path_in_record(doc, r, i, &mut steps, &mut key);

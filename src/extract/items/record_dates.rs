@@ -31,6 +31,56 @@ pub fn list_dates<'r>(
     }
 }
 
+/// Labels of the date of a thread's latest activity (lower case, without
+/// the colon), never the date of the record itself: it moves with every
+/// reply.
+pub(super) const LATEST_LABELS: &[&str] = &[
+    "latest comment",
+    "last comment",
+    "latest reply",
+    "last reply",
+    "latest post",
+    "last post",
+    "last activity",
+    "latest activity",
+];
+
+/// Longest text (bytes) read as a date's label.
+const MAX_LABEL_BYTES: usize = 40;
+
+/// Nodes looked back at for a date's label.
+const LABEL_LOOKBACK: NodeId = 4;
+
+/// True when the date at node `i` (a text node, or the element holding it)
+/// is labelled as a thread's latest activity ([`LATEST_LABELS`]): its own
+/// text opens with such a label ("Last post: 3 hours ago"), or the text
+/// right before it is one ("Latest comment: <a>2 years ago</a>", a wiki
+/// discussion's bar above its first comment).
+pub(super) fn labelled_latest(doc: &Document, record: &Record, i: NodeId) -> bool {
+    let is_label = |t: &str| {
+        let t = t.trim().trim_end_matches(':').trim_end();
+        LATEST_LABELS.iter().any(|l| {
+            starts_with_ascii_ci(t, l) && !t[l.len()..].starts_with(|c: char| c.is_alphanumeric())
+        })
+    };
+    if let NodeData::Text { text, .. } = &doc.node(i).data
+        && is_label(text)
+    {
+        return true;
+    }
+    (record.start.max(i.saturating_sub(LABEL_LOOKBACK))..i)
+        .rev()
+        .find_map(|j| match &doc.node(j).data {
+            NodeData::Text { text, blank: false } => Some(text.as_str()),
+            _ => None,
+        })
+        .is_some_and(|t| {
+            let t = t.trim();
+            // A label ("Last post by Annie «"), not a sentence.
+            t.len() <= MAX_LABEL_BYTES && is_label(t)
+        })
+}
+
 /// The date a tooltip gives: the whole text, the first of its labelled
 /// lines ("Created: Mar 8, 2024 9:12 am⏎Latest: Mar 10, 2024 6:05 pm", as
 /// forum topic lists show the first and the latest post; the first is the
@@ -157,6 +207,7 @@ pub(super) fn text_date<'d>(
         if let NodeData::Text { text, blank: false } = &doc.node(i).data
             && !skipped(i)
             && let Some(d) = date_in(text, ctx)
+            && !labelled_latest(doc, record, i)
         {
             return Some((d, Cow::Borrowed(text.as_str())));
         }

@@ -1140,9 +1140,10 @@ fn a_date_hidden_by_the_markup_gives_way_to_the_visible_one() {
             "{hidden}"
         );
     }
-    // Shown, the first time is the record's, as before.
+    // Shown, the first time is still the last post's, as its label says:
+    // the topic's own date is the poster's.
     let it = item_of(&topic("style='display: block'"), "li");
-    assert_eq!(it.date.unwrap().to_rfc3339(), "2026-10-30T12:02:55+00:00");
+    assert_eq!(it.date.unwrap().to_rfc3339(), "2019-03-06T20:41:19+00:00");
     // A date only in hidden markup is still the record's date.
     let only_hidden = "<li><a href='/t/1'>Schedule for the next meeting</a>\
          <span hidden><time datetime='2024-03-05T10:00:00+00:00'>5 March</time></span></li>";
@@ -1563,4 +1564,116 @@ fn a_title_classed_cell_is_its_own_title_path() {
     let records = records_of_class(&doc, "row");
     let plan = plan_titles(&doc, &records, &ctx());
     assert_eq!(plan.path.as_deref(), Some("tr./td.row__title/a."));
+}
+
+/// A summary is read from the start of a record's text only
+/// ([`summary_source_bytes`]), and is the summary of the whole text: with
+/// the title near the start, past the cut, absent, or none (a comment's).
+#[test]
+fn a_summary_from_the_start_of_a_long_record_is_the_whole_records() {
+    let prose = "Die Fähre über den Fluss fährt ab Montag wieder 🚢, sagt das Amt. ".repeat(400);
+    let html = format!(
+        "<article><h2><a href='/ferry'>Ferry back on Monday</a></h2><p>{prose}</p>\
+         <p>Late heading in the text</p><p>{prose}</p></article>"
+    );
+    let doc = crate::extract::dom::parse(&html);
+    let root = (0..doc.nodes.len() as NodeId)
+        .find(|&i| doc.is_tag(i, "article"))
+        .expect("an article");
+    let end = doc.node(root).end;
+    let whole = doc.shown_text_of_range(root, end);
+    for title in [
+        "Ferry back on Monday",
+        "Late heading in the text",
+        "Absent",
+        "",
+    ] {
+        let prefix = doc.shown_text_prefix(root, end, summary_source_bytes(title));
+        assert!(
+            prefix.len() < whole.len() / 2,
+            "{title:?} read the whole record"
+        );
+        let cut = summary_without(prefix, title);
+        assert_eq!(cut, summary_without(whole.clone(), title), "{title:?}");
+        assert!(cut.ends_with('…'), "{title:?}");
+    }
+}
+
+/// A thread's "Latest comment: 2 days ago" bar comes before its first
+/// comment: the date of the latest activity moves with every reply and is
+/// never the record's; the first comment's timestamp is.
+#[test]
+fn a_date_labelled_as_the_latest_activity_is_not_the_records() {
+    let thread = |topic: &str, slug: &str, day: u32| {
+        format!(
+            "<li class=thread><h3><a href='/t/{slug}'>{topic}</a></h3>\
+             <div class=bar>Latest comment: <a href='#c-{slug}'>2 days ago</a> · 3 comments</div>\
+             <p>Has anyone got the winter timetable for the quay ferry yet? \
+             — Ann Tovey 10:42, {day} January 2024 (UTC)</p>\
+             <div class=bar-foot><span>Last post:</span> <time datetime='2024-03-08'>8 March</time></div></li>"
+        )
+    };
+    let html = format!(
+        "<ul>{}{}{}</ul>",
+        thread("Ferry timetable", "ferry", 14),
+        thread("Quay lights", "lights", 15),
+        thread("Lantern route", "route", 16)
+    );
+    let items = items_of_lis(&html, "https://forum.example/");
+    let days: Vec<String> = items
+        .iter()
+        .map(|it| {
+            it.date
+                .map(|d| d.date_naive().to_string())
+                .unwrap_or_default()
+        })
+        .collect();
+    assert_eq!(days, ["2024-01-14", "2024-01-15", "2024-01-16"]);
+    assert!(items.iter().all(|it| !it.date_relative));
+}
+
+/// A wiki heading's "[edit]" link is no part of its title, and a record
+/// with no title link is titled by its heading and linked by the
+/// heading's place on the page (MediaWiki's `span.mw-headline` id), not
+/// by the pages and users its comments cite.
+#[test]
+fn an_unlinked_heading_with_a_place_titles_and_links_its_record() {
+    let section = |title: &str, id: &str, user: &str| {
+        format!(
+            "<div class=sec><h2><span class=mw-headline id={id}>{title}</span>\
+             <span class=mw-editsection>[<a href='/w/index.php?action=edit&amp;section=1'>edit</a>]</span></h2>\
+             <p>The lead cites <a href='/wiki/Harwick_Gazette'>the Harwick Gazette</a> for this, \
+             but the index for that year has nothing about it at all. — \
+             <a href='/wiki/User:{user}'>{user}</a> (<a href='/wiki/User_talk:{user}'>talk</a>) \
+             08:15, 2 November 2022 (UTC)</p></div>"
+        )
+    };
+    let html = format!(
+        "<main>{}{}{}</main>",
+        section("Founding year", "Founding_year", "Tamsin_Rook"),
+        section("Route map", "Route_map", "Oswin_Parry"),
+        section("Attendance figures", "Attendance_figures", "Lowri_Banfield")
+    );
+    let items = items_of(&html, "sec", "https://wiki.example/wiki/Talk:Lanterns");
+    let got: Vec<(&str, &str)> = items
+        .iter()
+        .map(|it| (it.title.as_str(), it.link.as_ref().map_or("", Url::as_str)))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            (
+                "Founding year",
+                "https://wiki.example/wiki/Talk:Lanterns#Founding_year"
+            ),
+            (
+                "Route map",
+                "https://wiki.example/wiki/Talk:Lanterns#Route_map"
+            ),
+            (
+                "Attendance figures",
+                "https://wiki.example/wiki/Talk:Lanterns#Attendance_figures"
+            ),
+        ]
+    );
 }

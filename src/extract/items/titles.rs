@@ -20,6 +20,9 @@ pub(super) const ACTION_TEXTS: &[&str] = &[
     "read full story",
     "comments",
     "reply",
+    "quote",
+    "edit",
+    "edit source",
     "share",
     "save",
     "report",
@@ -192,9 +195,10 @@ pub(super) const MIN_TITLE_AFTER_BADGE: usize = 10;
 /// The badges a title element starts and ends with, if any: its first
 /// (last) non-blank child is an element whose class names a badge, with a
 /// short text, and a headline of [`MIN_TITLE_AFTER_BADGE`] bytes remains
-/// beside it; a date badge (a `<time>`, or a class naming a date) and a
-/// symbol hidden from screen readers need only some text beside them, and
-/// go first when not both can. A badge that is the whole title is none.
+/// beside it; a date badge (a `<time>`, or a class naming a date), a
+/// symbol hidden from screen readers and a control (an "[edit]" link)
+/// need only some text beside them, and go first when not both can. A
+/// badge that is the whole title is none.
 pub(super) fn title_badges(doc: &Document, node: NodeId) -> (Option<NodeId>, Option<NodeId>) {
     let mut shown = doc
         .children(node)
@@ -219,6 +223,11 @@ pub(super) fn title_badges(doc: &Document, node: NodeId) -> (Option<NodeId>, Opt
         let decoration = (e.attr("aria-hidden").is_some_and(|h| h.trim() == "true")
             || (e.name == "a" && e.attr("href").is_some_and(|h| h.trim().starts_with('#'))))
             && !doc.text(c).chars().any(char::is_alphanumeric);
+        // A wiki heading's "[edit]" link is a control beside the title.
+        let control = bytes <= MAX_BADGE_BYTES
+            && (c..doc.node(c).end).any(|i| doc.is_tag(i, "a"))
+            && is_action_text(&doc.text(c));
+        let decoration = decoration || control;
         let date = e.name == "time" || part(DATE_BADGE_PARTS) || decoration;
         ((date || part(BADGE_CLASS_PARTS)) && bytes <= MAX_BADGE_BYTES).then_some((bytes, date))
     };
@@ -327,10 +336,12 @@ pub(super) fn choose_title(
         (Some(l), _) if l.on_title_path || in_heading(l) => (link_title(l), Some(l.node)),
         (_, Some(h)) if link_chars < 4 => (title_text(doc, h), title_link.map(|l| l.node)),
         // A heading off the title path, with no link of its own but its
-        // anchor (a changelog's "[1.9.2] - 2026-01-20¶" whose version has
-        // no compare link): the heading titles it, and its anchor links it
-        // (see `item_from_record`), never a pull request its notes cite.
-        (_, Some(h)) if anchor_of(doc, h).is_some() => (title_text(doc, h), None),
+        // place on the page (a changelog's "[1.9.2] - 2026-01-20¶" whose
+        // version has no compare link, a wiki discussion's `h2` with its
+        // `id`): the heading titles it, and its anchor links it (see
+        // `item_from_record`), never a pull request or a user its words
+        // cite.
+        (_, Some(h)) if heading_fragment(doc, h).is_some() => (title_text(doc, h), None),
         // An untitled post among titled ones (a blog's one-line note, its
         // only links the author and the time it was posted) is titled as a
         // comment is, and linked by its permalink.
@@ -440,15 +451,26 @@ pub(super) fn unquoted_title(text: &str) -> &str {
 /// it points to (a release notes page's "Version 4.12.0" with its `¶`
 /// permalink, `#v4-12-0`).
 pub(super) fn heading_anchor(doc: &Document, heading: NodeId, base: &Url) -> Option<Url> {
-    let own = doc
-        .element(heading)?
-        .attr("id")
-        .map(str::trim)
-        .filter(|id| !id.is_empty());
-    let fragment = own.or_else(|| anchor_of(doc, heading))?;
+    let fragment = heading_fragment(doc, heading)?;
     let mut url = base.clone();
     url.set_fragment(Some(fragment));
     Some(url)
+}
+
+/// The heading's place on the page: its own `id`, else the `id` of an
+/// element inside it (MediaWiki's `<h2><span class=mw-headline
+/// id=…>`), else the `#` place a link inside it points to
+/// ([`anchor_of`]).
+pub(super) fn heading_fragment(doc: &Document, heading: NodeId) -> Option<&str> {
+    let id_of = |i: NodeId| {
+        doc.element(i)?
+            .attr("id")
+            .map(str::trim)
+            .filter(|id| !id.is_empty())
+    };
+    (heading..doc.node(heading).end)
+        .find_map(id_of)
+        .or_else(|| anchor_of(doc, heading))
 }
 
 /// The in-page place a link inside `heading` points to (its `¶`

@@ -10,7 +10,9 @@
 //! category menu or a "related" strip is bare links; the list of posts
 //! beside it carries headings and dates, and wins even when it is shorter.
 //! A thread's comments are judged by their prose instead of their links
-//! (an author name and "permalink" are not headlines).
+//! (an author name and "permalink" are not headlines). A link inside a
+//! sentence is a reference, not a headline: a wiki discussion citing ten
+//! pages is one record, not ten.
 //!
 //! Invariants: pure over the arena; one pass over each record's nodes.
 
@@ -36,7 +38,9 @@ pub(super) struct RecordStats {
     pub(super) link_text: usize,
     /// Longest link text (chars) in the record.
     best_link: usize,
-    /// Links whose text looks like a headline (≥ 15 chars).
+    /// Links whose text looks like a headline (≥ 15 chars) and that stand
+    /// on their own, not in a sentence ([`Document::in_running_text`]: a
+    /// discussion's comments cite pages and sign with a name).
     headline_links: usize,
     tokens: usize,
     has_link: bool,
@@ -81,7 +85,7 @@ pub(super) fn record_stats(doc: &Document, r: &Record) -> RecordStats {
                         st.has_link = true;
                         st.link_text += bytes;
                         st.best_link = st.best_link.max(chars);
-                        if chars >= 15 {
+                        if chars >= 15 && !doc.in_running_text(i, bytes) {
                             st.headline_links += 1;
                         }
                     }

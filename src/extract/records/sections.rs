@@ -9,8 +9,10 @@
 //! and dates earned (they are the sections', not their records'), so the
 //! records inside win even when few of them link their titles.
 //!
-//! Every section that holds any of the records holds two or more: an
-//! article holding its body `div` is a record and its parts.
+//! A quarter or more of the sections that hold any of the records hold
+//! two or more (an article holding its body `div` is a record and its
+//! parts; a blog's archive by day holds one post on some days and two
+//! on others).
 //!
 //! "Nested" means below the section's own top-level parts, so a record made
 //! of sibling rows (a title row and its metadata row) is not the section of
@@ -31,6 +33,9 @@ use super::{Record, RecordGroup};
 
 /// How many of the ranked groups are tried as sections.
 const TRIED: usize = 3;
+/// One in this many of the sections that hold records must hold two or
+/// more of them.
+const MIN_SEVERAL_SHARE: usize = 4;
 /// Share of a section's text its nested records must carry (median over
 /// the sections that hold any).
 const MIN_NESTED_TEXT: f64 = 0.8;
@@ -62,13 +67,14 @@ pub(super) fn demote(doc: &Document, groups: &mut [RecordGroup]) -> bool {
 /// mean number of `records` each section that holds any holds.
 fn records_per_section(doc: &Document, sections: &[Record], records: &[Record]) -> Option<f64> {
     let (mut holders, mut inside, mut headed, mut dated) = (0usize, 0usize, 0usize, 0usize);
+    let mut several = 0usize;
     let mut shares: Vec<f64> = Vec::new();
     for s in sections {
         let nested = nested_in(doc, s, records);
         match nested.len() {
             0 => continue,
-            1 => return None, // a record and its parts, not a section
-            _ => {}
+            1 => {}
+            _ => several += 1,
         }
         headed += usize::from(has_own_heading(doc, s, nested));
         dated += usize::from(has_own_date_line(doc, s, nested));
@@ -87,8 +93,15 @@ fn records_per_section(doc: &Document, sections: &[Record], records: &[Record]) 
     // their own (a changelog's releases, each a version heading, a date
     // line and its lists of changes), not the headings of a list.
     let own_dates = dated * 2 > holders;
-    let sections_hold =
-        holders >= 2 && holders * 2 >= sections.len() && headed * 2 >= holders && !own_dates;
+    // Sections that each hold one record are records and their parts (an
+    // article and its body); a day of a blog's archive may hold one post
+    // where others hold two.
+    let grouped = several * MIN_SEVERAL_SHARE >= holders;
+    let sections_hold = holders >= 2
+        && grouped
+        && holders * 2 >= sections.len()
+        && headed * 2 >= holders
+        && !own_dates;
     let records_inside = inside * 4 >= records.len() * 3;
     (sections_hold && records_inside && median >= MIN_NESTED_TEXT)
         .then(|| inside as f64 / holders as f64)
@@ -172,6 +185,36 @@ mod tests {
             })
             .collect();
         (runs, lines)
+    }
+
+    /// Regression (a Blogger blog, posts under their day's heading): some
+    /// days hold one post and others two. The days were no sections,
+    /// since one held a single post, and won over their posts.
+    #[test]
+    fn days_holding_one_post_or_two_are_sections() {
+        let page = |posts: &[usize]| {
+            let mut h = String::from("<div>");
+            for (d, &n) in posts.iter().enumerate() {
+                h.push_str(&format!("<h2>Saturday, March {}, 2025</h2><ul>", 8 - d));
+                for p in 0..n {
+                    h.push_str(&format!(
+                        "<li><h3><a href=/2025/03/post-{d}-{p}.html>Sourdough crackers, attempt \
+                         {p}</a></h3><p>Rolled thinner than I thought was sensible, baked on the \
+                         back of a sheet pan so the edges do not scorch.</p></li>"
+                    ));
+                }
+                h.push_str("</ul>");
+            }
+            h.push_str("</div>");
+            h
+        };
+        let doc = parse(&page(&[2, 1, 2, 1]));
+        let (runs, lines) = runs_and_lines(&doc);
+        assert_eq!(records_per_section(&doc, &runs, &lines), Some(1.5));
+        // A post and its parts: every one holds one.
+        let doc = parse(&page(&[1, 1, 1, 1]));
+        let (runs, lines) = runs_and_lines(&doc);
+        assert_eq!(records_per_section(&doc, &runs, &lines), None);
     }
 
     /// Regression (a changelog): each release is a version heading, a

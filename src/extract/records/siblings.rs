@@ -60,12 +60,22 @@ fn title_weight(doc: &Document, id: NodeId) -> u32 {
     best
 }
 
-/// The sibling that starts a record: its kind, and the title weight its
-/// variants need (2 when every mined head holds a heading, else 1).
+/// The level of the first heading in the subtree at `id` (2 for `h2`).
+fn heading_level(doc: &Document, id: NodeId) -> Option<u8> {
+    (id..doc.node(id).end).find_map(|i| match doc.tag(i)?.as_bytes() {
+        [b'h', d @ b'1'..=b'6'] => Some(d - b'0'),
+        _ => None,
+    })
+}
+
+/// The sibling that starts a record: its kind, the title weight its
+/// variants need (2 when every mined head holds a heading, else 1), and
+/// the level of the heads' heading when they hold one.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Head {
     kind: Kind,
     weight: u32,
+    level: Option<u8>,
 }
 
 /// The kind of sibling that starts a record (the one holding the title),
@@ -104,9 +114,15 @@ pub(super) fn head_kind(
             .then(kinds.name(b.0).cmp(kinds.name(a.0)))
     })?;
     let variant_weight = if weight >= 2 * count { 2 } else { 1 };
+    let level = seen
+        .iter()
+        .filter(|&&c| kinds.kind(c) == kind)
+        .filter_map(|&c| heading_level(doc, c))
+        .min();
     (weight > 0).then_some(Head {
         kind,
         weight: variant_weight,
+        level,
     })
 }
 
@@ -119,12 +135,20 @@ pub(super) fn head_kind(
 /// whatever its length: a wiki's page names are often shorter than
 /// headline-length links, and the lines of a wiki's recent changes are
 /// variants of one another (`mw-changeslist-minor`).
+/// A sibling whose heading is of a lower level than the heads' (a
+/// wiki's `h3` "Survey" wrapped as its `h2` discussions are) is a
+/// subsection of the record before it, whatever its kind.
 fn is_head(doc: &Document, kinds: &mut Kinds<'_>, c: NodeId, head: Head) -> bool {
     let kind = kinds.kind(c);
-    kind == head.kind
+    let subsection = || {
+        head.level
+            .is_some_and(|l| heading_level(doc, c).is_some_and(|own| own > l))
+    };
+    (kind == head.kind
         || (kinds.tag_of(kind) == kinds.tag_of(head.kind)
             && (title_weight(doc, c) >= head.weight
-                || (head.weight == 1 && holds_title_link(doc, c))))
+                || (head.weight == 1 && holds_title_link(doc, c)))))
+        && !subsection()
 }
 
 /// True when the subtree at `id` holds a link that is, or is inside, an
@@ -448,12 +472,51 @@ mod tests {
         let head = Head {
             kind: kinds.kind(lis[0]),
             weight: 1,
+            level: None,
         };
         let heads: Vec<bool> = lis
             .iter()
             .map(|&li| is_head(&doc, &mut kinds, li, head))
             .collect();
         assert_eq!(heads, [true, true, false, false]);
+    }
+
+    /// Regression (a wiki talk page whose headings are wrapped,
+    /// `div.mw-heading2 > h2`): a subsection's `div.mw-heading3 > h3`
+    /// ("Survey" in a move request) was a variant of the heads and cut
+    /// its discussion in two.
+    #[test]
+    fn a_variant_holding_a_lower_heading_is_a_subsection() {
+        use super::{Head, is_head};
+        use crate::extract::records::kinds::Kinds;
+        let html = "<div>\
+            <div class='mw-heading mw-heading2'><h2 id=Route>Route</h2></div><p>Text.</p>\
+            <div class='mw-heading mw-heading3'><h3 id=Survey>Survey</h3></div><ul><li>Support</li></ul>\
+            <div class='mw-heading mw-heading2 new'><h2 id=Lights>Lights</h2></div><p>Text.</p></div>";
+        let doc = crate::extract::dom::parse(html);
+        let wrappers: Vec<_> = (0..doc.nodes.len() as crate::extract::dom::NodeId)
+            .filter(|&i| {
+                doc.element(i)
+                    .and_then(|e| e.attr("class"))
+                    .is_some_and(|c| c.starts_with("mw-heading"))
+            })
+            .collect();
+        let mut kinds = Kinds::new(&doc);
+        let kind = kinds.kind(wrappers[0]);
+        let head = |level| Head {
+            kind,
+            weight: 2,
+            level,
+        };
+        let (by_level, any_level) = (head(Some(2)), head(None));
+        let heads = |kinds: &mut Kinds<'_>, h: Head| -> Vec<bool> {
+            wrappers
+                .iter()
+                .map(|&w| is_head(&doc, kinds, w, h))
+                .collect()
+        };
+        assert_eq!(heads(&mut kinds, by_level), [true, false, true]);
+        assert_eq!(heads(&mut kinds, any_level), [true, true, true]);
     }
 
     /// Regression: a timeline split into days writes each event as a
