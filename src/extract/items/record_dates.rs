@@ -45,6 +45,38 @@ pub(super) const LATEST_LABELS: &[&str] = &[
     "latest activity",
 ];
 
+/// What the class of an element holding the date of a thread's latest
+/// activity says, once its `-` and `_` are gone and in lower case
+/// (phpBB's `dd.lastpost`, `last-reply`, `latest_activity`).
+pub(super) const LATEST_CLASS_WORDS: &[&str] = &[
+    "lastpost",
+    "latestpost",
+    "lastreply",
+    "latestreply",
+    "lastcomment",
+    "latestcomment",
+    "lastactivity",
+    "latestactivity",
+];
+
+/// True when an element from `i` up to the record's root is classed as
+/// holding a thread's latest activity ([`LATEST_CLASS_WORDS`]).
+fn in_latest_block(doc: &Document, record: &Record, i: NodeId) -> bool {
+    std::iter::once(i)
+        .chain(doc.ancestors(i))
+        .take_while(|&a| a >= record.start)
+        .filter_map(|a| doc.element(a)?.attr("class"))
+        .flat_map(str::split_ascii_whitespace)
+        .any(|token| {
+            let word: String = token
+                .chars()
+                .filter(|c| !matches!(c, '-' | '_'))
+                .map(|c| c.to_ascii_lowercase())
+                .collect();
+            LATEST_CLASS_WORDS.iter().any(|w| word.contains(w))
+        })
+}
+
 /// Longest text (bytes) read as a date's label.
 const MAX_LABEL_BYTES: usize = 40;
 
@@ -55,8 +87,12 @@ const LABEL_LOOKBACK: NodeId = 4;
 /// is labelled as a thread's latest activity ([`LATEST_LABELS`]): its own
 /// text opens with such a label ("Last post: 3 hours ago"), or the text
 /// right before it is one ("Latest comment: <a>2 years ago</a>", a wiki
-/// discussion's bar above its first comment).
+/// discussion's bar above its first comment), or it is in an element
+/// classed so (phpBB's `dd.lastpost`, whose label is a `dfn` further up).
 pub(super) fn labelled_latest(doc: &Document, record: &Record, i: NodeId) -> bool {
+    if in_latest_block(doc, record, i) {
+        return true;
+    }
     let is_label = |t: &str| {
         let t = t.trim().trim_end_matches(':').trim_end();
         LATEST_LABELS.iter().any(|l| {

@@ -8,7 +8,7 @@ fn ctx() -> DateContext {
 
 #[test]
 fn action_texts_are_written_as_they_are_compared() {
-    for a in ACTION_TEXTS {
+    for a in ACTION_TEXTS.iter().chain(MORE_TEXTS) {
         let trimmed = a.trim_matches(|c: char| !c.is_alphanumeric());
         assert_eq!(*a, trimmed.to_lowercase(), "{a:?}");
     }
@@ -1674,6 +1674,68 @@ fn an_unlinked_heading_with_a_place_titles_and_links_its_record() {
                 "Attendance figures",
                 "https://wiki.example/wiki/Talk:Lanterns#Attendance_figures"
             ),
+        ]
+    );
+}
+
+/// Regression (phpBB): a topic's start date is text ("by Sid » Wed Mar
+/// 06, 2019"), its last post's a `<time>` in `dd.lastpost`, whose label
+/// ("Last post") is a `dfn` further up. The last post dated the topic.
+#[test]
+fn a_date_in_an_element_classed_as_the_last_post_is_not_the_records() {
+    let topic = |t: u32, day: u32| {
+        format!(
+            "<li class='row'><dl><dt><a class=topictitle href='/t/{t}'>Topic number {t} on mains sets</a>\
+             <div class=responsive-hide>by <a href=/u/1>Sid</a> &raquo; Wed Mar {day:02}, 2019 8:41 pm</div></dt>\
+             <dd class=posts>3</dd><dd class=lastpost><span><dfn>Last post </dfn>by \
+             <a href=/u/2>Annie</a><a href='/p/{t}'><i class=icon></i></a><br>\
+             <time datetime='2026-10-30T12:02:55+00:00'>Fri Oct 30, 2026</time></span></dd></dl></li>"
+        )
+    };
+    let html = format!("<ul>{}{}{}</ul>", topic(1, 6), topic(2, 7), topic(3, 8));
+    let items = items_of_lis(&html, "https://forum.example/");
+    let days: Vec<String> = items
+        .iter()
+        .map(|it| {
+            it.date
+                .map(|d| d.date_naive().to_string())
+                .unwrap_or_default()
+        })
+        .collect();
+    assert_eq!(days, ["2019-03-06", "2019-03-07", "2019-03-08"]);
+}
+
+/// A record titled by its unlinked heading is linked by its "Full story"
+/// link when it has one (its own page), else by the heading's place.
+#[test]
+fn an_unlinked_heading_record_is_linked_by_its_full_story_link() {
+    let item = |id: &str, more: &str| {
+        format!(
+            "<div class=item><h3 id={id}>Cryogenic mirror passes its cold test</h3>\
+             <p>A prototype built in the <a href=/research/instrumentation/>Astronomical \
+             Instrumentation Group</a> held its figure after cooling to forty kelvin.</p>{more}</div>"
+        )
+    };
+    let html = format!(
+        "<main>{}{}{}</main>",
+        item(
+            "a",
+            "<p><a class=more href=/news/2025/mirror>Full story</a></p>"
+        ),
+        item("b", ""),
+        item("c", "<p><a href=/news/2025/lights>Read more »</a></p>")
+    );
+    let items = items_of(&html, "item", "https://uni.example/physics/news/");
+    let links: Vec<&str> = items
+        .iter()
+        .map(|it| it.link.as_ref().map_or("", Url::as_str))
+        .collect();
+    assert_eq!(
+        links,
+        [
+            "https://uni.example/news/2025/mirror",
+            "https://uni.example/physics/news/#b",
+            "https://uni.example/news/2025/lights"
         ]
     );
 }

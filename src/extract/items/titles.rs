@@ -13,11 +13,6 @@ use super::*;
 /// around them ("More »", "more..." are "more"), as [`is_action_text`]
 /// compares them.
 pub(super) const ACTION_TEXTS: &[&str] = &[
-    "read more",
-    "more",
-    "continue reading",
-    "read the rest",
-    "read full story",
     "comments",
     "reply",
     "quote",
@@ -34,6 +29,17 @@ pub(super) const ACTION_TEXTS: &[&str] = &[
     "older posts",
     "newer posts",
     "load more",
+];
+
+/// Link texts that lead on to the record's own page ("Read more", "Full
+/// story"): action texts too, written as [`ACTION_TEXTS`] are.
+pub(super) const MORE_TEXTS: &[&str] = &[
+    "read more",
+    "more",
+    "continue reading",
+    "read the rest",
+    "read full story",
+    "full story",
     "weiterlesen",
     "mehr",
     "lire la suite",
@@ -47,7 +53,14 @@ pub(super) const ACTION_TEXTS: &[&str] = &[
 pub(crate) fn is_action_text(t: &str) -> bool {
     let l = t.to_lowercase();
     let l = l.trim_matches(|c: char| !c.is_alphanumeric() && (c as u32) <= 0x2E80);
-    !l.is_empty() && (ACTION_TEXTS.contains(&l) || is_count_text(l))
+    !l.is_empty() && (ACTION_TEXTS.contains(&l) || MORE_TEXTS.contains(&l) || is_count_text(l))
+}
+
+/// True for "Read more", "Full story »" and the like ([`MORE_TEXTS`]).
+pub(super) fn is_more_text(t: &str) -> bool {
+    let l = t.to_lowercase();
+    let l = l.trim_matches(|c: char| !c.is_alphanumeric() && (c as u32) <= 0x2E80);
+    MORE_TEXTS.contains(&l)
 }
 
 /// A count of something: a number and one word ("187 comments", "36
@@ -341,7 +354,11 @@ pub(super) fn choose_title(
         // `id`): the heading titles it, and its anchor links it (see
         // `item_from_record`), never a pull request or a user its words
         // cite.
-        (_, Some(h)) if heading_fragment(doc, h).is_some() => (title_text(doc, h), None),
+        // Its "Full story" link, if any, leads to its own page.
+        (_, Some(h)) if heading_fragment(doc, h).is_some() => {
+            let more = links.iter().find(|l| is_more_text(&l.text));
+            (title_text(doc, h), more.map(|l| l.node))
+        }
         // An untitled post among titled ones (a blog's one-line note, its
         // only links the author and the time it was posted) is titled as a
         // comment is, and linked by its permalink.

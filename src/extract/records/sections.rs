@@ -21,6 +21,8 @@
 //! Sections that mostly hold a date line of their own outside their
 //! headings are records with notes, not sections: a changelog's release
 //! is a version heading, "November 18, 2026" and its lists of changes.
+//! So are sections whose nested records mostly link only inside their
+//! sentences (a change citing "#1301" is a note, not a record).
 //!
 //! Invariants: only scores change; the work is one binary search per
 //! section, one text count per nested record and one pass over each
@@ -68,6 +70,7 @@ pub(super) fn demote(doc: &Document, groups: &mut [RecordGroup]) -> bool {
 fn records_per_section(doc: &Document, sections: &[Record], records: &[Record]) -> Option<f64> {
     let (mut holders, mut inside, mut headed, mut dated) = (0usize, 0usize, 0usize, 0usize);
     let mut several = 0usize;
+    let mut nested_all: Vec<Record> = Vec::new();
     let mut shares: Vec<f64> = Vec::new();
     for s in sections {
         let nested = nested_in(doc, s, records);
@@ -76,6 +79,7 @@ fn records_per_section(doc: &Document, sections: &[Record], records: &[Record]) 
             1 => {}
             _ => several += 1,
         }
+        nested_all.extend_from_slice(nested);
         headed += usize::from(has_own_heading(doc, s, nested));
         dated += usize::from(has_own_date_line(doc, s, nested));
         let text = doc.range_text_bytes(s.start, s.end).max(1);
@@ -97,14 +101,34 @@ fn records_per_section(doc: &Document, sections: &[Record], records: &[Record]) 
     // article and its body); a day of a blog's archive may hold one post
     // where others hold two.
     let grouped = several * MIN_SEVERAL_SHARE >= holders;
+    // Records that link only inside their sentences are notes (a
+    // changelog's changes citing "#1301"): their sections are the records.
+    let linked = inside > 0 && {
+        let standing = nested_all
+            .iter()
+            .filter(|r| has_standing_link(doc, r))
+            .count();
+        standing * 2 >= nested_all.len()
+    };
     let sections_hold = holders >= 2
         && grouped
+        && linked
         && holders * 2 >= sections.len()
         && headed * 2 >= holders
         && !own_dates;
     let records_inside = inside * 4 >= records.len() * 3;
     (sections_hold && records_inside && median >= MIN_NESTED_TEXT)
         .then(|| inside as f64 / holders as f64)
+}
+
+/// True when `record` holds a link that stands on its own, not inside a
+/// sentence ([`Document::in_running_text`]).
+fn has_standing_link(doc: &Document, record: &Record) -> bool {
+    (record.start..record.end).any(|i| {
+        doc.element(i)
+            .is_some_and(|e| e.name == "a" && e.attr("href").is_some())
+            && !doc.in_running_text(i, doc.text_bytes(i))
+    })
 }
 
 /// True when node `i` is inside one of `nested` (disjoint and in
@@ -217,6 +241,39 @@ mod tests {
         assert_eq!(records_per_section(&doc, &runs, &lines), None);
     }
 
+    /// Regression (a changelog whose releases carry their date in the
+    /// heading): the releases were taken for sections of their changes.
+    /// Changes that link only inside their sentences are notes.
+    #[test]
+    fn sections_of_notes_are_records() {
+        let page = |linked: bool| {
+            let mut h = String::from("<div>");
+            for r in 0..4 {
+                h.push_str(&format!("<h2>2.{r}.0 - 2025-0{}-03</h2><ul>", 9 - r));
+                for c in 0..3 {
+                    let change = if linked {
+                        format!("<a href=/posts/{r}{c}>A post about the release number {r}{c}</a>")
+                    } else {
+                        format!(
+                            "Crash when a config file held an empty table of rules \
+                             (<a href=/issues/{r}{c}>#{r}{c}</a>), fixed by the new loader"
+                        )
+                    };
+                    h.push_str(&format!("<li>{change}</li>"));
+                }
+                h.push_str("</ul>");
+            }
+            h.push_str("</div>");
+            h
+        };
+        let doc = parse(&page(false));
+        let (runs, lines) = runs_and_lines(&doc);
+        assert_eq!(records_per_section(&doc, &runs, &lines), None);
+        let doc = parse(&page(true));
+        let (runs, lines) = runs_and_lines(&doc);
+        assert_eq!(records_per_section(&doc, &runs, &lines), Some(3.0));
+    }
+
     /// Regression (a changelog): each release is a version heading, a
     /// date line and lists of changes, without a wrapper; the releases
     /// were taken for sections of their change lines and lost to them.
@@ -235,10 +292,10 @@ mod tests {
                     false => (format!("November {}, 2026", 20 - r), String::new()),
                 };
                 h.push_str(&format!(
-                    "<h2>{title}</h2>{date}<h3>Fixed</h3><ul><li>The importer crashed when the config \
-                     file used CRLF line endings on Windows (<a href=/issues/{r}1>#{r}1</a>)</li><li>Dark \
-                     mode colours in the PDF export were not applied to callout blocks and code tabs \
-                     (<a href=/issues/{r}2>#{r}2</a>)</li></ul>"
+                    "<h2>{title}</h2>{date}<h3>Fixed</h3><ul><li><a href=/commits/{r}1>The importer \
+                     crashed when the config file used CRLF line endings on Windows</a></li><li>\
+                     <a href=/commits/{r}2>Dark mode colours in the PDF export were not applied to \
+                     callout blocks and code tabs</a></li></ul>"
                 ));
             }
             h.push_str("</div>");

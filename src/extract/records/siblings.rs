@@ -17,6 +17,14 @@
 //! shape that the group's other containers show, so the lone record of a
 //! section in an archive split by day keeps its second half.
 //!
+//! Headings rank the siblings: one of a lower level than the heads' is a
+//! subsection of the record before it (a wiki discussion's "Survey"); one
+//! of a higher level ends the record before it and leads none (a month's
+//! `h2` over its news items' `h3`s). Heads whose headings mostly repeat a
+//! few words ("Added", "Fixed") are labels of a record's parts, and the
+//! higher headings in their containers (a changelog's releases) head the
+//! records instead.
+//!
 //! Invariants: records are disjoint, in document order, and made of whole
 //! element children of their container; a container whose heads all
 //! follow one another is a list of single siblings (`None`: widen it).
@@ -70,7 +78,7 @@ fn heading_level(doc: &Document, id: NodeId) -> Option<u8> {
 
 /// The sibling that starts a record: its kind, the title weight its
 /// variants need (2 when every mined head holds a heading, else 1), and
-/// the level of the heads' heading when they hold one.
+/// the level of the highest heading the mined siblings hold, if any.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Head {
     kind: Kind,
@@ -114,17 +122,80 @@ pub(super) fn head_kind(
             .then(kinds.name(b.0).cmp(kinds.name(a.0)))
     })?;
     let variant_weight = if weight >= 2 * count { 2 } else { 1 };
-    let level = seen
-        .iter()
-        .filter(|&&c| kinds.kind(c) == kind)
-        .filter_map(|&c| heading_level(doc, c))
-        .min();
-    (weight > 0).then_some(Head {
+    // The highest heading the mined siblings hold: a higher one between
+    // them heads a section of records, not a record.
+    let level = seen.iter().filter_map(|&c| heading_level(doc, c)).min();
+    let head = Head {
         kind,
         weight: variant_weight,
         level,
+    };
+    (weight > 0).then(|| over_labels(doc, kinds, runs, &seen, head).unwrap_or(head))
+}
+
+/// Heads whose headings mostly say the same few words ("Added", "Fixed",
+/// "Changed" in every release of a changelog) are labels of the parts of
+/// a record, not its title: when their containers also hold headings of a
+/// higher level (the releases' `h2`s), those head the records instead.
+fn over_labels(
+    doc: &Document,
+    kinds: &mut Kinds<'_>,
+    runs: &HashMap<NodeId, NodeId>,
+    seen: &HashSet<NodeId>,
+    head: Head,
+) -> Option<Head> {
+    let level = head.level?;
+    let mut heads: Vec<NodeId> = seen
+        .iter()
+        .copied()
+        .filter(|&c| kinds.kind(c) == head.kind)
+        .collect();
+    heads.sort_unstable();
+    let texts: Vec<String> = heads
+        .iter()
+        .filter_map(|&c| {
+            let h = (c..doc.node(c).end).find(|&i| doc.tag(i).is_some_and(is_heading))?;
+            Some(doc.text(h).to_lowercase())
+        })
+        .collect();
+    let words: HashSet<&str> = texts.iter().map(String::as_str).collect();
+    if texts.len() < MIN_LABEL_HEADS || words.len() * 2 > texts.len() {
+        return None;
+    }
+    let mut containers: Vec<NodeId> = runs.keys().filter_map(|&f| doc.node(f).parent).collect();
+    containers.sort_unstable();
+    containers.dedup();
+    let higher: Vec<(NodeId, u8)> = containers
+        .iter()
+        .flat_map(|&p| doc.children(p))
+        .filter_map(|c| Some((c, heading_level(doc, c).filter(|&l| l < level)?)))
+        .collect();
+    // The level right above the labels' (the releases' `h2`, not the
+    // page's `h1`), held by two or more.
+    let above = higher.iter().map(|&(_, l)| l).max()?;
+    let mut at = higher.iter().filter(|&&(_, l)| l == above);
+    let &(first, _) = at.next()?;
+    at.next().is_some().then(|| Head {
+        kind: kinds.kind(first),
+        weight: 2,
+        level: Some(above),
     })
 }
+
+/// The heading level the most of `levels` hold (two or more, and more
+/// than any other level), if any.
+fn most_common_level(levels: &[Option<u8>]) -> Option<u8> {
+    let mut counts = [0usize; 7];
+    for l in levels.iter().flatten() {
+        counts[usize::from(*l).min(6)] += 1;
+    }
+    let best = (1..=6).max_by_key(|&l| (counts[l], std::cmp::Reverse(l)))?;
+    let unique = (1..=6).filter(|&l| counts[l] == counts[best]).count() == 1;
+    (counts[best] >= 2 && unique).then_some(best as u8)
+}
+
+/// Fewest heads whose repeated words make them labels ([`over_labels`]).
+const MIN_LABEL_HEADS: usize = 4;
 
 /// True when sibling `c` starts a record: it is of the head kind, or of
 /// the head's tag and as title-like as the heads (a variant of the head:
@@ -164,10 +235,14 @@ fn holds_title_link(doc: &Document, id: NodeId) -> bool {
     })
 }
 
-/// One container's element children and the positions of its heads.
+/// One container's element children, the positions of its heads, and
+/// which children are section headings: a heading of a higher level than
+/// the heads' (a month's `h2` over its news items' `h3`s) is neither a
+/// part of a record nor a lead of the next one; it ends the record before.
 struct Layout {
     children: Vec<NodeId>,
     heads: Vec<usize>,
+    breaks: Vec<bool>,
 }
 
 /// Addresses remembered per record for [`Layout::new`]'s test (a record
@@ -185,6 +260,14 @@ impl Layout {
             .filter(|&c| doc.element(c).is_some())
             .collect();
         let mut heads = Vec::new();
+        let levels: Vec<Option<u8>> = children.iter().map(|&c| heading_level(doc, c)).collect();
+        // Heads without a heading (a news item's first paragraph) read the
+        // records' heading level from the headings most children hold.
+        let reference = head.level.or_else(|| most_common_level(&levels));
+        let breaks = levels
+            .iter()
+            .map(|own| own.zip(reference).is_some_and(|(own, r)| own < r))
+            .collect();
         // The addresses linked since the last head.
         let mut linked: Vec<&str> = Vec::new();
         let mut last_head = None;
@@ -202,7 +285,11 @@ impl Layout {
                 linked.extend(hrefs(doc, c).take(MAX_RECORD_LINKS - linked.len()));
             }
         }
-        Layout { children, heads }
+        Layout {
+            children,
+            heads,
+            breaks,
+        }
     }
 }
 
@@ -270,7 +357,11 @@ impl Shape {
     /// The shape `layout`'s own heads show; `None` when it has no head or
     /// its heads mostly follow one another (a list of single siblings).
     fn of(kinds: &mut Kinds<'_>, layout: &Layout) -> Option<Shape> {
-        let Layout { children, heads } = layout;
+        let Layout {
+            children,
+            heads,
+            breaks,
+        } = layout;
         let gaps = heads.windows(2).filter(|w| w[1] > w[0] + 1).count();
         if heads.is_empty() || gaps * 2 < heads.len().saturating_sub(1).max(1) {
             return None;
@@ -281,13 +372,17 @@ impl Shape {
         };
         for w in heads.windows(2) {
             shape.longest = shape.longest.max(w[1] - w[0]);
-            for &c in &children[w[0] + 1..w[1]] {
+            for (&c, _) in children[w[0] + 1..w[1]]
+                .iter()
+                .zip(&breaks[w[0] + 1..w[1]])
+                .filter(|(_, b)| !**b)
+            {
                 shape.parts.insert(kinds.kind(c));
             }
         }
         // Those right before the first head show which parts lead.
         let mut j = heads[0];
-        while j > 0 && shape.parts.contains(&kinds.kind(children[j - 1])) {
+        while j > 0 && !breaks[j - 1] && shape.parts.contains(&kinds.kind(children[j - 1])) {
             shape.lead.insert(kinds.kind(children[j - 1]));
             j -= 1;
         }
@@ -310,11 +405,16 @@ fn describes(doc: &Document, head: NodeId, part: NodeId) -> bool {
 }
 
 /// Cut `layout` into records of `shape`: each starts at a head (or the
-/// lead parts right before it) and runs to the next record's start; the
+/// lead parts right before it) and runs to the next record's start or a
+/// section heading before it; the
 /// last one takes only parts (and a term's descriptions, [`describes`]),
 /// no more siblings than `shape.longest`.
 fn cut(doc: &Document, kinds: &mut Kinds<'_>, layout: &Layout, shape: &Shape) -> Vec<Record> {
-    let Layout { children, heads } = layout;
+    let Layout {
+        children,
+        heads,
+        breaks,
+    } = layout;
     let mut starts: Vec<usize> = Vec::with_capacity(heads.len());
     for (n, &h) in heads.iter().enumerate() {
         let floor = if n == 0 { 0 } else { heads[n - 1] + 1 };
@@ -327,10 +427,12 @@ fn cut(doc: &Document, kinds: &mut Kinds<'_>, layout: &Layout, shape: &Shape) ->
     let mut records = Vec::with_capacity(heads.len());
     for (n, &h) in heads.iter().enumerate() {
         let stop = match starts.get(n + 1) {
-            Some(&next) => next,
+            // Up to the next record, or to a section heading before it.
+            Some(&next) => (h + 1..next).find(|&j| breaks[j]).unwrap_or(next),
             None => {
                 let mut j = h + 1;
                 while j < children.len()
+                    && !breaks[j]
                     && j - starts[n] < shape.longest
                     && (shape.parts.contains(&kinds.kind(children[j]))
                         || describes(doc, children[h], children[j]))
@@ -517,6 +619,104 @@ mod tests {
         };
         assert_eq!(heads(&mut kinds, by_level), [true, false, true]);
         assert_eq!(heads(&mut kinds, any_level), [true, true, true]);
+    }
+
+    /// The first heading text of each record of the winning group.
+    fn winner_headings(html: &str) -> Vec<String> {
+        let (doc, det) = detect_html(html);
+        let w = det.winner().expect("a winner");
+        w.records
+            .iter()
+            .map(|r| {
+                (r.start..r.end)
+                    .find(|&i| doc.tag(i).is_some_and(crate::extract::dom::is_heading))
+                    .map(|h| doc.text(h))
+                    .unwrap_or_default()
+            })
+            .collect()
+    }
+
+    /// Regression (a department's news page): items are an `h3`, a date
+    /// and paragraphs without a wrapper, under a month's `h2`. The month
+    /// heading was a lead part of the next item, which took its date
+    /// ("March 2025") and lost its own title.
+    #[test]
+    fn a_higher_heading_between_records_ends_the_record_before_it() {
+        let mut h = String::from("<html><body><div class=content><h1>News</h1>");
+        for (m, month) in ["March", "February"].iter().enumerate() {
+            h.push_str(&format!("<h2>{month} 2025</h2>"));
+            for k in 0..3 {
+                let day = 20 - 5 * k;
+                h.push_str(&format!(
+                    "<h3 id=item-{m}-{k}>Research news item {m}{k} about the telescope</h3>\
+                     <p class=date>{day} {month} 2025</p><p>The group led by \
+                     <a href=/people/p{k}>Dr Person {k}</a> measured something new in the lab \
+                     this month, with help from <a href=/labs/l{k}>the cold atoms lab</a>.</p>"
+                ));
+            }
+        }
+        h.push_str("</div></body></html>");
+        let got = winner_headings(&h);
+        assert_eq!(got.len(), 6, "{got:?}");
+        assert!(
+            got.iter().all(|t| t.starts_with("Research news item")),
+            "{got:?}"
+        );
+    }
+
+    /// Regression (a changelog): each release is an `h2` and `h3`
+    /// "Added", "Fixed" … sections of changes. The `h3`s were the heads,
+    /// one record per "Added" or "Fixed". Heads whose headings repeat the
+    /// same few words are labels: the higher headings head the records.
+    #[test]
+    fn heads_that_repeat_a_few_words_give_way_to_the_headings_above() {
+        use super::{HashMap, HashSet, Head, heading_level, over_labels};
+        use crate::extract::dom::NodeId;
+        use crate::extract::records::kinds::Kinds;
+        let page = |labels: [&str; 2]| {
+            let mut h = String::from("<article><h1>Changelog</h1>");
+            for r in 0..4 {
+                h.push_str(&format!("<h2 id=v{r}>2.{r}.0 - 2025-0{}-03</h2>", 9 - r));
+                for label in labels {
+                    h.push_str(&format!("<h3>{label} {r}</h3><ul><li>A change.</li></ul>"));
+                }
+            }
+            h + "</article>"
+        };
+        for (labels, relabelled) in [(["Added", "Fixed"], false), (["Added", "Fixed"], true)] {
+            // Without the release number the labels repeat.
+            let html = page(labels);
+            let html = if relabelled {
+                (0..4).fold(html, |h, r| {
+                    h.replace(&format!("Added {r}<"), "Added<")
+                        .replace(&format!("Fixed {r}<"), "Fixed<")
+                })
+            } else {
+                html
+            };
+            let doc = crate::extract::dom::parse(&html);
+            let ids = 0..doc.nodes.len() as NodeId;
+            let h3s: Vec<NodeId> = ids.clone().filter(|&i| doc.is_tag(i, "h3")).collect();
+            // The mined runs: each `h3` and its `ul`.
+            let runs: HashMap<NodeId, NodeId> = h3s.iter().map(|&h| (h, doc.node(h).end)).collect();
+            let mut seen: HashSet<NodeId> = h3s.iter().copied().collect();
+            seen.extend(runs.values().copied());
+            let mut kinds = Kinds::new(&doc);
+            let head = Head {
+                kind: kinds.kind(h3s[0]),
+                weight: 2,
+                level: Some(3),
+            };
+            let got = over_labels(&doc, &mut kinds, &runs, &seen, head);
+            if relabelled {
+                let got = got.expect("the releases head the records");
+                let h2 = ids.clone().find(|&i| doc.is_tag(i, "h2")).expect("an h2");
+                assert_eq!(got.kind, kinds.kind(h2));
+                assert_eq!(got.level, heading_level(&doc, h2));
+            } else {
+                assert!(got.is_none(), "distinct headings are titles");
+            }
+        }
     }
 
     /// Regression: a timeline split into days writes each event as a
