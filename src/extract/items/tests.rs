@@ -1466,10 +1466,7 @@ fn a_repeated_title_link_keeps_it_when_no_link_is_a_change_of_its_page() {
         &format!("<ul>{html}</ul>"),
         "https://arxiv.example.org/list",
     );
-    let links: Vec<&str> = items
-        .iter()
-        .map(|it| it.link.as_ref().map_or("", Url::as_str))
-        .collect();
+    let links = links_of(&items);
     assert_eq!(
         links,
         [
@@ -1599,6 +1596,26 @@ fn a_summary_from_the_start_of_a_long_record_is_the_whole_records() {
     }
 }
 
+/// Each item's link ("" for none).
+fn links_of(items: &[Item]) -> Vec<&str> {
+    items
+        .iter()
+        .map(|it| it.link.as_ref().map_or("", Url::as_str))
+        .collect()
+}
+
+/// The calendar day of each item's date ("" for none).
+fn days_of(items: &[Item]) -> Vec<String> {
+    items
+        .iter()
+        .map(|it| {
+            it.date
+                .map(|d| d.date_naive().to_string())
+                .unwrap_or_default()
+        })
+        .collect()
+}
+
 /// A thread's "Latest comment: 2 days ago" bar comes before its first
 /// comment: the date of the latest activity moves with every reply and is
 /// never the record's; the first comment's timestamp is.
@@ -1620,14 +1637,7 @@ fn a_date_labelled_as_the_latest_activity_is_not_the_records() {
         thread("Lantern route", "route", 16)
     );
     let items = items_of_lis(&html, "https://forum.example/");
-    let days: Vec<String> = items
-        .iter()
-        .map(|it| {
-            it.date
-                .map(|d| d.date_naive().to_string())
-                .unwrap_or_default()
-        })
-        .collect();
+    let days = days_of(&items);
     assert_eq!(days, ["2024-01-14", "2024-01-15", "2024-01-16"]);
     assert!(items.iter().all(|it| !it.date_relative));
 }
@@ -1694,14 +1704,7 @@ fn a_date_in_an_element_classed_as_the_last_post_is_not_the_records() {
     };
     let html = format!("<ul>{}{}{}</ul>", topic(1, 6), topic(2, 7), topic(3, 8));
     let items = items_of_lis(&html, "https://forum.example/");
-    let days: Vec<String> = items
-        .iter()
-        .map(|it| {
-            it.date
-                .map(|d| d.date_naive().to_string())
-                .unwrap_or_default()
-        })
-        .collect();
+    let days = days_of(&items);
     assert_eq!(days, ["2019-03-06", "2019-03-07", "2019-03-08"]);
 }
 
@@ -1726,10 +1729,7 @@ fn an_unlinked_heading_record_is_linked_by_its_full_story_link() {
         item("c", "<p><a href=/news/2025/lights>Read more »</a></p>")
     );
     let items = items_of(&html, "item", "https://uni.example/physics/news/");
-    let links: Vec<&str> = items
-        .iter()
-        .map(|it| it.link.as_ref().map_or("", Url::as_str))
-        .collect();
+    let links = links_of(&items);
     assert_eq!(
         links,
         [
