@@ -51,16 +51,21 @@ pub(super) const MORE_TEXTS: &[&str] = &[
 
 /// True for "Read more", "Comments", "36 commits" and the like.
 pub(crate) fn is_action_text(t: &str) -> bool {
-    let l = t.to_lowercase();
-    let l = l.trim_matches(|c: char| !c.is_alphanumeric() && (c as u32) <= 0x2E80);
-    !l.is_empty() && (ACTION_TEXTS.contains(&l) || MORE_TEXTS.contains(&l) || is_count_text(l))
+    with_action_key(t, |l| {
+        !l.is_empty() && (ACTION_TEXTS.contains(&l) || MORE_TEXTS.contains(&l) || is_count_text(l))
+    })
 }
 
 /// True for "Read more", "Full story »" and the like ([`MORE_TEXTS`]).
 pub(super) fn is_more_text(t: &str) -> bool {
+    with_action_key(t, |l| MORE_TEXTS.contains(&l))
+}
+
+/// `f` of a link text as [`ACTION_TEXTS`] and [`MORE_TEXTS`] are written:
+/// lower case, without the punctuation around it (CJK kept).
+fn with_action_key<R>(t: &str, f: impl FnOnce(&str) -> R) -> R {
     let l = t.to_lowercase();
-    let l = l.trim_matches(|c: char| !c.is_alphanumeric() && (c as u32) <= 0x2E80);
-    MORE_TEXTS.contains(&l)
+    f(l.trim_matches(|c: char| !c.is_alphanumeric() && (c as u32) <= 0x2E80))
 }
 
 /// A count of something: a number and one word ("187 comments", "36
@@ -353,8 +358,7 @@ pub(super) fn choose_title(
         // version has no compare link, a wiki discussion's `h2` with its
         // `id`): the heading titles it, and its anchor links it (see
         // `item_from_record`), never a pull request or a user its words
-        // cite.
-        // Its "Full story" link, if any, leads to its own page.
+        // cite; its "Full story" link, if any, leads to its own page.
         (_, Some(h)) if heading_fragment(doc, h).is_some() => {
             let more = links.iter().find(|l| is_more_text(&l.text));
             (title_text(doc, h), more.map(|l| l.node))

@@ -69,8 +69,7 @@ pub(super) fn demote(doc: &Document, groups: &mut [RecordGroup]) -> bool {
 /// mean number of `records` each section that holds any holds.
 fn records_per_section(doc: &Document, sections: &[Record], records: &[Record]) -> Option<f64> {
     let (mut holders, mut inside, mut headed, mut dated) = (0usize, 0usize, 0usize, 0usize);
-    let mut several = 0usize;
-    let mut nested_all: Vec<Record> = Vec::new();
+    let (mut several, mut standing) = (0usize, 0usize);
     let mut shares: Vec<f64> = Vec::new();
     for s in sections {
         let nested = nested_in(doc, s, records);
@@ -79,7 +78,7 @@ fn records_per_section(doc: &Document, sections: &[Record], records: &[Record]) 
             1 => {}
             _ => several += 1,
         }
-        nested_all.extend_from_slice(nested);
+        standing += nested.iter().filter(|r| has_standing_link(doc, r)).count();
         headed += usize::from(has_own_heading(doc, s, nested));
         dated += usize::from(has_own_date_line(doc, s, nested));
         let text = doc.range_text_bytes(s.start, s.end).max(1);
@@ -103,13 +102,7 @@ fn records_per_section(doc: &Document, sections: &[Record], records: &[Record]) 
     let grouped = several * MIN_SEVERAL_SHARE >= holders;
     // Records that link only inside their sentences are notes (a
     // changelog's changes citing "#1301"): their sections are the records.
-    let linked = inside > 0 && {
-        let standing = nested_all
-            .iter()
-            .filter(|r| has_standing_link(doc, r))
-            .count();
-        standing * 2 >= nested_all.len()
-    };
+    let linked = inside > 0 && standing * 2 >= inside;
     let sections_hold = holders >= 2
         && grouped
         && linked

@@ -34,6 +34,7 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use super::Record;
 use super::kinds::{Kind, Kinds, class_tokens};
 use super::score::link_text_weight;
+use super::short::heading_level;
 use crate::extract::dom::{Document, NodeId, is_heading};
 use crate::extract::items::{is_action_text, is_title_element};
 
@@ -68,12 +69,15 @@ fn title_weight(doc: &Document, id: NodeId) -> u32 {
     best
 }
 
-/// The level of the first heading in the subtree at `id` (2 for `h2`).
-fn heading_level(doc: &Document, id: NodeId) -> Option<u8> {
-    (id..doc.node(id).end).find_map(|i| match doc.tag(i)?.as_bytes() {
-        [b'h', d @ b'1'..=b'6'] => Some(d - b'0'),
-        _ => None,
-    })
+/// The first heading in the subtree at `id`.
+fn first_heading(doc: &Document, id: NodeId) -> Option<NodeId> {
+    (id..doc.node(id).end).find(|&i| heading_level(doc, i).is_some())
+}
+
+/// The level of the first heading in the subtree at `id`
+/// ([`heading_level`]: 0 for `h1`, 1 for `h2`).
+fn subtree_level(doc: &Document, id: NodeId) -> Option<usize> {
+    first_heading(doc, id).and_then(|h| heading_level(doc, h))
 }
 
 /// The sibling that starts a record: its kind, the title weight its
@@ -83,7 +87,7 @@ fn heading_level(doc: &Document, id: NodeId) -> Option<u8> {
 pub(super) struct Head {
     kind: Kind,
     weight: u32,
-    level: Option<u8>,
+    level: Option<usize>,
 }
 
 /// The kind of sibling that starts a record (the one holding the title),
@@ -124,7 +128,7 @@ pub(super) fn head_kind(
     let variant_weight = if weight >= 2 * count { 2 } else { 1 };
     // The highest heading the mined siblings hold: a higher one between
     // them heads a section of records, not a record.
-    let level = seen.iter().filter_map(|&c| heading_level(doc, c)).min();
+    let level = seen.iter().filter_map(|&c| subtree_level(doc, c)).min();
     let head = Head {
         kind,
         weight: variant_weight,
@@ -145,18 +149,10 @@ fn over_labels(
     head: Head,
 ) -> Option<Head> {
     let level = head.level?;
-    let mut heads: Vec<NodeId> = seen
+    let texts: Vec<String> = seen
         .iter()
-        .copied()
-        .filter(|&c| kinds.kind(c) == head.kind)
-        .collect();
-    heads.sort_unstable();
-    let texts: Vec<String> = heads
-        .iter()
-        .filter_map(|&c| {
-            let h = (c..doc.node(c).end).find(|&i| doc.tag(i).is_some_and(is_heading))?;
-            Some(doc.text(h).to_lowercase())
-        })
+        .filter(|&&c| kinds.kind(c) == head.kind)
+        .filter_map(|&c| Some(doc.text(first_heading(doc, c)?).to_lowercase()))
         .collect();
     let words: HashSet<&str> = texts.iter().map(String::as_str).collect();
     if texts.len() < MIN_LABEL_HEADS || words.len() * 2 > texts.len() {
@@ -165,10 +161,10 @@ fn over_labels(
     let mut containers: Vec<NodeId> = runs.keys().filter_map(|&f| doc.node(f).parent).collect();
     containers.sort_unstable();
     containers.dedup();
-    let higher: Vec<(NodeId, u8)> = containers
+    let higher: Vec<(NodeId, usize)> = containers
         .iter()
         .flat_map(|&p| doc.children(p))
-        .filter_map(|c| Some((c, heading_level(doc, c).filter(|&l| l < level)?)))
+        .filter_map(|c| Some((c, subtree_level(doc, c).filter(|&l| l < level)?)))
         .collect();
     // The level right above the labels' (the releases' `h2`, not the
     // page's `h1`), held by two or more.
@@ -184,14 +180,14 @@ fn over_labels(
 
 /// The heading level the most of `levels` hold (two or more, and more
 /// than any other level), if any.
-fn most_common_level(levels: &[Option<u8>]) -> Option<u8> {
-    let mut counts = [0usize; 7];
-    for l in levels.iter().flatten() {
-        counts[usize::from(*l).min(6)] += 1;
+fn most_common_level(levels: &[Option<usize>]) -> Option<usize> {
+    let mut counts = [0usize; 6];
+    for &l in levels.iter().flatten() {
+        counts[l.min(5)] += 1;
     }
-    let best = (1..=6).max_by_key(|&l| (counts[l], std::cmp::Reverse(l)))?;
-    let unique = (1..=6).filter(|&l| counts[l] == counts[best]).count() == 1;
-    (counts[best] >= 2 && unique).then_some(best as u8)
+    let best = (0..6).max_by_key(|&l| (counts[l], std::cmp::Reverse(l)))?;
+    let unique = counts.iter().filter(|&&n| n == counts[best]).count() == 1;
+    (counts[best] >= 2 && unique).then_some(best)
 }
 
 /// Fewest heads whose repeated words make them labels ([`over_labels`]).
@@ -213,7 +209,7 @@ fn is_head(doc: &Document, kinds: &mut Kinds<'_>, c: NodeId, head: Head) -> bool
     let kind = kinds.kind(c);
     let subsection = || {
         head.level
-            .is_some_and(|l| heading_level(doc, c).is_some_and(|own| own > l))
+            .is_some_and(|l| subtree_level(doc, c).is_some_and(|own| own > l))
     };
     (kind == head.kind
         || (kinds.tag_of(kind) == kinds.tag_of(head.kind)
@@ -260,7 +256,7 @@ impl Layout {
             .filter(|&c| doc.element(c).is_some())
             .collect();
         let mut heads = Vec::new();
-        let levels: Vec<Option<u8>> = children.iter().map(|&c| heading_level(doc, c)).collect();
+        let levels: Vec<Option<usize>> = children.iter().map(|&c| subtree_level(doc, c)).collect();
         // Heads without a heading (a news item's first paragraph) read the
         // records' heading level from the headings most children hold.
         let reference = head.level.or_else(|| most_common_level(&levels));
@@ -372,12 +368,8 @@ impl Shape {
         };
         for w in heads.windows(2) {
             shape.longest = shape.longest.max(w[1] - w[0]);
-            for (&c, _) in children[w[0] + 1..w[1]]
-                .iter()
-                .zip(&breaks[w[0] + 1..w[1]])
-                .filter(|(_, b)| !**b)
-            {
-                shape.parts.insert(kinds.kind(c));
+            for j in (w[0] + 1..w[1]).filter(|&j| !breaks[j]) {
+                shape.parts.insert(kinds.kind(children[j]));
             }
         }
         // Those right before the first head show which parts lead.
@@ -589,7 +581,7 @@ mod tests {
     /// its discussion in two.
     #[test]
     fn a_variant_holding_a_lower_heading_is_a_subsection() {
-        use super::{Head, is_head};
+        use super::{Head, is_head, subtree_level};
         use crate::extract::records::kinds::Kinds;
         let html = "<div>\
             <div class='mw-heading mw-heading2'><h2 id=Route>Route</h2></div><p>Text.</p>\
@@ -610,7 +602,7 @@ mod tests {
             weight: 2,
             level,
         };
-        let (by_level, any_level) = (head(Some(2)), head(None));
+        let (by_level, any_level) = (head(subtree_level(&doc, wrappers[0])), head(None));
         let heads = |kinds: &mut Kinds<'_>, h: Head| -> Vec<bool> {
             wrappers
                 .iter()
@@ -670,7 +662,7 @@ mod tests {
     /// same few words are labels: the higher headings head the records.
     #[test]
     fn heads_that_repeat_a_few_words_give_way_to_the_headings_above() {
-        use super::{HashMap, HashSet, Head, heading_level, over_labels};
+        use super::{HashMap, HashSet, Head, over_labels, subtree_level};
         use crate::extract::dom::NodeId;
         use crate::extract::records::kinds::Kinds;
         let page = |labels: [&str; 2]| {
@@ -705,14 +697,14 @@ mod tests {
             let head = Head {
                 kind: kinds.kind(h3s[0]),
                 weight: 2,
-                level: Some(3),
+                level: subtree_level(&doc, h3s[0]),
             };
             let got = over_labels(&doc, &mut kinds, &runs, &seen, head);
             if relabelled {
                 let got = got.expect("the releases head the records");
                 let h2 = ids.clone().find(|&i| doc.is_tag(i, "h2")).expect("an h2");
                 assert_eq!(got.kind, kinds.kind(h2));
-                assert_eq!(got.level, heading_level(&doc, h2));
+                assert_eq!(got.level, subtree_level(&doc, h2));
             } else {
                 assert!(got.is_none(), "distinct headings are titles");
             }
