@@ -29,6 +29,10 @@ const DATE_WEIGHT: f64 = 0.5;
 /// Median prose (bytes outside links) at which a thread's records count as
 /// fully headline-like.
 const PROSE_FULL: f64 = 60.0;
+/// Headline link targets a record remembers to count each once; past
+/// this many, every further headline link counts (the record is several
+/// records anyway).
+const MAX_HEADLINE_TARGETS: usize = 4;
 /// Longest text node (bytes) read as a date line.
 pub(super) const MAX_DATE_TEXT: usize = 60;
 
@@ -40,7 +44,8 @@ pub(super) struct RecordStats {
     best_link: usize,
     /// Links whose text looks like a headline (≥ 15 chars) and that stand
     /// on their own, not in a sentence ([`Document::in_running_text`]: a
-    /// discussion's comments cite pages and sign with a name).
+    /// discussion's comments cite pages and sign with a name), counted
+    /// once per target (a card's title and its teaser both link the post).
     headline_links: usize,
     tokens: usize,
     has_link: bool,
@@ -69,6 +74,9 @@ pub(super) fn record_stats(doc: &Document, r: &Record) -> RecordStats {
         heading: false,
         dated: false,
     };
+    // Targets of the headline links counted so far: a teaser linked
+    // where its title links is the same headline, not a second one.
+    let mut targets = [""; MAX_HEADLINE_TARGETS];
     let mut i = r.start;
     while i < r.end {
         let node = doc.node(i);
@@ -78,14 +86,21 @@ pub(super) fn record_stats(doc: &Document, r: &Record) -> RecordStats {
                 match e.name.as_str() {
                     "h1" | "h2" | "h3" | "h4" | "h5" | "h6" => st.heading = true,
                     "time" => st.dated = true,
-                    "a" if e.attr("href").is_some_and(|h| !h.trim().is_empty()) => {
+                    "a" if let Some(href) = e.attr("href").map(str::trim)
+                        && !href.is_empty() =>
+                    {
                         let (chars, bytes) = link_text_weight(doc, i);
                         // Card-style records link with an empty `<a>` laid
                         // over the whole card: still a link.
                         st.has_link = true;
                         st.link_text += bytes;
                         st.best_link = st.best_link.max(chars);
-                        if chars >= 15 && !doc.in_running_text(i, bytes) {
+                        let seen =
+                            targets[..st.headline_links.min(MAX_HEADLINE_TARGETS)].contains(&href);
+                        if chars >= 15 && !seen && !doc.in_running_text(i, bytes) {
+                            if let Some(slot) = targets.get_mut(st.headline_links) {
+                                *slot = href;
+                            }
                             st.headline_links += 1;
                         }
                     }
@@ -231,6 +246,40 @@ pub(super) fn richness(doc: &Document, records: &[Record]) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::has_year;
+
+    /// Regression (a newsletter's archive): each preview links its title
+    /// and its teaser to the post; they counted as two headlines, so the
+    /// previews lost to their halves (title block, date line).
+    #[test]
+    fn a_teaser_linked_where_its_title_links_is_one_headline() {
+        let post = |n: u32| {
+            format!(
+                "<div class='pc pc-flex post' role=article><div class='pc pc-flex pc-col'>\
+                 <div class='pc pc-flex pc-gap4'><a class=t href=/p/{n}>Post number {n} about the harbour fog</a>\
+                 <a class=d href=/p/{n}>A teaser sentence about the harbour and its fog, number {n}</a></div>\
+                 <div class='pc pc-flex pc-gap6 meta'><time datetime=2024-03-0{n}>Mar {n}, 2024</time>\
+                 <span>∙</span><span><a href=/@maren>Maren Colquhoun</a></span></div>\
+                 <div class=ufi><a href=/p/{n}>214</a> <a href=/p/{n}/comments>38</a></div></div>\
+                 <a class=img href=/p/{n}><img src=/i/{n}.jpg></a></div>"
+            )
+        };
+        let html = format!(
+            "<html><body><header><nav><a href=/>Home</a><a href=/archive>Archive</a>\
+             <a href=/about>About</a></nav></header><main><div class=tabs><a href=?sort=top>Top</a>\
+             <a href=?sort=new>Latest</a></div><div class=list>{}</div></main><footer>\
+             <a href=/privacy>Privacy</a><a href=/terms>Terms</a></footer></body></html>",
+            (1..=6).map(post).collect::<String>()
+        );
+        let (doc, det) = super::super::detect_html(&html);
+        let winner = det.winner().expect("a winner");
+        assert_eq!(winner.records.len(), 6, "{}", winner.selector);
+        assert!(
+            winner
+                .records
+                .iter()
+                .all(|r| doc.element(r.start).and_then(|e| e.attr("role")) == Some("article"))
+        );
+    }
 
     #[test]
     fn years_are_found_in_date_lines_only_as_whole_numbers() {
