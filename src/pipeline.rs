@@ -389,7 +389,7 @@ pub fn items_of_group(
     let mut kept: Vec<(Record, bool)> = group
         .records
         .iter()
-        .filter(|r| !items::is_interruption(doc, r))
+        .filter(|r| !items::is_interruption(doc, r) && !plan.activity.contains(&r.start))
         .filter(|r| !(group.thread && items::is_deleted_stub(doc, r)))
         .map(|r| (*r, false))
         .chain(group.stragglers.iter().map(|r| (*r, true)))
@@ -423,6 +423,7 @@ pub fn items_of_group(
     {
         found.remove(0);
     }
+    items::without_unreleased(&mut found);
     found
 }
 

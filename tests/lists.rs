@@ -216,6 +216,15 @@ fn multi_sibling_wiki_discussions_under_their_headings() {
     check("wiki_talk_page_classic");
 }
 
+/// Regression: a forge issue's comments were titled by their authors
+/// (an `h3` holding the author link and the `<relative-time>`
+/// permalink) and its lines of activity ("added the bug label") were
+/// items among them.
+#[test]
+fn threaded_comments_of_a_forge_issue_without_its_activity() {
+    check("forge_issue_timeline");
+}
+
 #[test]
 fn threaded_comments_in_nested_ordered_lists() {
     check("garden_blog_comments");

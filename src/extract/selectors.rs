@@ -461,6 +461,10 @@ pub fn apply(
     let list_dates = items::list_dates(doc, &selection.records, dates);
     let dates = &list_dates;
     let plan = items::plan_titles(doc, &selection.records, dates);
+    // Nor are lines of activity among posts ("added the bug label").
+    selection
+        .records
+        .retain(|r| !plan.activity.contains(&r.start));
     let mut missing: BTreeMap<&'static str, usize> = BTreeMap::new();
     // Records the selectors gave no date take their day heading's; their
     // yearless days are read near their section's month or the record
@@ -483,6 +487,8 @@ pub fn apply(
     // The site's own promotion among the selected records is no item either.
     let mut items = items::without_house_promos(doc, records, items);
     items::without_list_numbering(&mut items);
+    // A release list's "Unreleased" is no release, as in detection.
+    items::without_unreleased(&mut items);
     SelectedItems {
         selection,
         items,
@@ -1421,6 +1427,41 @@ mod tests {
         assert_eq!(
             first.map(Url::as_str),
             Some("https://shop.example/img/1.jpg")
+        );
+    }
+
+    /// Regression: selected records kept what detection drops, a
+    /// release list's "Unreleased" (no version, no date) among them.
+    #[test]
+    fn selected_release_notes_leave_out_unreleased() {
+        let release = |v: &str, day: &str| {
+            format!(
+                "<section class=rel><h2><a href=/compare/{v}>{v}</a> - {day}</h2>\
+                 <ul><li>Fixed a crash.</li></ul></section>"
+            )
+        };
+        let html = format!(
+            "<main><section class=rel><h2><a href=/compare/HEAD>Unreleased</a></h2>\
+             <ul><li>Work in progress.</li></ul></section>{}{}{}</main>",
+            release("2.4.1", "2025-02-03"),
+            release("2.4.0", "2025-01-14"),
+            release("2.3.0", "2024-10-21")
+        );
+        let doc = parse(&html);
+        let css = CssDoc::new(&doc);
+        let spec = SelectSpec {
+            records: "section.rel".into(),
+            ..SelectSpec::default()
+        };
+        let out = apply(&doc, &css, &spec.compile().unwrap(), &base(), &dates());
+        let titles: Vec<&str> = out.items.iter().map(|i| i.title.as_str()).collect();
+        assert_eq!(
+            titles,
+            [
+                "2.4.1 - 2025-02-03",
+                "2.4.0 - 2025-01-14",
+                "2.3.0 - 2024-10-21"
+            ]
         );
     }
 }

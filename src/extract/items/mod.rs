@@ -34,6 +34,7 @@ mod numbering;
 mod plan;
 mod posts;
 mod record_dates;
+mod releases;
 mod titles;
 
 use images::*;
@@ -52,6 +53,7 @@ pub use plan::{TitlePlan, plan_titles};
 pub use posts::HEADLESS_TITLE_CHARS;
 pub(crate) use record_dates::date_moves_with_clock;
 pub use record_dates::list_dates;
+pub use releases::without_unreleased;
 pub(crate) use titles::{is_action_text, is_title_element, title_text};
 
 /// One entry of a published feed.

@@ -38,6 +38,9 @@ pub struct TitlePlan {
     /// Each record's own link where title links repeat (see
     /// [`change_links`]): the record is linked by it, not by its title.
     pub change_links: rustc_hash::FxHashSet<NodeId>,
+    /// Starts of the records that are lines of activity among posts
+    /// ("added the bug label"), not posts (see [`activity_lines`]).
+    pub activity: rustc_hash::FxHashSet<NodeId>,
 }
 
 /// Share of records a title path must appear in.
@@ -245,6 +248,11 @@ pub fn plan_titles(doc: &Document, records: &[Record], dates: &DateContext) -> T
         Some(best) if !headless => change_links(doc, &paths.stats, best, &link_texts, records),
         _ => Default::default(),
     };
+    let activity = if headless {
+        activity_lines(doc, records, &permalinks)
+    } else {
+        Default::default()
+    };
     TitlePlan {
         path,
         shared_images: shared_images(doc, records),
@@ -254,6 +262,7 @@ pub fn plan_titles(doc: &Document, records: &[Record], dates: &DateContext) -> T
         permalinks: permalinks.iter().flatten().copied().collect(),
         keep_fragments: fragments_identify(doc, &chosen),
         change_links,
+        activity,
     }
 }
 

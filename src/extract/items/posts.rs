@@ -52,18 +52,114 @@ pub(super) fn headless_group(
 
 /// True when heading `h` of `record` names the poster, not the post: it
 /// sits in the record's byline (`section.message-user[itemprop=author]`)
-/// or its links all are author links (`h4 > a.username`), as forum posts
-/// head their poster's card.
+/// or its links are author links (`h4 > a.username`), as forum posts head
+/// their poster's card, beside at most the post's timestamp link (a
+/// forge's comment header "**priya** commented <time>Feb 11</time>").
 pub(super) fn is_byline_heading(doc: &Document, record: &Record, h: NodeId) -> bool {
     let in_byline = std::iter::once(h)
         .chain(doc.ancestors(h).take_while(|&a| a >= record.start))
         .filter_map(|a| doc.element(a))
         .any(crate::extract::byline::is_author);
-    let mut links = (h..doc.node(h).end)
-        .filter_map(|i| doc.element(i))
-        .filter(|e| e.name == "a")
-        .peekable();
-    in_byline || (links.peek().is_some() && links.all(crate::extract::byline::is_author))
+    let mut authors = 0;
+    let only_authors = (h..doc.node(h).end)
+        .filter(|&i| doc.is_tag(i, "a"))
+        .all(|a| match doc.element(a) {
+            Some(e) if crate::extract::byline::is_author(e) => {
+                authors += 1;
+                true
+            }
+            _ => holds_time(doc, a),
+        });
+    in_byline || (authors > 0 && only_authors)
+}
+
+/// Most of a record's words outside links (tenths) that lie outside its
+/// [`is_activity_line`] line.
+pub(super) const ACTIVITY_WORDS_OUTSIDE_TENTHS: usize = 1;
+
+/// True when `record` is a line of activity, not a post ("priya added the
+/// bug label · Feb 11", "jmbright mentioned this issue · Feb 12" above the
+/// card of the issue that cites it): its first link (who acted) and its
+/// `permalink` stand in one line (their lowest common element, reached
+/// from both without crossing a block), and that element holds nearly all
+/// of the record's words. A post's words stand apart from the line that
+/// names its poster and time (a forge's comment body under "priya
+/// commented · Feb 11"); a thread's reply whose tagline and permalink sit
+/// in different blocks is never a line.
+pub(super) fn is_activity_line(doc: &Document, record: &Record, permalink: NodeId) -> bool {
+    let Some(actor) = (record.start..permalink).find(|&i| {
+        doc.element(i)
+            .is_some_and(|e| e.name == "a" && e.attr("href").is_some())
+    }) else {
+        return false;
+    };
+    let inline_up_to = |from: NodeId, line: NodeId| {
+        doc.ancestors(from)
+            .take_while(|&a| a != line)
+            .all(|a| doc.tag(a).is_none_or(|t| !is_block_element(t)))
+    };
+    let Some(line) = doc
+        .ancestors(actor)
+        .take_while(|&a| a >= record.start)
+        .find(|&a| doc.contains(a, permalink))
+    else {
+        return false;
+    };
+    let line_words = text_outside_links(
+        doc,
+        &Record {
+            start: line,
+            end: doc.node(line).end,
+        },
+    );
+    let outside = text_outside_links(doc, record).saturating_sub(line_words);
+    inline_up_to(actor, line)
+        && inline_up_to(permalink, line)
+        && line_words > 0
+        && outside * 10 <= line_words * ACTIVITY_WORDS_OUTSIDE_TENTHS
+}
+
+/// Class names of a thread's entries that are activity, not posts: a
+/// forge's `timeline-item event` and `system-note`, a forum's
+/// `small-action` (whole class words, or parts after `-` and `_` for
+/// "event").
+pub(super) const ACTIVITY_CLASSES: &[&str] = &["system-note", "small-action"];
+
+/// True when the element a record starts at is classed as activity
+/// ([`ACTIVITY_CLASSES`], or a class word with the part "event").
+pub(super) fn is_classed_activity(doc: &Document, record: &Record) -> bool {
+    let class = doc.element(record.start).and_then(|e| e.attr("class"));
+    class.is_some_and(|c| {
+        c.split_ascii_whitespace().any(|w| {
+            ACTIVITY_CLASSES.iter().any(|a| a.eq_ignore_ascii_case(w))
+                || has_part(std::iter::once(w), &['-', '_'], &["event"])
+        })
+    })
+}
+
+/// Starts of the records of a group of posts that are activity, lines
+/// ([`is_activity_line`]) or classed so ([`is_classed_activity`]), when
+/// fewer than half are: a forge's issue interleaves "added the bug label"
+/// and "closed this" with the comments, and they are no posts of it. A
+/// page that lists nothing but activity keeps it.
+pub(super) fn activity_lines(
+    doc: &Document,
+    records: &[Record],
+    permalinks: &[Option<NodeId>],
+) -> rustc_hash::FxHashSet<NodeId> {
+    let lines: Vec<NodeId> = records
+        .iter()
+        .zip(permalinks)
+        .filter(|(r, p)| {
+            is_classed_activity(doc, r) || p.is_some_and(|p| is_activity_line(doc, r, p))
+        })
+        .map(|(r, _)| r.start)
+        .collect();
+    if lines.len() * 2 < records.len() {
+        lines.into_iter().collect()
+    } else {
+        Default::default()
+    }
 }
 
 /// Visible text bytes of a record outside its links.
@@ -101,12 +197,21 @@ pub(super) fn is_share_permalink(el: &Element, name: &str) -> bool {
 
 /// True when link `a` sits in a comment listed under `record` (see
 /// [`is_listed_comment`]): the comments a Q&A site shows under each
-/// answer.
+/// answer ([`is_comment_under`]).
 pub(super) fn in_inner_comment(doc: &Document, record: &Record, a: NodeId) -> bool {
     std::iter::once(a)
         .chain(doc.ancestors(a))
         .take_while(|&x| x > record.start)
-        .any(|x| is_listed_comment(doc, x))
+        .any(|x| is_comment_under(doc, record, x))
+}
+
+/// True when `id` is a comment listed under `record` ([`is_listed_comment`]
+/// in a list inside it), not the one the record's list item wraps (a
+/// thread's record is the `div.comment` of its `li.comments_subtree`).
+pub(super) fn is_comment_under(doc: &Document, record: &Record, id: NodeId) -> bool {
+    id > record.start
+        && doc.node(id).parent.is_some_and(|p| p > record.start)
+        && is_listed_comment(doc, id)
 }
 
 /// True for a comment in a list of comments: an element whose class
@@ -277,7 +382,63 @@ pub(super) fn body_title(doc: &Document, record: &Record, permalink: Option<Node
         None => body_block(doc, record, permalink, false)
             .map_or_else(|| first_line(doc, record), |b| doc.text(b)),
     };
-    cut_at_word(&text, HEADLESS_TITLE_CHARS)
+    let text = collapse_whitespace(&text);
+    match first_sentence(&text) {
+        Some(sentence) if text.chars().nth(HEADLESS_TITLE_CHARS).is_some() => sentence.to_string(),
+        _ => cut_at_word(&text, HEADLESS_TITLE_CHARS),
+    }
+}
+
+/// Fewest characters of the opening a post is titled by when it ends a
+/// sentence there: "Yes." alone says nothing, so the title runs on to the
+/// end of the next sentence.
+pub const MIN_SENTENCE_TITLE_CHARS: usize = 20;
+
+/// Most characters of a post's opening sentences read whole as its title;
+/// a longer opening is cut at a word ([`HEADLESS_TITLE_CHARS`]).
+pub const MAX_SENTENCE_TITLE_CHARS: usize = 120;
+
+/// The opening of whitespace-collapsed `text` (a post longer than
+/// [`HEADLESS_TITLE_CHARS`]; a shorter one titles itself whole) up to the
+/// end of its first sentence (`.`, `!`, `?` or `…` before a space or the end) once at least
+/// [`MIN_SENTENCE_TITLE_CHARS`] long, when that is at most
+/// [`MAX_SENTENCE_TITLE_CHARS`]: a post's title reads as a whole thought
+/// ("Were you running with WAL enabled?"), not a line cut mid-sentence. A
+/// dot that ends an abbreviation ("e.g.", "vs.", "J."), a list number
+/// ("1.") or a version ("0.19.") ends no sentence.
+pub(super) fn first_sentence(text: &str) -> Option<&str> {
+    let text = text.trim();
+    for (chars, (i, c)) in text.char_indices().enumerate() {
+        if chars >= MAX_SENTENCE_TITLE_CHARS {
+            return None;
+        }
+        if !matches!(c, '.' | '!' | '?' | '…') || chars + 1 < MIN_SENTENCE_TITLE_CHARS {
+            continue;
+        }
+        let end = i + c.len_utf8();
+        let ends = text[end..].chars().next().is_none_or(char::is_whitespace);
+        if ends && (c != '.' || !is_abbreviation(&text[..i])) {
+            return Some(&text[..end]);
+        }
+    }
+    None
+}
+
+/// Words a dot follows without ending a sentence.
+const ABBREVIATIONS: &[&str] = &[
+    "vs", "etc", "cf", "approx", "mr", "mrs", "ms", "dr", "st", "no",
+];
+
+/// True when the word that ends `before` (a dot follows it) is an
+/// abbreviation: one letter ("J."), dotted ("e.g", "U.S"), a number ("1",
+/// "0.19") or one of [`ABBREVIATIONS`].
+fn is_abbreviation(before: &str) -> bool {
+    let word = before.rsplit(char::is_whitespace).next().unwrap_or("");
+    let word = word.trim_start_matches(['(', '"', '\'', '“', '‘']);
+    word.chars().count() <= 1
+        || word.contains('.')
+        || word.chars().all(|c| c.is_ascii_digit())
+        || ABBREVIATIONS.iter().any(|a| a.eq_ignore_ascii_case(word))
 }
 
 /// Longest text (characters) of a [`is_timestamp_link`].
@@ -295,7 +456,7 @@ pub(super) fn is_timestamp_link(doc: &Document, a: NodeId, text: &str) -> bool {
         let mut beside = String::new();
         doc.push_text_of_range(a, end, &mut beside, |i| {
             doc.element(i)
-                .is_none_or(|e| e.name != "time" && !e.is_hidden() && !e.is_for_screen_readers())
+                .is_none_or(|e| !is_time_element(e) && !e.is_hidden() && !e.is_for_screen_readers())
         });
         !beside.chars().any(char::is_alphanumeric)
     };
@@ -310,8 +471,15 @@ pub(super) fn is_timestamp_link(doc: &Document, a: NodeId, text: &str) -> bool {
 pub(super) fn holds_time(doc: &Document, a: NodeId) -> bool {
     (a + 1..doc.node(a).end).any(|i| {
         doc.element(i)
-            .is_some_and(|e| e.name == "time" && e.attr("datetime").is_some())
+            .is_some_and(|e| is_time_element(e) && e.attr("datetime").is_some())
     })
+}
+
+/// True for `<time>` and for the custom elements that stand for it and
+/// render its `datetime` on the client (`<relative-time>`, `<local-time>`,
+/// as a forge's comments show "3 days ago").
+pub(super) fn is_time_element(e: &Element) -> bool {
+    e.name == "time" || e.name.as_str().ends_with("-time")
 }
 
 /// False for elements whose text a reader does not read as a post's
@@ -351,7 +519,7 @@ pub(super) fn body_block(
         let unread = || {
             (visible && !read_as_words(doc, i))
                 || doc.element(i).is_some_and(is_signature)
-                || (i > record.start && is_listed_comment(doc, i))
+                || is_comment_under(doc, record, i)
         };
         if i >= unread_end && unread() {
             unread_end = doc.node(i).end;

@@ -274,11 +274,10 @@ fn a_card_link_around_its_date_is_titled_by_what_it_says() {
         .into_iter()
         .map(|i| i.title)
         .collect();
-    // The date goes; a label stays beside a title this short.
-    assert_eq!(
-        titles,
-        ["This version 3.14.0", "pre-release 3.14.0b1", "3.13.4"]
-    );
+    // The date goes, and so does a badge beside a version: "This
+    // version" says where the reader stands on the page, not what was
+    // released (a label beside a short title that is no version stays).
+    assert_eq!(titles, ["3.14.0", "3.14.0b1", "3.13.4"]);
 }
 
 /// Regression: a lab's publication list links a paper's title only
@@ -781,7 +780,9 @@ fn kickers_decoration_and_heading_anchors_are_no_part_of_a_title() {
         release("1.9.1", "191")
     );
     let items = items_of(&html, "rel", "https://docs.example/changelog/");
-    assert_eq!(items[0].title, "2.4.0");
+    // The version link says no word: the heading titles the release,
+    // without its anchor (see `a_version_link_in_a_heading_is_titled_by_the_heading`).
+    assert_eq!(items[0].title, "2.4.0 - 2026-01-20");
     assert_eq!(items[2].title, "[1.9.2] - 2026-01-20");
     assert_eq!(
         items[2].link.as_ref().map(Url::as_str),
@@ -1737,5 +1738,366 @@ fn an_unlinked_heading_record_is_linked_by_its_full_story_link() {
             "https://uni.example/physics/news/#b",
             "https://uni.example/news/2025/lights"
         ]
+    );
+}
+
+/// A forge issue's comment ("**who** commented · <relative-time>" in an
+/// `h3` above a body of paragraphs).
+fn forge_comment(id: u32, who: &str, body: &str) -> String {
+    format!(
+        "<div class=item><div class=avatar><a href=/{who}><img src=/a/{who}.png alt=''></a></div>\
+         <div class=comment id=issuecomment-{id}><h3><div><strong>\
+         <a class=author href=/{who}>{who}</a></strong> commented \
+         <a href=#issuecomment-{id} class=js-timestamp>\
+         <relative-time datetime=2025-02-1{id}T08:41:27Z>Feb 1{id}, 2025</relative-time></a>\
+         </div></h3><div class=comment-body>{body}</div></div></div>"
+    )
+}
+
+/// A forge issue's line of activity, with what it adds after the line.
+fn forge_event(id: u32, who: &str, did: &str, after: &str) -> String {
+    format!(
+        "<div class=item><div class=event-body><a class=author href=/{who}>{who}</a> {did} \
+         <a href=#event-{id}><relative-time datetime=2025-02-1{id}T09:00:00Z>Feb 1{id}, 2025\
+         </relative-time></a>{after}</div></div>"
+    )
+}
+
+const ISSUE: &str = "https://forge.example/tide/tide/issues/1873";
+
+/// Regression (a forge's issue page): each comment's `h3` holds only
+/// its author's link, "commented" and its `<relative-time>` permalink,
+/// so the comments counted as headed and were titled by their authors
+/// and linked to their profiles; `<relative-time>` was no time.
+#[test]
+fn a_header_of_author_and_time_is_a_byline_not_a_headline() {
+    let body = |first: &str| {
+        format!(
+            "<p>{first} The last edge is computed in the resampler, and it looks like the \
+             end of the index is treated as exclusive.</p><p>I will take this one.</p>"
+        )
+    };
+    let html = [
+        forge_comment(
+            1,
+            "priya",
+            &body("Thanks for the clear reproduction, I can confirm this."),
+        ),
+        forge_comment(
+            2,
+            "hkowal",
+            &body("Same here on 0.19.2, and with closed='right' too."),
+        ),
+        forge_comment(
+            3,
+            "dvalente",
+            &body("Could this also explain the flaky DST failures?"),
+        ),
+    ]
+    .concat();
+    let items = items_of(&html, "item", ISSUE);
+    assert_eq!(
+        items.iter().map(|i| i.title.as_str()).collect::<Vec<_>>(),
+        [
+            "Thanks for the clear reproduction, I can confirm this.",
+            "Same here on 0.19.2, and with closed='right' too.",
+            "Could this also explain the flaky DST failures?",
+        ]
+    );
+    assert_eq!(
+        links_of(&items),
+        [1, 2, 3].map(|n| format!("{ISSUE}#issuecomment-{n}"))
+    );
+    // A heading whose only link is a timestamp is no byline (a live
+    // blog's update headed "12:30"): an author link must be there.
+    let doc = crate::extract::dom::parse(
+        "<div class=u><h3><a href=#u1><time datetime=2025-02-10T12:30Z>12:30</time></a></h3></div>",
+    );
+    let rec = records_of_class(&doc, "u")[0];
+    let h = (rec.start..rec.end).find(|&i| doc.is_tag(i, "h3")).unwrap();
+    assert!(!posts::is_byline_heading(&doc, &rec, h));
+}
+
+/// Regression (a forge's issue page): the timeline interleaves lines of
+/// activity ("added the bug label", "mentioned this issue" above the
+/// citing issue's card, "closed this") with the comments; they were
+/// items titled "bot" or by the label. Fewer than half the records, they
+/// are no posts; a page of nothing but activity keeps them, and a short
+/// reply whose tagline and permalink sit in different blocks is a post.
+#[test]
+fn lines_of_activity_among_comments_are_no_posts() {
+    let body = "<p>Root cause: the end check uses &lt; where it should use &lt;=. It was \
+                introduced in the refactor of the binning code last spring.</p>";
+    let card = "<div class=card><div><a href=/jm/grid/issues/88>Hourly rollups missing \
+                the last hour of each day</a> <span>jm/grid#88</span></div><div>Open</div></div>";
+    let html = [
+        forge_comment(1, "okonkwo", body),
+        forge_event(
+            2,
+            "bot",
+            "added the <a href=/labels/triage>needs-triage</a> label",
+            "",
+        ),
+        forge_comment(3, "priya", body),
+        forge_event(4, "jm", "mentioned this issue", card),
+        forge_comment(5, "hkowal", body),
+        forge_event(6, "priya", "closed this as completed", ""),
+        forge_comment(7, "dvalente", body),
+    ]
+    .concat();
+    let doc = crate::extract::dom::parse(&html);
+    let records = records_of_class(&doc, "item");
+    let plan = plan_titles(&doc, &records, &ctx());
+    assert!(plan.headless);
+    let lines: Vec<usize> = (0..records.len())
+        .filter(|&i| plan.activity.contains(&records[i].start))
+        .collect();
+    assert_eq!(lines, [1, 3, 5]);
+    // Nothing but activity: every line is kept.
+    let only = [2, 4, 6]
+        .map(|n| forge_event(n, "priya", "closed this as completed", ""))
+        .concat();
+    let doc = crate::extract::dom::parse(&only);
+    let records = records_of_class(&doc, "item");
+    let permalinks: Vec<Option<NodeId>> = records
+        .iter()
+        .map(|r| (r.start..r.end).find(|&i| doc.is_tag(i, "a") && posts::holds_time(&doc, i)))
+        .collect();
+    assert!(posts::is_activity_line(
+        &doc,
+        &records[0],
+        permalinks[0].unwrap()
+    ));
+    assert!(posts::activity_lines(&doc, &records, &permalinks).is_empty());
+    // Entries classed as activity are such, however they are laid out
+    // (a forge's `timeline-item event` without a permalink of its own).
+    let doc = crate::extract::dom::parse(
+        "<div class='timeline-item event'><a href=/ttanaka>ttanaka</a> added the \
+         <a href=/labels/41>kind/bug</a> label <relative-time datetime=2024-02-19T09:58:12Z>\
+         Feb 19</relative-time></div><div class='timeline-item comment'><p>Words.</p></div>\
+         <div class=small-action><p>closed this topic</p></div>",
+    );
+    let classed: Vec<bool> = (0..doc.nodes.len() as NodeId)
+        .filter(|&i| doc.is_tag(i, "div"))
+        .map(|i| {
+            let r = Record {
+                start: i,
+                end: doc.node(i).end,
+            };
+            posts::is_classed_activity(&doc, &r)
+        })
+        .collect();
+    assert_eq!(classed, [true, false, true]);
+    // A reply of one word: its tagline (author, time) is a block apart
+    // from its permalink's, so it is no line of activity.
+    let doc = crate::extract::dom::parse(
+        "<div class=c><p class=tagline><a href=/u/ana>ana</a> 5 points</p><div>Agreed.</div>\
+         <ul><li><a href=/r/t/c/1><time datetime=2025-02-10T12:30Z>1h</time></a></li></ul></div>",
+    );
+    let rec = records_of_class(&doc, "c")[0];
+    let permalink = (rec.start..rec.end)
+        .find(|&i| posts::holds_time(&doc, i))
+        .unwrap();
+    assert!(!posts::is_activity_line(&doc, &rec, permalink));
+}
+
+/// Regression (comment threads): a post longer than the title allows
+/// was cut at 80 characters mid-sentence ("… the extra bytes per commit
+/// are…", "… sqlite3 shell.…"); it is titled by its first sentence, a
+/// short post by all of it.
+#[test]
+fn a_long_post_is_titled_by_its_first_sentence() {
+    use posts::first_sentence;
+    let long = "Were you running with WAL enabled? With WAL the extra bytes per commit are \
+                mostly in the log, and the checkpoint does the rest.";
+    assert_eq!(
+        first_sentence(long),
+        Some("Were you running with WAL enabled?")
+    );
+    // Too short to say anything alone: on to the next sentence's end.
+    assert_eq!(
+        first_sentence("Yes. WAL with synchronous=NORMAL and a checkpoint every 1000 pages. More."),
+        Some("Yes. WAL with synchronous=NORMAL and a checkpoint every 1000 pages.")
+    );
+    // Abbreviations, list numbers and versions end no sentence.
+    assert_eq!(
+        first_sentence("Tools e.g. sqlite3 vs. duckdb on v0.19. and more words here. Then."),
+        Some("Tools e.g. sqlite3 vs. duckdb on v0.19. and more words here.")
+    );
+    assert_eq!(
+        first_sentence("Upgrade to version 2. Then restart the daemon twice. Done."),
+        Some("Upgrade to version 2. Then restart the daemon twice.")
+    );
+    // A first sentence past 120 characters gives no title of its own.
+    assert_eq!(first_sentence(&"word ".repeat(30)), None);
+    assert_eq!(first_sentence(&format!("{}end.", "word ".repeat(30))), None);
+    // Through `body_title`: a short post whole, a long one by its first
+    // sentence, a long one without a short first sentence cut.
+    let titles: Vec<String> = [
+        "Kiln opening, Sunday. Three survivors out of eleven.".to_string(),
+        long.to_string(),
+        "word ".repeat(30),
+    ]
+    .iter()
+    .map(|t| {
+        let doc = crate::extract::dom::parse(&format!("<div class=p><div>{t}</div></div>"));
+        let rec = records_of_class(&doc, "p")[0];
+        posts::body_title(&doc, &rec, None)
+    })
+    .collect();
+    assert_eq!(
+        titles[0],
+        "Kiln opening, Sunday. Three survivors out of eleven."
+    );
+    assert_eq!(titles[1], "Were you running with WAL enabled?");
+    assert!(
+        titles[2].ends_with('…') && titles[2].chars().count() <= 81,
+        "{titles:?}"
+    );
+}
+
+/// Regression (two rendered changelogs): a release linked by its
+/// version ("## [2.4.1] - 2025-02-03", the brackets a reference link)
+/// was titled "2.4.1" while an unlinked one beside it was "[2.3.1] -
+/// 2024-11-18": a link that says no word names its heading, which titles
+/// the record. A worded headline link keeps its own text.
+#[test]
+fn a_version_link_in_a_heading_is_titled_by_the_heading() {
+    let release = |v: &str, day: &str| {
+        format!(
+            "<div class=rel><h2 id=v{v}><a href=/compare/{v}>{v}</a> - {day}\
+             <a class=headerlink href=#v{v}>¶</a></h2><ul><li>Fixed a crash on start.</li></ul></div>"
+        )
+    };
+    let html = [
+        release("2.4.1", "2025-02-03"),
+        release("2.4.0", "2025-01-14"),
+        "<div class=rel><h2 id=v231>[2.3.1] - 2024-11-18</h2><ul><li>Fixed a leak.</li></ul></div>"
+            .to_string(),
+    ]
+    .concat();
+    let items = items_of(&html, "rel", "https://docs.example/changelog/");
+    assert_eq!(
+        items.iter().map(|i| i.title.as_str()).collect::<Vec<_>>(),
+        [
+            "2.4.1 - 2025-02-03",
+            "2.4.0 - 2025-01-14",
+            "[2.3.1] - 2024-11-18"
+        ]
+    );
+    assert_eq!(
+        items[0].link.as_ref().map(Url::as_str),
+        Some("https://docs.example/compare/2.4.1")
+    );
+    let story = |n: u32| {
+        format!(
+            "<div class=s><h2><a href=/s/{n}>Harbour reopens after storm repairs {n}</a> \
+             <span>Analysis</span></h2><p>Words.</p></div>"
+        )
+    };
+    let items = items_of(
+        &(1..=3).map(story).collect::<String>(),
+        "s",
+        "https://n.example/",
+    );
+    assert_eq!(items[0].title, "Harbour reopens after storm repairs 1");
+}
+
+/// Regression (a package index's release history): each release is a
+/// card link stacking its version line ("3.1.1" and a "yanked" badge),
+/// its date and the reason it was yanked; the card was titled by all of
+/// it, and a badge beside a version was kept as too little to leave.
+#[test]
+fn a_card_link_of_stacked_lines_is_titled_by_its_first() {
+    let card = |v: &str, badge: &str, more: &str| {
+        format!(
+            "<div class=release><a class=card href=/project/tide/{v}/><p class=version>{v} {badge}</p>\
+             <p class=date><time datetime=2024-01-22T18:20:37+0000>Jan 22, 2024</time></p>{more}</a></div>"
+        )
+    };
+    let html = [
+        card("3.2.0", "", ""),
+        card("3.2.0rc2", "<span class='badge badge--warning'>pre-release</span>", ""),
+        card(
+            "3.1.1",
+            "<span class='badge badge--danger'>yanked</span>",
+            "<p class=reason>Reason this release was yanked:<br>Wheel built against the wrong runtime</p>",
+        ),
+    ]
+    .concat();
+    let items = items_of(
+        &html,
+        "release",
+        "https://pypi.example/project/tide/#history",
+    );
+    assert_eq!(
+        items.iter().map(|i| i.title.as_str()).collect::<Vec<_>>(),
+        ["3.2.0", "3.2.0rc2", "3.1.1"]
+    );
+}
+
+/// Regression (a link aggregator's comment thread): each reply is a
+/// `div.comment` in an `li.comments_subtree` of an `ol.comments`; the
+/// comment a record's item wraps was taken for a comment listed under
+/// it, so its words and permalink were not its own and the replies were
+/// titled by their authors.
+#[test]
+fn the_comment_a_thread_item_wraps_is_its_own() {
+    let comment = |id: &str, who: &str, text: &str, replies: &str| {
+        format!(
+            "<li class=comments_subtree><input type=checkbox><div id=c_{id} class='comment '>\
+             <div class=details><div class=byline><a href=/~{who}>{who}</a> \
+             <a href=/s/k3v9qa/leap#c_{id} class=comment_time><span title='2024-03-14 10:03:51 -0500'>\
+             22 hours ago</span></a> | <a href=/s/k3v9qa/leap#c_{id}>link</a></div>\
+             <div class=comment_text><p>{text}</p></div></div></div>{replies}</li>"
+        )
+    };
+    let long = "and the bug lived entirely in the smearing configuration of one upstream provider";
+    let html = format!(
+        "<ol class=comments>{}{}</ol>",
+        comment(
+            "a1",
+            "hwright",
+            &format!("The NTP fleet was healthy the whole time, {long}."),
+            &format!(
+                "<ol class=comments>{}</ol>",
+                comment(
+                    "b2",
+                    "tetrapod",
+                    &format!("Same thing bit us a few years ago, {long}."),
+                    ""
+                )
+            )
+        ),
+        comment(
+            "c3",
+            "mkessler",
+            &format!("Mixing smeared sources is the one thing, {long}."),
+            ""
+        )
+    );
+    let doc = crate::extract::dom::parse(&html);
+    // A thread's records: each item's nodes up to its list of replies.
+    let records: Vec<Record> = records_of_class(&doc, "comments_subtree")
+        .into_iter()
+        .map(|li| Record {
+            start: li.start + 1,
+            end: doc
+                .children(li.start)
+                .find(|&c| doc.is_tag(c, "ol"))
+                .unwrap_or(li.end),
+        })
+        .collect();
+    let items = items_of_records(&doc, &records, "https://lobsters.example/s/k3v9qa/leap");
+    assert_eq!(
+        title_starts_and_paths(&items, 14)
+            .iter()
+            .map(|(t, _)| *t)
+            .collect::<Vec<_>>(),
+        ["The NTP fleet ", "Same thing bit", "Mixing smeared"]
+    );
+    assert_eq!(
+        links_of(&items),
+        ["a1", "b2", "c3"].map(|c| format!("https://lobsters.example/s/k3v9qa/leap#c_{c}"))
     );
 }

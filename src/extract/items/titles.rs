@@ -212,8 +212,8 @@ pub(super) const MIN_TITLE_AFTER_BADGE: usize = 10;
 
 /// The badges a title element starts and ends with, if any: its first
 /// (last) non-blank child is an element whose class names a badge, with a
-/// short text, and a headline of [`MIN_TITLE_AFTER_BADGE`] bytes remains
-/// beside it; a date badge (a `<time>`, or a class naming a date), a
+/// short text, and a headline of [`MIN_TITLE_AFTER_BADGE`] bytes (or a
+/// version) remains beside it; a date badge (a `<time>`, or a class naming a date), a
 /// symbol hidden from screen readers and a control (an "[edit]" link)
 /// need only some text beside them, and go first when not both can. A
 /// badge that is the whole title is none.
@@ -252,12 +252,16 @@ pub(super) fn title_badges(doc: &Document, node: NodeId) -> (Option<NodeId>, Opt
     let total = doc.text_bytes(node);
     let leading = badge(first).filter(|&(b, _)| b > 0).map(|b| (first, b));
     let trailing = last.and_then(|l| Some((l, badge(l)?)));
-    // A label needs a headline beside it; a date only some text (a
-    // release card's "3.14.0" beside its "Oct 2, 2026").
+    // A label needs a headline or a version beside it (a release's
+    // "3.1.1" beside its "yanked"); a date only some text (a release
+    // card's "3.14.0" beside its "Oct 2, 2026").
     let keeps = |dropped: &[(usize, bool)]| {
         let bytes: usize = dropped.iter().map(|d| d.0).sum();
         let rest = total.saturating_sub(bytes);
-        rest > 0 && (dropped.iter().all(|d| d.1) || rest >= MIN_TITLE_AFTER_BADGE)
+        rest > 0
+            && (dropped.iter().all(|d| d.1)
+                || rest >= MIN_TITLE_AFTER_BADGE
+                || releases::has_version(&doc.text(node)))
     };
     match (leading, trailing) {
         (Some((f, a)), Some((l, b))) if keeps(&[a, b]) => (Some(f), Some(l)),
@@ -270,12 +274,27 @@ pub(super) fn title_badges(doc: &Document, node: NodeId) -> (Option<NodeId>, Opt
 
 /// Where a link's title text comes from: the title element inside a block
 /// link (a card whose `<a>` wraps heading, summary and date), else the
-/// link itself.
+/// first of the blocks it stacks when it stacks several with text (a
+/// release card's version line above its date line and its yank reason),
+/// else the link itself.
 pub(super) fn link_title_node(doc: &Document, a: NodeId) -> NodeId {
     (a + 1..doc.node(a).end)
         .find(|&x| is_title_element(doc, x))
         .filter(|&h| doc.text_bytes(h) > 0)
+        .or_else(|| first_of_stacked_blocks(doc, a))
         .unwrap_or(a)
+}
+
+/// The first child block with text of link `a` when two or more of its
+/// child blocks hold text and nothing but blank text stands beside them.
+fn first_of_stacked_blocks(doc: &Document, a: NodeId) -> Option<NodeId> {
+    let mut blocks = doc.children(a).filter(|&c| doc.text_bytes(c) > 0);
+    let first = blocks.next()?;
+    let second = blocks.next()?;
+    let stacked = [first, second]
+        .iter()
+        .all(|&b| doc.tag(b).is_some_and(|t| is_block_element(t) && t != "br"));
+    (stacked && blocks.all(|b| doc.tag(b).is_some_and(is_block_element))).then_some(first)
 }
 
 /// Share of the words of a URL's last path segment that occur in `text`:
@@ -350,6 +369,16 @@ pub(super) fn choose_title(
                 |h| title_text(doc, h),
             );
             (title, Some(l.node))
+        }
+        // A title link that says no word (a changelog's "2.4.1" in
+        // "## [2.4.1] - 2025-02-03") names the heading it stands in: the
+        // heading titles the record, as an unlinked one does.
+        (Some(l), Some(h))
+            if (l.on_title_path || in_heading(l))
+                && doc.contains(h, l.node)
+                && !l.text.chars().any(char::is_alphabetic) =>
+        {
+            (title_text(doc, h), Some(l.node))
         }
         (Some(l), _) if l.on_title_path || in_heading(l) => (link_title(l), Some(l.node)),
         (_, Some(h)) if link_chars < 4 => (title_text(doc, h), title_link.map(|l| l.node)),
