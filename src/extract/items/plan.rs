@@ -234,7 +234,22 @@ pub fn plan_titles(doc: &Document, records: &[Record], dates: &DateContext) -> T
         .map(|(st, _, _)| st);
     post_number_permalinks(doc, records, &link_texts, &mut permalinks);
     let path = best.map(|st| st.path.clone());
-    let mean_title_chars = best.map_or(0.0, |st| st.chars as f64 / st.records.max(1) as f64);
+    // A path of author links ("Launchpad Janitor (janitor)", marked
+    // `itemprop=creator`) names posters, however long: no headline.
+    let of_authors = |st: &PathStats| {
+        let authors = st
+            .links
+            .iter()
+            .filter(|&&l| {
+                doc.element(l)
+                    .is_some_and(crate::extract::byline::is_author)
+            })
+            .count();
+        authors * 2 > st.links.len()
+    };
+    let mean_title_chars = best
+        .filter(|st| !of_authors(st))
+        .map_or(0.0, |st| st.chars as f64 / st.records.max(1) as f64);
     let headless = headless_group(doc, records, &permalinks, mean_title_chars);
     let title_links: rustc_hash::FxHashSet<NodeId> = best
         .map(|st| st.links.iter().copied().collect())

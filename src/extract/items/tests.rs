@@ -2101,3 +2101,55 @@ fn the_comment_a_thread_item_wraps_is_its_own() {
         ["a1", "b2", "c3"].map(|c| format!("https://lobsters.example/s/k3v9qa/leap#c_{c}"))
     );
 }
+
+/// Regression (a bug tracker's comments): each comment is signed by its
+/// author's link, `itemprop=creator`, with a long text ("Launchpad
+/// Janitor (janitor)"); being longer than a headline's threshold, the
+/// author links read as titles and every comment was titled by its
+/// author. A path of author links names posters, however long.
+#[test]
+fn long_author_links_are_no_headlines() {
+    let comment = |n: u32, who: &str, text: &str| {
+        format!(
+            "<div class=boardComment><div class=details><a href=/~u{n} class='sprite person' \
+             itemprop=creator>{who}</a> wrote <a href=/bug/2051877/comments/{n}>\
+             <time datetime=2024-03-0{n}T10:01:13Z>on 2024-03-0{n}</time></a>:</div>\
+             <div class=comment-text>{text}</div></div>"
+        )
+    };
+    let html = [
+        comment(
+            1,
+            "Daniel Ferreira (dferreira)",
+            "I can reproduce this on two laptops after \
+                   a suspend cycle with the headset connected, every time.",
+        ),
+        comment(
+            2,
+            "Rosa Lindqvist (rlindqvist)",
+            "Same crash here with a different headset, \
+                   so it does not look specific to one vendor's firmware.",
+        ),
+        comment(
+            3,
+            "Sebastian Haupt (shaupt)",
+            "The fix is in the proposed pocket now; please \
+                   test it and report back whether the crash is gone.",
+        ),
+    ]
+    .concat();
+    let items = items_of(
+        &html,
+        "boardComment",
+        "https://bugs.example/ubuntu/+bug/2051877",
+    );
+    let starts: Vec<(&str, &str)> = title_starts_and_paths(&items, 12);
+    assert_eq!(
+        starts,
+        [
+            ("I can reprod", "/bug/2051877/comments/1"),
+            ("Same crash h", "/bug/2051877/comments/2"),
+            ("The fix is i", "/bug/2051877/comments/3"),
+        ]
+    );
+}
