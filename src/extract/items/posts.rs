@@ -383,9 +383,10 @@ pub(super) fn body_title(doc: &Document, record: &Record, permalink: Option<Node
             .map_or_else(|| first_line(doc, record), |b| doc.text(b)),
     };
     let text = collapse_whitespace(&text);
-    match first_sentence(&text) {
-        Some(sentence) if text.chars().nth(HEADLESS_TITLE_CHARS).is_some() => sentence.to_string(),
-        _ => cut_at_word(&text, HEADLESS_TITLE_CHARS),
+    let long = text.chars().nth(HEADLESS_TITLE_CHARS).is_some();
+    match long.then(|| first_sentence(&text)).flatten() {
+        Some(sentence) => sentence.to_string(),
+        None => cut_at_word(&text, HEADLESS_TITLE_CHARS),
     }
 }
 

@@ -181,6 +181,13 @@ mod tests {
     use super::*;
     use crate::extract::dom::parse;
 
+    /// [`records_per_section`] of `html`'s [`runs_and_lines`].
+    fn per_section(html: &str) -> Option<f64> {
+        let doc = parse(html);
+        let (runs, lines) = runs_and_lines(&doc);
+        records_per_section(&doc, &runs, &lines)
+    }
+
     /// The sibling runs from each `h2` to the next, and every `li`.
     fn runs_and_lines(doc: &Document) -> (Vec<Record>, Vec<Record>) {
         let ids = 0..doc.nodes.len() as NodeId;
@@ -225,13 +232,9 @@ mod tests {
             h.push_str("</div>");
             h
         };
-        let doc = parse(&page(&[2, 1, 2, 1]));
-        let (runs, lines) = runs_and_lines(&doc);
-        assert_eq!(records_per_section(&doc, &runs, &lines), Some(1.5));
+        assert_eq!(per_section(&page(&[2, 1, 2, 1])), Some(1.5));
         // A post and its parts: every one holds one.
-        let doc = parse(&page(&[1, 1, 1, 1]));
-        let (runs, lines) = runs_and_lines(&doc);
-        assert_eq!(records_per_section(&doc, &runs, &lines), None);
+        assert_eq!(per_section(&page(&[1, 1, 1, 1])), None);
     }
 
     /// Regression (a changelog whose releases carry their date in the
@@ -259,12 +262,8 @@ mod tests {
             h.push_str("</div>");
             h
         };
-        let doc = parse(&page(false));
-        let (runs, lines) = runs_and_lines(&doc);
-        assert_eq!(records_per_section(&doc, &runs, &lines), None);
-        let doc = parse(&page(true));
-        let (runs, lines) = runs_and_lines(&doc);
-        assert_eq!(records_per_section(&doc, &runs, &lines), Some(3.0));
+        assert_eq!(per_section(&page(false)), None);
+        assert_eq!(per_section(&page(true)), Some(3.0));
     }
 
     /// Regression (a changelog): each release is a version heading, a
@@ -294,11 +293,7 @@ mod tests {
             h.push_str("</div>");
             h
         };
-        let doc = parse(&page(true));
-        let (runs, lines) = runs_and_lines(&doc);
-        assert_eq!(records_per_section(&doc, &runs, &lines), None);
-        let doc = parse(&page(false));
-        let (runs, lines) = runs_and_lines(&doc);
-        assert_eq!(records_per_section(&doc, &runs, &lines), Some(2.0));
+        assert_eq!(per_section(&page(true)), None);
+        assert_eq!(per_section(&page(false)), Some(2.0));
     }
 }
