@@ -45,7 +45,9 @@ pub(super) struct RecordStats {
     /// Links whose text looks like a headline (≥ 15 chars) and that stand
     /// on their own, not in a sentence ([`Document::in_running_text`]: a
     /// discussion's comments cite pages and sign with a name), counted
-    /// once per target (a card's title and its teaser both link the post).
+    /// once per target (a card's title and its teaser both link the post),
+    /// leaving out links to a person's page ([`is_profile_href`]: a
+    /// byline's name).
     headline_links: usize,
     tokens: usize,
     has_link: bool,
@@ -97,7 +99,11 @@ pub(super) fn record_stats(doc: &Document, r: &Record) -> RecordStats {
                         st.best_link = st.best_link.max(chars);
                         let seen =
                             targets[..st.headline_links.min(MAX_HEADLINE_TARGETS)].contains(&href);
-                        if chars >= 15 && !seen && !doc.in_running_text(i, bytes) {
+                        if chars >= 15
+                            && !seen
+                            && !is_profile_href(href)
+                            && !doc.in_running_text(i, bytes)
+                        {
                             if let Some(slot) = targets.get_mut(st.headline_links) {
                                 *slot = href;
                             }
@@ -118,6 +124,35 @@ pub(super) fn record_stats(doc: &Document, r: &Record) -> RecordStats {
         i += 1;
     }
     st
+}
+
+/// Path segments that lead to a person's page (`/users/maren`,
+/// `/author/maren/`), and the handle prefix `@` (`/@maren`).
+const PROFILE_SEGMENTS: &[&str] = &[
+    "author", "authors", "member", "members", "profile", "profiles", "u", "user", "users",
+];
+
+/// True when `href` leads to a person's page: a path segment of
+/// [`PROFILE_SEGMENTS`] followed by a name, or a segment that is an
+/// `@handle`. A byline's name is no headline, however long: a preview
+/// signed "Maren Colquhoun" holds one headline, not two.
+pub(super) fn is_profile_href(href: &str) -> bool {
+    let no_query = href.split(['?', '#']).next().unwrap_or("");
+    let path = match no_query.split_once("//") {
+        Some((_, rest)) => rest.split_once('/').map_or("", |(_, p)| p),
+        None => no_query,
+    };
+    let mut prev: Option<&str> = None;
+    for seg in path.split('/').filter(|s| !s.is_empty()) {
+        if seg.len() > 1 && seg.starts_with('@') {
+            return true;
+        }
+        if prev.is_some_and(|p| PROFILE_SEGMENTS.iter().any(|w| p.eq_ignore_ascii_case(w))) {
+            return true;
+        }
+        prev = Some(seg);
+    }
+    false
 }
 
 /// True when `text` holds a four-digit year from 1990 to 2039 that is not
@@ -245,7 +280,7 @@ pub(super) fn richness(doc: &Document, records: &[Record]) -> f64 {
 
 #[cfg(test)]
 mod tests {
-    use super::has_year;
+    use super::{has_year, is_profile_href};
 
     /// Regression (a newsletter's archive): each preview links its title
     /// and its teaser to the post; they counted as two headlines, so the
@@ -279,6 +314,77 @@ mod tests {
                 .iter()
                 .all(|r| doc.element(r.start).and_then(|e| e.attr("role")) == Some("article"))
         );
+    }
+
+    /// Regression (the same archive without class names on its links):
+    /// each preview's byline links its author's long name to the
+    /// author's page; the name counted as a second headline, so the
+    /// previews again lost to their title blocks and date lines.
+    #[test]
+    fn a_byline_name_linked_to_its_profile_is_no_headline() {
+        let authors = [
+            ("/@maren", "Maren Colquhoun"),
+            ("/users/tomas-brandt", "Tomas Brandt-Okafor"),
+            (
+                "https://letters.example/author/li-wen-hu/",
+                "Li-Wen Hu Castellanos",
+            ),
+        ];
+        let post = |n: usize| {
+            let (href, name) = authors[n % authors.len()];
+            format!(
+                "<div class='pc pc-flex post' role=article><div class='pc pc-flex pc-col'>\
+                 <div class='pc pc-flex pc-gap4'><a href=/p/{n}>Post number {n} about the harbour fog</a>\
+                 <a href=/p/{n}>A teaser sentence about the harbour and its fog, number {n}</a></div>\
+                 <div class='pc pc-flex pc-gap6'><time datetime=2024-03-0{n}>Mar {n}, 2024</time>\
+                 <span>∙</span><span><a href={href}>{name}</a></span></div>\
+                 <div class=ufi><a href=/p/{n}>214</a> <a href=/p/{n}/comments>38</a></div></div>\
+                 <a href=/p/{n}><img src=/i/{n}.jpg></a></div>"
+            )
+        };
+        let html = format!(
+            "<html><body><header><nav><a href=/>Home</a><a href=/archive>Archive</a>\
+             <a href=/about>About</a></nav></header><main><div class=list>{}</div></main>\
+             <footer><a href=/privacy>Privacy</a><a href=/terms>Terms</a></footer></body></html>",
+            (1..=6).map(post).collect::<String>()
+        );
+        let (doc, det) = super::super::detect_html(&html);
+        let winner = det.winner().expect("a winner");
+        assert_eq!(winner.records.len(), 6, "{}", winner.selector);
+        assert!(
+            winner
+                .records
+                .iter()
+                .all(|r| doc.element(r.start).and_then(|e| e.attr("role")) == Some("article")),
+            "{}",
+            winner.selector
+        );
+    }
+
+    #[test]
+    fn profile_links_are_told_by_their_path() {
+        for href in [
+            "/@maren",
+            "https://news.example/@maren?ref=archive",
+            "/users/tomas-brandt",
+            "/u/kestrel",
+            "https://letters.example/author/li-wen-hu/",
+            "../members/4411-harbour",
+            "/profile/ana",
+        ] {
+            assert!(is_profile_href(href), "{href}");
+        }
+        for href in [
+            "/p/harbour-fog",
+            "/authors",
+            "/user-guide/install",
+            "https://mail.example/@",
+            "/blog/2024/03/05/new-members-welcome/",
+            "mailto:desk@news.example",
+            "#comments",
+        ] {
+            assert!(!is_profile_href(href), "{href}");
+        }
     }
 
     #[test]
