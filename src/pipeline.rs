@@ -386,10 +386,13 @@ pub fn items_of_group(
     let dates = &list_dates;
     let plan = items::plan_titles(doc, &group.records, dates);
     // A straggler is a record of its own shape: it plans its own title.
+    let interrupting = items::interruptions(doc, &group.records);
     let mut kept: Vec<(Record, bool)> = group
         .records
         .iter()
-        .filter(|r| !items::is_interruption(doc, r) && !plan.activity.contains(&r.start))
+        .zip(interrupting)
+        .filter(|&(r, interrupts)| !interrupts && !plan.activity.contains(&r.start))
+        .map(|(r, _)| r)
         .filter(|r| !(group.thread && items::is_deleted_stub(doc, r)))
         .map(|r| (*r, false))
         .chain(group.stragglers.iter().map(|r| (*r, true)))

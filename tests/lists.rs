@@ -225,6 +225,17 @@ fn threaded_comments_of_a_forge_issue_without_its_activity() {
     check("forge_issue_timeline");
 }
 
+/// Regression: a forum topic's posts are siblings classed by who wrote
+/// them (`div.topic-post.topic-owner`, `div.topic-post.group-…`); the
+/// patterns crossing from one post into the next made each run of posts
+/// one record of parts, so 5 of 12 posts were items, each titled by the
+/// byline of the post it swallowed. Small actions and time gaps between
+/// the posts are no posts.
+#[test]
+fn threaded_comments_of_a_forum_topic_among_small_actions() {
+    check("discourse_topic_small_actions");
+}
+
 #[test]
 fn threaded_comments_in_nested_ordered_lists() {
     check("garden_blog_comments");
@@ -236,6 +247,16 @@ fn threaded_comments_in_nested_ordered_lists() {
 #[test]
 fn threaded_comments_nested_listings_give_every_comment() {
     check("bike_forum_nested_comments");
+}
+
+/// Regression: each day of a conference programme is a heading, a line
+/// with a calendar link and a table in a scrolling box; each day's table
+/// was a list of its own, so only Thursday's 5 talks were items. The
+/// breaks between talks (a time and a label across the other columns)
+/// are no records.
+#[test]
+fn sectioned_programme_tables_in_scroll_boxes_give_every_day() {
+    check("conference_programme_days");
 }
 
 #[test]
@@ -288,6 +309,15 @@ fn straggler_lead_post_above_the_last_posts_list() {
 #[test]
 fn straggler_under_a_more_heading_and_a_caption_linking_the_index_is_not_one() {
     check("studio_more_heading");
+}
+
+/// Regression: a standards body's documents table classes each row's
+/// Area Director cell `ad`, so every row was taken for an ad and the
+/// page gave nothing. Each document is titled by its name link, not the
+/// bold human title below it or the "(diff)" link.
+#[test]
+fn titles_document_names_in_a_table_with_an_ad_column() {
+    check("standards_documents_table");
 }
 
 #[test]

@@ -79,6 +79,12 @@ pub fn byline_and_tags(
                 continue;
             }
         }
+        // A button says what it does ("Reply", "1 Reply", a like count),
+        // not what the record is about.
+        if el.name == "button" {
+            i = end;
+            continue;
+        }
         // A record's own element is no list of its tags, nor is one that
         // holds its title: WordPress classes every post `category-…` and
         // `tag-…`, and its title, byline and date were read as tags.
@@ -270,6 +276,25 @@ mod tests {
         let rec = record_of(&doc, "topic-list-item category-support tag-sync");
         let (_, tags) = byline_and_tags(&doc, &rec, None);
         assert_eq!(tags, ["Support", "sync"]);
+    }
+
+    /// Regression (a forum topic's posts): the labels of each post's
+    /// buttons ("1 Reply", a like count "2", "Reply", "Summarize") were
+    /// its categories.
+    #[test]
+    fn a_button_label_is_no_category() {
+        let doc = dom::parse(
+            r#"<article class="boxed onscreen-post"><div class="cooked"><p>Same here on a smaller site.</p></div>
+               <nav class="post-controls"><button class="widget-button show-replies" title="1 Reply">
+               <span class="d-button-label">1 Reply</span></button><button class="like-count">
+               <span class="d-button-label">2</span></button><button class="reply create">
+               <span class="d-button-label">Reply</span></button></nav>
+               <div class="topic-category"><a class="badge-category__wrapper" href="/c/support/4">
+               <span class="badge-category__name">Support</span></a></div></article>"#,
+        );
+        let rec = record_of(&doc, "boxed onscreen-post");
+        let (_, tags) = byline_and_tags(&doc, &rec, None);
+        assert_eq!(tags, ["Support"]);
     }
 
     #[test]

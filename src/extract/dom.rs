@@ -410,15 +410,36 @@ impl Document {
     /// the start of a record, not a whole article, and a page can hold a
     /// record of megabytes.
     pub fn shown_text_prefix(&self, start: NodeId, end: NodeId, limit: usize) -> String {
+        self.shown_prefix_keeping(start, end, limit, |_| true)
+    }
+
+    /// [`Document::shown_text_prefix`] without the labels of form controls
+    /// (`button`, `select`): the words a reader reads, for summaries (a
+    /// post's "1 Reply", "Reply" and "Summarize" buttons are none).
+    pub fn read_text_prefix(&self, start: NodeId, end: NodeId, limit: usize) -> String {
+        self.shown_prefix_keeping(start, end, limit, |e| {
+            !matches!(e.name.as_str(), "button" | "select")
+        })
+    }
+
+    /// The shown text of `start..end` (at least `limit` bytes of it),
+    /// also skipping the elements `keep` rejects.
+    fn shown_prefix_keeping(
+        &self,
+        start: NodeId,
+        end: NodeId,
+        limit: usize,
+        keep: impl Fn(&Element) -> bool,
+    ) -> String {
         let mut out = String::new();
         self.push_text_of_range_until(start, end, &mut out, limit, |i| {
             self.element(i)
-                .is_none_or(|e| !e.is_hidden() && !e.is_for_screen_readers())
+                .is_none_or(|e| !e.is_hidden() && !e.is_for_screen_readers() && keep(e))
         });
         if out.trim().is_empty() {
             out.clear();
             self.push_text_of_range_until(start, end, &mut out, limit, |i| {
-                self.element(i).is_none_or(|e| !e.is_hidden())
+                self.element(i).is_none_or(|e| !e.is_hidden() && keep(e))
             });
         }
         out

@@ -455,9 +455,10 @@ pub fn apply(
     let mut selection = select_records(doc, css, &select.records, select.siblings);
     // An advertisement or a sign-up box among the selected records is not
     // an item, as in automatic detection.
+    let mut interrupting = items::interruptions(doc, &selection.records).into_iter();
     selection
         .records
-        .retain(|r| !items::is_interruption(doc, r));
+        .retain(|_| !interrupting.next().unwrap_or(false));
     let list_dates = items::list_dates(doc, &selection.records, dates);
     let dates = &list_dates;
     let plan = items::plan_titles(doc, &selection.records, dates);
@@ -655,6 +656,36 @@ fn step_options(doc: &Document, id: NodeId, shared_classes: &[String]) -> Vec<St
     out
 }
 
+/// Steps that tell `level` from its siblings of its tag by a class only
+/// those siblings carry: `tbody:not(.meta)`, the bodies of a table's
+/// rows apart from the bodies of its group header rows.
+fn exclusion_options(doc: &Document, level: &[NodeId]) -> Vec<String> {
+    let Some(tag) = level.first().and_then(|&n| doc.tag(n)) else {
+        return Vec::new();
+    };
+    let parents: std::collections::BTreeSet<NodeId> =
+        level.iter().filter_map(|&n| doc.node(n).parent).collect();
+    let mut classes: Vec<String> = Vec::new();
+    for &p in &parents {
+        for c in doc.children(p).filter(|&c| doc.tag(c) == Some(tag)) {
+            if level.contains(&c) {
+                continue;
+            }
+            for class in stable_classes(doc, c) {
+                if !classes.contains(&class) {
+                    classes.push(class);
+                }
+            }
+        }
+    }
+    classes.retain(|c| !level.iter().any(|&n| stable_classes(doc, n).contains(c)));
+    classes
+        .into_iter()
+        .take(2)
+        .map(|c| format!("{tag}:not(.{c})"))
+        .collect()
+}
+
 /// Classes every one of `ids` carries (stable ones only).
 fn shared_classes(doc: &Document, ids: &[NodeId]) -> Vec<String> {
     let Some((&first, rest)) = ids.split_first() else {
@@ -711,7 +742,7 @@ pub fn group_selector(doc: &Document, css: &CssDoc, records: &[Record]) -> Optio
         if level.is_empty() || level.iter().any(|&p| doc.element(p).is_none()) {
             break;
         }
-        let opts = if level.len() == 1 {
+        let mut opts = if level.len() == 1 {
             step_options(doc, level[0], &stable_classes(doc, level[0]))
         } else {
             let shared = shared_classes(doc, &level);
@@ -724,6 +755,7 @@ pub fn group_selector(doc: &Document, css: &CssDoc, records: &[Record]) -> Optio
                 .filter(|s| !s.starts_with('#'))
                 .collect()
         };
+        opts.extend(exclusion_options(doc, &level));
         context.push(opts);
         // Candidates: each option at this level, joined by `>` down the
         // most specific options of the levels below.
@@ -1106,21 +1138,26 @@ mod tests {
         Url::parse("https://shop.example/list").unwrap()
     }
 
-    /// Record roots by tag and class, in page order.
-    fn roots(doc: &Document, tag: &str, class: &str) -> Vec<Record> {
+    /// Every element `keep` takes, as a record, in page order.
+    fn records_where(doc: &Document, keep: impl Fn(NodeId) -> bool) -> Vec<Record> {
         (0..doc.nodes.len() as NodeId)
-            .filter(|&i| {
-                doc.element(i).is_some_and(|e| {
-                    e.name == tag
-                        && e.attr("class")
-                            .is_some_and(|c| c.split_whitespace().any(|x| x == class))
-                })
-            })
+            .filter(|&i| keep(i))
             .map(|i| Record {
                 start: i,
                 end: doc.node(i).end,
             })
             .collect()
+    }
+
+    /// Record roots by tag and class, in page order.
+    fn roots(doc: &Document, tag: &str, class: &str) -> Vec<Record> {
+        records_where(doc, |i| {
+            doc.element(i).is_some_and(|e| {
+                e.name == tag
+                    && e.attr("class")
+                        .is_some_and(|c| c.split_whitespace().any(|x| x == class))
+            })
+        })
     }
 
     #[test]
@@ -1193,6 +1230,39 @@ mod tests {
         assert_eq!(got.records, records);
     }
 
+    /// The table rows of `doc` whose text holds `needle`, as records.
+    fn rows_holding(doc: &Document, needle: &str) -> Vec<Record> {
+        records_where(doc, |i| {
+            doc.tag(i) == Some("tr") && doc.text(i).contains(needle)
+        })
+    }
+
+    /// Regression (a standards body's documents table): the document rows
+    /// sit in plain `tbody`s between `tbody.meta` bodies of group header
+    /// rows; no selector named them, so the list could not be pinned.
+    #[test]
+    fn rows_apart_from_classed_header_bodies_are_selected_by_exclusion() {
+        let body = |n: u32| {
+            format!(
+                "<tbody class=meta><tr><th colspan=3>Group {n}</th></tr></tbody><tbody>\
+                 <tr><td><a href='/doc/d{n}a/'>draft-d{n}a-01</a></td><td>2024-03-0{n}</td></tr>\
+                 <tr><td><a href='/doc/d{n}b/'>draft-d{n}b-04</a></td><td>2024-02-0{n}</td></tr></tbody>"
+            )
+        };
+        let html = format!(
+            "<html><body><table id=docs><thead><tr><th>Document</th><th>Date</th></tr></thead>{}</table></body></html>",
+            (1..=3).map(body).collect::<String>()
+        );
+        let doc = parse(&html);
+        let css = CssDoc::new(&doc);
+        let rows = rows_holding(&doc, "draft-");
+        assert_eq!(rows.len(), 6);
+        let sel = group_selector(&doc, &css, &rows).unwrap();
+        assert_eq!(sel, "tbody:not(.meta) > tr");
+        let got = select_records(&doc, &css, &compile(&sel).unwrap(), 0);
+        assert_eq!(got.records, rows);
+    }
+
     #[test]
     fn positional_fallback_when_no_class_tells_records_apart() {
         // The header row has the same tag and no class: only a positional
@@ -1203,13 +1273,7 @@ mod tests {
             <table><tr><td>x</td></tr></table></body></html>";
         let doc = parse(html);
         let css = CssDoc::new(&doc);
-        let trs: Vec<Record> = (0..doc.nodes.len() as NodeId)
-            .filter(|&i| doc.tag(i) == Some("tr") && doc.text(i).contains(".tar.gz"))
-            .map(|i| Record {
-                start: i,
-                end: doc.node(i).end,
-            })
-            .collect();
+        let trs = rows_holding(&doc, ".tar.gz");
         let sel = group_selector(&doc, &css, &trs).unwrap();
         let got = select_records(&doc, &css, &compile(&sel).unwrap(), 0);
         assert_eq!(got.records, trs, "{sel}");

@@ -1,7 +1,7 @@
 //! What stands among a list's records without being one: advertisements
 //! (by their class, a custom element's name or an "Ad"/"Sponsored" label),
-//! sign-up boxes, the site's own promotion cards, and the stub a deleted
-//! comment leaves.
+//! sign-up boxes, a table's interludes (a programme's breaks), the site's
+//! own promotion cards, and the stub a deleted comment leaves.
 //!
 //! Invariants: every test reads only the record's own subtree (and, for a
 //! promotion, the links of the list's items); none reads the page's
@@ -35,13 +35,23 @@ pub fn is_advertising(doc: &Document, record: &Record) -> bool {
                 && has_part(std::iter::once(e.name.as_str()), &['-'], AD_MARKERS);
             let class = e.attr("class").unwrap_or("");
             let humps = class.split_whitespace().flat_map(camel_humps);
-            custom || has_part(humps, &['-'], AD_MARKERS)
+            custom || (may_name_ad(class) && has_part(humps, &['-'], AD_MARKERS))
         })
     };
     marked(record.start)
         || doc.children(record.start).any(marked)
         || has_ad_label(doc, record, &marked)
         || first_link_is_paid(doc, record)
+}
+
+/// False when `class` cannot hold an [`AD_MARKERS`] part: each marker
+/// holds "ad", "sponsored" or "promoted" (a cheap look before the parts
+/// are split out; most classes hold none).
+fn may_name_ad(class: &str) -> bool {
+    let b = class.as_bytes();
+    [b"ad".as_slice(), b"sponsored", b"promoted"]
+        .iter()
+        .any(|w| crate::extract::dom::find_ascii_ci(b, w).is_some())
 }
 
 /// True when the record's first link says it is paid for (`rel` holds
@@ -78,6 +88,53 @@ pub fn is_signup_box(doc: &Document, record: &Record) -> bool {
 /// ([`is_advertising`]) or a sign-up box ([`is_signup_box`]).
 pub fn is_interruption(doc: &Document, record: &Record) -> bool {
     is_advertising(doc, record) || is_signup_box(doc, record)
+}
+
+/// Which of `records` interrupt their list ([`is_interruption`], or an
+/// [`is_interlude_row`] among rows that link), in their order. Ads
+/// interrupt a list: when more than half of the records look like ads,
+/// the mark means something else (a standards body's table classes its
+/// Area Director column `ad`) and none of them is one.
+pub fn interruptions(doc: &Document, records: &[Record]) -> Vec<bool> {
+    let ads: Vec<bool> = records.iter().map(|r| is_advertising(doc, r)).collect();
+    let marks_no_ad = 2 * ads.iter().filter(|&&ad| ad).count() > records.len();
+    let interludes: Vec<bool> = records.iter().map(|r| is_interlude_row(doc, r)).collect();
+    // Rows that link are counted only when there are interludes to drop.
+    let rows_link = interludes.contains(&true)
+        && 2 * records.iter().filter(|r| links_somewhere(doc, r)).count() > records.len();
+    records
+        .iter()
+        .zip(ads)
+        .zip(interludes)
+        .map(|((r, ad), interlude)| {
+            (ad && !marks_no_ad) || is_signup_box(doc, r) || (rows_link && interlude)
+        })
+        .collect()
+}
+
+/// True for a table row that links nowhere and has a cell spanning
+/// columns: the break between a programme's talks ("Coffee break" across
+/// the session and room columns), a note across a table. Among rows that
+/// link, it is no record. A row whose cells line up with the records'
+/// (a security release without a page of its own) stays.
+pub fn is_interlude_row(doc: &Document, record: &Record) -> bool {
+    doc.is_tag(record.start, "tr")
+        && doc.children(record.start).any(|c| {
+            doc.element(c)
+                .filter(|e| e.name == "td" || e.name == "th")
+                .and_then(|e| e.attr("colspan"))
+                .and_then(|v| v.trim().parse::<u32>().ok())
+                .is_some_and(|span| span > 1)
+        })
+        && !links_somewhere(doc, record)
+}
+
+/// True when the record holds a link with an address.
+fn links_somewhere(doc: &Document, record: &Record) -> bool {
+    (record.start..record.end).any(|i| {
+        doc.element(i)
+            .is_some_and(|e| e.name == "a" && e.attr("href").is_some())
+    })
 }
 
 /// The humps of a camel-case class token (`AdHolder`: `Ad`, `Holder`;

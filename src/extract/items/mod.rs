@@ -45,7 +45,8 @@ use titles::*;
 
 pub use images::img_source;
 pub use interruptions::{
-    is_advertising, is_deleted_stub, is_interruption, is_signup_box, without_house_promos,
+    interruptions, is_advertising, is_deleted_stub, is_interlude_row, is_interruption,
+    is_signup_box, without_house_promos,
 };
 pub use links::{base_url, is_listing_link, resolve, resolve_link, resolve_with_fragment};
 pub use numbering::without_list_numbering;
@@ -210,9 +211,10 @@ pub fn item_from_record(
         .or_else(|| heading.and_then(|h| heading_anchor(doc, h, base)))
         .or_else(|| links.first().map(|l| l.url.clone()));
 
-    // What a reader sees: the subtrees the markup hides (phpBB's
-    // mobile-only "Last post by …" line) are left out.
-    let full = doc.shown_text_prefix(record.start, record.end, summary_source_bytes(&title));
+    // What a reader reads: the subtrees the markup hides (phpBB's
+    // mobile-only "Last post by …" line) and the labels of buttons are
+    // left out.
+    let full = doc.read_text_prefix(record.start, record.end, summary_source_bytes(&title));
     // A headless record's title is a cut of its own prose (a comment): the
     // summary keeps the whole text, or a short comment would have none.
     let summary = summary_without(full, if plan.headless { "" } else { &title });

@@ -137,6 +137,55 @@ pub(super) fn is_classed_activity(doc: &Document, record: &Record) -> bool {
     })
 }
 
+/// Share (tenths) of a record's words that an activity block must hold
+/// for the record to be nothing but activity.
+const ACTIVITY_BLOCK_TENTHS: usize = 9;
+
+/// True when nearly all the words of a record without a permalink stand
+/// in blocks classed as activity (a class word with the part `activity`,
+/// `boardCommentActivity` included): a bug tracker's entry that only
+/// changed the importance and tags ("Changed in pulsebridge (Ubuntu):
+/// importance: Medium → High") between its comments. Links and `<time>`
+/// (the entry's author and date) are not counted.
+pub(super) fn is_activity_block(doc: &Document, record: &Record) -> bool {
+    let (mut inside, mut total) = (0usize, 0usize);
+    let mut i = record.start;
+    while i < record.end {
+        let node = doc.node(i);
+        if let Some(e) = doc.element(i) {
+            let skip = e.name == "a" || e.name == "time";
+            let activity = i != record.start
+                && e.attr("class").is_some_and(|c| {
+                    has_part(
+                        c.split_whitespace()
+                            .flat_map(super::interruptions::camel_humps),
+                        &['-', '_'],
+                        &["activity"],
+                    )
+                });
+            if skip || activity {
+                if activity {
+                    let words = text_outside_links(
+                        doc,
+                        &Record {
+                            start: i,
+                            end: node.end,
+                        },
+                    );
+                    inside += words;
+                    total += words;
+                }
+                i = node.end.max(i + 1);
+                continue;
+            }
+        } else if let NodeData::Text { text, .. } = &node.data {
+            total += text.trim().len();
+        }
+        i += 1;
+    }
+    inside > 0 && inside * 10 >= total * ACTIVITY_BLOCK_TENTHS
+}
+
 /// Starts of the records of a group of posts that are activity, lines
 /// ([`is_activity_line`]) or classed so ([`is_classed_activity`]), when
 /// fewer than half are: a forge's issue interleaves "added the bug label"
@@ -151,7 +200,11 @@ pub(super) fn activity_lines(
         .iter()
         .zip(permalinks)
         .filter(|(r, p)| {
-            is_classed_activity(doc, r) || p.is_some_and(|p| is_activity_line(doc, r, p))
+            is_classed_activity(doc, r)
+                || match p {
+                    Some(p) => is_activity_line(doc, r, *p),
+                    None => is_activity_block(doc, r),
+                }
         })
         .map(|(r, _)| r.start)
         .collect();

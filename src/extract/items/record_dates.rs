@@ -169,6 +169,21 @@ pub(crate) fn date_moves_with_clock(
     date_in(source, &later) != Some(date)
 }
 
+/// Attributes whose value is a date machines write.
+const DATE_ATTRS: &[&str] = &["datetime", "data-datetime", "data-date", "data-time"];
+
+/// Attributes that hold an element's tooltip: `title`, and where the
+/// tooltip libraries keep it (`data-tippy-content` for Tippy.js,
+/// `data-original-title` / `data-bs-original-title` once Bootstrap has
+/// taken the `title` over, `data-tooltip`).
+const TOOLTIP_ATTRS: &[&str] = &[
+    "title",
+    "data-tippy-content",
+    "data-original-title",
+    "data-bs-original-title",
+    "data-tooltip",
+];
+
 /// The date of element `id`'s machine-readable attribute (`datetime`,
 /// `data-date`, ..., or a date tooltip on the elements that carry one: a
 /// link's, when the link shows a date itself, as a comment's "3 days ago"
@@ -180,23 +195,25 @@ pub(super) fn attribute_date(
 ) -> Option<DateTime<FixedOffset>> {
     let el = doc.element(id)?;
     let name = el.name.as_str();
-    [
-        "datetime",
-        "data-datetime",
-        "data-date",
-        "data-time",
-        "title",
-    ]
-    .iter()
-    .filter(|a| **a != "title" || matches!(name, "abbr" | "time" | "span" | "td" | "a"))
-    .filter_map(|a| Some((*a, el.attr(a)?)))
-    .find_map(|(a, v)| match a {
-        "title" if name == "a" => {
-            tooltip_date(v, dates).filter(|_| parse_date(doc.text(id).trim(), dates).is_some())
-        }
-        "title" => tooltip_date(v, dates),
-        _ => parse_date(v, dates),
-    })
+    if let Some(date) = DATE_ATTRS
+        .iter()
+        .filter_map(|a| el.attr(a))
+        .find_map(|v| parse_date(v, dates))
+    {
+        return Some(date);
+    }
+    if !matches!(name, "abbr" | "time" | "span" | "td" | "a") {
+        return None;
+    }
+    TOOLTIP_ATTRS
+        .iter()
+        .filter_map(|a| el.attr(a))
+        .find_map(|v| match name {
+            "a" => {
+                tooltip_date(v, dates).filter(|_| parse_date(doc.text(id).trim(), dates).is_some())
+            }
+            _ => tooltip_date(v, dates),
+        })
 }
 
 /// A record's date when no visible element carries one in an attribute:

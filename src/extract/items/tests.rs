@@ -1017,6 +1017,15 @@ fn a_subtitle_inside_the_title_link_is_part_of_the_title() {
         headline_title("The Salt Road : <span class=subtitle>Walking the Coast</span>"),
         "The Salt Road : Walking the Coast"
     );
+    // A subtitle that continues the title's sentence belongs to it, when
+    // the title is classed too (a catalogue's later markup).
+    assert_eq!(
+        headline_title(
+            "<span class=title-content>Salt Marsh Summer</span>\
+             <span class=cp-subtitle>: a novel</span>"
+        ),
+        "Salt Marsh Summer: a novel"
+    );
     // A card link's inner headline is still its title.
     assert_eq!(
         headline_title(
@@ -1502,6 +1511,46 @@ fn base_href_and_javascript_links() {
     );
 }
 
+/// Regression (a forum topic's posts): each summary ended in the labels
+/// of the post's buttons ("1 Reply 2 Reply Summarize").
+#[test]
+fn a_summary_leaves_out_the_labels_of_buttons() {
+    let html = "<article class=post><h2><a href=/t/4821/2>Incremental builds after 0.9</a></h2>\
+        <p>Same here on a much smaller site, after adding a data directory.</p>\
+        <nav><button class=show-replies><span>1 Reply</span></button><button>2</button>\
+        <button class=reply><span>Reply</span></button><select><option>Share</option></select></nav></article>";
+    let item = item_of(html, "article");
+    assert_eq!(
+        item.summary,
+        "Same here on a much smaller site, after adding a data directory."
+    );
+}
+
+/// Regression (a link aggregator's front page): each post's age says "4
+/// hours ago" and keeps its exact time where a tooltip library reads it
+/// (`data-tippy-content`, Bootstrap's `data-bs-original-title`), not in
+/// `title`; every post was dated by the clock instead.
+#[test]
+fn a_relative_age_is_dated_by_its_tooltip_library_attribute() {
+    for attr in [
+        "data-tippy-content",
+        "data-bs-original-title",
+        "data-original-title",
+    ] {
+        let html = format!(
+            "<div class=post-listing><h2><a href='https://news.example/story'>Harbour fog closes the ferry</a></h2>\
+             <a href='/u/kestrel'>kestrel</a> <span class='moment-time pointer' \
+             {attr}='Saturday, March 9th 2024, 18:22:10'>4 hours ago</span></div>"
+        );
+        let item = item_of(&html, "div");
+        assert_eq!(
+            item.date.map(|d| d.date_naive().to_string()),
+            Some("2024-03-09".to_string()),
+            "{attr}"
+        );
+    }
+}
+
 /// Regression (a comment thread): each comment's permalink says "3 days
 /// ago" and keeps its exact time in its `title`; the comments were
 /// undated. A link whose words are no date keeps its tooltip to itself.
@@ -1541,6 +1590,46 @@ fn a_card_whose_first_link_is_sponsored_is_advertising() {
         let rec = records_of_class(&doc, "story")[0];
         assert_eq!(is_advertising(&doc, &rec), ad, "{html}");
     }
+}
+
+/// Regression (a standards body's documents table): every row classes
+/// its Area Director cell `ad`, so every row was an ad and the page gave
+/// nothing. Ads interrupt a list: when most records carry the mark, it
+/// means something else. One ad among stories is still one.
+#[test]
+fn a_mark_most_records_carry_is_no_ad() {
+    let row = |n: u32| {
+        format!(
+            "<tr class=doc><td class=doc><a href=/doc/draft-stex-part-{n}/>draft-stex-part-{n}-07</a>\
+             <b>Secure Telemetry Export, part {n}</b></td><td class=date>2024-03-0{n}</td>\
+             <td class=ad><a href=/person/maya-lindgren/>Maya Lindgren</a></td></tr>"
+        )
+    };
+    let html = format!("<table>{}</table>", (1..=5).map(row).collect::<String>());
+    let doc = crate::extract::dom::parse(&html);
+    let rows = records_of_class(&doc, "doc")
+        .into_iter()
+        .filter(|r| doc.is_tag(r.start, "tr"))
+        .collect::<Vec<_>>();
+    assert_eq!(rows.len(), 5);
+    assert!(rows.iter().all(|r| is_advertising(&doc, r)));
+    assert_eq!(interruptions(&doc, &rows), [false; 5]);
+
+    let story = |n: u32, class: &str| {
+        format!("<li class='{class}'><a href=/s/{n}>Harbour fog story number {n} today</a></li>")
+    };
+    let html = format!(
+        "<ul>{}{}{}</ul>",
+        story(1, "story"),
+        story(2, "story ad-slot"),
+        (3..=5).map(|n| story(n, "story")).collect::<String>()
+    );
+    let doc = crate::extract::dom::parse(&html);
+    let items = records_where(&doc, |i| doc.is_tag(i, "li"));
+    assert_eq!(
+        interruptions(&doc, &items),
+        [false, true, false, false, false]
+    );
 }
 
 /// Regression (a procurement table): the reference cell and the title cell
@@ -1816,6 +1905,30 @@ fn a_header_of_author_and_time_is_a_byline_not_a_headline() {
     let rec = records_of_class(&doc, "u")[0];
     let h = (rec.start..rec.end).find(|&i| doc.is_tag(i, "h3")).unwrap();
     assert!(!posts::is_byline_heading(&doc, &rec, h));
+}
+
+/// Regression (a bug tracker's comments): an entry that only changed the
+/// bug's importance and tags (its words all in a `boardCommentActivity`
+/// table, beside its author and date, without a permalink) was an item
+/// titled "Changed in pulsebridge (Ubuntu): importance: …". A comment
+/// that also changes the status keeps its words and stays a post.
+#[test]
+fn an_entry_of_nothing_but_changes_is_activity() {
+    let changes = "<div class=boardCommentActivity><table class=bug-activity><tr><td colspan=2>\
+                   Changed in pulsebridge (Ubuntu):</td></tr><tr><td>importance:</td>\
+                   <td>Medium → High</td></tr></table></div>";
+    let byline = "<div class=boardCommentDetails><a href=/~dferreira>Daniel Ferreira (dferreira)</a> \
+                  <time datetime=2024-03-05T08:40:02Z>on 2024-03-05</time></div>";
+    let entry = |body: &str| format!("<div class=boardComment>{byline}{body}{changes}</div>");
+    let only = crate::extract::dom::parse(&entry(""));
+    let rec = records_of_class(&only, "boardComment")[0];
+    assert!(posts::is_activity_block(&only, &rec));
+    let comment = crate::extract::dom::parse(&entry(
+        "<div class=boardCommentBody><div class=comment-text>Fix committed in the noble branch; \
+         please test the proposed package and report back here.</div></div>",
+    ));
+    let rec = records_of_class(&comment, "boardComment")[0];
+    assert!(!posts::is_activity_block(&comment, &rec));
 }
 
 /// Regression (a forge's issue page): the timeline interleaves lines of

@@ -281,8 +281,39 @@ pub(super) fn link_title_node(doc: &Document, a: NodeId) -> NodeId {
     (a + 1..doc.node(a).end)
         .find(|&x| is_title_element(doc, x))
         .filter(|&h| doc.text_bytes(h) > 0)
+        .map(|h| with_continued_subtitle(doc, h))
         .or_else(|| first_of_stacked_blocks(doc, a))
         .unwrap_or(a)
+}
+
+/// Title element `h`, or the element holding it and the subtitle after it
+/// when that subtitle continues the title's sentence (a catalogue's
+/// "Salt Marsh Summer<span class=subtitle>: a novel</span>"): opened by a
+/// colon or a dash, or after a title ending in one. A card's subtitle that
+/// says more ("Water rose overnight") stays out.
+fn with_continued_subtitle(doc: &Document, h: NodeId) -> NodeId {
+    let Some(parent) = doc.node(h).parent else {
+        return h;
+    };
+    let next = doc
+        .children(parent)
+        .skip_while(|&c| c != h)
+        .skip(1)
+        .find(|&c| doc.element(c).is_some());
+    let continues = next.is_some_and(|sub| {
+        let subtitle = doc
+            .element(sub)
+            .and_then(|e| e.attr("class"))
+            .is_some_and(|c| {
+                c.split_ascii_whitespace()
+                    .any(|t| names_subtitle(t.as_bytes()))
+            });
+        let joins = |c: char| matches!(c, ':' | '-' | '\u{2013}' | '\u{2014}');
+        subtitle
+            && (doc.text(sub).trim_start().starts_with(joins)
+                || doc.text(h).trim_end().ends_with(joins))
+    });
+    if continues { parent } else { h }
 }
 
 /// The first child block with text of link `a` when two or more of its

@@ -43,6 +43,7 @@ use kinds::{Kind, Kinds, Tag, stable_classes};
 use score::score_group;
 
 use crate::extract::dom::{Document, NodeData, NodeId, is_heading};
+use crate::extract::items::is_interlude_row;
 use crate::extract::patterns::{DropReason, Mining, MiningParams, Mode, PatternCandidate};
 use crate::extract::sequence::TagSequence;
 
@@ -376,17 +377,24 @@ impl<'d> Kinds<'d> {
         // under a section's heading the table is the section's list, so
         // the walk up to sections starts above it (a catalogue's
         // departments, each a heading, a line of links and a table of
-        // courses, are sections like those holding a `ul`).
+        // courses, are sections like those holding a `ul`), and above the
+        // box a wide table scrolls in, when the table is all it holds (a
+        // programme's days, each a heading, a line with a calendar link
+        // and its sessions' table).
         if doc.is_tag(container, "tbody")
             && doc.is_tag(p, "table")
             && !self.repeated(p)
-            && let Some(above) = doc.node(p).parent
+            && let Some((holder, above)) = table_holder(doc, p)
             && doc
                 .children(above)
-                .take_while(|&c| c != p)
+                .take_while(|&c| c != holder)
                 .any(|c| doc.tag(c).is_some_and(is_heading))
         {
             chain.push(self.kind(p));
+            if holder != p {
+                chain.push(self.kind(holder));
+                levels -= 1;
+            }
             wrapper = above;
             levels -= 1;
         }
@@ -417,6 +425,22 @@ impl<'d> Kinds<'d> {
             wrapper = g;
         }
         Place::Single(container)
+    }
+}
+
+/// The element that holds `table` in its section, and that element's
+/// parent: the table itself, or the box around it when the table is the
+/// box's only element (`div.table-scroll > table`).
+fn table_holder(doc: &Document, table: NodeId) -> Option<(NodeId, NodeId)> {
+    let above = doc.node(table).parent?;
+    let only_child = doc
+        .children(above)
+        .filter(|&c| doc.element(c).is_some())
+        .all(|c| c == table);
+    let box_parent = doc.node(above).parent;
+    match box_parent {
+        Some(grand) if only_child && doc.is_tag(above, "div") => Some((above, grand)),
+        _ => Some((table, above)),
     }
 }
 
@@ -1041,7 +1065,7 @@ fn place_records(
             .flat_map(|&c| widen(doc, c, tag, mined_of(&by_container, c), &protos))
             .collect();
         records.sort_unstable_by_key(|r| r.start);
-        return records;
+        return without_interludes(doc, records);
     };
     let mined: Vec<(NodeId, &[(NodeId, NodeId)])> = containers
         .iter()
@@ -1058,6 +1082,25 @@ fn place_records(
     // A subsection's records lie inside its parent container's range.
     records.sort_unstable_by_key(|r| r.start);
     records
+}
+
+/// `records` without the table rows that link nowhere and span columns
+/// ([`is_interlude_row`]: a programme's "Coffee break") when more than
+/// half of them link: the miner takes such rows in with the talks they
+/// stand between, since both start with the same time cell.
+fn without_interludes(doc: &Document, records: Vec<Record>) -> Vec<Record> {
+    let interludes: Vec<bool> = records.iter().map(|r| is_interlude_row(doc, r)).collect();
+    if !interludes.contains(&true)
+        || 2 * records.iter().filter(|r| has_link(doc, r)).count() <= records.len()
+    {
+        return records;
+    }
+    records
+        .into_iter()
+        .zip(interludes)
+        .filter(|&(_, interlude)| !interlude)
+        .map(|(r, _)| r)
+        .collect()
 }
 
 /// The mined runs `(first, last)` under container `c`, in order.

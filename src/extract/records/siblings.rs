@@ -32,7 +32,7 @@
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use super::Record;
-use super::kinds::{Kind, Kinds, class_tokens};
+use super::kinds::{Kind, Kinds, class_tokens, stable_classes};
 use super::score::link_text_weight;
 use super::short::heading_level;
 use crate::extract::dom::{Document, NodeId, is_heading};
@@ -90,6 +90,41 @@ pub(super) struct Head {
     level: Option<usize>,
 }
 
+/// True when the siblings `first..=last` are all one thing whatever
+/// their modifiers: one tag, a stable class token they all share, and a
+/// first element child of one kind (a forum's `div.topic-post.regular`,
+/// `div.topic-post.topic-owner.regular`, each around its
+/// `article.boxed.onscreen-post`). A run of them is several records, each
+/// a whole post, not one record of parts (a title row and a metadata row
+/// differ in class or in what they hold).
+fn alike_run(doc: &Document, kinds: &mut Kinds<'_>, first: NodeId, last: NodeId) -> bool {
+    let Some(tag) = doc.tag(first) else {
+        return false;
+    };
+    let inner = element_child(doc, first).map(|c| kinds.kind(c));
+    if inner.is_none() {
+        return false;
+    }
+    let mut shared: Vec<&str> = stable_classes(doc, first).collect();
+    let mut c = first;
+    while c < last {
+        c = doc.node(c).end;
+        if doc.element(c).is_none() {
+            continue;
+        }
+        if doc.tag(c) != Some(tag) || element_child(doc, c).map(|k| kinds.kind(k)) != inner {
+            return false;
+        }
+        shared.retain(|w| stable_classes(doc, c).any(|x| x == *w));
+    }
+    !shared.is_empty()
+}
+
+/// The first element child of `id`.
+fn element_child(doc: &Document, id: NodeId) -> Option<NodeId> {
+    doc.children(id).find(|&c| doc.element(c).is_some())
+}
+
 /// The kind of sibling that starts a record (the one holding the title),
 /// when the mined runs show that records are runs of siblings rather than
 /// single ones. `None` for lists of single siblings.
@@ -99,6 +134,20 @@ pub(super) fn head_kind(
     runs: &HashMap<NodeId, NodeId>,
 ) -> Option<Head> {
     if !runs.iter().any(|(&f, &l)| siblings_between(doc, f, l) > 1) {
+        return None;
+    }
+    // Mined runs that cross from one whole post into the next say the
+    // pattern straddles records; when most runs of several siblings do,
+    // records are single siblings (a post and the time gap after it are
+    // no record of two parts either).
+    let (mut spanning, mut alike) = (0usize, 0usize);
+    for (&f, &l) in runs {
+        if siblings_between(doc, f, l) > 1 {
+            spanning += 1;
+            alike += usize::from(alike_run(doc, kinds, f, l));
+        }
+    }
+    if 2 * alike >= spanning {
         return None;
     }
     // Per kind among the mined siblings: (count, title weight).
