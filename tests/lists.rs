@@ -259,6 +259,24 @@ fn sectioned_programme_tables_in_scroll_boxes_give_every_day() {
     check("conference_programme_days");
 }
 
+/// Regression: a launches leaderboard's first day heading sits in a
+/// header block beside a "Popular / Newest" switch (the first day's
+/// products were undated), each product's name and tagline are glued
+/// links to its page in two styles (titled "TidepoolShared inbox…"),
+/// and a promoted product between them is no record.
+#[test]
+fn sectioned_launches_by_day_under_header_blocks() {
+    check("launches_by_day");
+}
+
+/// Regression: a blog's archive under year headings with their post
+/// counts ("2024 5 posts") above "Mar 4" lines; the days were read in
+/// the reader's year.
+#[test]
+fn sectioned_archive_under_counted_year_headings() {
+    check("archive_by_year_counts");
+}
+
 #[test]
 fn sectioned_archive_gives_every_year_in_page_order() {
     check("yearly_archive_sections");
@@ -318,6 +336,14 @@ fn straggler_under_a_more_heading_and_a_caption_linking_the_index_is_not_one() {
 #[test]
 fn titles_document_names_in_a_table_with_an_ad_column() {
     check("standards_documents_table");
+}
+
+/// Regression: a consultations finder's results give "Closes: 3 May
+/// 2024" before "Published: 7 March 2024"; every item was dated by its
+/// deadline.
+#[test]
+fn dates_of_consultations_are_published_not_closing_days() {
+    check("consultations_with_deadlines");
 }
 
 #[test]

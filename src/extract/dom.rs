@@ -545,6 +545,34 @@ impl Document {
     }
 
     /// Bytes of non-blank visible text in the nodes `start..end`.
+    /// The text bytes of the links and buttons in `block` beside its
+    /// descendant `inner`, or `None` when `block` holds other text beside
+    /// `inner`: a header block around a heading holds a "See All" link or
+    /// a "Popular / Newest" switch, a lead post holds its words.
+    pub fn controls_beside(&self, block: NodeId, inner: NodeId) -> Option<usize> {
+        let end = self.node(block).end;
+        let mut controls = 0;
+        let mut i = block + 1;
+        while i < end {
+            let node = self.node(i);
+            match &node.data {
+                _ if i == inner => {
+                    i = node.end.max(i + 1);
+                    continue;
+                }
+                NodeData::Element(e) if e.name == "a" || e.name == "button" => {
+                    controls += self.text_bytes(i);
+                    i = node.end.max(i + 1);
+                    continue;
+                }
+                NodeData::Text { blank: false, .. } => return None,
+                _ => {}
+            }
+            i += 1;
+        }
+        Some(controls)
+    }
+
     pub fn range_text_bytes(&self, start: NodeId, end: NodeId) -> usize {
         self.nodes[start as usize..end as usize]
             .iter()

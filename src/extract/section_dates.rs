@@ -11,7 +11,9 @@
 //!   "Older") starts a section without one.
 //! - The first section's heading is looked for just before the list: the
 //!   nearest element sibling before the first record, or before one of its
-//!   ancestors up to the one below the records' common ancestor, or the
+//!   ancestors up to the one below the records' common ancestor (or the
+//!   heading such a sibling holds with little else: a header block with
+//!   its "Popular / Newest" switch), or the
 //!   heading that opens one of those ancestors (a session's title above
 //!   its chair line and papers).
 //! - A date heading names a day, as its whole text or in a longer title
@@ -268,9 +270,9 @@ fn heading_before_list(doc: &Document, first: NodeId, last: NodeId) -> Option<No
     let mut node = first;
     while let Some(parent) = doc.node(node).parent {
         if let Some(prev) = previous_element(doc, parent, node)
-            && doc.tag(prev).is_some_and(is_heading)
+            && let Some(h) = header_heading(doc, prev)
         {
-            return Some(prev);
+            return Some(h);
         }
         // `parent` holds `last` too: it is the common ancestor.
         if last < doc.node(parent).end {
@@ -287,6 +289,23 @@ fn heading_before_list(doc: &Document, first: NodeId, last: NodeId) -> Option<No
         node = parent;
     }
     None
+}
+
+/// Text bytes of the links and buttons a header block may hold beside
+/// its heading (a "Popular / Newest" switch).
+const HEADER_EXTRA_TEXT: usize = 40;
+
+/// `id` when it is a heading, or the heading a header block around it
+/// holds with nothing else but a few links or buttons: a leaderboard's `div` holding "Launches for
+/// March 9, 2024" and its "Popular / Newest" buttons, above the day's list.
+fn header_heading(doc: &Document, id: NodeId) -> Option<NodeId> {
+    if doc.tag(id).is_some_and(is_heading) {
+        return Some(id);
+    }
+    let h = (id..doc.node(id).end).find(|&i| doc.tag(i).is_some_and(is_heading))?;
+    doc.controls_beside(id, h)
+        .is_some_and(|bytes| bytes <= HEADER_EXTRA_TEXT)
+        .then_some(h)
 }
 
 /// The element child of `parent` right before its child `child`.
@@ -306,19 +325,62 @@ fn read_heading(
     ctx: &DateContext,
     anchor: Option<DateTime<FixedOffset>>,
 ) -> Section {
-    let heading = doc.text(id);
-    if heading.len() > MAX_HEADING_BYTES {
+    let text = doc.text(id);
+    if text.len() > MAX_HEADING_BYTES {
         return Section::default();
     }
-    match date_heading(&heading, ctx, anchor) {
+    let heading = without_count(&text);
+    match date_heading(heading, ctx, anchor) {
         Some(day) => Section {
             year_near: (!day.relative).then(|| day.date.date_naive()),
             day: Some(day),
         },
-        None => Section {
-            day: None,
-            year_near: month_heading(&heading, ctx),
-        },
+        None => {
+            let period = without_count_words(heading);
+            Section {
+                day: None,
+                year_near: month_heading(period, ctx).or_else(|| year_heading(period)),
+            }
+        }
+    }
+}
+
+/// A heading without the count that ends it ("2024 5 posts", "March 2024
+/// 7 events"): a number and one word.
+fn without_count_words(heading: &str) -> &str {
+    let t = heading.trim_end();
+    let Some((rest, word)) = t.rsplit_once(char::is_whitespace) else {
+        return heading;
+    };
+    let Some((before, number)) = rest.trim_end().rsplit_once(char::is_whitespace) else {
+        return heading;
+    };
+    let counts = word.chars().all(char::is_alphabetic)
+        && !number.is_empty()
+        && number.bytes().all(|b| b.is_ascii_digit());
+    if counts { before.trim_end() } else { heading }
+}
+
+/// The middle of the year a heading names as its whole text ("2024"): the
+/// yearless days below it ("Mar 4") are read in that year.
+fn year_heading(heading: &str) -> Option<NaiveDate> {
+    let t = heading.trim();
+    let year: i32 = t.parse().ok().filter(|_| t.len() == 4)?;
+    (1990..=2039)
+        .contains(&year)
+        .then(|| NaiveDate::from_ymd_opt(year, 7, 1))
+        .flatten()
+}
+
+/// A heading without the count in brackets after it: "March 2024 (7
+/// events)" names March 2024, "2023 (14)" its year.
+fn without_count(heading: &str) -> &str {
+    let t = heading.trim_end();
+    match t.strip_suffix(')').and_then(|t| t.rsplit_once('(')) {
+        Some((before, count)) if count.trim_start().starts_with(|c: char| c.is_ascii_digit()) => {
+            before.trim_end()
+        }
+        _ => heading,
     }
 }
 
@@ -576,6 +638,18 @@ mod tests {
                 "2027-02-27"
             ])
         );
+        // A count after the month is no part of it (a university's
+        // "March 2024 (7 events)"; its days were read in the reader's year).
+        let counted = html
+            .replace(
+                "December 2026</h2>",
+                "December 2026 <span>(2 events)</span></h2>",
+            )
+            .replace("January 2027</h2>", "January 2027 (2)</h2>");
+        assert_eq!(
+            read_in_sections(&counted, &ctx),
+            read_in_sections(html, &ctx)
+        );
         // A month heading gives no day of its own.
         assert_eq!(days_at(html, &ctx), vec![None; 5]);
         // One month heading above the whole list does not split it: the
@@ -643,6 +717,43 @@ mod tests {
             <h3>February 2024</h3><ul><li>b</li></ul>\
             <h3>2023</h3><ul><li>c</li></ul></div>";
         assert_eq!(days(html), vec![None, None, None]);
+    }
+
+    /// Regression (a blog's archive by year): each year is an `h2` "2024
+    /// 5 posts" above its posts' "Mar 4" lines; the days were read in the
+    /// reader's year.
+    #[test]
+    fn a_year_heading_gives_its_year_to_the_yearless_days_below_it() {
+        let ctx = DateContext::utc_at(2026, 11, 24, 12);
+        let html = "<main><h2>2024 <small>2 posts</small></h2><ul><li>Mar 4</li><li>Jan 9</li></ul>\
+            <h2>2023 <small>1 post</small></h2><ul><li>Dec 20</li></ul>\
+            <h2>2021</h2><ul><li>Jun 2</li></ul></main>";
+        assert_eq!(
+            read_in_sections(html, &ctx),
+            some(&["2024-03-04", "2024-01-09", "2023-12-20", "2021-06-02"])
+        );
+        assert_eq!(days_at(html, &ctx), vec![None; 4]);
+        assert_eq!(without_count_words("March 2024 7 events"), "March 2024");
+        assert_eq!(without_count_words("Older posts"), "Older posts");
+    }
+
+    /// Regression (a launches leaderboard): each day's heading sits in a
+    /// header block beside its "Popular / Newest" switch, above the day's
+    /// list; the first day's products were undated.
+    #[test]
+    fn the_first_heading_may_sit_in_a_header_block() {
+        let day = |d: u32| {
+            format!(
+                "<div><div class=hd><h2>Launches for March {d}, 2024</h2><div role=tablist>\
+                 <button>Popular</button><button>Newest</button></div></div>\
+                 <ul><li>a</li><li>b</li></ul></div>"
+            )
+        };
+        let html = format!("<main>{}{}</main>", day(9), day(8));
+        assert_eq!(
+            days(&html),
+            some(&["2024-03-09", "2024-03-09", "2024-03-08", "2024-03-08"])
+        );
     }
 
     #[test]

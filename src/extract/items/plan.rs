@@ -126,7 +126,9 @@ impl PathStats {
         self.chars += text.chars().count();
         self.heading += usize::from(in_or_has_heading(doc, r, a));
         self.header += usize::from(in_header_block(doc, r, a));
-        self.demoted += usize::from(is_download(href) || in_closed_details(doc, r, a));
+        self.demoted += usize::from(
+            is_download(href) || in_closed_details(doc, r, a) || is_summary_link(doc, a),
+        );
         self.rank += rank;
         self.links.push(a);
     }

@@ -45,6 +45,22 @@ pub(super) const LATEST_LABELS: &[&str] = &[
     "latest activity",
 ];
 
+/// Labels of a deadline (lower case, without the colon): the day a
+/// consultation closes or an offer ends is not the day it was published
+/// ("Closes: 3 May 2024" above "Published: 7 March 2024").
+pub(super) const DEADLINE_LABELS: &[&str] = &[
+    "closes",
+    "closed",
+    "closing",
+    "closing date",
+    "deadline",
+    "ends",
+    "ended",
+    "expires",
+    "apply by",
+    "due",
+];
+
 /// What the class of an element holding the date of a thread's latest
 /// activity says, once its `-` and `_` are gone and in lower case
 /// (phpBB's `dd.lastpost`, `last-reply`, `latest_activity`).
@@ -84,7 +100,8 @@ const MAX_LABEL_BYTES: usize = 40;
 const LABEL_LOOKBACK: NodeId = 4;
 
 /// True when the date at node `i` (a text node, or the element holding it)
-/// is labelled as a thread's latest activity ([`LATEST_LABELS`]): its own
+/// is labelled as a thread's latest activity ([`LATEST_LABELS`]) or as a
+/// deadline ([`DEADLINE_LABELS`]), not the record's own date: its own
 /// text opens with such a label ("Last post: 3 hours ago"), or the text
 /// right before it is one ("Latest comment: <a>2 years ago</a>", a wiki
 /// discussion's bar above its first comment), or it is in an element
@@ -95,7 +112,7 @@ pub(super) fn labelled_latest(doc: &Document, record: &Record, i: NodeId) -> boo
     }
     let is_label = |t: &str| {
         let t = t.trim().trim_end_matches(':').trim_end();
-        LATEST_LABELS.iter().any(|l| {
+        LATEST_LABELS.iter().chain(DEADLINE_LABELS).any(|l| {
             starts_with_ascii_ci(t, l) && !t[l.len()..].starts_with(|c: char| c.is_alphanumeric())
         })
     };

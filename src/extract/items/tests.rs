@@ -949,6 +949,16 @@ fn a_title_split_into_glued_links_is_read_whole() {
         "article",
     );
     assert_eq!(it.title, "Five years of renewable energy");
+    // Regression (a launches leaderboard): a product's name and its
+    // tagline, glued links to its page in two styles, were one title
+    // ("TidepoolShared inbox for all your IoT sensor alerts").
+    let it = item_of(
+        "<section><div><a class='text-16 font-semibold' href='/posts/tidepool'>Tidepool</a>\
+         <a class='tagline text-16 font-normal' href='/posts/tidepool'>Shared inbox for all your IoT sensor alerts</a>\
+         </div></section>",
+        "section",
+    );
+    assert_eq!(it.title, "Tidepool");
 }
 
 /// The title of an article whose heading link holds `inner`.

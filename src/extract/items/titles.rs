@@ -150,6 +150,27 @@ pub(super) fn names_subtitle(token: &[u8]) -> bool {
         .any(|w| find_ascii_ci(token, w).is_some())
 }
 
+/// Class-name parts of a link that carries a record's summary, not its
+/// title: a product's tagline linked where its name links, a teaser.
+const SUMMARY_CLASS_PARTS: &[&str] = &[
+    "tagline",
+    "subtitle",
+    "excerpt",
+    "summary",
+    "description",
+    "teaser",
+    "standfirst",
+    "dek",
+];
+
+/// True when link `a` is classed as a summary ([`SUMMARY_CLASS_PARTS`] as
+/// a `-` or `_` separated part: `styles_tagline__aB1cD`, `post-excerpt`).
+pub(super) fn is_summary_link(doc: &Document, a: NodeId) -> bool {
+    doc.element(a)
+        .and_then(|e| e.attr("class"))
+        .is_some_and(|c| has_part(c.split_ascii_whitespace(), &['-', '_'], SUMMARY_CLASS_PARTS))
+}
+
 /// A link's title text: the heading (or title-classed element) inside it
 /// when it wraps a whole card (heading + excerpt), else its text.
 pub(super) fn link_title_text(doc: &Document, a: NodeId) -> String {
@@ -443,7 +464,7 @@ pub(super) fn choose_title(
 /// reference or markup: "Fix panic (" + "#482" + ")" in a forge's commit
 /// list, "Render " + "<code>" + " blocks". Read as one title when two or
 /// more of the glued links (no text, not even a space, between them) go
-/// where the title link goes.
+/// where the title link goes, all classed as it is.
 pub(super) fn split_link_title(doc: &Document, a: NodeId) -> Option<String> {
     let parent = doc.node(a).parent?;
     let href = doc.element(a)?.attr("href")?.trim();
@@ -459,10 +480,18 @@ pub(super) fn split_link_title(doc: &Document, a: NodeId) -> Option<String> {
         .position(|&k| !is_link(k))
         .map_or(kids.len(), |i| at + i);
     let glued = &kids[first..last];
-    let same = glued
+    let pieces: Vec<NodeId> = glued
         .iter()
-        .filter(|&&k| link_href(doc, k) == Some(href))
-        .count();
+        .copied()
+        .filter(|&k| link_href(doc, k) == Some(href))
+        .collect();
+    let same = pieces.len();
+    // Pieces of one title are styled alike: a product's name and its
+    // tagline, two links to its page set in two styles, are two texts.
+    let class = |k: NodeId| doc.element(k).and_then(|e| e.attr("class")).map(str::trim);
+    if pieces.iter().any(|&k| class(k) != class(a)) {
+        return None;
+    }
     // Glued pieces of a title are inline: a card link holding a heading
     // and its summary, right before its "Read Article" link, is no piece.
     let inline = || {

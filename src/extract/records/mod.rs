@@ -1238,7 +1238,9 @@ fn widen(
     let all: Vec<Record> = members
         .into_iter()
         .filter(|&m| {
-            root_set.contains(&m) || shared.is_empty() || classes(m).any(|c| shared.contains(&c))
+            root_set.contains(&m)
+                || shared.is_empty()
+                || 2 * classes(m).filter(|c| shared.contains(c)).count() >= shared.len()
         })
         .map(|m| Record {
             start: m,
@@ -1882,6 +1884,31 @@ mod tests {
         assert!(got[4].contains("headline number 4") && got[4].contains("New"));
     }
 
+    /// Regression (a scholarly search's results): a block of author
+    /// profiles above the results shares only the first of their three
+    /// classes (`div.gs_r.gs_pfl` beside `div.gs_r.gs_or.gs_scl`); it was
+    /// widened into the list as its first record.
+    #[test]
+    fn a_sibling_sharing_few_of_the_records_classes_is_not_widened_in() {
+        let mut html = format!(
+            "<body>{NAV}<div id=results><div class='gs_r gs_pfl'><h3 class=gs_rt>\
+             <a href='/citations?q=roofs'>User profiles for green roofs</a></h3><table><tr><td>\
+             <a href='/citations?user=L'><img src=/avatar.png></a></td><td><h4>\
+             <a href='/citations?user=L'>Lena Okonkwo</a></h4><div>Professor of Building Physics</div>\
+             </td></tr></table></div>"
+        );
+        for i in 0..6 {
+            html.push_str(&format!(
+                "<div class='gs_r gs_or gs_scl'><div class=gs_ri><h3 class=gs_rt>\
+                 <a href='https://journal.example/a/{i}'>Green roof paper number {i} on cooling</a></h3>\
+                 <div class=gs_a>A Author - 2019</div>\
+                 <div class=gs_rs>What the paper found about roofs number {i}.</div></div></div>"
+            ));
+        }
+        html.push_str("</div></body>");
+        assert_six_records_holding(&html, "Green roof paper");
+    }
+
     #[test]
     fn paper_mode_finds_exact_repeats() {
         let mut html = format!("<body>{NAV}<ul class=posts>");
@@ -1919,12 +1946,14 @@ mod tests {
             ));
         }
         html.push_str("</ul></article></body>");
-        let got = titles(&html, &MiningParams::default());
+        assert_six_records_holding(&html, "An article about");
+    }
+
+    /// The page's records are six, each holding `words`.
+    fn assert_six_records_holding(html: &str, words: &str) {
+        let got = titles(html, &MiningParams::default());
         assert_eq!(got.len(), 6, "{got:?}");
-        assert!(
-            got.iter().all(|t| t.contains("An article about")),
-            "{got:?}"
-        );
+        assert!(got.iter().all(|t| t.contains(words)), "{got:?}");
     }
 
     /// Regression: a phpBB separator row (`<tr class=sep>`, no link) was

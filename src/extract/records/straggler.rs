@@ -125,10 +125,35 @@ fn sole_link(doc: &Document, h: NodeId) -> Option<(NodeId, &str)> {
     Some((link, doc.element(link)?.attr("href")?))
 }
 
+/// Levels above a heading its list's header may wrap it in.
+const CAPTION_LEVELS: usize = 2;
+
+/// Text bytes of the links and buttons a caption's header may hold beside
+/// the heading ("See All").
+const CAPTION_EXTRA_TEXT: usize = 40;
+
 /// The list's own caption: the element right before the container (or
-/// before the wrapper that holds it), such as `<h2><a>Recent posts</a></h2>`.
+/// before the wrapper that holds it), such as `<h2><a>Recent posts</a></h2>`,
+/// or the header block wrapping it that holds nothing else but a few
+/// links or buttons (a podcast page's `div.header > div > h2 > a`
+/// "Episodes" beside "See All", then the episodes' `ol`). A lead post
+/// above the list holds its own words.
 fn is_caption(doc: &Document, top: NodeId, container: NodeId) -> bool {
-    next_element(doc, top).is_some_and(|n| container >= n && container < doc.node(n).end)
+    std::iter::once(top)
+        .chain(doc.ancestors(top).take(CAPTION_LEVELS))
+        .take_while(|&a| !doc.contains(a, container))
+        .take_while(|&a| {
+            a == top
+                || doc
+                    .controls_beside(a, top)
+                    .is_some_and(|bytes| bytes <= CAPTION_EXTRA_TEXT)
+        })
+        // A header is the heading and its controls ("See All"); a block
+        // holding the heading alone is a featured card's.
+        .filter(|&a| a == top || doc.controls_beside(a, top).is_some_and(|bytes| bytes > 0))
+        .any(|a| {
+            next_element(doc, a).is_some_and(|n| container >= n && container < doc.node(n).end)
+        })
 }
 
 /// The next element sibling of `id`.
@@ -429,6 +454,18 @@ mod tests {
         let lead = "<article><h1><a href='/notes/newest.html'>The newest note</a></h1>\
                     <p>All of it, shown in full.</p></article>";
         assert_eq!(stragglers(&page(lead, "")), [doc_text(lead)]);
+    }
+
+    /// Regression (a podcast's page): the episodes' caption, an `h2` link
+    /// "Episodes" to the full list, sits two blocks deep in the list's
+    /// header beside a "See All" link; it joined the episodes as the
+    /// first of them.
+    #[test]
+    fn a_caption_wrapped_in_the_lists_header_is_no_straggler() {
+        let header = "<div class=header><div class=title-wrap><h2>\
+                      <a href='/notes/all.html'>All notes</a></h2></div>\
+                      <a class=see-all href='/notes/all.html'>See All</a></div>";
+        assert!(stragglers(&page(header, "")).is_empty());
     }
 
     /// The text a fragment gives once parsed (whitespace as the parser keeps it).
