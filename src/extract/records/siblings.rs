@@ -105,19 +105,47 @@ fn alike_run(doc: &Document, kinds: &mut Kinds<'_>, first: NodeId, last: NodeId)
     if inner.is_none() {
         return false;
     }
-    let mut shared: Vec<&str> = stable_classes(doc, first).collect();
-    let mut c = first;
-    while c < last {
-        c = doc.node(c).end;
-        if doc.element(c).is_none() {
-            continue;
-        }
+    // The siblings after `first`, each once.
+    let rest = || {
+        std::iter::successors(Some(first), |&c| (c < last).then(|| doc.node(c).end))
+            .skip(1)
+            .filter(|&c| doc.element(c).is_some())
+    };
+    // Shape first (cheap, and where most runs differ), then classes.
+    for c in rest() {
         if doc.tag(c) != Some(tag) || element_child(doc, c).map(|k| kinds.kind(k)) != inner {
             return false;
         }
+    }
+    let mut shared: Vec<&str> = stable_classes(doc, first).collect();
+    for c in rest() {
         shared.retain(|w| stable_classes(doc, c).any(|x| x == *w));
     }
     !shared.is_empty()
+}
+
+/// True when half or more of the `spanning` runs are [`alike_run`]s:
+/// runs that cross from one whole post into the next say the pattern
+/// straddles records, so records are single siblings (a post and the time
+/// gap after it are no record of two parts either). Stops as soon as the
+/// count is settled.
+fn mostly_alike(doc: &Document, kinds: &mut Kinds<'_>, spanning: &[(NodeId, NodeId)]) -> bool {
+    let needed = spanning.len().div_ceil(2);
+    let (mut alike, mut unlike) = (0, 0);
+    for &(f, l) in spanning {
+        if alike_run(doc, kinds, f, l) {
+            alike += 1;
+        } else {
+            unlike += 1;
+        }
+        if alike >= needed {
+            return true;
+        }
+        if unlike > spanning.len() - needed {
+            return false;
+        }
+    }
+    false
 }
 
 /// The first element child of `id`.
@@ -133,21 +161,12 @@ pub(super) fn head_kind(
     kinds: &mut Kinds<'_>,
     runs: &HashMap<NodeId, NodeId>,
 ) -> Option<Head> {
-    if !runs.iter().any(|(&f, &l)| siblings_between(doc, f, l) > 1) {
-        return None;
-    }
-    // Mined runs that cross from one whole post into the next say the
-    // pattern straddles records; when most runs of several siblings do,
-    // records are single siblings (a post and the time gap after it are
-    // no record of two parts either).
-    let (mut spanning, mut alike) = (0usize, 0usize);
-    for (&f, &l) in runs {
-        if siblings_between(doc, f, l) > 1 {
-            spanning += 1;
-            alike += usize::from(alike_run(doc, kinds, f, l));
-        }
-    }
-    if 2 * alike >= spanning {
+    let spanning: Vec<(NodeId, NodeId)> = runs
+        .iter()
+        .filter(|&(&f, &l)| siblings_between(doc, f, l) > 1)
+        .map(|(&f, &l)| (f, l))
+        .collect();
+    if spanning.is_empty() || mostly_alike(doc, kinds, &spanning) {
         return None;
     }
     // Per kind among the mined siblings: (count, title weight).
