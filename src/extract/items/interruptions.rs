@@ -8,6 +8,7 @@
 //! style sheets.
 
 use super::*;
+use crate::extract::records::has_link;
 
 /// Class tokens (and parts of custom element names) that mark a slot in a
 /// list as an advertisement: `li.sponsored`, `div.promotedlink`,
@@ -84,40 +85,43 @@ pub fn is_signup_box(doc: &Document, record: &Record) -> bool {
     })
 }
 
-/// True when a record stands among the records without being one: an ad
-/// ([`is_advertising`]) or a sign-up box ([`is_signup_box`]).
-pub fn is_interruption(doc: &Document, record: &Record) -> bool {
-    is_advertising(doc, record) || is_signup_box(doc, record)
-}
-
-/// Which of `records` interrupt their list ([`is_interruption`], or an
-/// [`is_interlude_row`] among rows that link), in their order. Ads
-/// interrupt a list: when more than half of the records look like ads,
-/// the mark means something else (a standards body's table classes its
-/// Area Director column `ad`) and none of them is one.
+/// Which of `records` interrupt their list, in their order: ads
+/// ([`is_advertising`]), sign-up boxes ([`is_signup_box`]) and
+/// [`interludes`]. Ads interrupt a list: when more than half of the
+/// records look like ads, the mark means something else (a standards
+/// body's table classes its Area Director column `ad`) and none of them
+/// is one.
 pub fn interruptions(doc: &Document, records: &[Record]) -> Vec<bool> {
     let ads: Vec<bool> = records.iter().map(|r| is_advertising(doc, r)).collect();
     let marks_no_ad = 2 * ads.iter().filter(|&&ad| ad).count() > records.len();
-    let interludes: Vec<bool> = records.iter().map(|r| is_interlude_row(doc, r)).collect();
-    // Rows that link are counted only when there are interludes to drop.
-    let rows_link = interludes.contains(&true)
-        && 2 * records.iter().filter(|r| links_somewhere(doc, r)).count() > records.len();
     records
         .iter()
         .zip(ads)
-        .zip(interludes)
-        .map(|((r, ad), interlude)| {
-            (ad && !marks_no_ad) || is_signup_box(doc, r) || (rows_link && interlude)
-        })
+        .zip(interludes(doc, records))
+        .map(|((r, ad), interlude)| (ad && !marks_no_ad) || interlude || is_signup_box(doc, r))
         .collect()
 }
 
-/// True for a table row that links nowhere and has a cell spanning
-/// columns: the break between a programme's talks ("Coffee break" across
-/// the session and room columns), a note across a table. Among rows that
-/// link, it is no record. A row whose cells line up with the records'
-/// (a security release without a page of its own) stays.
-pub fn is_interlude_row(doc: &Document, record: &Record) -> bool {
+/// Which of `records` are interludes, in their order: table rows that
+/// link nowhere and have a cell spanning columns (the break between a
+/// programme's talks, "Coffee break" across the session and room
+/// columns), among records more than half of which link. A row whose
+/// cells line up with the records' (a security release without a page of
+/// its own) stays. All false when no row spans columns.
+pub fn interludes(doc: &Document, records: &[Record]) -> Vec<bool> {
+    let spanning: Vec<bool> = records.iter().map(|r| spans_columns(doc, r)).collect();
+    // Rows that link are counted only when there are rows to drop.
+    let rows_link = spanning.contains(&true)
+        && 2 * records.iter().filter(|r| has_link(doc, r)).count() > records.len();
+    records
+        .iter()
+        .zip(spanning)
+        .map(|(r, spans)| rows_link && spans && !has_link(doc, r))
+        .collect()
+}
+
+/// True for a table row with a cell spanning columns.
+fn spans_columns(doc: &Document, record: &Record) -> bool {
     doc.is_tag(record.start, "tr")
         && doc.children(record.start).any(|c| {
             doc.element(c)
@@ -126,15 +130,6 @@ pub fn is_interlude_row(doc: &Document, record: &Record) -> bool {
                 .and_then(|v| v.trim().parse::<u32>().ok())
                 .is_some_and(|span| span > 1)
         })
-        && !links_somewhere(doc, record)
-}
-
-/// True when the record holds a link with an address.
-fn links_somewhere(doc: &Document, record: &Record) -> bool {
-    (record.start..record.end).any(|i| {
-        doc.element(i)
-            .is_some_and(|e| e.name == "a" && e.attr("href").is_some())
-    })
 }
 
 /// The humps of a camel-case class token (`AdHolder`: `Ad`, `Holder`;

@@ -45,8 +45,7 @@ use titles::*;
 
 pub use images::img_source;
 pub use interruptions::{
-    interruptions, is_advertising, is_deleted_stub, is_interlude_row, is_interruption,
-    is_signup_box, without_house_promos,
+    interludes, interruptions, is_advertising, is_deleted_stub, is_signup_box, without_house_promos,
 };
 pub use links::{base_url, is_listing_link, resolve, resolve_link, resolve_with_fragment};
 pub use numbering::without_list_numbering;

@@ -43,7 +43,7 @@ use kinds::{Kind, Kinds, Tag, stable_classes};
 use score::score_group;
 
 use crate::extract::dom::{Document, NodeData, NodeId, is_heading};
-use crate::extract::items::is_interlude_row;
+use crate::extract::items::interludes;
 use crate::extract::patterns::{DropReason, Mining, MiningParams, Mode, PatternCandidate};
 use crate::extract::sequence::TagSequence;
 
@@ -1084,20 +1084,18 @@ fn place_records(
     records
 }
 
-/// `records` without the table rows that link nowhere and span columns
-/// ([`is_interlude_row`]: a programme's "Coffee break") when more than
-/// half of them link: the miner takes such rows in with the talks they
-/// stand between, since both start with the same time cell.
+/// `records` without their interludes ([`interludes`]: a programme's
+/// "Coffee break" rows among its talks): the miner takes such rows in
+/// with the talks they stand between, since both start with the same
+/// time cell.
 fn without_interludes(doc: &Document, records: Vec<Record>) -> Vec<Record> {
-    let interludes: Vec<bool> = records.iter().map(|r| is_interlude_row(doc, r)).collect();
-    if !interludes.contains(&true)
-        || 2 * records.iter().filter(|r| has_link(doc, r)).count() <= records.len()
-    {
+    let flags = interludes(doc, &records);
+    if !flags.contains(&true) {
         return records;
     }
     records
         .into_iter()
-        .zip(interludes)
+        .zip(flags)
         .filter(|&(_, interlude)| !interlude)
         .map(|(r, _)| r)
         .collect()
@@ -1350,7 +1348,8 @@ fn alike_members(
         .collect()
 }
 
-fn has_link(doc: &Document, r: &Record) -> bool {
+/// True when the record holds a link with an address.
+pub(crate) fn has_link(doc: &Document, r: &Record) -> bool {
     (r.start..r.end)
         .any(|i| doc.is_tag(i, "a") && doc.element(i).and_then(|e| e.attr("href")).is_some())
 }
