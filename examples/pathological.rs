@@ -35,6 +35,14 @@ const CASES: &[(&str, &str)] = &[
         "1,000,000 identical list items → list pipeline",
     ),
     (
+        "many-comments",
+        "400,000 comments in list items → list pipeline",
+    ),
+    (
+        "open-formatting",
+        "1,000 distinct <b> left open in a paragraph, then 140,000 paragraphs → list pipeline",
+    ),
+    (
         "list-items-bodies",
         "1,000,000 identical list items → bodies (reverse)",
     ),
@@ -210,6 +218,36 @@ fn list_items() -> String {
     html
 }
 
+/// List items that each hold a comment: the comment scan was once
+/// quadratic in their number (each looked for `--!>` to the page's end).
+fn many_comments() -> String {
+    let n = std::env::var("ITEMS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(400_000);
+    let mut html = String::from("<html><body><h1>News</h1><ul>");
+    html.push_str(&"<li><!-- teaser --><a href=\"/story\">Same story</a></li>".repeat(n));
+    html.push_str("</ul></body></html>");
+    html
+}
+
+/// Formatting elements left open, each distinct, then paragraphs: the
+/// parser re-opens every open one in each paragraph (once 44 s for a
+/// 46 KB page of 1,000 `<b id=N><p>`); the pre-pass caps how many stay open.
+fn open_formatting() -> String {
+    let n = std::env::var("ITEMS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(140_000);
+    let mut html = String::from("<html><body><h1>News</h1><p>");
+    for i in 0..1_000 {
+        html.push_str(&format!("<b id=b{i}>"));
+    }
+    html.push_str(&"<p><a href=\"/story\">Same story</a> 2026-11-01".repeat(n));
+    html.push_str("</body></html>");
+    html
+}
+
 fn text_node() -> String {
     let mut html = String::from("<html><body><article><p>");
     let sentence = "The quick brown fox jumps over the lazy dog. ";
@@ -244,6 +282,16 @@ fn run_case(name: &str) -> (String, String, Duration) {
         }
         "list-items" => {
             let html = list_items();
+            let (o, t) = list_outcome(&html);
+            (mib(html.len()), o, t)
+        }
+        "many-comments" => {
+            let html = many_comments();
+            let (o, t) = list_outcome(&html);
+            (mib(html.len()), o, t)
+        }
+        "open-formatting" => {
+            let html = open_formatting();
             let (o, t) = list_outcome(&html);
             (mib(html.len()), o, t)
         }

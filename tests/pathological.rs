@@ -74,6 +74,39 @@ fn hundred_thousand_nested_divs_are_capped_for_lists_and_bodies() {
     }
 }
 
+/// Regression: formatting elements left open, each distinct, are re-opened
+/// by the parser in every later paragraph, so paragraph N held N nested
+/// copies (a 46 KB page of 1,000 took 44 s, quadratic in elements and
+/// cubic in work). The pre-pass keeps the parser's list of them short:
+/// each paragraph re-opens a few, and no link or word is lost.
+#[test]
+fn formatting_elements_left_open_are_not_reopened_without_bound() {
+    let mut html = String::from("<html><body>");
+    for i in 0..400 {
+        html.push_str(&format!(
+            "<b id=b{i}><p>Paragraph {i} <a href=\"/story/{i}\">Harbour story number {i}</a>"
+        ));
+    }
+    html.push_str("</body></html>");
+    let doc = dom::parse(&html);
+    let links = (0..doc.nodes.len() as u32)
+        .filter(|&i| doc.is_tag(i, "a"))
+        .count();
+    assert_eq!(links, 400, "every link is kept");
+    let bold = (0..doc.nodes.len() as u32)
+        .filter(|&i| doc.is_tag(i, "b"))
+        .count();
+    assert!(bold < 400 * 10, "{bold} b elements for 400 paragraphs");
+    let deepest = doc.nodes.iter().map(|n| n.depth).max().unwrap_or(0);
+    assert!(deepest < 32, "nested {deepest} deep");
+    let page = analyze(&html);
+    assert!(
+        page.doc
+            .text(0)
+            .contains("Paragraph 399 Harbour story number 399")
+    );
+}
+
 #[test]
 fn twenty_thousand_identical_list_items_are_one_list_and_one_item() {
     // Only the first sequence::MAX_CHILDREN items are mined (a cut on a

@@ -27,6 +27,7 @@
 
 pub mod budget;
 pub mod depth;
+pub mod formatting;
 pub mod lexer;
 pub mod name;
 pub mod prepare;
@@ -235,6 +236,13 @@ pub fn parse_with_depth_cap(html: &str, max_depth: usize) -> Document {
             empty_raw_bodies: true,
         },
     );
+    if prepared.dropped_formatting_tags > 0 {
+        tracing::warn!(
+            dropped = prepared.dropped_formatting_tags,
+            max = formatting::MAX_ACTIVE_FORMATTING,
+            "page leaves more formatting elements open than the cap; further ones dropped"
+        );
+    }
     if prepared.dropped_deep_tags > 0 {
         tracing::warn!(
             dropped = prepared.dropped_deep_tags,

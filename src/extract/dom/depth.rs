@@ -22,6 +22,7 @@
 
 use std::collections::HashMap;
 
+use super::formatting::{ActiveFormatting, is_formatting, is_marker};
 use super::tags::{OVERFLOW, TagId, closes_p, is_heading, is_void, tag::*};
 
 /// Deepest element nesting handed to html5ever. Real pages nest 10–40
@@ -191,6 +192,19 @@ pub struct OpenElements {
     /// Per name: start tags dropped whose end tag has not been seen yet.
     excess: HashMap<TagId, usize>,
     max_depth: usize,
+    /// The list of active formatting elements (see [`super::formatting`]).
+    formatting: ActiveFormatting,
+}
+
+/// What becomes of a start tag.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    Keep,
+    /// It would open an element deeper than the cap.
+    TooDeep,
+    /// It would make the list of active formatting elements longer than
+    /// its cap.
+    TooMuchFormatting,
 }
 
 impl OpenElements {
@@ -200,6 +214,7 @@ impl OpenElements {
             foreign: 0,
             excess: HashMap::new(),
             max_depth,
+            formatting: ActiveFormatting::default(),
         }
     }
 
@@ -209,28 +224,38 @@ impl OpenElements {
     }
 
     /// A start tag other than `plaintext` and the raw-text elements (which
-    /// are kept at any depth): false when it would open an element deeper
-    /// than the cap and must be dropped.
-    pub fn start(&mut self, id: TagId, self_closing: bool) -> bool {
+    /// are kept at any depth), hashing to `written` as written: whether it
+    /// is kept, or dropped (with its end tag) by the depth cap or the cap
+    /// on formatting elements.
+    pub fn start(&mut self, id: TagId, self_closing: bool, written: u64) -> Verdict {
         if is_singleton(id) {
-            return true;
+            return Verdict::Keep;
         }
         let leaf = is_void(id) || (self_closing && self.foreign > 0);
         if self.foreign == 0 {
             self.close_implied(id);
         }
         if leaf {
-            return true;
+            return Verdict::Keep;
         }
-        if self.stack.len() >= self.max_depth {
+        let verdict = if self.stack.len() >= self.max_depth {
+            Verdict::TooDeep
+        } else if is_formatting(id) && !self.formatting.open(id, written) {
+            Verdict::TooMuchFormatting
+        } else {
+            Verdict::Keep
+        };
+        if verdict != Verdict::Keep {
             *self.excess.entry(id).or_insert(0) += 1;
-            return false;
+            return verdict;
         }
         if id == SVG || id == MATH {
             self.foreign += 1;
         }
+        self.formatting
+            .element_opened(is_boundary(id), is_marker(id));
         self.stack.push(id);
-        true
+        Verdict::Keep
     }
 
     /// An end tag: false when it closes a dropped start tag and must be
@@ -244,6 +269,9 @@ impl OpenElements {
         }
         if is_singleton(id) || id == OVERFLOW {
             return true;
+        }
+        if is_formatting(id) {
+            self.formatting.close(id);
         }
         if id == FORM {
             // The parser removes just the form element, not what is inside.
@@ -300,11 +328,11 @@ impl OpenElements {
     /// Close `stack[d]` and everything inside it.
     fn pop_to(&mut self, d: usize) {
         while self.stack.len() > d {
-            if let Some(n) = self.stack.pop()
-                && (n == SVG || n == MATH)
-            {
+            let Some(n) = self.stack.pop() else { break };
+            if n == SVG || n == MATH {
                 self.foreign = self.foreign.saturating_sub(1);
             }
+            self.formatting.element_closed(is_boundary(n), is_marker(n));
         }
     }
 

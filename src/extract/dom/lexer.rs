@@ -110,20 +110,30 @@ pub fn skip_markup_declaration(src: &[u8], lt: usize, foreign: bool) -> usize {
         if src.get(body..body + 2) == Some(b"->") {
             return body + 2;
         }
-        // The comment ends at the first `-->` or `--!>`, whichever comes
-        // first (ending early is safe: it can only over-count depth).
-        let a = memmem::find(&src[body..], b"-->").map(|p| body + p + 3);
-        let b = memmem::find(&src[body..], b"--!>").map(|p| body + p + 4);
-        return match (a, b) {
-            (Some(a), Some(b)) => a.min(b),
-            (Some(x), None) | (None, Some(x)) => x,
-            (None, None) => src.len(),
-        };
+        return comment_end(src, body);
     }
     if foreign && rest.starts_with(b"[CDATA[") {
         return memmem::find(&src[lt..], b"]]>").map_or(src.len(), |p| lt + p + 3);
     }
     skip_past_gt(src, lt + 2)
+}
+
+/// Index just past the end of the comment whose text starts at `body`: the
+/// first `-->` or `--!>`, whichever comes first (ending early is safe: it
+/// can only over-count depth), or the input end. Each `--` is looked at
+/// once, so the work is linear in the comment's length: looking for each
+/// closing in the whole rest of the page made a page of many comments
+/// quadratic.
+fn comment_end(src: &[u8], body: usize) -> usize {
+    let mut from = body;
+    while let Some(p) = memmem::find(&src[from..], b"--").map(|p| from + p) {
+        match src.get(p + 2) {
+            Some(b'>') => return p + 3,
+            Some(b'!') if src.get(p + 3) == Some(&b'>') => return p + 4,
+            _ => from = p + 1,
+        }
+    }
+    src.len()
 }
 
 /// Whitespace as the HTML tokenizer knows it inside tags.
@@ -201,5 +211,18 @@ mod tests {
         assert_eq!(&html[close..], "</SCRIPT >after");
         assert_eq!(&html[resume..], "after");
         assert_eq!(raw_text_end(b"no end", 0, "style"), (6, 6));
+    }
+
+    #[test]
+    fn a_comment_ends_at_the_first_of_its_two_closings() {
+        fn end(html: &str) -> &str {
+            &html[skip_markup_declaration(html.as_bytes(), 0, false)..]
+        }
+        assert_eq!(end("<!-- a -- b --!> c --> d"), " c --> d");
+        assert_eq!(end("<!-- a --> c --!> d"), " c --!> d");
+        assert_eq!(end("<!-- a ----> b"), " b");
+        assert_eq!(end("<!-- a --!-> b --> c"), " c");
+        assert_eq!(end("<!--> a"), " a");
+        assert_eq!(end("<!-- never closed --"), "");
     }
 }

@@ -1,6 +1,7 @@
 //! Everything done to raw HTML before a parser reads it, in one linear
 //! pass over its tags: the work budget ([`super::budget`]: elements,
-//! attributes per element), the nesting-depth cap ([`super::depth`]),
+//! attributes per element), the nesting-depth cap ([`super::depth`]) and
+//! the cap on open formatting elements ([`super::formatting`]),
 //! emptying the bodies of `script`, `style` and `noscript`, which the
 //! arena drops anyway (html5ever then has less to tokenize), and noting
 //! where each `script` element is ([`ScriptSpans`]), so that the embedded
@@ -24,12 +25,14 @@
 //!   to [`ScriptSpans::scanned_to`] (where the element budget cut it).
 
 use std::borrow::Cow;
+use std::hash::BuildHasher as _;
 use std::ops::Range;
 
 use memchr::{memchr, memmem};
 
 use super::budget::{MAX_ATTRIBUTES, MAX_ELEMENTS};
-use super::depth::OpenElements;
+use super::depth::{OpenElements, Verdict};
+use super::formatting::is_formatting;
 use super::lexer::{self, Tag};
 use super::tags::{Interner, TagId, is_raw_text, tag};
 
@@ -80,6 +83,9 @@ pub struct Prepared<'a> {
     pub dropped_attributes: usize,
     /// Start tags dropped by the depth cap (their end tags go too, uncounted).
     pub dropped_deep_tags: usize,
+    /// Formatting start tags dropped by the cap on the list of active
+    /// formatting elements ([`super::formatting`]; end tags likewise).
+    pub dropped_formatting_tags: usize,
 }
 
 /// Apply the pass to `html` (see the module header).
@@ -95,6 +101,7 @@ pub fn prepare(html: &str, options: Options) -> Prepared<'_> {
         end: html.len(),
         dropped_attributes: 0,
         dropped_deep_tags: 0,
+        dropped_formatting_tags: 0,
     };
     pass.run();
     pass.finish(html)
@@ -113,6 +120,7 @@ struct Pass<'a> {
     end: usize,
     dropped_attributes: usize,
     dropped_deep_tags: usize,
+    dropped_formatting_tags: usize,
 }
 
 impl Pass<'_> {
@@ -164,15 +172,25 @@ impl Pass<'_> {
             self.keep_attributes(&tag);
             return Some(self.raw_text(lt, &tag));
         }
-        let keep = match self.open.as_mut() {
-            Some(open) => open.start(tag.id, tag.self_closing),
-            None => true,
+        let verdict = match self.open.as_mut() {
+            Some(open) => {
+                // Formatting elements are told apart as written.
+                let written = if is_formatting(tag.id) {
+                    rustc_hash::FxBuildHasher.hash_one(&self.src[lt..tag.after])
+                } else {
+                    0
+                };
+                open.start(tag.id, tag.self_closing, written)
+            }
+            None => Verdict::Keep,
         };
-        if keep {
-            self.keep_attributes(&tag);
-        } else {
+        match verdict {
+            Verdict::Keep => self.keep_attributes(&tag),
+            Verdict::TooDeep => self.dropped_deep_tags += 1,
+            Verdict::TooMuchFormatting => self.dropped_formatting_tags += 1,
+        }
+        if verdict != Verdict::Keep {
             self.cuts.push(lt..tag.after);
-            self.dropped_deep_tags += 1;
         }
         Some(tag.after)
     }
@@ -247,6 +265,7 @@ impl Pass<'_> {
                 truncated,
                 dropped_attributes: 0,
                 dropped_deep_tags: 0,
+                dropped_formatting_tags: 0,
             };
         }
         let mut out = String::with_capacity(self.end);
@@ -262,6 +281,7 @@ impl Pass<'_> {
             truncated,
             dropped_attributes: self.dropped_attributes,
             dropped_deep_tags: self.dropped_deep_tags,
+            dropped_formatting_tags: self.dropped_formatting_tags,
         }
     }
 }
