@@ -206,39 +206,40 @@ fn nested_divs() -> String {
     )
 }
 
-fn list_items() -> String {
-    // ITEMS overrides the count (for measuring how time scales).
-    let n = std::env::var("ITEMS")
+/// The item count: `ITEMS` from the environment (for measuring how time
+/// scales), else `default`.
+fn items(default: usize) -> usize {
+    std::env::var("ITEMS")
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(1_000_000);
-    let mut html = String::from("<html><body><h1>News</h1><ul>");
-    html.push_str(&"<li><a href=\"/story\">Same story</a> <span>2026-11-01</span></li>".repeat(n));
-    html.push_str("</ul></body></html>");
-    html
+        .unwrap_or(default)
+}
+
+/// A news page whose list repeats `item` `n` times.
+fn repeated_list(item: &str, n: usize) -> String {
+    format!(
+        "<html><body><h1>News</h1><ul>{}</ul></body></html>",
+        item.repeat(n)
+    )
+}
+
+fn list_items() -> String {
+    let item = "<li><a href=\"/story\">Same story</a> <span>2026-11-01</span></li>";
+    repeated_list(item, items(1_000_000))
 }
 
 /// List items that each hold a comment: the comment scan was once
 /// quadratic in their number (each looked for `--!>` to the page's end).
 fn many_comments() -> String {
-    let n = std::env::var("ITEMS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(400_000);
-    let mut html = String::from("<html><body><h1>News</h1><ul>");
-    html.push_str(&"<li><!-- teaser --><a href=\"/story\">Same story</a></li>".repeat(n));
-    html.push_str("</ul></body></html>");
-    html
+    let item = "<li><!-- teaser --><a href=\"/story\">Same story</a></li>";
+    repeated_list(item, items(400_000))
 }
 
 /// Formatting elements left open, each distinct, then paragraphs: the
 /// parser re-opens every open one in each paragraph (once 44 s for a
 /// 46 KB page of 1,000 `<b id=N><p>`); the pre-pass caps how many stay open.
 fn open_formatting() -> String {
-    let n = std::env::var("ITEMS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(140_000);
+    let n = items(140_000);
     let mut html = String::from("<html><body><h1>News</h1><p>");
     for i in 0..1_000 {
         html.push_str(&format!("<b id=b{i}>"));
@@ -268,48 +269,28 @@ fn small_list(extra: &str) -> String {
     html
 }
 
+/// Size, outcome and time of the list pipeline on `html`.
+fn list_case(html: String) -> (String, String, Duration) {
+    let (o, t) = list_outcome(&html);
+    (mib(html.len()), o, t)
+}
+
+/// Size, outcome and time of body extraction on `html`.
+fn bodies_case(html: String) -> (String, String, Duration) {
+    let (o, t) = bodies_outcome(&html);
+    (mib(html.len()), o, t)
+}
+
 fn run_case(name: &str) -> (String, String, Duration) {
     match name {
-        "nested-divs" => {
-            let html = nested_divs();
-            let (o, t) = list_outcome(&html);
-            (mib(html.len()), o, t)
-        }
-        "nested-divs-bodies" => {
-            let html = nested_divs();
-            let (o, t) = bodies_outcome(&html);
-            (mib(html.len()), o, t)
-        }
-        "list-items" => {
-            let html = list_items();
-            let (o, t) = list_outcome(&html);
-            (mib(html.len()), o, t)
-        }
-        "many-comments" => {
-            let html = many_comments();
-            let (o, t) = list_outcome(&html);
-            (mib(html.len()), o, t)
-        }
-        "open-formatting" => {
-            let html = open_formatting();
-            let (o, t) = list_outcome(&html);
-            (mib(html.len()), o, t)
-        }
-        "list-items-bodies" => {
-            let html = list_items();
-            let (o, t) = bodies_outcome(&html);
-            (mib(html.len()), o, t)
-        }
-        "text-node" => {
-            let html = text_node();
-            let (o, t) = list_outcome(&html);
-            (mib(html.len()), o, t)
-        }
-        "text-node-bodies" => {
-            let html = text_node();
-            let (o, t) = bodies_outcome(&html);
-            (mib(html.len()), o, t)
-        }
+        "nested-divs" => list_case(nested_divs()),
+        "nested-divs-bodies" => bodies_case(nested_divs()),
+        "list-items" => list_case(list_items()),
+        "many-comments" => list_case(many_comments()),
+        "open-formatting" => list_case(open_formatting()),
+        "list-items-bodies" => bodies_case(list_items()),
+        "text-node" => list_case(text_node()),
+        "text-node-bodies" => bodies_case(text_node()),
         "invalid-utf8" => {
             let mut bytes = small_list("<meta charset=\"utf-8\">").into_bytes();
             // Every 50th byte becomes a lone continuation or an overlong lead.
