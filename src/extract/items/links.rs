@@ -122,6 +122,32 @@ pub(super) fn is_download(href: &str) -> bool {
     DOWNLOAD_EXTENSIONS.iter().any(|e| path.ends_with(e))
 }
 
+/// File extensions of documents a record may attach (a notice's PDF).
+const DOCUMENT_EXTENSIONS: &[&str] = &[
+    ".pdf", ".doc", ".docx", ".odt", ".rtf", ".xls", ".xlsx", ".ods", ".csv", ".ppt", ".pptx",
+];
+
+/// Notes of a file's type or size in a link's text: "(PDF, 212 KB)",
+/// "Agenda [DOCX 40kB]", "Minutes (pdf)".
+const FILE_NOTES: &[&str] = &[
+    "(pdf", "[pdf", "pdf,", "pdf)", "(doc", "[doc", "(xls", "[xls", " kb)", "kb]", " mb)", "mb]",
+];
+
+/// True when link `text` to `href` is a file attached to the record (a
+/// download, a document by its extension, or a link whose text notes the
+/// file's type or size), not a page of its own.
+pub(super) fn is_attachment(text: &str, href: &str) -> bool {
+    let path = href
+        .split(['?', '#'])
+        .next()
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    let text = text.to_ascii_lowercase();
+    is_download(&path)
+        || DOCUMENT_EXTENSIONS.iter().any(|e| path.ends_with(e))
+        || FILE_NOTES.iter().any(|n| text.contains(n))
+}
+
 /// True when `item` links to the listing the `others` live under ("View
 /// all blog posts" → `/blog/`, the posts under `/blog/…`): a way to more
 /// records, not a record. Needs two others, most of them under that path,

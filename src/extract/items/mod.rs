@@ -174,7 +174,10 @@ pub fn item_from_record(
                     on_title_path,
                 });
             }
-        } else if is_heading(name) && heading.is_none() && doc.text_bytes(i) > 0 {
+        } else if heading.is_none()
+            && (is_heading(name) || is_own_summary(doc, record, i))
+            && doc.text_bytes(i) > 0
+        {
             heading = Some(i);
         } else if name == "img"
             && image.is_none()
@@ -195,11 +198,14 @@ pub fn item_from_record(
     // The link whose text is the title, which dates are not read from (a
     // year in a headline): a headless record's permalink is no title, and
     // its text is often the record's date ("Feb 12th, 2024").
-    let (title, link_node, title_link) = if plan.headless {
-        headless_title(doc, record, &links, &plan.permalinks, dates)
+    let (title, link_node, title_link, title_heading) = if plan.headless {
+        let (title, link, title_link) =
+            headless_title(doc, record, &links, &plan.permalinks, dates);
+        (title, link, title_link, None)
     } else {
-        let (title, link) = choose_title(doc, record, &links, heading, &plan.permalinks, dates);
-        (title, link, link)
+        let (title, link, heading) =
+            choose_title(doc, record, &links, heading, &plan.permalinks, dates);
+        (title, link, link, heading)
     };
     let own = links.iter().find(|l| plan.change_links.contains(&l.node));
     // A record without a title link is linked by its heading's place on
@@ -221,7 +227,13 @@ pub fn item_from_record(
     // the text can be relative ("2 days ago"), so only that one is re-read.
     let (date, date_relative) = match attr_date {
         Some(d) => (Some(d), false),
-        None => record_text_date(doc, record, title_link, &hidden, hidden_date, dates),
+        None => {
+            let title = TitleSource {
+                link: title_link,
+                heading: title_heading,
+            };
+            record_text_date(doc, record, title, &hidden, hidden_date, dates)
+        }
     };
     let (author, categories) = crate::extract::byline::byline_and_tags(doc, record, link_node);
     let guid = match &link {

@@ -240,22 +240,50 @@ pub(super) fn attribute_date(
 pub(super) fn record_text_date(
     doc: &Document,
     record: &Record,
-    title_link: Option<NodeId>,
+    title: TitleSource,
     hidden: &[Range<NodeId>],
     hidden_date: Option<DateTime<FixedOffset>>,
     dates: &DateContext,
 ) -> (Option<DateTime<FixedOffset>>, bool) {
-    let from_text = |skip: &[Range<NodeId>]| {
-        text_date(doc, record, title_link, skip, dates)
+    // A date in the headline is part of it ("Best of 2023"), but a card
+    // link's date beside its heading is the record's own.
+    let link = title.link.map(|t| {
+        let node = link_title_node(doc, t);
+        node..doc.node(node).end
+    });
+    // A heading read as the title beside a file link ("Notice of
+    // Election – General Primary, March 19, 2024") names its own dates:
+    // the record's is elsewhere ("Posted 01/31/2024"), if anywhere.
+    let heading = title
+        .heading
+        .map(|h| title_range(doc, heading_title_node(doc, h)));
+    let from_text = |skip: &[Range<NodeId>], heading: Option<&Range<NodeId>>| {
+        let title = |i: NodeId| {
+            link.as_ref().is_some_and(|r| r.contains(&i)) || heading.is_some_and(|r| r.contains(&i))
+        };
+        text_date(doc, record, title, skip, dates)
             .map(|(d, source)| (Some(d), date_moves_with_clock(&source, dates, d)))
     };
-    from_text(hidden)
+    let visible = || {
+        from_text(hidden, heading.as_ref())
+            .or_else(|| heading.as_ref().and_then(|_| from_text(hidden, None)))
+    };
+    visible()
         .or_else(|| hidden_date.map(|d| (Some(d), false)))
-        .or_else(|| (!hidden.is_empty()).then(|| from_text(&[])).flatten())
+        .or_else(|| (!hidden.is_empty()).then(|| from_text(&[], None)).flatten())
         .unwrap_or((None, false))
 }
 
-/// First date in the record's text outside the `skip` subtrees, in
+/// Where a record's title was read from: its title link, and the heading
+/// beside a file link (see `choose_title`).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct TitleSource {
+    pub link: Option<NodeId>,
+    pub heading: Option<NodeId>,
+}
+
+/// First date in the record's text outside its title (`in_title`) and
+/// the `skip` subtrees, in
 /// document order (a record's own date comes before "last reply 3 hours
 /// ago"), and the text it was read from: a text node that is a date on its
 /// own or holds one, else a date spanning several nodes (read from their
@@ -263,16 +291,11 @@ pub(super) fn record_text_date(
 pub(super) fn text_date<'d>(
     doc: &'d Document,
     record: &Record,
-    title_link: Option<NodeId>,
+    in_title: impl Fn(NodeId) -> bool,
     skip: &[Range<NodeId>],
     ctx: &DateContext,
 ) -> Option<(DateTime<FixedOffset>, Cow<'d, str>)> {
-    // A date in the headline is part of it ("Best of 2023"), but a card
-    // link's date beside its heading is the record's own.
-    let title = title_link.map(|t| link_title_node(doc, t));
-    let skipped = |i: NodeId| {
-        title.is_some_and(|t| doc.contains(t, i)) || skip.iter().any(|r| r.contains(&i))
-    };
+    let skipped = |i: NodeId| in_title(i) || skip.iter().any(|r| r.contains(&i));
     for i in record.start..record.end {
         if let NodeData::Text { text, blank: false } = &doc.node(i).data
             && !skipped(i)

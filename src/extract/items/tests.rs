@@ -2276,3 +2276,73 @@ fn long_author_links_are_no_headlines() {
         ]
     );
 }
+
+/// Regression (a town's public notices, each a `<details>`): every
+/// notice was titled by its file's link, "ZBA-24-03 Public Hearing Notice
+/// (PDF, 212 KB)", and dated by the day its headline names. A file is no
+/// headline: the summary's title is, and the "Posted" day dates it.
+#[test]
+fn a_notice_is_titled_by_its_summary_not_by_its_file() {
+    let notice = |title: &str, posted: &str, file: &str| {
+        let file = match file {
+            "" => String::new(),
+            f => format!(
+                "<p class=files><a class=pdf href='/DocumentCenter/View/{}'>{f}</a></p>",
+                f.len()
+            ),
+        };
+        format!(
+            "<details class=notice><summary>{title} <span class=notice-posted>Posted {posted}</span></summary>\
+             <div class=notice-body><p>All persons interested may attend and be heard at City Hall.</p>{file}</div></details>"
+        )
+    };
+    let html = [
+        notice(
+            "<span class=notice-title>Notice of Election – General Primary, March 19, 2024</span>",
+            "01/31/2024",
+            "Official Notice of Election (PDF)",
+        ),
+        notice(
+            "Planning Commission: March 6 Meeting Cancelled",
+            "02/20/2024",
+            "Cancellation Notice (PDF, 41 KB)",
+        ),
+        notice(
+            "<span class=notice-title>Annual Hydrant Flushing</span>",
+            "02/26/2024",
+            "",
+        ),
+    ]
+    .concat();
+    let items = items_of(
+        &format!("<body><main>{html}</main></body>"),
+        "notice",
+        "https://town.example/notices/",
+    );
+    let got: Vec<(&str, Option<&str>, String)> = items
+        .iter()
+        .map(|i| {
+            let day = i
+                .date
+                .map(|d| d.format("%Y-%m-%d").to_string())
+                .unwrap_or_default();
+            (i.title.as_str(), i.link.as_ref().map(Url::path), day)
+        })
+        .collect();
+    assert_eq!(
+        got,
+        [
+            (
+                "Notice of Election – General Primary, March 19, 2024",
+                Some("/DocumentCenter/View/33"),
+                "2024-01-31".to_string()
+            ),
+            (
+                "Planning Commission: March 6 Meeting Cancelled",
+                Some("/DocumentCenter/View/32"),
+                "2024-02-20".to_string()
+            ),
+            ("Annual Hydrant Flushing", None, "2024-02-26".to_string()),
+        ]
+    );
+}

@@ -204,13 +204,15 @@ pub(super) fn completed_title(text: String, tooltip: &str) -> String {
 /// The text of a title element without the badges it may start or end
 /// with ([`title_badges`]); field selectors read titles the same way.
 pub(crate) fn title_text(doc: &Document, node: NodeId) -> String {
-    match title_badges(doc, node) {
-        (None, None) => doc.shown_text_of_range(node, doc.node(node).end),
-        (leading, trailing) => doc.shown_text_of_range(
-            leading.map_or(node, |b| doc.node(b).end),
-            trailing.unwrap_or(doc.node(node).end),
-        ),
-    }
+    let range = title_range(doc, node);
+    doc.shown_text_of_range(range.start, range.end)
+}
+
+/// The nodes [`title_text`] reads: title element `node` without its
+/// badges.
+pub(crate) fn title_range(doc: &Document, node: NodeId) -> std::ops::Range<NodeId> {
+    let (leading, trailing) = title_badges(doc, node);
+    leading.map_or(node, |b| doc.node(b).end)..trailing.unwrap_or(doc.node(node).end)
 }
 
 /// Class-name parts of a badge: a short label set before or after a
@@ -222,8 +224,9 @@ pub(super) const BADGE_CLASS_PARTS: &[&str] = &[
 ];
 
 /// Class-name parts of a date stamped into a title link ("17:58" on a
-/// Trac timeline, a release card's "Oct 2, 2026").
-pub(super) const DATE_BADGE_PARTS: &[&str] = &["time", "date", "timestamp"];
+/// Trac timeline, a release card's "Oct 2, 2026", a notice's "Posted
+/// 02/20/2024").
+pub(super) const DATE_BADGE_PARTS: &[&str] = &["time", "date", "timestamp", "posted", "published"];
 
 /// Longest badge text (bytes).
 pub(super) const MAX_BADGE_BYTES: usize = 24;
@@ -290,6 +293,30 @@ pub(super) fn title_badges(doc: &Document, node: NodeId) -> (Option<NodeId>, Opt
         (Some((f, a)), _) if keeps(&[a]) => (Some(f), None),
         (_, Some((l, b))) if keeps(&[b]) => (None, Some(l)),
         _ => (None, None),
+    }
+}
+
+/// True when `id` is the `summary` of the `details` element `record` is:
+/// a disclosure's summary is its heading (a notice's title and date
+/// above the folded text).
+pub(super) fn is_own_summary(doc: &Document, record: &Record, id: NodeId) -> bool {
+    doc.is_tag(record.start, "details")
+        && doc.is_tag(id, "summary")
+        && doc.node(id).parent == Some(record.start)
+}
+
+/// A heading's title text; a disclosure's summary ([`is_own_summary`]) is
+/// read as a block link is, by the title element it holds.
+pub(super) fn heading_text(doc: &Document, h: NodeId) -> String {
+    title_text(doc, heading_title_node(doc, h))
+}
+
+/// The element [`heading_text`] reads.
+pub(super) fn heading_title_node(doc: &Document, h: NodeId) -> NodeId {
+    if doc.is_tag(h, "summary") {
+        link_title_node(doc, h)
+    } else {
+        h
     }
 }
 
@@ -384,7 +411,9 @@ pub(super) fn slug_match(text: &str, href: &str) -> f64 {
 /// Title and title link of an ordinary record: the link on the group's
 /// title path, else a link inside a heading, else the heading, else (a
 /// post without a headline that has a permalink) the start of its words,
-/// else the longest non-action link text, else the record's first line.
+/// else the longest non-action link text, else the record's first line;
+/// and the heading the title was read from beside a file link, whose
+/// dates are the headline's, not the record's.
 pub(super) fn choose_title(
     doc: &Document,
     record: &Record,
@@ -392,7 +421,7 @@ pub(super) fn choose_title(
     heading: Option<NodeId>,
     permalinks: &rustc_hash::FxHashSet<NodeId>,
     dates: &DateContext,
-) -> (String, Option<NodeId>) {
+) -> (String, Option<NodeId>, Option<NodeId>) {
     let usable = |l: &&LinkInfo| {
         !l.text.is_empty() && !is_action_text(&l.text) && parse_date(&l.text, dates).is_none()
     };
@@ -418,9 +447,9 @@ pub(super) fn choose_title(
         (Some(l), _) if l.on_title_path && is_timestamp_link(doc, l.node, &l.text) => {
             let title = heading.map_or_else(
                 || body_title(doc, record, Some(l.node)),
-                |h| title_text(doc, h),
+                |h| heading_text(doc, h),
             );
-            (title, Some(l.node))
+            (title, Some(l.node), None)
         }
         // A title link that says no word (a changelog's "2.4.1" in
         // "## [2.4.1] - 2025-02-03") names the heading it stands in: the
@@ -430,10 +459,19 @@ pub(super) fn choose_title(
                 && doc.contains(h, l.node)
                 && !l.text.chars().any(char::is_alphabetic) =>
         {
-            (title_text(doc, h), Some(l.node))
+            (heading_text(doc, h), Some(l.node), None)
         }
-        (Some(l), _) if l.on_title_path || in_heading(l) => (link_title(l), Some(l.node)),
-        (_, Some(h)) if link_chars < 4 => (title_text(doc, h), title_link.map(|l| l.node)),
+        // A file is no headline: a notice whose heading has no link of
+        // its own and whose only page is its file ("Hearing Notice (PDF,
+        // 212 KB)") is titled by its heading and linked by the file.
+        (Some(l), Some(h))
+            if is_attachment(&l.text, l.url.path())
+                && !links.iter().any(|x| doc.contains(h, x.node)) =>
+        {
+            (heading_text(doc, h), Some(l.node), Some(h))
+        }
+        (Some(l), _) if l.on_title_path || in_heading(l) => (link_title(l), Some(l.node), None),
+        (_, Some(h)) if link_chars < 4 => (heading_text(doc, h), title_link.map(|l| l.node), None),
         // A heading off the title path, with no link of its own but its
         // place on the page (a changelog's "[1.9.2] - 2026-01-20¶" whose
         // version has no compare link, a wiki discussion's `h2` with its
@@ -442,21 +480,21 @@ pub(super) fn choose_title(
         // cite; its "Full story" link, if any, leads to its own page.
         (_, Some(h)) if heading_fragment(doc, h).is_some() => {
             let more = links.iter().find(|l| is_more_text(&l.text));
-            (title_text(doc, h), more.map(|l| l.node))
+            (heading_text(doc, h), more.map(|l| l.node), None)
         }
         // An untitled post among titled ones (a blog's one-line note, its
         // only links the author and the time it was posted) is titled as a
         // comment is, and linked by its permalink.
         (_, None) if let Some(p) = links.iter().find(|l| permalinks.contains(&l.node)) => {
-            (body_title(doc, record, Some(p.node)), Some(p.node))
+            (body_title(doc, record, Some(p.node)), Some(p.node), None)
         }
         _ if link_chars < MIN_EMPHASIS_TITLE_CHARS
             && let Some(title) = emphasis_title(doc, record, link_chars) =>
         {
-            (title, links.iter().find(usable).map(|l| l.node))
+            (title, links.iter().find(usable).map(|l| l.node), None)
         }
-        (Some(l), _) => (link_title(l), Some(l.node)),
-        _ => (first_line(doc, record), None),
+        (Some(l), _) => (link_title(l), Some(l.node), None),
+        _ => (first_line(doc, record), None, None),
     }
 }
 

@@ -1258,18 +1258,37 @@ fn widen(
         .collect();
     // Rule 3 holds for widened members too: when the mined records all
     // link somewhere, a member without a link (a separator row, an e-mail
-    // alert form between jobs) is not a record.
+    // alert form between jobs) is not a record, unless it is of their
+    // kind by every class they share and says something (an upcoming
+    // meeting without its agenda yet, a notice without a file).
     let roots_link = mined.iter().all(|r| has_link(doc, r));
+    let of_their_kind = |r: &Record| {
+        !shared.is_empty()
+            && classes(r.start).filter(|c| shared.contains(c)).count() >= shared.len()
+            && says_something(doc, r)
+    };
     all.iter()
         .filter(|r| {
             root_set.contains(&r.start) || {
                 let bag = tag_bag(doc, r.start, r.end);
                 bags.iter().map(|b| dice(&bag, b)).fold(0.0, f64::max) >= WIDEN_SIMILARITY
-                    && (!roots_link || has_link(doc, r))
+                    && (!roots_link || has_link(doc, r) || of_their_kind(r))
             }
         })
         .copied()
         .collect()
+}
+
+/// Fewest words a record without a link shows among records that link.
+const MIN_LINKLESS_WORDS: usize = 3;
+
+/// True when `r` shows at least [`MIN_LINKLESS_WORDS`] words.
+fn says_something(doc: &Document, r: &Record) -> bool {
+    let mut words = 0;
+    doc.text(r.start).split_whitespace().any(|w| {
+        words += usize::from(w.chars().any(char::is_alphabetic));
+        words >= MIN_LINKLESS_WORDS
+    })
 }
 
 /// The class names of the mined roots (`first`, `last`) that all of them
@@ -1953,6 +1972,47 @@ mod tests {
         let got = titles(html, &MiningParams::default());
         assert_eq!(got.len(), 6, "{got:?}");
         assert!(got.iter().all(|t| t.contains(words)), "{got:?}");
+    }
+
+    /// Regression (a council's meetings table): the upcoming meeting,
+    /// whose agenda is "Not yet posted", was left out because the other
+    /// rows link and it does not. A member of the rows' kind by every
+    /// class they share is a record, link or not; a linkless row of
+    /// another kind (the section's caption row) is still none.
+    #[test]
+    fn a_row_of_the_records_kind_without_a_link_is_a_record() {
+        let mut html = String::from(
+            "<body><table><tbody><tr class=group><td colspan=3>Upcoming and recent meetings</td></tr>",
+        );
+        html.push_str("<tr class=meeting-row><td>City Council Regular Meeting</td><td>May 7, 2024 6:00 PM</td><td>Not yet posted</td></tr>");
+        for (i, name) in [
+            "Planning Commission",
+            "Parks Board",
+            "Zoning Board",
+            "Work Session",
+            "Library Board",
+        ]
+        .iter()
+        .enumerate()
+        {
+            html.push_str(&format!(
+                "<tr class=meeting-row><td>{name}</td><td>April {}, 2024 7:00 PM</td><td><a href='/agenda/{i}'>Agenda</a> <a href='/packet/{i}'>Packet</a></td></tr>",
+                24 - i
+            ));
+        }
+        html.push_str("</tbody></table></body>");
+        let (doc, det) = detect_html(&html);
+        let winner = det.winner().expect("a winner");
+        let firsts: Vec<String> = winner
+            .records
+            .iter()
+            .map(|r| doc.text(r.start).trim().to_string())
+            .collect();
+        assert_eq!(firsts.len(), 6, "{firsts:?}");
+        assert!(
+            firsts[0].starts_with("City Council Regular Meeting"),
+            "{firsts:?}"
+        );
     }
 
     /// Regression: a phpBB separator row (`<tr class=sep>`, no link) was
