@@ -368,9 +368,39 @@ pub fn find_date(text: &str, ctx: &DateContext) -> Option<(DateTime<FixedOffset>
 }
 
 /// [`find_any`], a range's end read as the range's first day
-/// ([`range_start_of`]).
+/// ([`range_start_of`]); the end of a span that starts in a year no date
+/// can have (a life, "June 2, 1938 – March 3, 2024") is no date: the
+/// search goes on after it.
 fn find_ranged(text: &str, ctx: &DateContext) -> Option<(DateTime<FixedOffset>, Range<usize>)> {
-    find_any(text, ctx).map(|found| range_start_of(text, found, ctx))
+    let mut from = 0;
+    loop {
+        let (date, span) = find_any(&text[from..], ctx)?;
+        let span = from + span.start..from + span.end;
+        if !ends_span_from_out_of_range_year(&text[..span.start]) {
+            return Some(range_start_of(text, (date, span), ctx));
+        }
+        from = span.end;
+    }
+}
+
+/// True when `before`, the text before a date, ends with a dash after a
+/// four-digit year outside [`MIN_YEAR`]..=[`MAX_YEAR`] ("June 2, 1938 –").
+fn ends_span_from_out_of_range_year(before: &str) -> bool {
+    let head = before.trim_end();
+    let Some(head) = head.strip_suffix(['–', '—', '-']) else {
+        return false;
+    };
+    let b = head.trim_end().as_bytes();
+    let Some(year) = b.len().checked_sub(4).map(|at| &b[at..]) else {
+        return false;
+    };
+    let glued = b.len() > 4 && b[b.len() - 5].is_ascii_digit();
+    year.iter().all(u8::is_ascii_digit)
+        && !glued
+        && std::str::from_utf8(year)
+            .ok()
+            .and_then(|y| y.parse::<i32>().ok())
+            .is_some_and(|y| !(MIN_YEAR..=MAX_YEAR).contains(&y))
 }
 
 /// [`find_date`] without the [`may_hold_date`] test: the patterns are
@@ -399,6 +429,7 @@ pub(crate) fn find_any(
             let longer = best.as_ref().is_none_or(|(_, b)| span.end > b.end);
             if longer
                 && is_delimited(text, span.clone())
+                && (caps.name("y").is_some() || !year_follows(&text[span.end..]))
                 && let Some(dt) = build(kind, &caps, ctx)
             {
                 best = Some((dt, span));
@@ -406,6 +437,19 @@ pub(crate) fn find_any(
         }
         best
     })
+}
+
+/// True when `rest`, the text after a day read without a year, gives
+/// that day a year of four digits (", 1938"): the day is no yearless
+/// date, but a date whose year no pattern took (a birth day before
+/// [`MIN_YEAR`] in "June 2, 1938 – March 3, 2024" was read as June 2 of
+/// the reader's year).
+fn year_follows(rest: &str) -> bool {
+    let rest = rest.strip_prefix(',').unwrap_or(rest);
+    let rest = rest.strip_prefix(' ').unwrap_or(rest).as_bytes();
+    rest.len() >= 4
+        && rest[..4].iter().all(u8::is_ascii_digit)
+        && !rest.get(4).is_some_and(u8::is_ascii_digit)
 }
 
 /// Byte offsets in `text` where a date pattern can begin a match that
@@ -1441,6 +1485,33 @@ mod tests {
     use super::*;
 
     use chrono::TimeZone;
+
+    /// Regression (an obituaries list): "June 2, 1938 – March 3, 2024",
+    /// a life, dated the card June 2 of the reader's year (the birth day
+    /// without its year, out of range), where "Published on March 7,
+    /// 2024" below it is the card's date.
+    #[test]
+    fn a_span_from_a_year_no_date_has_is_no_date() {
+        let ctx = ctx_utc();
+        let day = |t: &str| find_date(t, &ctx).map(|(d, _)| d.format("%Y-%m-%d").to_string());
+        assert_eq!(day("June 2, 1938 – March 3, 2024"), None);
+        assert_eq!(day("Born June 2, 1938 in Dubuque"), None);
+        assert_eq!(
+            day("June 2, 1938 – March 3, 2024. Services on March 9, 2024"),
+            Some("2024-03-09".into())
+        );
+        // Spans within the years dates have are read as before.
+        assert_eq!(
+            day("June 2, 1988 – March 3, 2024"),
+            Some("1988-06-02".into())
+        );
+        assert_eq!(day("4 July – 29 November 2026"), Some("2026-07-04".into()));
+        let yearless = day("Seen June 2, then again");
+        assert!(
+            yearless.as_deref().is_some_and(|d| d.ends_with("-06-02")),
+            "{yearless:?}"
+        );
+    }
 
     /// Tuesday 2026-03-10 09:00 UTC, pages in China (+08:00, 17:00 local).
     fn ctx_cn() -> DateContext {

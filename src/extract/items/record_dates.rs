@@ -110,12 +110,9 @@ pub(super) fn labelled_latest(doc: &Document, record: &Record, i: NodeId) -> boo
     if in_latest_block(doc, record, i) {
         return true;
     }
-    let is_label = |t: &str| {
-        let t = t.trim().trim_end_matches(':').trim_end();
-        LATEST_LABELS.iter().chain(DEADLINE_LABELS).any(|l| {
-            starts_with_ascii_ci(t, l) && !t[l.len()..].starts_with(|c: char| c.is_alphanumeric())
-        })
-    };
+    if column_header(doc, record, i).is_some_and(|h| is_label(&doc.text(h))) {
+        return true;
+    }
     if let NodeData::Text { text, .. } = &doc.node(i).data
         && is_label(text)
     {
@@ -132,6 +129,48 @@ pub(super) fn labelled_latest(doc: &Document, record: &Record, i: NodeId) -> boo
             // A label ("Last post by Annie «"), not a sentence.
             t.len() <= MAX_LABEL_BYTES && is_label(t)
         })
+}
+
+/// True when `t` is a label of latest activity or of a deadline ("Last
+/// post:", "Closing Date").
+fn is_label(t: &str) -> bool {
+    let t = t.trim().trim_end_matches(':').trim_end();
+    LATEST_LABELS.iter().chain(DEADLINE_LABELS).any(|l| {
+        starts_with_ascii_ci(t, l) && !t[l.len()..].starts_with(|c: char| c.is_alphanumeric())
+    })
+}
+
+/// The header cell above node `i` when `record` is a table row and `i`
+/// is in one of its cells: the cell at the same place in the table's
+/// first row of header cells ("Closing Date" over a job's closing day).
+fn column_header(doc: &Document, record: &Record, i: NodeId) -> Option<NodeId> {
+    if !doc.is_tag(record.start, "tr") || i == record.start {
+        return None;
+    }
+    let cell = std::iter::once(i)
+        .chain(doc.ancestors(i))
+        .take_while(|&a| a > record.start)
+        .find(|&a| doc.node(a).parent == Some(record.start))?;
+    let column = doc
+        .children(record.start)
+        .filter(|&c| doc.element(c).is_some())
+        .position(|c| c == cell)?;
+    let table = doc
+        .ancestors(record.start)
+        .find(|&a| doc.is_tag(a, "table"))?;
+    let header = (table..record.start)
+        .filter(|&r| doc.is_tag(r, "tr"))
+        .filter(|&r| doc.ancestors(r).find(|&a| doc.is_tag(a, "table")) == Some(table))
+        .find(|&r| {
+            let mut cells = doc
+                .children(r)
+                .filter(|&c| doc.element(c).is_some())
+                .peekable();
+            cells.peek().is_some() && cells.all(|c| doc.is_tag(c, "th"))
+        })?;
+    doc.children(header)
+        .filter(|&c| doc.element(c).is_some())
+        .nth(column)
 }
 
 /// The date a tooltip gives: the whole text, the first of its labelled

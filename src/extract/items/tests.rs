@@ -2346,3 +2346,35 @@ fn a_notice_is_titled_by_its_summary_not_by_its_file() {
         ]
     );
 }
+
+/// Regression (a university's job postings grid): each job was dated by
+/// its closing day, the first date in its row. A date under a column
+/// headed as a deadline ("Closing Date") is not the record's; the
+/// "Posted Date" column's is.
+#[test]
+fn a_date_under_a_deadline_column_does_not_date_the_row() {
+    let mut html = String::from(
+        "<body><table class=grid><thead><tr><th>Job Title</th><th>Department</th>\
+         <th>Closing Date</th><th>Posted Date</th></tr></thead><tbody>",
+    );
+    for (i, (closes, posted)) in [("4/15/2024", "3/8/2024"), ("3/22/2024", "3/7/2024")]
+        .iter()
+        .enumerate()
+    {
+        html.push_str(&format!(
+            "<tr class=job><td><a href='/jobs/{i}'>Research Technician {i}</a></td>\
+             <td>Marine Sciences</td><td>{closes}</td><td>{posted}</td></tr>"
+        ));
+    }
+    html.push_str("</tbody></table></body>");
+    let items = items_of(&html, "job", "https://careers.example/jobs/");
+    let days: Vec<String> = items
+        .iter()
+        .map(|i| {
+            i.date
+                .map(|d| d.format("%Y-%m-%d").to_string())
+                .unwrap_or_default()
+        })
+        .collect();
+    assert_eq!(days, ["2024-03-08", "2024-03-07"]);
+}
