@@ -1214,17 +1214,20 @@ fn widen(
     // The miner saw only the first MAX_CHILDREN children (see `sequence`);
     // widening stops there too, and lookups are hashed, so a container
     // of a million items costs what one of two thousand does.
-    let members: Vec<NodeId> = doc
-        .children(container)
-        .take(crate::extract::sequence::MAX_CHILDREN as usize)
-        .filter(|&c| doc.is_tag(c, tag) && !is_header_row(doc, c))
-        .collect();
     let classes = |id: NodeId| stable_classes(doc, id);
     // Class names the mined roots share: a member must carry one of them
     // (keeps an intro `div` out of a list of `div.post`). Only names that
     // say what an element is count: zebra rows (`row-odd`, `row-even`)
     // are one kind.
     let shared = shared_classes(doc, mined);
+    let members: Vec<NodeId> = doc
+        .children(container)
+        .take(crate::extract::sequence::MAX_CHILDREN as usize)
+        .filter_map(|c| match doc.is_tag(c, tag) {
+            true => (!is_header_row(doc, c)).then_some(c),
+            false => labelled_member(doc, c, tag, &shared),
+        })
+        .collect();
     // A root with none of them, among three or more that have them, is an
     // odd one (a banner between hotel cards that a rotated repeat started
     // in): it stays only if it resembles the records, like any member.
@@ -1277,6 +1280,35 @@ fn widen(
         })
         .copied()
         .collect()
+}
+
+/// Longest label beside a member in its wrapper (bytes).
+const MAX_MEMBER_LABEL_BYTES: usize = 40;
+
+/// The member of the records' kind (tag `tag`, every class of `shared`)
+/// that `wrapper` holds with nothing else but short labels without links:
+/// a featured card set apart in a `div` beside its "Featured" label,
+/// among the cards it is one of.
+fn labelled_member(doc: &Document, wrapper: NodeId, tag: &str, shared: &[&str]) -> Option<NodeId> {
+    if shared.is_empty() {
+        return None;
+    }
+    let mut member = None;
+    for c in doc.children(wrapper).filter(|&c| doc.element(c).is_some()) {
+        let of_kind = doc.is_tag(c, tag)
+            && shared
+                .iter()
+                .all(|s| stable_classes(doc, c).any(|x| x == *s));
+        if of_kind && member.is_none() {
+            member = Some(c);
+        } else if of_kind
+            || doc.text_bytes(c) > MAX_MEMBER_LABEL_BYTES
+            || (c..doc.node(c).end).any(|i| doc.is_tag(i, "a"))
+        {
+            return None;
+        }
+    }
+    member
 }
 
 /// Fewest words a record without a link shows among records that link.
@@ -2013,6 +2045,43 @@ mod tests {
             firsts[0].starts_with("City Council Regular Meeting"),
             "{firsts:?}"
         );
+    }
+
+    /// Regression (an obituaries list): the featured card, set apart in a
+    /// `div` with its "Featured Obituary" label among the cards, was left
+    /// out. A wrapper holding one member of the records' kind and short
+    /// labels is that member's place in the list; a wrapper with links of
+    /// its own (a promotion) is not.
+    #[test]
+    fn a_card_wrapped_with_its_label_among_the_cards_is_a_record() {
+        let card = |i: usize| {
+            format!(
+                "<article class=obit-card><h3><a href='/obituaries/{i}'>Person number {i} Lastname</a></h3>\
+                 <p class=years>1931 – 2024</p><p>Published on March {i}, 2024</p><p>Services at the chapel.</p></article>"
+            )
+        };
+        let mut html = String::from("<body><main><div class=obits>");
+        for i in 1..4 {
+            html.push_str(&card(i));
+        }
+        html.push_str(&format!(
+            "<div class=featured-wrap><span class=label>Featured Obituary</span>{}</div>",
+            card(4)
+        ));
+        html.push_str(&format!(
+            "<div class=promo><a href='/plan'>Plan a service</a>{}</div>",
+            card(9)
+        ));
+        for i in 5..8 {
+            html.push_str(&card(i));
+        }
+        html.push_str("</div></main></body>");
+        let got = titles(&html, &MiningParams::default());
+        let people: Vec<&str> = got
+            .iter()
+            .filter_map(|t| t.split_whitespace().nth(2))
+            .collect();
+        assert_eq!(people, ["1", "2", "3", "4", "5", "6", "7"], "{got:?}");
     }
 
     /// Regression: a phpBB separator row (`<tr class=sep>`, no link) was
