@@ -238,7 +238,33 @@ pub(super) fn names_permalink(
         let name = icon_link_name(el, text);
         is_permalink_text(name, dates) || is_share_permalink(el, name)
     });
-    (named || holds_time(doc, a)) && !in_inner_comment(doc, record, a)
+    (named || holds_time(doc, a) || links_to_own_anchor(doc, record, a))
+        && !in_inner_comment(doc, record, a)
+}
+
+/// Nodes at the start of a record searched for the anchor a link names.
+const OWN_ANCHOR_NODES: NodeId = 64;
+
+/// True when link `a` goes to the record's own place on the page: its
+/// `href` is a fragment naming the record or an anchor at its start,
+/// before any of its text (a forum post's subject linking `#p512340`, the
+/// post's `id` and its `<a name=p512340>`); not a block inside it (a
+/// publication's "BibTeX" toggle to its `#bib-…` entry).
+pub(super) fn links_to_own_anchor(doc: &Document, record: &Record, a: NodeId) -> bool {
+    let Some(fragment) = doc
+        .element(a)
+        .and_then(|e| e.attr("href"))
+        .and_then(|h| h.trim().strip_prefix('#'))
+        .filter(|f| !f.is_empty())
+    else {
+        return false;
+    };
+    let names = |e: &Element| {
+        e.attr("id") == Some(fragment) || (e.name == "a" && e.attr("name") == Some(fragment))
+    };
+    (record.start..record.end.min(record.start + OWN_ANCHOR_NODES))
+        .take_while(|&i| !matches!(doc.node(i).data, NodeData::Text { blank: false, .. }))
+        .any(|i| doc.element(i).is_some_and(names))
 }
 
 /// A "Share" link to a page of the site (`/a/78123552/1180233`, a Q&A
@@ -551,8 +577,8 @@ pub(super) fn read_as_words(doc: &Document, id: NodeId) -> bool {
 /// poll options come after its text), the element apart from the
 /// permalink with the most text outside links. With `visible`, only the
 /// words a reader sees count ([`read_as_words`]); a poster's signature
-/// never does ([`is_signature`]), nor comments listed under the record
-/// ([`is_listed_comment`]).
+/// and profile never do ([`is_signature`], [`is_poster_profile`]), nor
+/// comments listed under the record ([`is_listed_comment`]).
 pub(super) fn body_block(
     doc: &Document,
     record: &Record,
@@ -573,6 +599,7 @@ pub(super) fn body_block(
         let unread = || {
             (visible && !read_as_words(doc, i))
                 || doc.element(i).is_some_and(is_signature)
+                || (i > record.start && doc.element(i).is_some_and(is_poster_profile))
                 || is_comment_under(doc, record, i)
         };
         if i >= unread_end && unread() {
@@ -631,6 +658,13 @@ pub(super) fn is_quote_or_code(e: &Element) -> bool {
 /// `div.signature`): the same lines under each of their posts.
 pub(super) fn is_signature(e: &Element) -> bool {
     class_names(e, b"signature")
+}
+
+/// True for the poster's profile beside a post (phpBB's `td.profile` and
+/// `dl.postprofile`: rank, "Joined: Jan 2019", "Posts: 214"): the same
+/// lines beside each of their posts, like a signature.
+pub(super) fn is_poster_profile(e: &Element) -> bool {
+    class_names(e, b"profile")
 }
 
 /// True for a quotation: a `blockquote` or an element whose class names a

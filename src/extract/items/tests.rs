@@ -2378,3 +2378,64 @@ fn a_date_under_a_deadline_column_does_not_date_the_row() {
         .collect();
     assert_eq!(days, ["2024-03-08", "2024-03-07"]);
 }
+
+/// One phpBB (subSilver) post: its subject links the post's own anchor,
+/// the poster's profile column sits beside the words.
+fn subsilver_post(id: u32, subject: &str, rank: &str, words: &str) -> String {
+    format!(
+        "<table class=post id=p{id}><tr><td><a name=p{id}></a><b class=postauthor>rider{id}</b></td>\
+         <td><b>Post subject:</b> <a href='#p{id}'>{subject}</a> <b>Posted:</b> Fri Mar 08, 2024 7:41 pm</td></tr>\
+         <tr><td class=profile><span class=postdetails>{rank}<br><b>Joined:</b> Jan 2019<br><b>Posts:</b> 214\
+         <br><b>Location:</b> Duluth, MN</span></td><td><div class=postbody>{words}</div></td></tr>\
+         <tr><td class=profile><a href='#wrapheader'>Top</a></td>\
+         <td><a href='./memberlist.php?mode=viewprofile&amp;u={id}'>Profile</a></td></tr></table>"
+    )
+}
+
+/// Regression (a phpBB topic): each post was titled by its poster's
+/// name and linked by its icon's `viewtopic.php?p=…`, and the short ones
+/// by their poster's rank and join date. A link to the post's own anchor
+/// (`#p512340`, the post's `id`) is its permalink; its profile column is
+/// not its words.
+#[test]
+fn a_forum_post_is_linked_by_its_own_anchor_and_titled_by_its_words() {
+    let html = [
+        subsilver_post(
+            512340,
+            "Best chain lube for winter?",
+            "Commuter",
+            "My chain turns into a rusty mess every February. The dry lube washes off after two slushy rides.",
+        ),
+        subsilver_post(512347, "Re: Best chain lube for winter?", "Spoke Tensioner", "Wet lube, full stop."),
+        subsilver_post(
+            512355,
+            "Re: Best chain lube for winter?",
+            "New Rider",
+            "+1 for wax. Never going back to drip lubes!",
+        ),
+    ]
+    .concat();
+    let items = items_of(
+        &format!("<body><div id=pagecontent>{html}</div></body>"),
+        "post",
+        "https://forum.example/viewtopic.php?f=14&t=48213",
+    );
+    let got: Vec<(&str, Option<&str>)> = items
+        .iter()
+        .map(|i| (i.title.as_str(), i.link.as_ref().and_then(Url::fragment)))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            (
+                "My chain turns into a rusty mess every February.",
+                Some("p512340")
+            ),
+            ("Wet lube, full stop.", Some("p512347")),
+            (
+                "+1 for wax. Never going back to drip lubes!",
+                Some("p512355")
+            ),
+        ]
+    );
+}
