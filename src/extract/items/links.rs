@@ -137,15 +137,14 @@ const FILE_NOTES: &[&str] = &[
 /// download, a document by its extension, or a link whose text notes the
 /// file's type or size), not a page of its own.
 pub(super) fn is_attachment(text: &str, href: &str) -> bool {
-    let path = href
-        .split(['?', '#'])
-        .next()
-        .unwrap_or("")
-        .to_ascii_lowercase();
-    let text = text.to_ascii_lowercase();
-    is_download(&path)
-        || DOCUMENT_EXTENSIONS.iter().any(|e| path.ends_with(e))
-        || FILE_NOTES.iter().any(|n| text.contains(n))
+    let path = href.split(['?', '#']).next().unwrap_or("");
+    DOWNLOAD_EXTENSIONS
+        .iter()
+        .chain(DOCUMENT_EXTENSIONS)
+        .any(|e| crate::extract::dom::ends_with_ascii_ci(path, e))
+        || FILE_NOTES
+            .iter()
+            .any(|n| crate::extract::dom::find_ascii_ci(text.as_bytes(), n.as_bytes()).is_some())
 }
 
 /// True when `item` links to the listing the `others` live under ("View

@@ -465,8 +465,8 @@ pub(super) fn choose_title(
         // its own and whose only page is its file ("Hearing Notice (PDF,
         // 212 KB)") is titled by its heading and linked by the file.
         (Some(l), Some(h))
-            if is_attachment(&l.text, l.url.path())
-                && !links.iter().any(|x| doc.contains(h, x.node)) =>
+            if !links.iter().any(|x| doc.contains(h, x.node))
+                && is_attachment(&l.text, l.url.path()) =>
         {
             (heading_text(doc, h), Some(l.node), Some(h))
         }
