@@ -547,6 +547,14 @@ fn question_list_dated_by_tooltip_timestamps() {
     check("stackexchange_questions");
 }
 
+/// Regression: each answer follows an anchor (`<a name=…>` then
+/// `div.answer`), and so does the answers' header ("6 Answers" and its
+/// sort switch), which became the first answer.
+#[test]
+fn answers_after_anchors_without_their_header() {
+    check("qa_answers_after_anchors");
+}
+
 #[test]
 fn newsletter_archive_beats_top_posts_in_the_same_markup() {
     check("substack_archive_top_posts");

@@ -2264,8 +2264,9 @@ mod tests {
     }
 
     /// The search before anchored starts: every pattern unanchored over
-    /// the whole text, each pattern's first valid match, the earliest
-    /// (then longest) winning. [`find_any`] must find exactly what it did.
+    /// the whole text, each pattern's first valid match (delimited, and a
+    /// day without a year not followed by one), the earliest (then
+    /// longest) winning. [`find_any`] must find exactly what it did.
     fn find_unanchored(text: &str, ctx: &DateContext) -> Option<(String, Range<usize>)> {
         let mut best: Option<(DateTime<FixedOffset>, Range<usize>)> = None;
         for (kind, anchored) in &SETS.find_of {
@@ -2282,6 +2283,7 @@ mod tests {
                     break;
                 }
                 if is_delimited(text, whole.range())
+                    && (caps.name("y").is_some() || !year_follows(&text[whole.end()..]))
                     && let Some(dt) = build(*kind, &caps, ctx)
                 {
                     let span = whole.range();

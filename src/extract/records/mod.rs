@@ -1081,7 +1081,46 @@ fn place_records(
     }
     // A subsection's records lie inside its parent container's range.
     records.sort_unstable_by_key(|r| r.start);
+    without_odd_runs(doc, records)
+}
+
+/// `records` (runs of siblings) without the runs whose elements carry
+/// none of the classes that the elements of all the other runs, or all
+/// but one, carry: a Q&A page puts an anchor before each `div.answer`,
+/// and the anchor before the answers' header (`div#answers-header`, "6
+/// Answers" and its sort switch) made one more run of an anchor and a
+/// block.
+fn without_odd_runs(doc: &Document, records: Vec<Record>) -> Vec<Record> {
+    if records.len() < 3 {
+        return records;
+    }
+    let classes_of = |r: &Record| {
+        let mut classes: Vec<&str> = Vec::new();
+        let mut i = r.start;
+        while i < r.end {
+            classes.extend(stable_classes(doc, i));
+            i = doc.node(i).end.max(i + 1);
+        }
+        classes.sort_unstable();
+        classes.dedup();
+        classes
+    };
+    let sets: Vec<Vec<&str>> = records.iter().map(classes_of).collect();
+    let mut counts: HashMap<&str, usize> = HashMap::default();
+    for &c in sets.iter().flatten() {
+        *counts.entry(c).or_insert(0) += 1;
+    }
+    let needed = records.len() - 1;
+    if !counts.values().any(|&n| n >= needed) {
+        return records;
+    }
+    let shared = |c: &&str| counts.get(c).is_some_and(|&n| n >= needed);
     records
+        .into_iter()
+        .zip(sets)
+        .filter(|(_, set)| set.iter().any(shared))
+        .map(|(r, _)| r)
+        .collect()
 }
 
 /// `records` without their interludes ([`interludes`]: a programme's
