@@ -114,12 +114,15 @@ pub(super) const DOWNLOAD_EXTENSIONS: &[&str] = &[
 ];
 
 pub(super) fn is_download(href: &str) -> bool {
-    let path = href
-        .split(['?', '#'])
-        .next()
-        .unwrap_or("")
-        .to_ascii_lowercase();
-    DOWNLOAD_EXTENSIONS.iter().any(|e| path.ends_with(e))
+    has_extension(href, DOWNLOAD_EXTENSIONS)
+}
+
+/// True when `href`'s path ends with one of `extensions`, in any case.
+fn has_extension(href: &str, extensions: &[&str]) -> bool {
+    let path = href.split(['?', '#']).next().unwrap_or("");
+    extensions
+        .iter()
+        .any(|e| crate::extract::dom::ends_with_ascii_ci(path, e))
 }
 
 /// File extensions of documents a record may attach (a notice's PDF).
@@ -137,11 +140,8 @@ const FILE_NOTES: &[&str] = &[
 /// download, a document by its extension, or a link whose text notes the
 /// file's type or size), not a page of its own.
 pub(super) fn is_attachment(text: &str, href: &str) -> bool {
-    let path = href.split(['?', '#']).next().unwrap_or("");
-    DOWNLOAD_EXTENSIONS
-        .iter()
-        .chain(DOCUMENT_EXTENSIONS)
-        .any(|e| crate::extract::dom::ends_with_ascii_ci(path, e))
+    is_download(href)
+        || has_extension(href, DOCUMENT_EXTENSIONS)
         || FILE_NOTES
             .iter()
             .any(|n| crate::extract::dom::find_ascii_ci(text.as_bytes(), n.as_bytes()).is_some())

@@ -140,9 +140,15 @@ fn is_label(t: &str) -> bool {
     })
 }
 
+/// Rows at the top of a table looked at for its header row.
+const HEADER_ROWS: usize = 3;
+
 /// The header cell above node `i` when `record` is a table row and `i`
 /// is in one of its cells: the cell at the same place in the table's
-/// first row of header cells ("Closing Date" over a job's closing day).
+/// first row of header cells among its top [`HEADER_ROWS`] rows
+/// ("Closing Date" over a job's closing day, below a grid's command
+/// row). Only those rows are looked at, so a table of many rows and no
+/// header costs each row a few steps, not a scan from the table's start.
 fn column_header(doc: &Document, record: &Record, i: NodeId) -> Option<NodeId> {
     if !doc.is_tag(record.start, "tr") || i == record.start {
         return None;
@@ -158,9 +164,12 @@ fn column_header(doc: &Document, record: &Record, i: NodeId) -> Option<NodeId> {
     let table = doc
         .ancestors(record.start)
         .find(|&a| doc.is_tag(a, "table"))?;
-    let header = (table..record.start)
+    // The table's own rows: its children and its sections' children.
+    let header = doc
+        .children(table)
+        .flat_map(|c| std::iter::once(c).chain(doc.children(c)))
         .filter(|&r| doc.is_tag(r, "tr"))
-        .filter(|&r| doc.ancestors(r).find(|&a| doc.is_tag(a, "table")) == Some(table))
+        .take(HEADER_ROWS)
         .find(|&r| {
             let mut cells = doc
                 .children(r)

@@ -1305,9 +1305,7 @@ fn widen(
     // meeting without its agenda yet, a notice without a file).
     let roots_link = mined.iter().all(|r| has_link(doc, r));
     let of_their_kind = |r: &Record| {
-        !shared.is_empty()
-            && classes(r.start).filter(|c| shared.contains(c)).count() >= shared.len()
-            && says_something(doc, r)
+        !shared.is_empty() && carries_all(doc, r.start, &shared) && says_something(doc, r)
     };
     all.iter()
         .filter(|r| {
@@ -1334,10 +1332,7 @@ fn labelled_member(doc: &Document, wrapper: NodeId, tag: &str, shared: &[&str]) 
     }
     let mut member = None;
     for c in doc.children(wrapper).filter(|&c| doc.element(c).is_some()) {
-        let of_kind = doc.is_tag(c, tag)
-            && shared
-                .iter()
-                .all(|s| stable_classes(doc, c).any(|x| x == *s));
+        let of_kind = doc.is_tag(c, tag) && carries_all(doc, c, shared);
         if of_kind && member.is_none() {
             member = Some(c);
         } else if of_kind
@@ -1348,6 +1343,13 @@ fn labelled_member(doc: &Document, wrapper: NodeId, tag: &str, shared: &[&str]) 
         }
     }
     member
+}
+
+/// True when element `id` carries every class of `shared`.
+fn carries_all(doc: &Document, id: NodeId, shared: &[&str]) -> bool {
+    shared
+        .iter()
+        .all(|s| stable_classes(doc, id).any(|c| c == *s))
 }
 
 /// Fewest words a record without a link shows among records that link.
