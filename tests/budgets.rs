@@ -264,3 +264,47 @@ fn sigterm_is_honoured_within_the_grace_while_pages_parse() {
         "exited {took:?} after SIGTERM ({status})"
     );
 }
+
+/// Formatting tags left open beyond the cap are dropped by the parse
+/// pre-pass; the run says so in the feed's line, naming the feed and the
+/// cause, and every record is still published.
+#[test]
+fn formatting_tags_left_open_are_named_in_the_feeds_notes() {
+    let dir = tempfile::tempdir().unwrap();
+    let open: String = (0..20).map(|i| format!("<b id=b{i}>")).collect();
+    let stories: String = (0..8)
+        .map(|i| {
+            format!(
+                "<article><h2><a href=\"/story/{i}\">Harbour story number {i} about the ferry</a></h2>\
+                 <p>Posted 2026-11-{:02}</p></article>",
+                i + 1
+            )
+        })
+        .collect();
+    std::fs::write(
+        dir.path().join("open.html"),
+        format!("<html><body><main><p>{open}{stories}</main></body></html>"),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("feeds.toml"),
+        "output_dir = \"out\"\n[[feed]]\nid = \"bold\"\nurl = \"open.html\"\nbodies = false\n",
+    )
+    .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_feedmine"))
+        .args(["once", "--config"])
+        .arg(dir.path().join("feeds.toml"))
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    let line = stdout
+        .lines()
+        .find(|l| l.starts_with("feed bold: published (8 records"))
+        .unwrap_or_else(|| panic!("{stdout}"));
+    assert!(
+        line.contains("formatting tags (b, font, i, ...) were dropped")
+            && line.contains("more than 8 open"),
+        "{line}"
+    );
+}

@@ -59,6 +59,9 @@ pub struct Document {
     pub truncated_at_budget: bool,
     /// Attributes dropped beyond [`budget::MAX_ATTRIBUTES`] per element.
     pub dropped_attributes: usize,
+    /// Formatting start tags dropped by the cap on those left open
+    /// ([`formatting::MAX_ACTIVE_FORMATTING`]; 0 on ordinary pages).
+    pub dropped_formatting_tags: usize,
     /// Where the `script` elements of the parsed HTML are, as byte ranges
     /// of the string given to [`parse`] (none for a document built another
     /// way: [`prepare::ScriptSpans::scanned_to`] is then 0).
@@ -255,6 +258,7 @@ pub fn parse_with_depth_cap(html: &str, max_depth: usize) -> Document {
     doc.dropped_deep_tags = prepared.dropped_deep_tags;
     doc.truncated_at_budget = prepared.truncated;
     doc.dropped_attributes = prepared.dropped_attributes;
+    doc.dropped_formatting_tags = prepared.dropped_formatting_tags;
     doc.scripts = prepared.scripts;
     doc
 }

@@ -160,6 +160,13 @@ fn budget_notes(doc: &crate::extract::dom::Document) -> Vec<String> {
             doc.dropped_attributes
         ));
     }
+    if doc.dropped_formatting_tags > 0 {
+        notes.push(format!(
+            "{} formatting tags (b, font, i, ...) were dropped: the page leaves more than {} open (the parse budget)",
+            doc.dropped_formatting_tags,
+            crate::extract::dom::formatting::MAX_ACTIVE_FORMATTING
+        ));
+    }
     notes
 }
 
