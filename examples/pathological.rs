@@ -43,6 +43,10 @@ const CASES: &[(&str, &str)] = &[
         "1,000 distinct <b> left open in a paragraph, then 140,000 paragraphs → list pipeline",
     ),
     (
+        "stray-end-tags",
+        "2,500,000 stray </p> after a list (a paragraph each) → list pipeline",
+    ),
+    (
         "list-items-bodies",
         "1,000,000 identical list items → bodies (reverse)",
     ),
@@ -249,6 +253,16 @@ fn open_formatting() -> String {
     html
 }
 
+/// Stray `</p>` end tags, each of which the parser makes a paragraph of
+/// (2.5 million elements and 710 MB before the node budget).
+fn stray_end_tags() -> String {
+    let stories = repeated_list("<li><a href=\"/story\">Same story</a></li>", 20);
+    stories.replace(
+        "</body>",
+        &format!("<div>{}</div></body>", "</p>".repeat(items(2_500_000))),
+    )
+}
+
 fn text_node() -> String {
     let mut html = String::from("<html><body><article><p>");
     let sentence = "The quick brown fox jumps over the lazy dog. ";
@@ -288,6 +302,7 @@ fn run_case(name: &str) -> (String, String, Duration) {
         "list-items" => list_case(list_items()),
         "many-comments" => list_case(many_comments()),
         "open-formatting" => list_case(open_formatting()),
+        "stray-end-tags" => list_case(stray_end_tags()),
         "list-items-bodies" => bodies_case(list_items()),
         "text-node" => list_case(text_node()),
         "text-node-bodies" => bodies_case(text_node()),

@@ -68,6 +68,19 @@ fn pages_at_the_fetch_cap_stay_under_200_mb() {
         format!("<html><body><ul>{records}</ul></body></html>"),
     )
     .unwrap();
+    // 2.5 million stray `</p>`, each of which the parser makes a
+    // paragraph of: 710 MB peak before the node budget.
+    let stories: String = (0..20)
+        .map(|i| format!("<li><a href=/story/{i}>Harbour story number {i}</a></li>"))
+        .collect();
+    std::fs::write(
+        dir.path().join("stray.html"),
+        format!(
+            "<html><body><ul>{stories}</ul><div>{}</div></body></html>",
+            "</p>".repeat(2_500_000)
+        ),
+    )
+    .unwrap();
     // An ordinary feed beside the hostile ones.
     let posts: String = (1..=6)
         .map(|i| {
@@ -86,6 +99,7 @@ fn pages_at_the_fetch_cap_stay_under_200_mb() {
         dir.path().join("feeds.toml"),
         "output_dir = \"out\"\n[[feed]]\nid = \"flat\"\nurl = \"flat.html\"\nbodies = false\n\n\
          [[feed]]\nid = \"records\"\nurl = \"records.html\"\nbodies = false\n\n\
+         [[feed]]\nid = \"stray\"\nurl = \"stray.html\"\nbodies = false\n\n\
          [[feed]]\nid = \"blog\"\nurl = \"blog.html\"\nbodies = false\n",
     )
     .unwrap();
@@ -107,6 +121,11 @@ fn pages_at_the_fetch_cap_stay_under_200_mb() {
         stdout.contains("feed records: published"),
         "{stdout}{stderr}"
     );
+    let stray = stdout
+        .lines()
+        .find(|l| l.starts_with("feed stray: published (20 records"))
+        .unwrap_or_else(|| panic!("{stdout}{stderr}"));
+    assert!(stray.contains("nodes"), "{stray}");
     // The hostile pages cost the ordinary feed nothing.
     assert!(
         stdout.contains("feed blog: published (6 records"),

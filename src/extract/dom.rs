@@ -57,6 +57,10 @@ pub struct Document {
     /// The page had more than [`budget::MAX_ELEMENTS`] elements and was
     /// cut there: these are the records of its first part.
     pub truncated_at_budget: bool,
+    /// The parser made more than [`budget::MAX_NODES`] nodes (elements the
+    /// page never wrote, like a `p` for each stray `</p>`) and the tree
+    /// stops there: these are the records of its first part.
+    pub truncated_at_nodes: bool,
     /// Attributes dropped beyond [`budget::MAX_ATTRIBUTES`] per element.
     pub dropped_attributes: usize,
     /// Formatting start tags dropped by the cap on those left open
@@ -255,6 +259,12 @@ pub fn parse_with_depth_cap(html: &str, max_depth: usize) -> Document {
     }
     let mut doc = html5ever::parse_document(sink::ArenaSink::default(), Default::default())
         .one(prepared.html.as_ref());
+    if doc.truncated_at_nodes {
+        tracing::warn!(
+            max = budget::MAX_NODES,
+            "page makes more nodes than the parse budget; only its first part was read"
+        );
+    }
     doc.dropped_deep_tags = prepared.dropped_deep_tags;
     doc.truncated_at_budget = prepared.truncated;
     doc.dropped_attributes = prepared.dropped_attributes;

@@ -147,11 +147,16 @@ fn from_page(
 
 /// What the parse budget cut from a page, for the run's notes.
 fn budget_notes(doc: &crate::extract::dom::Document) -> Vec<String> {
-    use crate::extract::dom::budget::{MAX_ATTRIBUTES, MAX_ELEMENTS};
+    use crate::extract::dom::budget::{MAX_ATTRIBUTES, MAX_ELEMENTS, MAX_NODES};
     let mut notes = Vec::new();
     if doc.truncated_at_budget {
         notes.push(format!(
             "the page has more than {MAX_ELEMENTS} elements (the parse budget): only its first part was read"
+        ));
+    }
+    if doc.truncated_at_nodes && !doc.truncated_at_budget {
+        notes.push(format!(
+            "the page makes more than {MAX_NODES} nodes (elements it never wrote, such as a paragraph for each stray </p>; the parse budget): only its first part was read"
         ));
     }
     if doc.dropped_attributes > 0 {

@@ -18,6 +18,16 @@ use super::prepare::{Options, Prepared, prepare};
 pub const MAX_ELEMENTS: usize = 150_000;
 /// Attributes kept per element; real elements have a handful.
 pub const MAX_ATTRIBUTES: usize = 256;
+/// Nodes (elements, texts, comments) the tree builder may make per page,
+/// enforced by the tree sink ([`super::sink`]): the parser also makes
+/// elements the page never wrote as start tags (a `p` for each stray
+/// `</p>`, a `br` for `</br>`, formatting elements re-opened in every
+/// block), which [`MAX_ELEMENTS`] does not count: a 10 MB page of `</p>`
+/// made 2.5 million elements and took 710 MB. A page at the start-tag
+/// budget makes two to three nodes per tag, so this cut only bites on
+/// pages that make nodes they never wrote; the tree is then the page's
+/// first part.
+pub const MAX_NODES: usize = 4 * MAX_ELEMENTS;
 
 /// Apply the budget alone to `html` (see the module header), for readers
 /// with their own tokenizer (article bodies).

@@ -17,14 +17,19 @@
 //! - Adjacent texts merge as they arrive, as in every DOM.
 //! - The walk is iterative: a page of deeply nested elements cannot
 //!   overflow the stack.
+//! - At most [`MAX_NODES`] slots: when the arena is full the sink freezes.
+//!   Every later edit is ignored and new nodes get handles with no slot
+//!   (ids from the top of the range, never a slot's), so the tree is the
+//!   one built up to that point, consistent, and the page is marked cut.
 
 use std::borrow::Cow;
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 
 use html5ever::tendril::StrTendril;
 use html5ever::tree_builder::{ElementFlags, NodeOrText, QuirksMode, TreeSink};
 use html5ever::{Attribute, ExpandedName, QualName, local_name, ns};
 
+use super::budget::MAX_NODES;
 use super::{Document, Element, LEAF_ONLY, Name, Node, NodeData, NodeId, SKIPPED_SUBTREES};
 use crate::extract::dom::collapse_whitespace;
 
@@ -60,12 +65,18 @@ struct Linked {
 /// The sink: the linked arena under construction.
 pub struct ArenaSink {
     nodes: RefCell<Vec<Linked>>,
+    /// The arena filled up: no more edits (see the module header).
+    frozen: Cell<bool>,
+    /// The id the next node without a slot gets (counting down).
+    next_unstored: Cell<u32>,
 }
 
 impl Default for ArenaSink {
     fn default() -> Self {
         ArenaSink {
             nodes: RefCell::new(vec![Linked::new(Slot::Document)]),
+            frozen: Cell::new(false),
+            next_unstored: Cell::new(u32::MAX),
         }
     }
 }
@@ -88,10 +99,28 @@ fn no_name() -> QualName {
 }
 
 impl ArenaSink {
+    /// A new slot, or an id without one once the arena is full.
     fn push(&self, slot: Slot) -> u32 {
+        if self.full() {
+            let id = self.next_unstored.get();
+            // Ids count down from the top; slots never reach them (the
+            // arena holds MAX_NODES at most).
+            self.next_unstored
+                .set(id.saturating_sub(1).max(MAX_NODES as u32));
+            return id;
+        }
         let mut nodes = self.nodes.borrow_mut();
         nodes.push(Linked::new(slot));
         (nodes.len() - 1) as u32
+    }
+
+    /// Whether the arena is full: true from then on, and every edit is
+    /// ignored (see the module header).
+    fn full(&self) -> bool {
+        if !self.frozen.get() && self.nodes.borrow().len() >= MAX_NODES {
+            self.frozen.set(true);
+        }
+        self.frozen.get()
     }
 
     fn handle(&self, slot: Slot) -> Handle {
@@ -200,7 +229,9 @@ impl TreeSink for ArenaSink {
     type ElemName<'a> = ExpandedName<'a>;
 
     fn finish(self) -> Document {
-        layout(self.nodes.into_inner())
+        let mut doc = layout(self.nodes.into_inner());
+        doc.truncated_at_nodes = self.frozen.get();
+        doc
     }
 
     fn parse_error(&self, _msg: Cow<'static, str>) {}
@@ -229,6 +260,9 @@ impl TreeSink for ArenaSink {
     }
 
     fn append(&self, parent: &Handle, child: NodeOrText<Handle>) {
+        if self.full() {
+            return;
+        }
         let mut nodes = self.nodes.borrow_mut();
         let last = nodes[parent.id as usize].last;
         Self::place(&mut nodes, child, last, |n, c| {
@@ -242,6 +276,9 @@ impl TreeSink for ArenaSink {
         prev_element: &Handle,
         child: NodeOrText<Handle>,
     ) {
+        if self.full() {
+            return;
+        }
         let has_parent = self.nodes.borrow()[element.id as usize].parent.is_some();
         if has_parent {
             self.append_before_sibling(element, child);
@@ -265,6 +302,9 @@ impl TreeSink for ArenaSink {
     fn set_quirks_mode(&self, _mode: QuirksMode) {}
 
     fn append_before_sibling(&self, sibling: &Handle, child: NodeOrText<Handle>) {
+        if self.full() {
+            return;
+        }
         let mut nodes = self.nodes.borrow_mut();
         let prev = nodes[sibling.id as usize].prev;
         Self::place(&mut nodes, child, prev, |n, c| {
@@ -273,6 +313,9 @@ impl TreeSink for ArenaSink {
     }
 
     fn add_attrs_if_missing(&self, target: &Handle, attrs: Vec<Attribute>) {
+        if self.full() {
+            return;
+        }
         let mut nodes = self.nodes.borrow_mut();
         if let Slot::Element { attrs: have, .. } = &mut nodes[target.id as usize].slot {
             for a in attrs {
@@ -284,10 +327,16 @@ impl TreeSink for ArenaSink {
     }
 
     fn remove_from_parent(&self, target: &Handle) {
+        if self.full() {
+            return;
+        }
         Self::detach(&mut self.nodes.borrow_mut(), target.id);
     }
 
     fn reparent_children(&self, node: &Handle, new_parent: &Handle) {
+        if self.full() {
+            return;
+        }
         let mut nodes = self.nodes.borrow_mut();
         while let Some(c) = nodes[node.id as usize].first {
             Self::append_child(&mut nodes, new_parent.id, c);
@@ -528,5 +577,44 @@ mod tests {
             "only {seen} fixtures found in {}",
             dir.display()
         );
+    }
+
+    /// Regression: the parser makes a `p` for every stray `</p>`, which
+    /// the start-tag budget does not count: a 10 MB page of them made 2.5
+    /// million elements and took 710 MB. The arena stops at the node
+    /// budget and keeps the page's first part, consistent.
+    #[test]
+    fn stray_end_tags_make_no_more_nodes_than_the_budget() {
+        use super::super::budget::MAX_NODES;
+        let items: String = (0..20)
+            .map(|i| format!("<li><a href=\"/story/{i}\">Story number {i}</a></li>"))
+            .collect();
+        let html = format!(
+            "<html><body><ul>{items}</ul><div>{}</div><p>Written after the flood</p></body></html>",
+            "</p>".repeat(MAX_NODES)
+        );
+        let doc = parse(&html);
+        assert!(doc.truncated_at_nodes);
+        assert!(doc.nodes.len() <= MAX_NODES, "{}", doc.nodes.len());
+        let links = doc
+            .nodes
+            .iter()
+            .filter(|n| matches!(&n.data, NodeData::Element(e) if e.name == "a"))
+            .count();
+        assert_eq!(links, 20);
+        assert!(!doc.text(0).contains("Written after the flood"));
+        // Every node's subtree stays within the arena.
+        assert!(doc.nodes.iter().all(|n| n.end as usize <= doc.nodes.len()));
+    }
+
+    /// A page at the start-tag budget (one text per element) is not cut by
+    /// the node budget.
+    #[test]
+    fn a_page_at_the_start_tag_budget_is_within_the_node_budget() {
+        use super::super::budget::MAX_ELEMENTS;
+        let html = "<p>a\n".repeat(MAX_ELEMENTS - 10);
+        let doc = parse(&html);
+        assert!(!doc.truncated_at_nodes);
+        assert!(!doc.truncated_at_budget);
     }
 }
