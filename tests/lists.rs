@@ -555,6 +555,13 @@ fn answers_after_anchors_without_their_header() {
     check("qa_answers_after_anchors");
 }
 
+/// Regression: the sticky threads sit in an `ol#stickies` of their own
+/// right above the `ol#threads`, in the same markup, and were left out.
+#[test]
+fn forum_threads_with_their_stickies_in_a_list_of_their_own() {
+    check("forum_thread_list_stickies");
+}
+
 #[test]
 fn newsletter_archive_beats_top_posts_in_the_same_markup() {
     check("substack_archive_top_posts");

@@ -69,6 +69,24 @@ pub(super) fn image_url(el: &Element, base: &Url) -> Option<Url> {
     (!decorative && !avatar).then_some(source)
 }
 
+/// True when image `id` sits in an element whose class calls what it
+/// holds icons, a class name ending in "icons" (a forum's
+/// `div.threaddetailicons` with a thread's "closed" padlock, which only
+/// one thread of the list shows, so it is not decoration by being
+/// repeated); a link classed `no-attachment-icon` around a comment's
+/// graph is no such box.
+pub(super) fn in_icon_box(doc: &Document, id: NodeId) -> bool {
+    doc.node(id)
+        .parent
+        .and_then(|p| doc.element(p)?.attr("class"))
+        .is_some_and(|c| {
+            c.split_ascii_whitespace().any(|t| {
+                let b = t.as_bytes();
+                b.len() >= 5 && b[b.len() - 5..].eq_ignore_ascii_case(b"icons")
+            })
+        })
+}
+
 /// Attributes that hold the address of the picture an `img` shows, in the
 /// order they are read: lazy loaders keep the real one in `data-*` and a
 /// placeholder in `src`.

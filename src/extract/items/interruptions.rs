@@ -158,9 +158,10 @@ pub(super) fn camel_humps(token: &str) -> impl Iterator<Item = &str> {
 pub(super) const AD_LABEL_DEPTH: u32 = 6;
 
 /// True when an element near the top of the record's first element is a
-/// label marked as an ad whose text says so too (`<div
-/// class="card-tag--sponsored">Sponsored</div>` in the card's header): an
-/// ad slot nested in a real record has no such text; or text kept for
+/// label marked as an ad, by its class or its `aria-label`, whose text
+/// says so too (`<div class="card-tag--sponsored">Sponsored</div>` in the
+/// card's header): an ad slot nested in a real record has no such text;
+/// or text kept for
 /// screen readers that opens with such a word (`<span
 /// class=wt-screen-reader-only>Ad from shop Kiln</span>`, where the other
 /// cards say "From shop …"). Only the first element: an ad placed between
@@ -176,7 +177,7 @@ pub(super) fn has_ad_label(
     while i < end {
         let node = doc.node(i);
         let for_screen_readers = doc.element(i).is_some_and(Element::is_for_screen_readers);
-        let labelled = (marked(i) || for_screen_readers) && {
+        let labelled = (marked(i) || for_screen_readers || aria_says_ad(doc, i)) && {
             let text = doc.text(i);
             let text = text.trim().trim_end_matches(':');
             let first = text.split_whitespace().next().unwrap_or("");
@@ -196,6 +197,15 @@ pub(super) fn has_ad_label(
         };
     }
     false
+}
+
+/// True when element `id`'s accessible name says it is an ad
+/// (`<span aria-label="Advertisement">Ad</span>`, where its class is a
+/// build hash that says nothing).
+fn aria_says_ad(doc: &Document, id: NodeId) -> bool {
+    doc.element(id)
+        .and_then(|e| e.attr("aria-label"))
+        .is_some_and(|l| AD_MARKERS.iter().any(|m| l.trim().eq_ignore_ascii_case(m)))
 }
 
 /// Class-name parts that mark a card as a promotion of the site's own

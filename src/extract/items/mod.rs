@@ -150,6 +150,9 @@ pub fn item_from_record(
     // comes before the topic's own date).
     let mut hidden: Vec<Range<NodeId>> = Vec::new();
     let mut hidden_date: Option<DateTime<FixedOffset>> = None;
+    // The exact date of a thread's latest activity, for a record without
+    // a date of its own.
+    let mut latest: Option<LatestActivity> = None;
     for i in record.start..record.end {
         let Some(el) = doc.element(i) else { continue };
         let name = el.name.as_str();
@@ -182,11 +185,20 @@ pub fn item_from_record(
         } else if name == "img"
             && image.is_none()
             && !shown_src(el).is_some_and(|s| plan.shared_images.contains(s.trim()))
+            && !in_icon_box(doc, i)
         {
             image = image_url(el, base);
         }
         if attr_date.is_none() && !(in_hidden && hidden_date.is_some()) {
-            let found = attribute_date(doc, i, dates).filter(|_| !labelled_latest(doc, record, i));
+            let found = match attribute_date(doc, i, dates) {
+                Some(d) if labelled_latest(doc, record, i) => {
+                    if latest.is_none() && labelled_latest_activity(doc, record, i) {
+                        latest = Some((d, i..doc.node(i).end));
+                    }
+                    None
+                }
+                other => other,
+            };
             if in_hidden {
                 hidden_date = found;
             } else {
@@ -210,9 +222,16 @@ pub fn item_from_record(
     let own = links.iter().find(|l| plan.change_links.contains(&l.node));
     // A record without a title link is linked by its heading's place on
     // the page before any link its words cite.
+    // A heading read as the title beside a file link is linked by its own
+    // place on the page when it has one (an agenda item's `h3 id`): the
+    // file is an attachment of it.
     let link = own
-        .or_else(|| link_node.and_then(|n| links.iter().find(|l| l.node == n)))
         .map(|l| l.url.clone())
+        .or_else(|| title_heading.and_then(|h| heading_anchor(doc, h, base)))
+        .or_else(|| {
+            let n = link_node?;
+            links.iter().find(|l| l.node == n).map(|l| l.url.clone())
+        })
         .or_else(|| heading.and_then(|h| heading_anchor(doc, h, base)))
         .or_else(|| links.first().map(|l| l.url.clone()));
 
@@ -232,7 +251,7 @@ pub fn item_from_record(
                 link: title_link,
                 heading: title_heading,
             };
-            record_text_date(doc, record, title, &hidden, hidden_date, dates)
+            record_text_date(doc, record, title, &hidden, hidden_date, latest, dates)
         }
     };
     let (author, categories) = crate::extract::byline::byline_and_tags(doc, record, link_node);

@@ -1,10 +1,14 @@
 //! Numbering a list writes into every title: a running index in front
 //! ("1: ", "2: ", … on a bulletin board's thread list, "1. ", "2. " on a
-//! ranked list) and a count behind ("… (1001)", its replies). Neither is
-//! the title: the page's own pages name the thread without them.
+//! ranked list; "5.1 ", "5.2 ", "6.1 ", … on a meeting's agenda) and a
+//! count behind ("… (1001)", its replies). Neither is the title: the
+//! page's own pages name the thread without them.
 //!
 //! Invariants: the group decides, never one title: the index is stripped
-//! only when every title carries it and the numbers run on by one; a count
+//! only when every title carries it and the numbers run on by one (an
+//! agenda's item numbers by one within a section, from 1 in the next
+//! section, in ascending order: a release list's "5.2", "5.1" is not one);
+//! a count
 //! only when every title ends with one and they are not all years (a film
 //! list's "Dune (2021)" keeps its year). A title is never emptied; a
 //! record without a link is known by its title without them.
@@ -23,7 +27,7 @@ pub fn without_list_numbering(items: &mut [Item]) {
     if items.len() < MIN_NUMBERED {
         return;
     }
-    let index = running_index(items);
+    let index = running_index(items).or_else(|| agenda_index(items));
     let counts = trailing_counts(items);
     if index.is_none() && counts.is_none() {
         return;
@@ -70,6 +74,49 @@ fn index_prefix(title: &str) -> Option<(u32, usize)> {
     let after = &rest[sep.len()..];
     let start = title.len() - after.trim_start().len();
     (start < title.len()).then_some((n, start))
+}
+
+/// The byte length of each title's agenda number ("5.1 ", "5.2 ",
+/// "6.1 "), when every title opens with one and each is the next item of
+/// its section or the first item of a later section.
+fn agenda_index(items: &[Item]) -> Option<Vec<usize>> {
+    let mut cuts = Vec::with_capacity(items.len());
+    let mut last: Option<(u32, u32)> = None;
+    for item in items {
+        let (section, n, cut) = agenda_prefix(&item.title)?;
+        let follows = match last {
+            None => true,
+            Some((s, m)) => (section == s && n == m + 1) || (section > s && n == 1),
+        };
+        if !follows {
+            return None;
+        }
+        last = Some((section, n));
+        cuts.push(cut);
+    }
+    Some(cuts)
+}
+
+/// "7.2 Rezoning application" → (7, 2, 4): the section, the item and
+/// where the title starts after them (a space, ". " or ": " follows).
+fn agenda_prefix(title: &str) -> Option<(u32, u32, usize)> {
+    let number = |s: &str| {
+        let digits = s.bytes().take_while(u8::is_ascii_digit).count();
+        (1..=3)
+            .contains(&digits)
+            .then(|| Some((s[..digits].parse::<u32>().ok()?, digits)))
+            .flatten()
+    };
+    let (section, d1) = number(title)?;
+    let rest = title[d1..].strip_prefix('.')?;
+    let (n, d2) = number(rest)?;
+    let rest = &rest[d2..];
+    let rest = rest
+        .strip_prefix(". ")
+        .or_else(|| rest.strip_prefix(": "))
+        .or_else(|| rest.strip_prefix(' '))?;
+    let start = title.len() - rest.trim_start().len();
+    (start < title.len()).then_some((section, n, start))
 }
 
 /// Where each title ends before its trailing "(N)" count, when every
@@ -132,6 +179,36 @@ mod tests {
                 "猫飼ってる奴ちょっと来い Part38"
             ]
         );
+    }
+
+    /// Regression: a council meeting's agenda items were titled with
+    /// their numbers ("7.2 Rezoning application for …").
+    #[test]
+    fn an_agendas_item_numbers_are_no_title() {
+        let mut items = titled(&[
+            "5.1 Brackenridge Food Bank – 2023 Annual Update",
+            "5.2 Residents of Orchard Hill regarding speeding",
+            "6.1 Minutes of the Regular Council Meeting of February 27, 2024",
+            "9.1 Fees and Charges Amendment Bylaw No. 3388, 2024",
+        ]);
+        without_list_numbering(&mut items);
+        assert_eq!(
+            titles(&items),
+            [
+                "Brackenridge Food Bank – 2023 Annual Update",
+                "Residents of Orchard Hill regarding speeding",
+                "Minutes of the Regular Council Meeting of February 27, 2024",
+                "Fees and Charges Amendment Bylaw No. 3388, 2024"
+            ]
+        );
+        // Versions, newest first, are titles: the numbers do not ascend.
+        let mut releases = titled(&["5.3 Released", "5.2 Released", "5.1 Released"]);
+        without_list_numbering(&mut releases);
+        assert_eq!(titles(&releases)[0], "5.3 Released");
+        // Nor when a section's items skip one.
+        let mut gaps = titled(&["1.1 Opening", "1.3 Minutes", "2.1 Reports"]);
+        without_list_numbering(&mut gaps);
+        assert_eq!(titles(&gaps)[1], "1.3 Minutes");
     }
 
     #[test]

@@ -107,6 +107,18 @@ const LABEL_LOOKBACK: NodeId = 4;
 /// discussion's bar above its first comment), or it is in an element
 /// classed so (phpBB's `dd.lastpost`, whose label is a `dfn` further up).
 pub(super) fn labelled_latest(doc: &Document, record: &Record, i: NodeId) -> bool {
+    labelled_as(doc, record, i, is_label)
+}
+
+/// True when the date at node `i` is labelled as a thread's latest
+/// activity ([`labelled_latest`] without the deadlines).
+pub(super) fn labelled_latest_activity(doc: &Document, record: &Record, i: NodeId) -> bool {
+    labelled_as(doc, record, i, |t| is_label_of(t, LATEST_LABELS))
+}
+
+/// [`labelled_latest`] with the labels `is_label` accepts (a class of
+/// latest activity always counts).
+fn labelled_as(doc: &Document, record: &Record, i: NodeId, is_label: fn(&str) -> bool) -> bool {
     if in_latest_block(doc, record, i) {
         return true;
     }
@@ -134,8 +146,13 @@ pub(super) fn labelled_latest(doc: &Document, record: &Record, i: NodeId) -> boo
 /// True when `t` is a label of latest activity or of a deadline ("Last
 /// post:", "Closing Date").
 fn is_label(t: &str) -> bool {
+    is_label_of(t, LATEST_LABELS) || is_label_of(t, DEADLINE_LABELS)
+}
+
+/// True when `t` opens with one of `labels` as a whole word.
+fn is_label_of(t: &str, labels: &[&str]) -> bool {
     let t = t.trim().trim_end_matches(':').trim_end();
-    LATEST_LABELS.iter().chain(DEADLINE_LABELS).any(|l| {
+    labels.iter().any(|l| {
         starts_with_ascii_ci(t, l) && !t[l.len()..].starts_with(|c: char| c.is_alphanumeric())
     })
 }
@@ -281,18 +298,34 @@ pub(super) fn attribute_date(
         })
 }
 
+/// The exact date of a thread's latest activity (a tooltip's) and the
+/// element that carries it, whose text ("7 hours ago") says the same.
+pub(super) type LatestActivity = (DateTime<FixedOffset>, Range<NodeId>);
+
 /// A record's date when no visible element carries one in an attribute:
-/// the visible text's, else the hidden subtrees' attribute date
-/// (`hidden_date`), else their text's; and whether it moves with the clock
-/// (only a date read from text can be relative).
+/// the visible text's (outside the element of its `latest` activity),
+/// else the hidden subtrees' attribute date (`hidden_date`), else the
+/// exact date of the latest activity (a mailing list's thread shows only
+/// "last activity 7 hours ago", exact in its tooltip), else the hidden
+/// subtrees' text's; and whether it moves with the clock (only a date
+/// read from text can be relative).
 pub(super) fn record_text_date(
     doc: &Document,
     record: &Record,
     title: TitleSource,
     hidden: &[Range<NodeId>],
     hidden_date: Option<DateTime<FixedOffset>>,
+    latest: Option<LatestActivity>,
     dates: &DateContext,
 ) -> (Option<DateTime<FixedOffset>>, bool) {
+    let (latest_date, skip) = match latest {
+        Some((date, range)) => {
+            let mut skip = hidden.to_vec();
+            skip.push(range);
+            (Some(date), Cow::Owned(skip))
+        }
+        None => (None, Cow::Borrowed(hidden)),
+    };
     // A date in the headline is part of it ("Best of 2023"), but a card
     // link's date beside its heading is the record's own.
     let link = title.link.map(|t| {
@@ -313,11 +346,12 @@ pub(super) fn record_text_date(
             .map(|(d, source)| (Some(d), date_moves_with_clock(&source, dates, d)))
     };
     let visible = || {
-        from_text(hidden, heading.as_ref())
-            .or_else(|| heading.as_ref().and_then(|_| from_text(hidden, None)))
+        from_text(&skip, heading.as_ref())
+            .or_else(|| heading.as_ref().and_then(|_| from_text(&skip, None)))
     };
     visible()
         .or_else(|| hidden_date.map(|d| (Some(d), false)))
+        .or_else(|| latest_date.map(|d| (Some(d), false)))
         .or_else(|| (!hidden.is_empty()).then(|| from_text(&[], None)).flatten())
         .unwrap_or((None, false))
 }

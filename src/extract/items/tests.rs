@@ -2439,3 +2439,147 @@ fn a_forum_post_is_linked_by_its_own_anchor_and_titled_by_its_words() {
         ]
     );
 }
+
+/// Regression (a hotel search): two result cards among twelve in the
+/// same markup were ads, marked only by a label whose class is a build
+/// hash and whose accessible name says "Advertisement".
+#[test]
+fn a_card_whose_label_is_named_advertisement_is_an_ad() {
+    let is_ad = |label: &str| {
+        let doc = crate::extract::dom::parse(&format!(
+            "<div data-testid=property-card class=c066246e13><div class=c1edfbabcb>\
+             <h3><a href='/hotel/pt/avenida.html'>Hotel Avenida Palmeira</a></h3>{label}\
+             <div class=abf093bdfe>Avenida da Liberdade, Lisbon</div></div></div>"
+        ));
+        let id = (0..doc.nodes.len() as NodeId)
+            .find(|&i| doc.is_tag(i, "div"))
+            .expect("the card");
+        is_advertising(
+            &doc,
+            &Record {
+                start: id,
+                end: doc.node(id).end,
+            },
+        )
+    };
+    assert!(is_ad(
+        "<span class='b30f8eadd8 f2c9c7b6c6' aria-label=Advertisement>Ad</span>"
+    ));
+    assert!(is_ad(
+        "<span class=b30f8eadd8 aria-label=Sponsored>Sponsored</span>"
+    ));
+    // A label named so that says something else, or the same words
+    // without the name, do not make the card an ad.
+    assert!(!is_ad(
+        "<span class=b30f8eadd8 aria-label=Advertisement>Genius deal</span>"
+    ));
+    assert!(!is_ad("<span class=b30f8eadd8>Ad</span>"));
+}
+
+/// Regression (a mailing list's archive): a thread shows only "last
+/// activity 7 hours ago", exact in the span's tooltip; the tooltip was
+/// passed over as a latest activity and the thread was dated by its
+/// relative text, a day that moves with the clock. A record with no date
+/// of its own takes the exact date of its latest activity; one with a
+/// date of its own keeps it.
+#[test]
+fn a_thread_without_a_date_of_its_own_is_dated_by_its_latest_activity_exactly() {
+    let thread = |own: &str, tooltip: &str| {
+        format!(
+            "<div class=thread><h4><a href='/list/%3Cmsg{}%40x%3E'>[PATCH v2] tidectl: handle empty station list</a></h4>\
+             <div class=meta><a class=sender href='/~aokwu'>~aokwu</a> {own} · 1 reply · \
+             <span class=last-reply>last activity <span title='{tooltip}'>7 hours ago</span></span></div></div>",
+            tooltip.len()
+        )
+    };
+    let html = [
+        thread("", "2024-03-08 09:14 UTC"),
+        thread("", "2024-03-07 22:40 UTC"),
+        thread("started 2024-03-01", "2024-03-06 11:03 UTC"),
+    ]
+    .concat();
+    let items = items_of(
+        &format!("<body><main>{html}</main></body>"),
+        "thread",
+        "https://lists.example/~mkestrel/tidewater-devel/",
+    );
+    let days: Vec<(String, bool)> = items
+        .iter()
+        .map(|i| {
+            let day = i.date.map(|d| d.format("%Y-%m-%d").to_string());
+            (day.unwrap_or_default(), i.date_relative)
+        })
+        .collect();
+    assert_eq!(
+        days,
+        [
+            ("2024-03-08".to_string(), false),
+            ("2024-03-07".to_string(), false),
+            ("2024-03-01".to_string(), false),
+        ]
+    );
+}
+
+/// Regression (a council meeting's agenda): an item headed by an `h3`
+/// with an `id` and no link, with its attachments below, was linked by
+/// its first file; its heading's place on the page is its link (the
+/// file is an attachment of it), and the agenda's numbers are no part of
+/// its title.
+#[test]
+fn an_agenda_item_is_linked_by_its_headings_anchor_not_its_file() {
+    let item = |id: &str, number: &str, title: &str, file: &str| {
+        let files = match file {
+            "" => String::new(),
+            f => format!(
+                "<ul class=attachments><li><a class='file file--pdf' href='/files/{f}'>Staff report</a> \
+                 <span class=file-size>(PDF, 2.4 MB)</span></li></ul>"
+            ),
+        };
+        format!(
+            "<div class=agenda-item><h3 id='{id}' class=agenda-item__title><span class=item-number>{number}</span> {title}</h3>\
+             <p class=agenda-item__report>Staff recommend that Council receive the report for information.</p>{files}</div>"
+        )
+    };
+    let html = [
+        item(
+            "item-5-1",
+            "5.1",
+            "Food Bank – 2023 Annual Update",
+            "5-1-slides.pdf",
+        ),
+        item("item-5-2", "5.2", "Speeding on Kestrel Drive", ""),
+        item(
+            "item-6-1",
+            "6.1",
+            "Minutes of February 27, 2024",
+            "6-1-minutes.pdf",
+        ),
+        item(
+            "item-7-1",
+            "7.1",
+            "Rezoning application for 1180 Larchmont Road",
+            "7-1-map.pdf",
+        ),
+    ]
+    .concat();
+    let base = "https://city.example/council/meetings/2024-03-12/agenda";
+    let doc = crate::extract::dom::parse(&format!("<body><main>{html}</main></body>"));
+    let mut items = items_of_records(&doc, &records_of_class(&doc, "agenda-item"), base);
+    crate::extract::items::numbering::without_list_numbering(&mut items);
+    let got: Vec<(&str, Option<&str>)> = items
+        .iter()
+        .map(|i| (i.title.as_str(), i.link.as_ref().and_then(Url::fragment)))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("Food Bank – 2023 Annual Update", Some("item-5-1")),
+            ("Speeding on Kestrel Drive", Some("item-5-2")),
+            ("Minutes of February 27, 2024", Some("item-6-1")),
+            (
+                "Rezoning application for 1180 Larchmont Road",
+                Some("item-7-1")
+            ),
+        ]
+    );
+}

@@ -907,7 +907,88 @@ fn expand_place(
     };
     containers.sort_unstable();
     containers.dedup();
+    if matches!(place, Place::Siblings(..) | Place::Single(_)) {
+        let parts = split_off_parts(doc, &containers);
+        containers.extend(parts);
+        containers.sort_unstable();
+    }
     containers
+}
+
+/// Most members of a list read for the classes they share.
+const SPLIT_PROTOTYPES: usize = 64;
+
+/// Similarity (Dice over tag-name bags) each member of a split-off part
+/// needs with one of the list's members: higher than [`widen`]'s, as the
+/// part is not the place mining found records in.
+const SPLIT_SIMILARITY: f64 = 0.8;
+
+/// The parts of a list split off into a container of their own right
+/// before or after it: a forum's sticky threads in `ol#stickies` above
+/// the `ol#threads` they are threads of. Such a part is the element right
+/// beside the first or last of `lists`, with the same tag, whose element
+/// children are all of the lists' members' tag, carry every class the
+/// members share (at least one) and are made like them (their tags,
+/// [`SPLIT_SIMILARITY`]): a utility class every element carries does not
+/// make a tab bar above a list part of it.
+fn split_off_parts(doc: &Document, lists: &[NodeId]) -> Vec<NodeId> {
+    let (Some(&first), Some(&last)) = (lists.first(), lists.last()) else {
+        return Vec::new();
+    };
+    let Some(tag) = doc.tag(first) else {
+        return Vec::new();
+    };
+    let members: Vec<(NodeId, NodeId)> = lists
+        .iter()
+        .flat_map(|&l| element_children(doc, l))
+        .take(SPLIT_PROTOTYPES)
+        .map(|m| (m, m))
+        .collect();
+    let Some(member_tag) = members.first().and_then(|&(m, _)| doc.tag(m)) else {
+        return Vec::new();
+    };
+    let shared = shared_classes(doc, &members);
+    if shared.is_empty() {
+        return Vec::new();
+    }
+    let bags: Vec<HashMap<&str, u32>> = members
+        .iter()
+        .take(MAX_PROTOTYPES)
+        .map(|&(m, _)| tag_bag(doc, m, doc.node(m).end))
+        .collect();
+    let alike = |m: NodeId| {
+        let bag = tag_bag(doc, m, doc.node(m).end);
+        doc.is_tag(m, member_tag)
+            && carries_all(doc, m, &shared)
+            && bags.iter().map(|b| dice(&bag, b)).fold(0.0, f64::max) >= SPLIT_SIMILARITY
+    };
+    let is_part = |c: NodeId| {
+        doc.is_tag(c, tag) && {
+            let mut held = element_children(doc, c).peekable();
+            held.peek().is_some() && held.all(alike)
+        }
+    };
+    [beside(doc, first).0, beside(doc, last).1]
+        .into_iter()
+        .flatten()
+        .filter(|&c| !lists.contains(&c) && is_part(c))
+        .collect()
+}
+
+/// The element siblings right before and right after element `id`.
+fn beside(doc: &Document, id: NodeId) -> (Option<NodeId>, Option<NodeId>) {
+    let Some(parent) = doc.node(id).parent else {
+        return (None, None);
+    };
+    let mut before = None;
+    let mut siblings = element_children(doc, parent);
+    for c in siblings.by_ref() {
+        if c == id {
+            return (before, siblings.next());
+        }
+        before = Some(c);
+    }
+    (None, None)
 }
 
 /// Sections nested in a group's containers that hold records of their own
@@ -1664,6 +1745,37 @@ mod tests {
 
     const NAV: &str = "<nav><ul><li><a href='/'>Home</a></li><li><a href='/a'>About</a></li>\
         <li><a href='/b'>Blog</a></li><li><a href='/c'>Contact</a></li><li><a href='/d'>Jobs</a></li></ul></nav>";
+
+    /// Regression (a forum's thread list): the sticky threads sit in an
+    /// `ol#stickies` of their own right above the `ol#threads`, in the
+    /// same markup; they were left out. A bar of links beside the list,
+    /// its item of the threads' class but not made like them, stays out.
+    #[test]
+    fn a_lists_sticky_part_in_its_own_container_beside_it_is_read_with_it() {
+        let thread = |class: &str, n: usize| {
+            format!(
+                "<li class='threadbit {class}' id=thread_{n}><div class=inner><h3 class=threadtitle>\
+                 <a class=title href='showthread.php?{n}'>Thread number {n} about hand planes</a></h3>\
+                 <div class=author>Started by <a href='member.php?{n}'>user{n}</a>, 03-0{}-2024</div></div>\
+                 <ul class=threadstats><li>Replies: {n}</li><li>Views: 1,034</li></ul></li>",
+                n % 9 + 1
+            )
+        };
+        let stickies: String = [thread("hot lock", 1), thread("hot", 2)].concat();
+        let threads: String = (3..12)
+            .map(|n| thread(if n % 2 == 0 { "new" } else { "" }, n))
+            .collect();
+        let html = format!(
+            "<body>{NAV}<div id=threadlist><ol id=stickies class=stickies>{stickies}</ol>\
+             <ol id=threads class=threads>{threads}</ol><ol class=tabs><li class='threadbit tab'>\
+             <a href='?sort=new'>New</a> <a href='?sort=top'>Top</a></li></ol></div></body>"
+        );
+        let got = titles(&html, &MiningParams::default());
+        assert_eq!(got.len(), 11, "{got:?}");
+        assert!(got[0].starts_with("Thread number 1 about"), "{got:?}");
+        assert!(got[10].starts_with("Thread number 11 about"), "{got:?}");
+        assert!(got[2].starts_with("Thread number 3 about"), "{got:?}");
+    }
 
     /// Regression: a department's sub-team, a section nested in the
     /// department's section with its own heading and openings, was left out
