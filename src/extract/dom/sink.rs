@@ -101,7 +101,8 @@ fn no_name() -> QualName {
 impl ArenaSink {
     /// A new slot, or an id without one once the arena is full.
     fn push(&self, slot: Slot) -> u32 {
-        if self.full() {
+        let mut nodes = self.nodes.borrow_mut();
+        if self.fills(&nodes) {
             let id = self.next_unstored.get();
             // Ids count down from the top; slots never reach them (the
             // arena holds MAX_NODES at most).
@@ -109,17 +110,21 @@ impl ArenaSink {
                 .set(id.saturating_sub(1).max(MAX_NODES as u32));
             return id;
         }
-        let mut nodes = self.nodes.borrow_mut();
         nodes.push(Linked::new(slot));
         (nodes.len() - 1) as u32
     }
 
-    /// Whether the arena is full: true from then on, and every edit is
-    /// ignored (see the module header).
-    fn full(&self) -> bool {
-        if !self.frozen.get() && self.nodes.borrow().len() >= MAX_NODES {
+    /// Whether the arena (`nodes`, borrowed by the caller) is full: true
+    /// from then on, and every edit is ignored (see the module header).
+    fn fills(&self, nodes: &[Linked]) -> bool {
+        if !self.frozen.get() && nodes.len() >= MAX_NODES {
             self.frozen.set(true);
         }
+        self.frozen.get()
+    }
+
+    /// Whether the arena filled up (edits that add no node ask only this).
+    fn full(&self) -> bool {
         self.frozen.get()
     }
 
@@ -260,10 +265,10 @@ impl TreeSink for ArenaSink {
     }
 
     fn append(&self, parent: &Handle, child: NodeOrText<Handle>) {
-        if self.full() {
+        let mut nodes = self.nodes.borrow_mut();
+        if self.fills(&nodes) {
             return;
         }
-        let mut nodes = self.nodes.borrow_mut();
         let last = nodes[parent.id as usize].last;
         Self::place(&mut nodes, child, last, |n, c| {
             Self::append_child(n, parent.id, c)
@@ -302,10 +307,10 @@ impl TreeSink for ArenaSink {
     fn set_quirks_mode(&self, _mode: QuirksMode) {}
 
     fn append_before_sibling(&self, sibling: &Handle, child: NodeOrText<Handle>) {
-        if self.full() {
+        let mut nodes = self.nodes.borrow_mut();
+        if self.fills(&nodes) {
             return;
         }
-        let mut nodes = self.nodes.borrow_mut();
         let prev = nodes[sibling.id as usize].prev;
         Self::place(&mut nodes, child, prev, |n, c| {
             Self::insert_before(n, sibling.id, c)

@@ -938,6 +938,16 @@ fn split_off_parts(doc: &Document, lists: &[NodeId]) -> Vec<NodeId> {
     let Some(tag) = doc.tag(first) else {
         return Vec::new();
     };
+    // Most lists have no element of their tag beside them: nothing more
+    // is read then.
+    let beside: Vec<NodeId> = [beside(doc, first).0, beside(doc, last).1]
+        .into_iter()
+        .flatten()
+        .filter(|&c| doc.is_tag(c, tag) && !lists.contains(&c))
+        .collect();
+    if beside.is_empty() {
+        return Vec::new();
+    }
     let members: Vec<(NodeId, NodeId)> = lists
         .iter()
         .flat_map(|&l| element_children(doc, l))
@@ -963,16 +973,10 @@ fn split_off_parts(doc: &Document, lists: &[NodeId]) -> Vec<NodeId> {
             && bags.iter().map(|b| dice(&bag, b)).fold(0.0, f64::max) >= SPLIT_SIMILARITY
     };
     let is_part = |c: NodeId| {
-        doc.is_tag(c, tag) && {
-            let mut held = element_children(doc, c).peekable();
-            held.peek().is_some() && held.all(alike)
-        }
+        let mut held = element_children(doc, c).peekable();
+        held.peek().is_some() && held.all(alike)
     };
-    [beside(doc, first).0, beside(doc, last).1]
-        .into_iter()
-        .flatten()
-        .filter(|&c| !lists.contains(&c) && is_part(c))
-        .collect()
+    beside.into_iter().filter(|&c| is_part(c)).collect()
 }
 
 /// The element siblings right before and right after element `id`.
