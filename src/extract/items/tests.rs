@@ -1046,23 +1046,27 @@ fn a_subtitle_inside_the_title_link_is_part_of_the_title() {
     );
 }
 
+/// Whether the first `tag` element of `html`, taken as a record, is an
+/// advertisement.
+fn first_is_ad(html: &str, tag: &str) -> bool {
+    let doc = crate::extract::dom::parse(html);
+    let id = (0..doc.nodes.len() as NodeId)
+        .find(|&i| doc.is_tag(i, tag))
+        .expect("the card");
+    is_advertising(
+        &doc,
+        &Record {
+            start: id,
+            end: doc.node(id).end,
+        },
+    )
+}
+
 /// Regression: sponsored property cards in the listings' own markup
 /// carry their "Sponsored" label two levels down, in the card's header.
 #[test]
 fn a_card_labelled_sponsored_below_its_top_is_an_ad() {
-    let is_ad = |html: &str| {
-        let doc = crate::extract::dom::parse(html);
-        let id = (0..doc.nodes.len() as NodeId)
-            .find(|&i| doc.is_tag(i, "article"))
-            .expect("the card");
-        is_advertising(
-            &doc,
-            &Record {
-                start: id,
-                end: doc.node(id).end,
-            },
-        )
-    };
+    let is_ad = |html: &str| first_is_ad(html, "article");
     let card = |tag: &str| {
         format!(
             "<article class=propertyCard><div class=propertyCard-header>{tag}</div>\
@@ -2446,21 +2450,12 @@ fn a_forum_post_is_linked_by_its_own_anchor_and_titled_by_its_words() {
 #[test]
 fn a_card_whose_label_is_named_advertisement_is_an_ad() {
     let is_ad = |label: &str| {
-        let doc = crate::extract::dom::parse(&format!(
+        let card = format!(
             "<div data-testid=property-card class=c066246e13><div class=c1edfbabcb>\
              <h3><a href='/hotel/pt/avenida.html'>Hotel Avenida Palmeira</a></h3>{label}\
              <div class=abf093bdfe>Avenida da Liberdade, Lisbon</div></div></div>"
-        ));
-        let id = (0..doc.nodes.len() as NodeId)
-            .find(|&i| doc.is_tag(i, "div"))
-            .expect("the card");
-        is_advertising(
-            &doc,
-            &Record {
-                start: id,
-                end: doc.node(id).end,
-            },
-        )
+        );
+        first_is_ad(&card, "div")
     };
     assert!(is_ad(
         "<span class='b30f8eadd8 f2c9c7b6c6' aria-label=Advertisement>Ad</span>"
