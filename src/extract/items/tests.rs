@@ -1046,6 +1046,14 @@ fn a_subtitle_inside_the_title_link_is_part_of_the_title() {
     );
 }
 
+/// Each item's title and its link's fragment.
+fn titles_and_fragments(items: &[Item]) -> Vec<(&str, Option<&str>)> {
+    items
+        .iter()
+        .map(|i| (i.title.as_str(), i.link.as_ref().and_then(Url::fragment)))
+        .collect()
+}
+
 /// Whether the first `tag` element of `html`, taken as a record, is an
 /// advertisement.
 fn first_is_ad(html: &str, tag: &str) -> bool {
@@ -2424,10 +2432,7 @@ fn a_forum_post_is_linked_by_its_own_anchor_and_titled_by_its_words() {
         "post",
         "https://forum.example/viewtopic.php?f=14&t=48213",
     );
-    let got: Vec<(&str, Option<&str>)> = items
-        .iter()
-        .map(|i| (i.title.as_str(), i.link.as_ref().and_then(Url::fragment)))
-        .collect();
+    let got = titles_and_fragments(&items);
     assert_eq!(
         got,
         [
@@ -2561,10 +2566,7 @@ fn an_agenda_item_is_linked_by_its_headings_anchor_not_its_file() {
     let doc = crate::extract::dom::parse(&format!("<body><main>{html}</main></body>"));
     let mut items = items_of_records(&doc, &records_of_class(&doc, "agenda-item"), base);
     crate::extract::items::numbering::without_list_numbering(&mut items);
-    let got: Vec<(&str, Option<&str>)> = items
-        .iter()
-        .map(|i| (i.title.as_str(), i.link.as_ref().and_then(Url::fragment)))
-        .collect();
+    let got = titles_and_fragments(&items);
     assert_eq!(
         got,
         [
