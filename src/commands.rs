@@ -120,7 +120,7 @@ fn pinned_page(
 
 fn choice_records(
     page: &crate::pipeline::ListPage,
-    css: &CssDoc,
+    css: &CssDoc<'_>,
     choice: &ListChoice,
 ) -> Option<Vec<crate::extract::records::Record>> {
     let ListChoice::Select { spec, .. } = choice else {

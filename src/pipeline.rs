@@ -328,7 +328,7 @@ fn select_items(
 /// when the selector matched nothing.
 fn disagreement(
     doc: &Document,
-    css: &CssDoc,
+    css: &CssDoc<'_>,
     detection: &Detection,
     selected: &[records::Record],
     outcome: &SelectOutcome,

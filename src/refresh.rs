@@ -22,8 +22,7 @@
 //!   the previous items stay, the run is recorded as degraded.
 //! - A failed article page costs that item its body (logged, retried on the
 //!   next runs up to [`MAX_BODY_ATTEMPTS`]), never the feed.
-//! - Parsing and extraction run on blocking threads (they are CPU work,
-//!   and the selector engine's kuchikikiki trees are not `Send`).
+//! - Parsing and extraction run on blocking threads (they are CPU work).
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

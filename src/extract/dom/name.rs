@@ -33,8 +33,8 @@ impl Name {
         &self.0
     }
 
-    /// The atom itself, for a tree that takes html5ever's names (the
-    /// selector mirror): a clone, no new interning.
+    /// The atom itself: the selector engine compares names by it (and the
+    /// tests' kuchikikiki trees take it, a clone, no new interning).
     pub fn local_name(&self) -> &LocalName {
         &self.0
     }

@@ -2,9 +2,10 @@
 //! (`[feed.select]`), and generating selectors for detected record groups
 //! (what `preview` shows and `pin` writes).
 //!
-//! Matching uses kuchikikiki's `selectors`-crate engine, not a hand-written
-//! matcher: [`CssDoc`] mirrors the arena as a kuchikikiki tree once (elements
-//! and text, same preorder), so a match maps straight back to a [`NodeId`].
+//! Matching is the `selectors` crate's engine (the browsers' matcher, not a
+//! hand-written one) run on the arena itself (`matching`): [`CssDoc`]
+//! borrows the page and indexes element siblings, so a match is a
+//! [`NodeId`] and no second tree is built.
 //!
 //! Invariants:
 //! - A record chosen by a selector is the matched element's whole subtree
@@ -21,17 +22,18 @@
 //!   look hashed or generated (`css-1x2y3z`, `sc-bdVaJa`).
 //! - Nothing here does I/O; all work is bounded by the arena's size.
 
+mod matching;
+
 use std::collections::BTreeMap;
 
-use html5ever::{QualName, ns};
-use kuchikikiki::{Attribute, ElementData, ExpandedName, NodeDataRef, NodeRef, Selectors};
 use url::Url;
 
 use crate::extract::dates::{DateContext, parse_date, parse_range_start};
-use crate::extract::dom::{Document, NodeData, NodeId, collapse_whitespace};
+use crate::extract::dom::{Document, NodeId, collapse_whitespace};
 use crate::extract::items::{self, Item, TitlePlan};
 use crate::extract::records::Record;
 use crate::extract::section_dates;
+pub use matching::{CssDoc, Selectors};
 
 /// Records a `records` selector may select; the rest are dropped and counted.
 pub const MAX_SELECTED_RECORDS: usize = 2_000;
@@ -60,7 +62,7 @@ pub fn compile(css: &str) -> Result<Selectors, SelectorError> {
     if css.len() > MAX_SELECTOR_LEN {
         return Err(SelectorError::TooLong);
     }
-    Selectors::compile(css).map_err(|()| SelectorError::Syntax(css.to_string()))
+    Selectors::parse(css)
 }
 
 /// A field selector: CSS relative to a record, optionally `@attr` to read an
@@ -114,73 +116,6 @@ impl FieldSelector {
             attr: attr.map(|a| a.to_ascii_lowercase()),
             compiled: std::rc::Rc::new(compiled),
         })
-    }
-}
-
-/// The arena mirrored as a kuchikikiki tree, for selector matching.
-pub struct CssDoc {
-    /// Keeps the tree alive (nodes hold only weak parent links).
-    _root: NodeRef,
-    /// The element of each arena node (`None` for text and the root).
-    elements: Vec<Option<NodeDataRef<ElementData>>>,
-}
-
-impl CssDoc {
-    /// Mirror `doc` (linear in its size).
-    pub fn new(doc: &Document) -> CssDoc {
-        let mut refs: Vec<NodeRef> = Vec::with_capacity(doc.nodes.len());
-        let mut elements = Vec::with_capacity(doc.nodes.len());
-        for node in &doc.nodes {
-            let r = match &node.data {
-                NodeData::Document => NodeRef::new_document(),
-                NodeData::Text { text, .. } => NodeRef::new_text(text.clone()),
-                NodeData::Element(e) => NodeRef::new_element(
-                    QualName::new(None, ns!(html), e.name.local_name().clone()),
-                    e.attrs.iter().map(|(k, v)| {
-                        (
-                            ExpandedName::new(ns!(), k.local_name().clone()),
-                            Attribute {
-                                prefix: None,
-                                value: v.clone(),
-                            },
-                        )
-                    }),
-                ),
-            };
-            if let Some(p) = node.parent {
-                refs[p as usize].append(r.clone());
-            }
-            elements.push(r.clone().into_element_ref());
-            refs.push(r);
-        }
-        let root = refs.first().cloned().unwrap_or_else(NodeRef::new_document);
-        CssDoc {
-            _root: root,
-            elements,
-        }
-    }
-
-    /// Elements with ids in `range` matching `sel`, in document order.
-    pub fn matches(&self, sel: &Selectors, range: std::ops::Range<NodeId>) -> Vec<NodeId> {
-        let end = (range.end as usize).min(self.elements.len());
-        let start = (range.start as usize).min(end);
-        self.elements[start..end]
-            .iter()
-            .enumerate()
-            .filter_map(|(i, e)| {
-                e.as_ref()
-                    .filter(|e| sel.matches(e))
-                    .map(|_| (start + i) as NodeId)
-            })
-            .collect()
-    }
-
-    /// Does the element `id` match `sel`?
-    pub fn is_match(&self, sel: &Selectors, id: NodeId) -> bool {
-        self.elements
-            .get(id as usize)
-            .and_then(Option::as_ref)
-            .is_some_and(|e| sel.matches(e))
     }
 }
 
@@ -282,7 +217,7 @@ pub fn group_siblings(doc: &Document, records: &[Record]) -> usize {
 /// without its optional part ends where the next one starts).
 pub fn select_records(
     doc: &Document,
-    css: &CssDoc,
+    css: &CssDoc<'_>,
     sel: &Selectors,
     siblings: usize,
 ) -> RecordSelection {
@@ -399,12 +334,17 @@ pub struct SelectedItems {
 }
 
 /// Value of `fs` in `record`: the first match's text (or attribute).
-fn first_value(doc: &Document, css: &CssDoc, rec: &Record, fs: &FieldSelector) -> Option<String> {
+fn first_value(
+    doc: &Document,
+    css: &CssDoc<'_>,
+    rec: &Record,
+    fs: &FieldSelector,
+) -> Option<String> {
     all_values(doc, css, rec, fs).into_iter().next()
 }
 
 /// Values of every match of `fs` in `record`, non-empty, in page order.
-fn all_values(doc: &Document, css: &CssDoc, rec: &Record, fs: &FieldSelector) -> Vec<String> {
+fn all_values(doc: &Document, css: &CssDoc<'_>, rec: &Record, fs: &FieldSelector) -> Vec<String> {
     css.matches(&fs.compiled, rec.start..rec.end)
         .into_iter()
         .filter_map(|id| value_of(doc, id, fs.attr.as_deref()))
@@ -421,7 +361,12 @@ fn value_of(doc: &Document, id: NodeId, attr: Option<&str>) -> Option<String> {
 
 /// A title field's value: its `@attr`, or the first match's text as
 /// detection reads a title (without its badges, `items::title_text`).
-fn title_value(doc: &Document, css: &CssDoc, rec: &Record, fs: &FieldSelector) -> Option<String> {
+fn title_value(
+    doc: &Document,
+    css: &CssDoc<'_>,
+    rec: &Record,
+    fs: &FieldSelector,
+) -> Option<String> {
     match fs.attr {
         Some(_) => first_value(doc, css, rec, fs),
         None => css
@@ -433,7 +378,12 @@ fn title_value(doc: &Document, css: &CssDoc, rec: &Record, fs: &FieldSelector) -
 }
 
 /// A link field's value: its `@attr`, or the `href` of the first match.
-fn link_value(doc: &Document, css: &CssDoc, rec: &Record, fs: &FieldSelector) -> Option<String> {
+fn link_value(
+    doc: &Document,
+    css: &CssDoc<'_>,
+    rec: &Record,
+    fs: &FieldSelector,
+) -> Option<String> {
     match fs.attr {
         Some(_) => first_value(doc, css, rec, fs),
         None => css
@@ -447,7 +397,7 @@ fn link_value(doc: &Document, css: &CssDoc, rec: &Record, fs: &FieldSelector) ->
 /// field by its selector when given, else found automatically.
 pub fn apply(
     doc: &Document,
-    css: &CssDoc,
+    css: &CssDoc<'_>,
     select: &CompiledSelect,
     base: &Url,
     dates: &DateContext,
@@ -502,7 +452,7 @@ pub fn apply(
 #[allow(clippy::too_many_arguments)]
 fn set_field(
     doc: &Document,
-    css: &CssDoc,
+    css: &CssDoc<'_>,
     r: &Record,
     base: &Url,
     dates: &DateContext,
@@ -701,7 +651,7 @@ fn shared_classes(doc: &Document, ids: &[NodeId]) -> Vec<String> {
 }
 
 /// Does `css` select exactly `targets` (sorted record roots)?
-fn verifies(doc: &Document, cssdoc: &CssDoc, css: &str, targets: &[NodeId]) -> bool {
+fn verifies(doc: &Document, cssdoc: &CssDoc<'_>, css: &str, targets: &[NodeId]) -> bool {
     let Ok(sel) = compile(css) else { return false };
     let got = cssdoc.matches(&sel, 0..doc.nodes.len() as NodeId);
     got == targets
@@ -710,7 +660,7 @@ fn verifies(doc: &Document, cssdoc: &CssDoc, css: &str, targets: &[NodeId]) -> b
 /// A verified CSS selector that selects exactly the roots of `records`
 /// (the first element of each record) on this page, or `None` when no
 /// stable selector does.
-pub fn group_selector(doc: &Document, css: &CssDoc, records: &[Record]) -> Option<String> {
+pub fn group_selector(doc: &Document, css: &CssDoc<'_>, records: &[Record]) -> Option<String> {
     let targets: Vec<NodeId> = records.iter().map(|r| r.start).collect();
     if targets.is_empty() || targets.iter().any(|&t| doc.element(t).is_none()) {
         return None;
@@ -792,7 +742,7 @@ pub fn group_selector(doc: &Document, css: &CssDoc, records: &[Record]) -> Optio
 /// Last resort: the parent's full path with `:nth-child` steps, then the
 /// record tag (with `:not(:nth-child(k))` for children left out). Exact on
 /// this page, fragile across redesigns.
-fn positional_selector(doc: &Document, css: &CssDoc, targets: &[NodeId]) -> Option<String> {
+fn positional_selector(doc: &Document, css: &CssDoc<'_>, targets: &[NodeId]) -> Option<String> {
     let parent = doc.node(targets[0]).parent?;
     if targets.iter().any(|&t| doc.node(t).parent != Some(parent)) {
         return None;
@@ -911,7 +861,7 @@ fn relative_candidates(doc: &Document, rec: &Record, id: NodeId) -> Vec<String> 
 /// Find field selectors for a group whose items the automatic finder made.
 pub fn field_selectors(
     doc: &Document,
-    css: &CssDoc,
+    css: &CssDoc<'_>,
     records: &[Record],
     base: &Url,
     dates: &DateContext,
@@ -1023,7 +973,7 @@ fn carriers(
 #[allow(clippy::too_many_arguments)]
 fn best_field_selector(
     doc: &Document,
-    css: &CssDoc,
+    css: &CssDoc<'_>,
     records: &[Record],
     autos: &[Item],
     base: &Url,
@@ -1454,7 +1404,7 @@ mod tests {
     }
 
     /// The field selectors found for [`views_rows`].
-    fn views_fields(doc: &Document, css: &CssDoc) -> FieldSelectors {
+    fn views_fields(doc: &Document, css: &CssDoc<'_>) -> FieldSelectors {
         let records = roots(doc, "div", "views-row");
         let plan = items::plan_titles(doc, &records, &dates());
         field_selectors(doc, css, &records, &base(), &dates(), &plan)
