@@ -319,6 +319,12 @@ fn select_items(
     if let Some(note) = disagreement(doc, &css, detection, &sel.selection.records, &outcome) {
         chosen.notes.push(note);
     }
+    if css.out_of_steps() {
+        chosen.notes.push(format!(
+            "a selector took more than its work budget ({} moves per element; a `~` over a long list?): some matches may be missing",
+            selectors::MAX_STEPS_PER_ELEMENT
+        ));
+    }
     chosen.select = Some(outcome);
     (items, chosen)
 }

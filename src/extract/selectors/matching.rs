@@ -34,7 +34,7 @@
 //!   most an entry per element and kind of `:nth-*`.
 //! - Nothing here does I/O or panics on a page or a selector.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::fmt;
 use std::ops::Range;
 
@@ -56,6 +56,17 @@ use crate::extract::dom::{Document, Element, NodeData, NodeId};
 
 /// Whitespace per CSS Selectors Level 3 § 4 (what separates classes).
 const SELECTOR_WHITESPACE: &[char] = &[' ', '\t', '\n', '\r', '\x0C'];
+
+/// Moves (to a parent, a sibling or a child) one match call may make per
+/// element it is asked about: a selector walks up to its ancestors (256 at
+/// most, the depth cap) and across siblings, but `p ~ li` on a list of
+/// 50,000 items where no `p` stands walks every earlier sibling of every
+/// item (12 s). Past the budget the walk stops there (the element does not
+/// match) and [`CssDoc::out_of_steps`] says so.
+pub const MAX_STEPS_PER_ELEMENT: u64 = 512;
+
+/// Moves any one match call may make at least.
+const MIN_STEPS_PER_CALL: u64 = 100_000;
 
 /// "No such node" in the indexes.
 const NONE: u32 = u32::MAX;
@@ -300,6 +311,10 @@ pub struct CssDoc<'a> {
     first_child: Vec<u32>,
     /// `:nth-*` indexes found so far (see the module's invariants).
     caches: RefCell<SelectorCaches>,
+    /// Moves left in the current match call (see [`MAX_STEPS_PER_ELEMENT`]).
+    steps_left: Cell<u64>,
+    /// Some match call ran out of moves.
+    out_of_steps: Cell<bool>,
 }
 
 impl<'a> CssDoc<'a> {
@@ -341,6 +356,37 @@ impl<'a> CssDoc<'a> {
             next,
             first_child,
             caches: RefCell::new(SelectorCaches::default()),
+            steps_left: Cell::new(0),
+            out_of_steps: Cell::new(false),
+        }
+    }
+
+    /// Whether some match on this page ran out of its work budget
+    /// ([`MAX_STEPS_PER_ELEMENT`]): matches may then be missing.
+    pub fn out_of_steps(&self) -> bool {
+        self.out_of_steps.get()
+    }
+
+    /// Give the match call about to run its budget, for `elements` asked.
+    fn budget(&self, elements: u64) {
+        self.steps_left.set(
+            elements
+                .saturating_mul(MAX_STEPS_PER_ELEMENT)
+                .max(MIN_STEPS_PER_CALL),
+        );
+    }
+
+    /// Take one move from the budget: false when none is left.
+    fn step(&self) -> bool {
+        match self.steps_left.get() {
+            0 => {
+                self.out_of_steps.set(true);
+                false
+            }
+            n => {
+                self.steps_left.set(n - 1);
+                true
+            }
         }
     }
 
@@ -361,6 +407,7 @@ impl<'a> CssDoc<'a> {
     pub fn matches(&self, sel: &Selectors, range: Range<NodeId>) -> Vec<NodeId> {
         let mut caches = self.caches.borrow_mut();
         let end = range.end.min(self.doc.nodes.len() as NodeId);
+        self.budget(u64::from(end.saturating_sub(range.start)));
         (range.start.min(end)..end)
             .filter(|&id| {
                 self.element(id)
@@ -371,6 +418,7 @@ impl<'a> CssDoc<'a> {
 
     /// Does the element `id` match `sel`?
     pub fn is_match(&self, sel: &Selectors, id: NodeId) -> bool {
+        self.budget(1);
         self.element(id)
             .is_some_and(|e| e.matches(sel, &mut self.caches.borrow_mut()))
     }
@@ -428,6 +476,9 @@ impl<'a> ArenaElement<'a> {
 
     fn index(&self, of: &[u32]) -> Option<Self> {
         let at = *of.get(self.id as usize)?;
+        if at == NONE || !self.css.step() {
+            return None;
+        }
         self.css.element(at)
     }
 }
@@ -440,7 +491,11 @@ impl selectors::Element for ArenaElement<'_> {
     }
 
     fn parent_element(&self) -> Option<Self> {
-        self.css.element(self.parent()?)
+        let parent = self.parent()?;
+        if !self.css.step() {
+            return None;
+        }
+        self.css.element(parent)
     }
 
     fn parent_node_is_shadow_root(&self) -> bool {
@@ -906,6 +961,29 @@ mod tests {
         assert_eq!(count("li:nth-last-child(3)"), 1);
         assert_eq!(count("li:nth-of-type(7)"), 1);
         assert_eq!(count("li:last-child"), 1);
+        assert!(!css.out_of_steps());
+    }
+
+    /// Regression: `p ~ li` on a list of 50,000 items with no `p` walked
+    /// every earlier sibling of every item, 1.25 billion moves (12 s).
+    /// The work budget stops each walk and says so; a selector that
+    /// matches near its element is not stopped.
+    #[test]
+    fn a_sibling_walk_over_a_long_list_stops_at_its_budget() {
+        // 5,000 items need 12.5 million moves, five times the budget.
+        const N: usize = 5_000;
+        let html = format!(
+            "<html><body><ul>{}</ul></body></html>",
+            "<li>x</li>\n".repeat(N)
+        );
+        let doc = parse(&html);
+        let css = CssDoc::new(&doc);
+        let all = 0..doc.nodes.len() as NodeId;
+        let sel = |s: &str| Selectors::parse(s).expect("selector");
+        assert_eq!(css.matches(&sel("li + li"), all.clone()).len(), N - 1);
+        assert!(!css.out_of_steps());
+        assert!(css.matches(&sel("p ~ li"), all).is_empty());
+        assert!(css.out_of_steps());
     }
 
     #[test]

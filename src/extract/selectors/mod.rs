@@ -33,7 +33,7 @@ use crate::extract::dom::{Document, NodeId, collapse_whitespace};
 use crate::extract::items::{self, Item, TitlePlan};
 use crate::extract::records::Record;
 use crate::extract::section_dates;
-pub use matching::{CssDoc, Selectors};
+pub use matching::{CssDoc, MAX_STEPS_PER_ELEMENT, Selectors};
 
 /// Records a `records` selector may select; the rest are dropped and counted.
 pub const MAX_SELECTED_RECORDS: usize = 2_000;
