@@ -938,22 +938,29 @@ mod tests {
         }
     }
 
+    /// A page of one list of `n` items.
+    fn list_of(n: usize) -> Document {
+        parse(&format!(
+            "<html><body><ul>{}</ul></body></html>",
+            "<li>x</li>\n".repeat(n)
+        ))
+    }
+
+    /// How many elements of `doc` the selector `s` matches.
+    fn matched(css: &CssDoc<'_>, doc: &Document, s: &str) -> usize {
+        let sel = Selectors::parse(s).expect("selector");
+        css.matches(&sel, 0..doc.nodes.len() as NodeId).len()
+    }
+
     /// Sibling steps are O(1): on a list of 50,000 items, positional and
     /// sibling selectors stay linear (a quadratic engine would take
     /// minutes here).
     #[test]
     fn positional_and_sibling_selectors_on_a_long_list() {
         const N: usize = 50_000;
-        let html = format!(
-            "<html><body><ul>{}</ul></body></html>",
-            "<li>x</li>\n".repeat(N)
-        );
-        let doc = parse(&html);
+        let doc = list_of(N);
         let css = CssDoc::new(&doc);
-        let count = |s: &str| {
-            let sel = Selectors::parse(s).expect("selector");
-            css.matches(&sel, 0..doc.nodes.len() as NodeId).len()
-        };
+        let count = |s: &str| matched(&css, &doc, s);
         assert_eq!(count("li"), N);
         assert_eq!(count("ul > li:nth-child(2n+1)"), N / 2);
         assert_eq!(count("li + li"), N - 1);
@@ -972,17 +979,11 @@ mod tests {
     fn a_sibling_walk_over_a_long_list_stops_at_its_budget() {
         // 5,000 items need 12.5 million moves, five times the budget.
         const N: usize = 5_000;
-        let html = format!(
-            "<html><body><ul>{}</ul></body></html>",
-            "<li>x</li>\n".repeat(N)
-        );
-        let doc = parse(&html);
+        let doc = list_of(N);
         let css = CssDoc::new(&doc);
-        let all = 0..doc.nodes.len() as NodeId;
-        let sel = |s: &str| Selectors::parse(s).expect("selector");
-        assert_eq!(css.matches(&sel("li + li"), all.clone()).len(), N - 1);
+        assert_eq!(matched(&css, &doc, "li + li"), N - 1);
         assert!(!css.out_of_steps());
-        assert!(css.matches(&sel("p ~ li"), all).is_empty());
+        assert_eq!(matched(&css, &doc, "p ~ li"), 0);
         assert!(css.out_of_steps());
     }
 
