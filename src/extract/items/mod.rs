@@ -220,11 +220,10 @@ pub fn item_from_record(
         (title, link, link, heading)
     };
     let own = links.iter().find(|l| plan.change_links.contains(&l.node));
-    // A record without a title link is linked by its heading's place on
-    // the page before any link its words cite.
     // A heading read as the title beside a file link is linked by its own
-    // place on the page when it has one (an agenda item's `h3 id`): the
-    // file is an attachment of it.
+    // place on the page when it has one (an agenda item's `h3 id`: the
+    // file is an attachment of it); a record without a title link is
+    // linked by its heading's place before any link its words cite.
     let link = own
         .map(|l| l.url.clone())
         .or_else(|| title_heading.and_then(|h| heading_anchor(doc, h, base)))

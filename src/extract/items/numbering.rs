@@ -27,7 +27,10 @@ pub fn without_list_numbering(items: &mut [Item]) {
     if items.len() < MIN_NUMBERED {
         return;
     }
-    let index = running_index(items).or_else(|| agenda_index(items));
+    let index = numbered(items, index_prefix, |last, n| {
+        last.is_none_or(|l| n == l + 1)
+    })
+    .or_else(|| numbered(items, agenda_prefix, agenda_follows));
     let counts = trailing_counts(items);
     if index.is_none() && counts.is_none() {
         return;
@@ -46,17 +49,24 @@ pub fn without_list_numbering(items: &mut [Item]) {
     }
 }
 
-/// The byte length of each title's index prefix, when every title opens
-/// with "N: " or "N. " and N runs on by one from the first.
-fn running_index(items: &[Item]) -> Option<Vec<usize>> {
+/// The byte length of each title's number prefix, when every title opens
+/// with one (`prefix`: the number and where the title starts after it)
+/// and each number `follows` the one before it (`None` for the first):
+/// a running index "N: " or "N. " by one from the first, or an agenda's
+/// "5.1 ", "5.2 ", "6.1 " ([`agenda_follows`]).
+fn numbered<N: Copy>(
+    items: &[Item],
+    prefix: fn(&str) -> Option<(N, usize)>,
+    follows: fn(Option<N>, N) -> bool,
+) -> Option<Vec<usize>> {
     let mut cuts = Vec::with_capacity(items.len());
-    let mut expected = None;
+    let mut last = None;
     for item in items {
-        let (n, cut) = index_prefix(&item.title)?;
-        if expected.is_some_and(|e| e != n) {
+        let (n, cut) = prefix(&item.title)?;
+        if !follows(last, n) {
             return None;
         }
-        expected = Some(n + 1);
+        last = Some(n);
         cuts.push(cut);
     }
     Some(cuts)
@@ -76,30 +86,18 @@ fn index_prefix(title: &str) -> Option<(u32, usize)> {
     (start < title.len()).then_some((n, start))
 }
 
-/// The byte length of each title's agenda number ("5.1 ", "5.2 ",
-/// "6.1 "), when every title opens with one and each is the next item of
-/// its section or the first item of a later section.
-fn agenda_index(items: &[Item]) -> Option<Vec<usize>> {
-    let mut cuts = Vec::with_capacity(items.len());
-    let mut last: Option<(u32, u32)> = None;
-    for item in items {
-        let (section, n, cut) = agenda_prefix(&item.title)?;
-        let follows = match last {
-            None => true,
-            Some((s, m)) => (section == s && n == m + 1) || (section > s && n == 1),
-        };
-        if !follows {
-            return None;
-        }
-        last = Some((section, n));
-        cuts.push(cut);
+/// True when agenda number `n` (section, item) is the next item of the
+/// section of `last`, or the first item of a later section.
+fn agenda_follows(last: Option<(u32, u32)>, (section, n): (u32, u32)) -> bool {
+    match last {
+        None => true,
+        Some((s, m)) => (section == s && n == m + 1) || (section > s && n == 1),
     }
-    Some(cuts)
 }
 
-/// "7.2 Rezoning application" → (7, 2, 4): the section, the item and
-/// where the title starts after them (a space, ". " or ": " follows).
-fn agenda_prefix(title: &str) -> Option<(u32, u32, usize)> {
+/// "7.2 Rezoning application" → ((7, 2), 4): the section and the item,
+/// and where the title starts after them (a space, ". " or ": " follows).
+fn agenda_prefix(title: &str) -> Option<((u32, u32), usize)> {
     let number = |s: &str| {
         let digits = s.bytes().take_while(u8::is_ascii_digit).count();
         (1..=3)
@@ -116,7 +114,7 @@ fn agenda_prefix(title: &str) -> Option<(u32, u32, usize)> {
         .or_else(|| rest.strip_prefix(": "))
         .or_else(|| rest.strip_prefix(' '))?;
     let start = title.len() - rest.trim_start().len();
-    (start < title.len()).then_some((section, n, start))
+    (start < title.len()).then_some(((section, n), start))
 }
 
 /// Where each title ends before its trailing "(N)" count, when every

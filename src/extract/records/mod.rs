@@ -915,9 +915,6 @@ fn expand_place(
     containers
 }
 
-/// Most members of a list read for the classes they share.
-const SPLIT_PROTOTYPES: usize = 64;
-
 /// Similarity (Dice over tag-name bags) each member of a split-off part
 /// needs with one of the list's members: higher than [`widen`]'s, as the
 /// part is not the place mining found records in.
@@ -951,7 +948,7 @@ fn split_off_parts(doc: &Document, lists: &[NodeId]) -> Vec<NodeId> {
     let members: Vec<(NodeId, NodeId)> = lists
         .iter()
         .flat_map(|&l| element_children(doc, l))
-        .take(SPLIT_PROTOTYPES)
+        .take(MAX_PROTOTYPES)
         .map(|m| (m, m))
         .collect();
     let Some(member_tag) = members.first().and_then(|&(m, _)| doc.tag(m)) else {
@@ -963,7 +960,6 @@ fn split_off_parts(doc: &Document, lists: &[NodeId]) -> Vec<NodeId> {
     }
     let bags: Vec<HashMap<&str, u32>> = members
         .iter()
-        .take(MAX_PROTOTYPES)
         .map(|&(m, _)| tag_bag(doc, m, doc.node(m).end))
         .collect();
     let alike = |m: NodeId| {

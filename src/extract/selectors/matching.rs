@@ -157,23 +157,24 @@ pub enum PseudoClass {
 }
 
 impl PseudoClass {
+    /// Every pseudo-class parsed.
+    const ALL: [PseudoClass; 10] = [
+        PseudoClass::AnyLink,
+        PseudoClass::Link,
+        PseudoClass::Visited,
+        PseudoClass::Active,
+        PseudoClass::Focus,
+        PseudoClass::Hover,
+        PseudoClass::Enabled,
+        PseudoClass::Disabled,
+        PseudoClass::Checked,
+        PseudoClass::Indeterminate,
+    ];
+
     fn named(name: &str) -> Option<PseudoClass> {
-        use PseudoClass::*;
-        [
-            ("any-link", AnyLink),
-            ("link", Link),
-            ("visited", Visited),
-            ("active", Active),
-            ("focus", Focus),
-            ("hover", Hover),
-            ("enabled", Enabled),
-            ("disabled", Disabled),
-            ("checked", Checked),
-            ("indeterminate", Indeterminate),
-        ]
-        .into_iter()
-        .find(|(n, _)| name.eq_ignore_ascii_case(n))
-        .map(|(_, p)| p)
+        Self::ALL
+            .into_iter()
+            .find(|p| name.eq_ignore_ascii_case(p.name()))
     }
 
     fn name(&self) -> &'static str {
@@ -571,18 +572,18 @@ impl selectors::Element for ArenaElement<'_> {
         pseudo: &PseudoElement,
         _: &mut MatchingContext<ArenaSelectors>,
     ) -> bool {
-        let Some(parent) = self.parent().and_then(|p| self.doc().nodes.get(p as usize)) else {
+        let nodes = &self.doc().nodes;
+        let Some(parent) = self.parent() else {
             return false;
         };
         match pseudo {
             // Preorder: a parent's first child node comes right after it.
-            PseudoElement::FirstChild => self.parent().is_some_and(|p| p + 1 == self.id),
+            PseudoElement::FirstChild => parent + 1 == self.id,
             // The last child ends where its parent does.
-            PseudoElement::LastChild => self
-                .doc()
-                .nodes
+            PseudoElement::LastChild => nodes
                 .get(self.id as usize)
-                .is_some_and(|n| n.end == parent.end),
+                .zip(nodes.get(parent as usize))
+                .is_some_and(|(n, p)| n.end == p.end),
         }
     }
 
