@@ -562,6 +562,13 @@ fn forum_threads_with_their_stickies_in_a_list_of_their_own() {
     check("forum_thread_list_stickies");
 }
 
+/// Regression (an artist's page): the "you may also like" strip of other
+/// artists' releases, with more words each, beat the discography.
+#[test]
+fn a_discography_beats_the_strip_captioned_you_may_also_like() {
+    check("artist_discography_also_like");
+}
+
 #[test]
 fn newsletter_archive_beats_top_posts_in_the_same_markup() {
     check("substack_archive_top_posts");

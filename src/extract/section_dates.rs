@@ -23,6 +23,9 @@
 //!   takes the year that puts it nearest that section (the page writes the
 //!   year once, in its first heading); the first heading takes the
 //!   reader's year, as any yearless date.
+//! - A heading that names no day ("Top products launching today") is
+//!   dated by a `<time>` right after it (its `datetime`, else its text):
+//!   a header block holding the two and nothing else heads the list.
 //! - Only headings count (`h1`–`h6`), never record text: this module fills
 //!   dates that records lack; it never replaces a record's own date.
 //! - A month heading ("December 2026" above an events list whose cards
@@ -303,9 +306,36 @@ fn header_heading(doc: &Document, id: NodeId) -> Option<NodeId> {
         return Some(id);
     }
     let h = (id..doc.node(id).end).find(|&i| doc.tag(i).is_some_and(is_heading))?;
-    doc.controls_beside(id, h)
-        .is_some_and(|bytes| bytes <= HEADER_EXTRA_TEXT)
-        .then_some(h)
+    let controls = doc
+        .controls_beside(id, h)
+        .is_some_and(|bytes| bytes <= HEADER_EXTRA_TEXT);
+    // Or a heading and its day beside it, and nothing else.
+    let dated = || {
+        time_beside(doc, h)
+            .is_some_and(|t| doc.text_bytes(id) == doc.text_bytes(h) + doc.text_bytes(t))
+    };
+    (controls || dated()).then_some(h)
+}
+
+/// The `<time>` right after heading `h`, its next element sibling: a
+/// launch board's "Top products launching today" beside "<time
+/// datetime=2026-11-29>Sunday, November 29, 2026</time>".
+fn time_beside(doc: &Document, h: NodeId) -> Option<NodeId> {
+    let parent = doc.node(h).parent?;
+    let next = doc
+        .children(parent)
+        .skip_while(|&c| c != h)
+        .skip(1)
+        .find(|&c| doc.element(c).is_some())?;
+    doc.is_tag(next, "time").then_some(next)
+}
+
+/// The day a `<time>` element names: its `datetime`, else its text.
+fn time_day(doc: &Document, t: NodeId, ctx: &DateContext) -> Option<DateTime<FixedOffset>> {
+    doc.element(t)?
+        .attr("datetime")
+        .and_then(|d| parse_day(d, ctx))
+        .or_else(|| parse_day(&doc.text(t), ctx))
 }
 
 /// The element child of `parent` right before its child `child`.
@@ -330,7 +360,14 @@ fn read_heading(
         return Section::default();
     }
     let heading = without_count(&text);
-    match date_heading(heading, ctx, anchor) {
+    let beside = || {
+        let date = time_day(doc, time_beside(doc, id)?, ctx)?;
+        Some(SectionDate {
+            date,
+            relative: false,
+        })
+    };
+    match date_heading(heading, ctx, anchor).or_else(beside) {
         Some(day) => Section {
             year_near: (!day.relative).then(|| day.date.date_naive()),
             day: Some(day),
@@ -754,6 +791,40 @@ mod tests {
             days(&html),
             some(&["2024-03-09", "2024-03-09", "2024-03-08", "2024-03-08"])
         );
+    }
+
+    /// Regression (a launch board): each day's heading says "Top
+    /// products launching today" and "Yesterday's top products", its day
+    /// in a `<time>` beside it in the header block; no product was dated.
+    #[test]
+    fn a_time_beside_a_heading_dates_its_section() {
+        let day = |title: &str, iso: &str, shown: &str| {
+            format!(
+                "<div><div class=hd><h2>{title}</h2><time datetime={iso}>{shown}</time></div>\
+                 <ul class=items><li>a</li><li>b</li></ul></div>"
+            )
+        };
+        let html = format!(
+            "<main>{}{}</main>",
+            day(
+                "Top products launching today",
+                "2026-11-29",
+                "Sunday, November 29, 2026"
+            ),
+            day(
+                "Yesterday's top products",
+                "2026-11-28",
+                "Saturday, November 28, 2026"
+            )
+        );
+        assert_eq!(
+            days(&html),
+            some(&["2026-11-29", "2026-11-29", "2026-11-28", "2026-11-28"])
+        );
+        // A block holding more than the heading and its day is no header
+        // of the list, and a heading's day must be the element right after it.
+        let html = html.replacen("</time>", "</time><p>Vote for your favourites</p>", 1);
+        assert_eq!(days(&html)[0], None);
     }
 
     #[test]

@@ -25,8 +25,9 @@ pub(super) const AD_MARKERS: &[&str] = &[
 
 /// True when a record is an advertisement placed among the records: its
 /// element, or an element child of it, is marked as one by a class token
-/// in [`AD_MARKERS`] (or one of its `-`-separated or camel-case parts, as
-/// in `ad-slot`, `native-ad`, `AdHolder`) or a custom element name with
+/// in [`AD_MARKERS`] (or one of its `-`- or `_`-separated or camel-case
+/// parts, as in `ad-slot`, `native-ad`, `AdHolder`, a CSS module's
+/// `styles_promoted__kQ7vR`) or a custom element name with
 /// such a part; or its first link is marked as paid (`rel="sponsored"`,
 /// as search engines ask of paid links: a community feed's billboard).
 pub fn is_advertising(doc: &Document, record: &Record) -> bool {
@@ -36,7 +37,7 @@ pub fn is_advertising(doc: &Document, record: &Record) -> bool {
                 && has_part(std::iter::once(e.name.as_str()), &['-'], AD_MARKERS);
             let class = e.attr("class").unwrap_or("");
             let humps = class.split_whitespace().flat_map(camel_humps);
-            custom || (may_name_ad(class) && has_part(humps, &['-'], AD_MARKERS))
+            custom || (may_name_ad(class) && has_part(humps, &['-', '_'], AD_MARKERS))
         })
     };
     marked(record.start)
@@ -275,14 +276,24 @@ pub(super) const STUB_CHROME_BYTES: usize = 16;
 /// True when a record of a thread is the stub a deleted comment leaves
 /// (Tildes' `<div class="is-comment-deleted">Comment deleted by
 /// author</div>`, Reddit's `.deleted`): an element marked deleted or
-/// removed by a class part in [`DELETED_MARKERS`] holds its text outside
-/// links, all but a few bytes of chrome. Its replies stay records.
+/// removed by a class part in [`DELETED_MARKERS`], or a text that says
+/// only that ("[deleted]", where a news board's stub keeps its comment's
+/// class), holds its text outside links, all but a few bytes of chrome.
+/// Its replies stay records.
 pub fn is_deleted_stub(doc: &Document, record: &Record) -> bool {
+    let says_deleted = |i: NodeId| match &doc.node(i).data {
+        NodeData::Text { text, blank: false } => {
+            let word = text.trim().trim_matches(['[', ']', '(', ')']).trim();
+            DELETED_MARKERS.iter().any(|m| word.eq_ignore_ascii_case(m))
+        }
+        _ => false,
+    };
     let marker = (record.start..record.end).find(|&i| {
-        doc.element(i).is_some_and(|e| {
-            let class = e.attr("class").unwrap_or("");
-            has_part(class.split_whitespace(), &['-', '_'], DELETED_MARKERS)
-        }) && doc.text_bytes(i) > 0
+        says_deleted(i)
+            || doc.element(i).is_some_and(|e| {
+                let class = e.attr("class").unwrap_or("");
+                has_part(class.split_whitespace(), &['-', '_'], DELETED_MARKERS)
+            }) && doc.text_bytes(i) > 0
     });
     marker.is_some_and(|m| {
         let notice = doc.range_text_bytes(m, doc.node(m).end.min(record.end));

@@ -133,6 +133,29 @@ struct LinkInfo<'p> {
     on_title_path: bool,
 }
 
+/// The link of a heading read as the title that is the whole heading: a
+/// docs page's dated entry "<h3 id=…><a href=release-notes/…>November 10,
+/// 2026</a><a href=#… class=hash-link>​</a></h3>" (its text is a date,
+/// so it was not read as a title link) is linked by it, not by its
+/// place on the page. A file, an in-page anchor or a link over part of
+/// the heading is not the heading's.
+fn heading_link(doc: &Document, heading: NodeId, links: &[LinkInfo]) -> Option<Url> {
+    let end = doc.node(heading).end;
+    let words = |t: &str| -> String { t.chars().filter(|c| c.is_alphanumeric()).collect() };
+    let whole = words(&doc.text(heading));
+    links
+        .iter()
+        .filter(|l| (heading + 1..end).contains(&l.node))
+        .find(|l| {
+            let href = links::link_href(doc, l.node).unwrap_or("").trim();
+            !whole.is_empty()
+                && !href.starts_with('#')
+                && !links::is_download(href)
+                && words(&doc.text(l.node)) == whole
+        })
+        .map(|l| l.url.clone())
+}
+
 /// Turn one record into an item. `base` is [`base_url`] of the page.
 pub fn item_from_record(
     doc: &Document,
@@ -223,14 +246,24 @@ pub fn item_from_record(
     // A heading read as the title beside a file link is linked by its own
     // place on the page when it has one (an agenda item's `h3 id`: the
     // file is an attachment of it); a record without a title link is
-    // linked by its heading's place before any link its words cite.
+    // linked by the link that is its whole heading ([`heading_link`]),
+    // else by its heading's place, before any link its words cite.
+    let linked = links.iter().find(|l| Some(l.node) == link_node);
+    let whole_heading = || heading.and_then(|h| heading_link(doc, h, &links));
+    // "Learn more" and a heading's `¶` anchor lead to the entry only when
+    // its heading does not.
+    let in_page = |l: &LinkInfo| link_href(doc, l.node).is_some_and(|h| h.starts_with('#'));
+    let by_title = || match linked {
+        Some(l) if is_more_text(&l.text) || in_page(l) => {
+            whole_heading().or_else(|| Some(l.url.clone()))
+        }
+        Some(l) => Some(l.url.clone()),
+        None => whole_heading(),
+    };
     let link = own
         .map(|l| l.url.clone())
         .or_else(|| title_heading.and_then(|h| heading_anchor(doc, h, base)))
-        .or_else(|| {
-            let n = link_node?;
-            links.iter().find(|l| l.node == n).map(|l| l.url.clone())
-        })
+        .or_else(by_title)
         .or_else(|| heading.and_then(|h| heading_anchor(doc, h, base)))
         .or_else(|| links.first().map(|l| l.url.clone()));
 

@@ -53,6 +53,12 @@ pub(super) const TITLE_PATH_DISTINCT: f64 = 0.7;
 /// only with their addresses (see [`says_something_each`]).
 pub(super) const TITLE_PATH_DISTINCT_PAGES: f64 = 0.5;
 
+/// [`TITLE_PATH_DISTINCT_PAGES`] where each record links a change of its
+/// page ([`change_links`]): 59 edits of 26 pages. A microblog's author
+/// link, one name over every post, each post's permalink under the
+/// author's address, is no title.
+pub(super) const TITLE_PATH_DISTINCT_CHANGED: f64 = 0.25;
+
 /// Structural path of node `id` inside `record`, written into `path`
 /// (cleared first): `tag.class` steps from the record's top down to `id`.
 /// `steps` is scratch for the nodes on the way.
@@ -111,7 +117,8 @@ pub(super) struct PathStats {
     heading: usize,
     header: usize,
     slug: f64,
-    /// Records where the link is a file download or hidden.
+    /// Records where the link is a file download, hidden, a summary or a
+    /// repeat skipped by the keyboard ([`is_skipped_twin`]).
     demoted: usize,
     /// Sum of the link's rank among the record's usable links.
     rank: usize,
@@ -127,7 +134,10 @@ impl PathStats {
         self.heading += usize::from(in_or_has_heading(doc, r, a));
         self.header += usize::from(in_header_block(doc, r, a));
         self.demoted += usize::from(
-            is_download(href) || in_closed_details(doc, r, a) || is_summary_link(doc, a),
+            is_download(href)
+                || in_closed_details(doc, r, a)
+                || is_summary_link(doc, a)
+                || is_skipped_twin(doc, r, a),
         );
         self.rank += rank;
         self.links.push(a);
@@ -204,7 +214,12 @@ pub fn plan_titles(doc: &Document, records: &[Record], dates: &DateContext) -> T
         .stats
         .iter()
         .filter(|st| st.records as f64 >= TITLE_PATH_PRESENCE * k && st.chars > 0)
-        .filter(|st| records.len() < 3 || says_something_each(doc, st, &link_texts))
+        .filter(|st| {
+            records.len() < 3
+                || says_something_each(doc, st, &link_texts, || {
+                    !change_links(doc, &paths.stats, st, &link_texts, records).is_empty()
+                })
+        })
         .map(|st| {
             let n = st.records as f64;
             let mean = st.chars as f64 / n;
@@ -413,10 +428,15 @@ pub(super) fn one_word_links<'t>(
 /// [`TITLE_PATH_DISTINCT_PAGES`] differ (a wiki's recent changes name a
 /// page edited three times three times, always linked to that page; an
 /// action link, "Source code (tar.gz)", says the same of other addresses).
+/// Fewer distinct pages ([`TITLE_PATH_DISTINCT_CHANGED`]) do when each
+/// record has its own link to a change of its page (`told_apart`,
+/// [`change_links`]): a busy wiki's recent changes, 59 edits of 26
+/// pages, each with its "diff".
 pub(super) fn says_something_each(
     doc: &Document,
     st: &PathStats,
     link_texts: &rustc_hash::FxHashMap<NodeId, String>,
+    told_apart: impl FnOnce() -> bool,
 ) -> bool {
     let text = |a: &NodeId| link_texts.get(a).map_or("", String::as_str);
     let mut texts: Vec<&str> = st
@@ -432,9 +452,6 @@ pub(super) fn says_something_each(
     if distinct >= TITLE_PATH_DISTINCT * n {
         return true;
     }
-    if distinct < TITLE_PATH_DISTINCT_PAGES * n {
-        return false;
-    }
     // As many (text, address) pairs as texts: a text repeats only with
     // its address.
     let mut pairs: Vec<(&str, &str)> = st
@@ -446,6 +463,8 @@ pub(super) fn says_something_each(
     pairs.sort_unstable();
     pairs.dedup();
     pairs.len() == texts.len()
+        && (distinct >= TITLE_PATH_DISTINCT_PAGES * n
+            || (distinct >= TITLE_PATH_DISTINCT_CHANGED * n && told_apart()))
 }
 
 /// Forum posts numbered in the thread (`#<a href="showpost.php?p=…">1</a>`,

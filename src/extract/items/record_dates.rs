@@ -59,6 +59,14 @@ pub(super) const DEADLINE_LABELS: &[&str] = &[
     "expires",
     "apply by",
     "due",
+    // A shop's delivery promise and a review's visit are days of the
+    // reader's order or the writer's stay, not of the record.
+    "free delivery",
+    "delivery",
+    "arrives",
+    "get it by",
+    "date of visit",
+    "date of stay",
 ];
 
 /// What the class of an element holding the date of a thread's latest
@@ -378,15 +386,28 @@ pub(super) fn text_date<'d>(
     ctx: &DateContext,
 ) -> Option<(DateTime<FixedOffset>, Cow<'d, str>)> {
     let skipped = |i: NodeId| in_title(i) || skip.iter().any(|r| r.contains(&i));
+    // Dates labelled as another day (a deadline, a delivery), which the
+    // joined text below must not read either.
+    let mut labelled = Vec::new();
+    let mut month = None;
     for i in record.start..record.end {
         if let NodeData::Text { text, blank: false } = &doc.node(i).data
             && !skipped(i)
             && let Some(d) = date_in(text, ctx)
-            && !labelled_latest(doc, record, i)
         {
-            return Some((d, Cow::Borrowed(text.as_str())));
+            if labelled_latest(doc, record, i) {
+                labelled.push(i);
+            } else if names_day(text, ctx) {
+                return Some((d, Cow::Borrowed(text.as_str())));
+            } else {
+                month.get_or_insert((d, Cow::Borrowed(text.as_str())));
+            }
         }
     }
+    if month.is_some() {
+        return month;
+    }
+    let skipped = |i: NodeId| skipped(i) || labelled.contains(&i);
     let mut joined = String::new();
     doc.push_text_of_range(record.start, record.end, &mut joined, |i| !skipped(i));
     if let Some((d, _)) = find_date(&joined, ctx) {
@@ -399,6 +420,14 @@ pub(super) fn text_date<'d>(
     }
     let (d, split) = split_day(doc, record, skipped, ctx)?;
     Some((d, Cow::Owned(split)))
+}
+
+/// True when a text holding a date names its day: "Written 27 November
+/// 2026", not "Oct 2026 • Couples" (a month, which `date_in` reads as its
+/// 1st). A record's month is a period (a stay, a term) more often than its
+/// publication, so a day later in the record wins over it.
+fn names_day(text: &str, ctx: &DateContext) -> bool {
+    parse_day(text, ctx).is_some() || find_date(text, ctx).is_some()
 }
 
 /// Largest element (in nodes, itself included) read as a day split into

@@ -500,13 +500,20 @@ fn a_deleted_comment_stub_is_told_from_comments() {
         <div class=c><a href='/u/ada'>ada</a> <span class=flair-removed>mod</span>\
         <p>The 21:40 sleeper ran on time all week, and the couchettes were clean.</p></div>\
         <div class=c><a href='/u/bo'>bo</a><p>I deleted my old booking and made a new \
-        one: the refund came within a day.</p></div>";
+        one: the refund came within a day.</p></div>\
+        <div class=c><span class=navs> | <a href='#1'>root</a> | <a href='#2'>parent</a> \
+        <a class=togg href='javascript:void(0)'>[–]</a></span>\
+        <div class=commtext>[deleted]</div><div class=reply></div></div>\
+        <div class=c><a href='/u/cy'>cy</a><div class=commtext>Deleted</div> \
+        <p>the whole branch and started over; it built first time.</p></div>";
     let doc = crate::extract::dom::parse(html);
     let stubs: Vec<bool> = records_of_class(&doc, "c")
         .iter()
         .map(|r| is_deleted_stub(&doc, r))
         .collect();
-    assert_eq!(stubs, [true, false, false]);
+    // Regression (a news board's thread): its stub says "[deleted]" in
+    // the class of every comment's text, and was an item.
+    assert_eq!(stubs, [true, false, false, true, false]);
 }
 
 /// Regressions (a Mastodon timeline): a boost, whose booster's name
@@ -1109,6 +1116,15 @@ fn a_card_labelled_sponsored_below_its_top_is_an_ad() {
     for class in ["HeadlineCard padded", "LoadMore", "iPad-case", "ADVENTURE"] {
         assert!(!is_ad(&slot(class)), "{class}");
     }
+    // Regression: a launch board's promoted entry is labelled by a CSS
+    // module's class (`styles_promoted__kQ7vR`), split by `_`; it was
+    // ranked among the day's launches.
+    assert!(is_ad(&card(
+        "<span class='styles_promoted__kQ7vR rounded-sm px-1.5'>Promoted</span>"
+    )));
+    assert!(!is_ad(&card(
+        "<span class='styles_featured__kQ7vR rounded-sm px-1.5'>Promoted</span>"
+    )));
     // Regression: a marketplace marks its ads only with text for
     // screen readers ("Ad from shop …"; others say "From shop …").
     let card = |label: &str| {
@@ -2579,4 +2595,168 @@ fn an_agenda_item_is_linked_by_its_headings_anchor_not_its_file() {
             ),
         ]
     );
+}
+
+/// Regression (a busy wiki's recent changes, 59 edits of 26 pages): so
+/// few distinct titles made the title path look like a repeated action
+/// link, and the edits of one page shared its link (26 of 59 were left).
+/// Each edit's "diff" tells them apart; a name repeated over every line
+/// (the user) stays no title.
+#[test]
+fn edits_of_a_few_pages_are_each_linked_by_their_diff() {
+    let pages = ["Mill_Lane", "Quay", "Mill_Lane", "Ferry_Row", "Mill_Lane"];
+    let pages = pages
+        .iter()
+        .chain(&["Quay", "Gloamwood", "Mill_Lane", "Quay", "Ferry_Row"]);
+    let html: String = pages
+        .enumerate()
+        .map(|(i, page)| change_line(i, page, Some(48300 - i as u32)))
+        .collect();
+    let items = items_of_lis(
+        &format!("<ul>{html}</ul>"),
+        "https://wiki.example.org/wiki/Special:RecentChanges",
+    );
+    let links: Vec<&str> = items
+        .iter()
+        .map(|it| it.link.as_ref().map_or("", Url::as_str))
+        .collect();
+    assert_eq!(items.len(), 10);
+    assert_eq!(items[0].title, "Mill Lane");
+    assert_eq!(items[6].title, "Gloamwood");
+    for (i, link) in links.iter().enumerate() {
+        assert!(link.ends_with(&format!("&diff={}", 48300 - i)), "{link}");
+    }
+}
+
+/// Regression (a launch board): each launch links its name and, taken
+/// out of the keyboard's order (`tabindex=-1`), its longer tagline to
+/// the same page; the taglines were the titles.
+#[test]
+fn a_repeat_link_skipped_by_the_keyboard_is_no_title() {
+    let launch = |slug: &str, name: &str, tagline: &str, skip: &str| {
+        format!(
+            "<section class=item><a href='/posts/{slug}' tabindex=-1 aria-hidden=true>\
+             <img src='/l/{slug}.png' alt='{name}'></a><div><div><a href='/posts/{slug}'>{name}</a></div>\
+             <a href='/posts/{slug}'{skip}>{tagline}</a><div><a href='/topics/saas'>SaaS</a></div></div></section>"
+        )
+    };
+    let board = |skip: &str| -> String {
+        [
+            launch(
+                "tallyweave",
+                "Tallyweave",
+                "Turn messy spreadsheets into tidy dashboards",
+                skip,
+            ),
+            launch(
+                "fernwick",
+                "Fernwick",
+                "A calm, offline-first habit tracker for iOS",
+                skip,
+            ),
+            launch(
+                "mossbox",
+                "Mossbox",
+                "Encrypted shared folders for families and friends",
+                skip,
+            ),
+        ]
+        .concat()
+    };
+    let titles = |html: &str| -> Vec<String> {
+        items_of(html, "item", "https://www.launchboard.example/")
+            .into_iter()
+            .map(|it| it.title)
+            .collect()
+    };
+    assert_eq!(
+        titles(&board(" tabindex=-1")),
+        ["Tallyweave", "Fernwick", "Mossbox"]
+    );
+    // In the keyboard's order, the longer link is the headline.
+    assert_eq!(
+        titles(&board(""))[0],
+        "Turn messy spreadsheets into tidy dashboards"
+    );
+}
+
+/// Regression (a docs page's "What's new"): an entry's heading, a date,
+/// is a link to its release notes; the entry was linked by the heading's
+/// place on the page (its `¶` anchor) instead. An entry whose heading
+/// links nowhere keeps its anchor; "Learn more" is no heading's link.
+#[test]
+fn a_date_heading_that_links_its_notes_links_its_entry() {
+    let entry = |id: &str, heading: &str| {
+        format!(
+            "<div class=entry><h3 id={id}>{heading}<a href='#{id}' class=hash-link \
+             aria-label='Direct link'>\u{200b}</a></h3>\
+             <p>The CLI is now a single static binary and starts four times faster.</p>\
+             <p><a href='/platform/cli'>Learn more</a></p></div>"
+        )
+    };
+    let html = [
+        entry(
+            "november-10-2026",
+            "<a href='/platform/release-notes/2026-11-10'>November 10, 2026</a>",
+        ),
+        entry("october-27-2026", "October 27, 2026"),
+    ]
+    .concat();
+    let items = items_of(&html, "entry", "https://docs.example/platform/whats-new");
+    let links: Vec<&str> = items
+        .iter()
+        .map(|it| it.link.as_ref().map_or("", Url::as_str))
+        .collect();
+    assert_eq!(
+        links,
+        [
+            "https://docs.example/platform/release-notes/2026-11-10",
+            "https://docs.example/platform/whats-new#october-27-2026"
+        ]
+    );
+}
+
+/// Regressions (a review page, a shop's results): a review's month of
+/// visit ("Oct 2026 • Couples") came before the day it was written and
+/// dated it; a result was dated by its delivery promise ("FREE delivery
+/// Wed, Mar 13"). A month is still the date of a record with no day.
+#[test]
+fn a_day_beats_a_month_and_a_delivery_dates_nothing() {
+    let day = |html: &str| {
+        items_of(html, "r", "https://reviews.example/")
+            .into_iter()
+            .map(|it| it.date.map(|d| d.date_naive().to_string()))
+            .collect::<Vec<_>>()
+    };
+    let review = |month: &str, written: &str| {
+        format!(
+            "<div class=r><div><a href='/u/ines'>Ines</a></div>\
+             <div class=t><a href='/review/1'>Grilled sardines worth the climb</a></div>\
+             <div class=m>{month}</div><p>We found this place by accident.</p>\
+             <div class=w>{written}</div></div>"
+        )
+    };
+    let written = "Written 7 March 2024";
+    assert_eq!(
+        day(&review("February 2024", written)),
+        [Some("2024-03-07".to_owned())]
+    );
+    assert_eq!(
+        day(&review("February 2024", "Helpful?")),
+        [Some("2024-02-01".to_owned())]
+    );
+    let visit = "<span>Date of visit:</span> 2 February 2024";
+    assert_eq!(
+        day(&review(visit, written)),
+        [Some("2024-03-07".to_owned())]
+    );
+    let result = |delivery: &str| {
+        format!(
+            "<div class=r><h2><a href='/dp/B0C1'>Aria 2 Wireless Noise Cancelling Headphones</a></h2>\
+             <span class=price>$79.99</span><div><span>{delivery}</span><span>Wed, Mar 13</span></div></div>"
+        )
+    };
+    assert_eq!(day(&result("FREE delivery ")), [None]);
+    assert_eq!(day(&result("Arrives ")), [None]);
+    assert_eq!(day(&result("Listed ")), [Some("2023-03-13".to_owned())]);
 }

@@ -36,6 +36,7 @@ pub(super) const ACTION_TEXTS: &[&str] = &[
 pub(super) const MORE_TEXTS: &[&str] = &[
     "read more",
     "more",
+    "learn more",
     "continue reading",
     "read the rest",
     "read full story",
@@ -169,6 +170,29 @@ pub(super) fn is_summary_link(doc: &Document, a: NodeId) -> bool {
     doc.element(a)
         .and_then(|e| e.attr("class"))
         .is_some_and(|c| has_part(c.split_ascii_whitespace(), &['-', '_'], SUMMARY_CLASS_PARTS))
+}
+
+/// True when link `a` is taken out of the keyboard's order
+/// (`tabindex="-1"`) while another link of record `r`, in that order and
+/// with words of its own (not a thumbnail's "48:12"), goes to the same
+/// address: the site marks it as
+/// a repeat of that link (a launch's tagline under its name, both linking
+/// the launch), which is the title.
+pub(super) fn is_skipped_twin(doc: &Document, r: &Record, a: NodeId) -> bool {
+    let skipped = |i: NodeId| {
+        doc.element(i)
+            .and_then(|e| e.attr("tabindex"))
+            .is_some_and(|t| t.trim() == "-1")
+    };
+    let Some(href) = link_href(doc, a).filter(|_| skipped(a)) else {
+        return false;
+    };
+    (r.start..r.end).any(|j| {
+        j != a && doc.is_tag(j, "a") && !skipped(j) && link_href(doc, j) == Some(href) && {
+            let text = doc.text(j);
+            text.chars().any(char::is_alphabetic) && !is_action_text(&text)
+        }
+    })
 }
 
 /// A link's title text: the heading (or title-classed element) inside it

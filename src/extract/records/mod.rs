@@ -28,6 +28,7 @@
 
 use rustc_hash::FxHashMap as HashMap;
 
+mod aside;
 mod bare;
 mod cells;
 mod hidden;

@@ -263,6 +263,11 @@ pub(super) fn score_group(
         richness_of(&stats)
     };
     g.score = g.coverage * headline * link_share * link_share * multi * richness;
+    if g.container
+        .is_some_and(|c| super::aside::captioned_as_aside(doc, c))
+    {
+        g.score *= super::aside::ASIDE_PENALTY;
+    }
 }
 
 /// What content records have and navigation lacks: 1 plus the weighted

@@ -1,0 +1,132 @@
+//! Lists captioned as asides: a "You may also like" strip of other
+//! artists' releases, "Related posts", "Customers also bought", "Most
+//! read". Their heading says the records are the site's picks for the
+//! reader, not the page's own list; a list captioned so loses the ranking
+//! to an uncaptioned list it would otherwise beat on text (the picks carry
+//! more words each than a discography's bare titles).
+//!
+//! Invariants: reads only the element right before the container and
+//! before each of its [`LEVELS`] nearest ancestors, and the text of at
+//! most one caption.
+
+use crate::extract::dom::{Document, NodeId, find_ascii_ci, is_heading};
+
+/// Factor on the score of a group captioned as an aside.
+pub(super) const ASIDE_PENALTY: f64 = 0.25;
+
+/// The container and its ancestors looked at for a caption: a strip's
+/// heading stands before its list, or before the wrapper around it.
+const LEVELS: usize = 3;
+
+/// Longest caption (bytes, with the controls beside its heading).
+const MAX_CAPTION_BYTES: usize = 80;
+
+/// What an aside's caption says (ASCII, any case).
+const ASIDE_WORDS: &[&str] = &[
+    "also like",
+    "also enjoy",
+    "also bought",
+    "also viewed",
+    "also read",
+    "recommended",
+    "related",
+    "most read",
+    "most popular",
+    "trending",
+    "sponsored",
+];
+
+/// True when the list in `container` is captioned as an aside: the first
+/// element found before it (or before the wrapper around it, up to
+/// [`LEVELS`] levels) is a heading, or a short block holding one, that
+/// says one of [`ASIDE_WORDS`]. Anything else found first there (a
+/// paragraph, a form) means the list has no caption of its own.
+pub(super) fn captioned_as_aside(doc: &Document, container: NodeId) -> bool {
+    let mut x = container;
+    for _ in 0..LEVELS {
+        let Some(parent) = doc.node(x).parent else {
+            return false;
+        };
+        if let Some(before) = previous_element(doc, parent, x) {
+            return caption(doc, before).is_some_and(|text| says_aside(&text));
+        }
+        x = parent;
+    }
+    false
+}
+
+/// The text of a caption: a heading, or a short block holding one.
+fn caption(doc: &Document, id: NodeId) -> Option<String> {
+    let end = doc.node(id).end;
+    let heading = (id..end).any(|i| doc.tag(i).is_some_and(is_heading));
+    (heading && doc.text_bytes(id) <= MAX_CAPTION_BYTES).then(|| doc.text(id))
+}
+
+fn says_aside(text: &str) -> bool {
+    ASIDE_WORDS
+        .iter()
+        .any(|w| find_ascii_ci(text.as_bytes(), w.as_bytes()).is_some())
+}
+
+/// The element child of `parent` right before its child `child`.
+fn previous_element(doc: &Document, parent: NodeId, child: NodeId) -> Option<NodeId> {
+    doc.children(parent)
+        .take_while(|&c| c != child)
+        .filter(|&c| doc.element(c).is_some())
+        .last()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::detect_html;
+
+    /// Titles of the winner's records.
+    fn winner_links(html: &str) -> Vec<String> {
+        let (doc, det) = detect_html(html);
+        let g = det.winner().expect("a winner");
+        g.records
+            .iter()
+            .filter_map(|r| {
+                (r.start..r.end)
+                    .find_map(|i| doc.element(i).filter(|e| e.name == "a")?.attr("href"))
+                    .map(str::to_owned)
+            })
+            .collect()
+    }
+
+    fn page(caption: &str) -> String {
+        let mut html = String::from("<body><main><h2>Discography</h2><ol class=music-grid>");
+        for i in 0..6 {
+            html.push_str(&format!(
+                "<li class=music-grid-item><a href='/album/own-{i}'><img src='/a{i}.jpg' alt=''>\
+                 <p class=title>Lanterns for the Undertow, part {i}</p></a>\
+                 <div class=meta><span class=year>202{i}</span></div></li>"
+            ));
+        }
+        html.push_str(&format!(
+            "</ol><div class=recs>{caption}<ul class=recommended>"
+        ));
+        for i in 0..6 {
+            html.push_str(&format!(
+                "<li class=rec><a class=album-link href='https://other{i}.example/album/x?from=rec'>\
+                 <img src='/r{i}.jpg' alt=''><div class=release-title>Songs for a Parish {i}</div>\
+                 <div class=by>by Ida Fenwick</div></a>\
+                 <div class=comment>supported by {i}4 fans who also own this</div></li>"
+            ));
+        }
+        html.push_str("</ul></div></main></body>");
+        html
+    }
+
+    /// Regression (an artist's page): the "you may also like" strip of
+    /// other artists' releases, more words each, beat the artist's own
+    /// discography of bare titles.
+    #[test]
+    fn a_strip_captioned_you_may_also_like_loses_to_the_page_list() {
+        let own = |links: Vec<String>| links.iter().all(|l| l.starts_with("/album/own-"));
+        assert!(own(winner_links(&page("<h2>you may also like</h2>"))));
+        // Without its caption, the strip wins on text: the caption decides.
+        assert!(!own(winner_links(&page(""))));
+        assert!(!own(winner_links(&page("<h2>Friends of the label</h2>"))));
+    }
+}
