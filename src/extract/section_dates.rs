@@ -319,15 +319,19 @@ fn header_heading(doc: &Document, id: NodeId) -> Option<NodeId> {
 
 /// The `<time>` right after heading `h`, its next element sibling: a
 /// launch board's "Top products launching today" beside "<time
-/// datetime=2026-11-29>Sunday, November 29, 2026</time>".
+/// datetime=2026-11-29>Sunday, November 29, 2026</time>". Found from
+/// the node after the heading's subtree, past text nodes, without walking
+/// the siblings before it (a page of many headings reads each once).
 fn time_beside(doc: &Document, h: NodeId) -> Option<NodeId> {
     let parent = doc.node(h).parent?;
-    let next = doc
-        .children(parent)
-        .skip_while(|&c| c != h)
-        .skip(1)
-        .find(|&c| doc.element(c).is_some())?;
-    doc.is_tag(next, "time").then_some(next)
+    let mut next = doc.node(h).end;
+    while (next as usize) < doc.nodes.len() && doc.node(next).parent == Some(parent) {
+        if doc.element(next).is_some() {
+            return doc.is_tag(next, "time").then_some(next);
+        }
+        next = doc.node(next).end;
+    }
+    None
 }
 
 /// The day a `<time>` element names: its `datetime`, else its text.

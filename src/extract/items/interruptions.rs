@@ -269,6 +269,9 @@ pub(super) fn folder_of(url: &Url) -> (Option<&str>, &str) {
 /// Class-name parts that mark a comment as taken down.
 pub(super) const DELETED_MARKERS: &[&str] = &["deleted", "removed"];
 
+/// Longest text read as a notice that says only "[deleted]".
+const STUB_NOTICE_BYTES: usize = 24;
+
 /// Bytes of a thread record's text, beside its deletion notice, that are
 /// still chrome (a collapse button "−", a reply count "[4]").
 pub(super) const STUB_CHROME_BYTES: usize = 16;
@@ -282,7 +285,7 @@ pub(super) const STUB_CHROME_BYTES: usize = 16;
 /// Its replies stay records.
 pub fn is_deleted_stub(doc: &Document, record: &Record) -> bool {
     let says_deleted = |i: NodeId| match &doc.node(i).data {
-        NodeData::Text { text, blank: false } => {
+        NodeData::Text { text, blank: false } if text.len() <= STUB_NOTICE_BYTES => {
             let word = text.trim().trim_matches(['[', ']', '(', ')']).trim();
             DELETED_MARKERS.iter().any(|m| word.eq_ignore_ascii_case(m))
         }

@@ -253,10 +253,10 @@ pub fn item_from_record(
     // "Learn more" and a heading's `¶` anchor lead to the entry only when
     // its heading does not.
     let in_page = |l: &LinkInfo| link_href(doc, l.node).is_some_and(|h| h.starts_with('#'));
+    // A headline is read no further: "more" texts are short.
+    let more = |l: &LinkInfo| l.text.len() <= MAX_MORE_BYTES && is_more_text(&l.text);
     let by_title = || match linked {
-        Some(l) if is_more_text(&l.text) || in_page(l) => {
-            whole_heading().or_else(|| Some(l.url.clone()))
-        }
+        Some(l) if in_page(l) || more(l) => whole_heading().or_else(|| Some(l.url.clone())),
         Some(l) => Some(l.url.clone()),
         None => whole_heading(),
     };

@@ -379,11 +379,14 @@ pub(super) fn change_links(
             .iter()
             .all(|&a| title_of(a).is_some_and(|t| names_page(href(&a), t)))
     };
+    let enough =
+        |links: &[NodeId]| links.len() as f64 >= TITLE_PATH_PRESENCE * records.len() as f64;
     stats
         .iter()
-        .filter(|st| st.path != title.path)
+        // One word's links are some of the path's: too few links, too few words.
+        .filter(|st| st.path != title.path && enough(&st.links))
         .map(|st| (st, one_word_links(&st.links, &text)))
-        .filter(|(_, links)| links.len() as f64 >= TITLE_PATH_PRESENCE * records.len() as f64)
+        .filter(|(_, links)| enough(links))
         .filter(|(_, links)| distinct(links) && of_titles(links))
         .max_by(|(a, la), (b, lb)| {
             la.len()
@@ -452,6 +455,9 @@ pub(super) fn says_something_each(
     if distinct >= TITLE_PATH_DISTINCT * n {
         return true;
     }
+    if distinct < TITLE_PATH_DISTINCT_CHANGED * n {
+        return false;
+    }
     // As many (text, address) pairs as texts: a text repeats only with
     // its address.
     let mut pairs: Vec<(&str, &str)> = st
@@ -462,9 +468,7 @@ pub(super) fn says_something_each(
         .collect();
     pairs.sort_unstable();
     pairs.dedup();
-    pairs.len() == texts.len()
-        && (distinct >= TITLE_PATH_DISTINCT_PAGES * n
-            || (distinct >= TITLE_PATH_DISTINCT_CHANGED * n && told_apart()))
+    pairs.len() == texts.len() && (distinct >= TITLE_PATH_DISTINCT_PAGES * n || told_apart())
 }
 
 /// Forum posts numbered in the thread (`#<a href="showpost.php?p=…">1</a>`,

@@ -397,7 +397,7 @@ pub(super) fn text_date<'d>(
         {
             if labelled_latest(doc, record, i) {
                 labelled.push(i);
-            } else if names_day(text, ctx) {
+            } else if chrono::Datelike::day(&d) != 1 || names_day(text, ctx) {
                 return Some((d, Cow::Borrowed(text.as_str())));
             } else {
                 month.get_or_insert((d, Cow::Borrowed(text.as_str())));
@@ -425,7 +425,8 @@ pub(super) fn text_date<'d>(
 /// True when a text holding a date names its day: "Written 27 November
 /// 2026", not "Oct 2026 • Couples" (a month, which `date_in` reads as its
 /// 1st). A record's month is a period (a stay, a term) more often than its
-/// publication, so a day later in the record wins over it.
+/// publication, so a day later in the record wins over it. (Only a 1st
+/// can be a month's: other days are looked at no further.)
 fn names_day(text: &str, ctx: &DateContext) -> bool {
     parse_day(text, ctx).is_some() || find_date(text, ctx).is_some()
 }

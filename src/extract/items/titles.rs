@@ -57,6 +57,10 @@ pub(crate) fn is_action_text(t: &str) -> bool {
     })
 }
 
+/// Longest link text (bytes) that may be one of [`MORE_TEXTS`], with
+/// the punctuation around it ("Read the rest »", "阅读全文").
+pub(super) const MAX_MORE_BYTES: usize = 32;
+
 /// True for "Read more", "Full story »" and the like ([`MORE_TEXTS`]).
 pub(super) fn is_more_text(t: &str) -> bool {
     with_action_key(t, |l| MORE_TEXTS.contains(&l))

@@ -21,6 +21,10 @@ const LEVELS: usize = 3;
 /// Longest caption (bytes, with the controls beside its heading).
 const MAX_CAPTION_BYTES: usize = 80;
 
+/// Largest caption block (nodes, itself included): a heading, its icons
+/// and a "See all" link. A larger block is content, and is not read.
+const MAX_CAPTION_NODES: NodeId = 64;
+
 /// What an aside's caption says (ASCII, any case).
 const ASIDE_WORDS: &[&str] = &[
     "also like",
@@ -44,12 +48,12 @@ const ASIDE_WORDS: &[&str] = &[
 pub(super) fn captioned_as_aside(doc: &Document, container: NodeId) -> bool {
     let mut x = container;
     for _ in 0..LEVELS {
+        if let Some(before) = previous_element(doc, x) {
+            return caption(doc, before).is_some_and(|text| says_aside(&text));
+        }
         let Some(parent) = doc.node(x).parent else {
             return false;
         };
-        if let Some(before) = previous_element(doc, parent, x) {
-            return caption(doc, before).is_some_and(|text| says_aside(&text));
-        }
         x = parent;
     }
     false
@@ -58,6 +62,9 @@ pub(super) fn captioned_as_aside(doc: &Document, container: NodeId) -> bool {
 /// The text of a caption: a heading, or a short block holding one.
 fn caption(doc: &Document, id: NodeId) -> Option<String> {
     let end = doc.node(id).end;
+    if end - id > MAX_CAPTION_NODES {
+        return None;
+    }
     let heading = (id..end).any(|i| doc.tag(i).is_some_and(is_heading));
     (heading && doc.text_bytes(id) <= MAX_CAPTION_BYTES).then(|| doc.text(id))
 }
@@ -68,19 +75,32 @@ fn says_aside(text: &str) -> bool {
         .any(|w| find_ascii_ci(text.as_bytes(), w.as_bytes()).is_some())
 }
 
-/// The element child of `parent` right before its child `child`.
-fn previous_element(doc: &Document, parent: NodeId, child: NodeId) -> Option<NodeId> {
-    doc.children(parent)
-        .take_while(|&c| c != child)
-        .filter(|&c| doc.element(c).is_some())
-        .last()
+/// The element right before `x` among its siblings: found from the node
+/// before `x` in document order (the last node inside that sibling) by
+/// climbing to the parent's child, without walking the earlier siblings.
+fn previous_element(doc: &Document, x: NodeId) -> Option<NodeId> {
+    let parent = doc.node(x).parent?;
+    let mut at = x;
+    loop {
+        let mut p = at.checked_sub(1)?;
+        if p == parent {
+            return None;
+        }
+        while doc.node(p).parent != Some(parent) {
+            p = doc.node(p).parent?;
+        }
+        if doc.element(p).is_some() {
+            return Some(p);
+        }
+        at = p;
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::super::detect_html;
 
-    /// Titles of the winner's records.
+    /// The first link of each of the winner's records.
     fn winner_links(html: &str) -> Vec<String> {
         let (doc, det) = detect_html(html);
         let g = det.winner().expect("a winner");
