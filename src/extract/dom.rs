@@ -380,6 +380,42 @@ impl Document {
         self.tag(id) == Some(name)
     }
 
+    /// The element right before `x` among its siblings, found from the
+    /// node before `x` in document order (the last node inside that
+    /// sibling) by climbing to the parent's child: no walk over the
+    /// earlier siblings.
+    pub fn previous_element(&self, x: NodeId) -> Option<NodeId> {
+        let parent = self.node(x).parent?;
+        let mut at = x;
+        loop {
+            let mut p = at.checked_sub(1)?;
+            if p == parent {
+                return None;
+            }
+            while self.node(p).parent != Some(parent) {
+                p = self.node(p).parent?;
+            }
+            if self.element(p).is_some() {
+                return Some(p);
+            }
+            at = p;
+        }
+    }
+
+    /// The element right after `x` among its siblings, found from the node
+    /// after `x`'s subtree, past text nodes.
+    pub fn next_element(&self, x: NodeId) -> Option<NodeId> {
+        let parent = self.node(x).parent?;
+        let mut next = self.node(x).end;
+        while (next as usize) < self.nodes.len() && self.node(next).parent == Some(parent) {
+            if self.element(next).is_some() {
+                return Some(next);
+            }
+            next = self.node(next).end;
+        }
+        None
+    }
+
     /// Direct children of `id`, in order.
     pub fn children(&self, id: NodeId) -> Children<'_> {
         let end = self.nodes[id as usize].end;

@@ -272,7 +272,7 @@ fn last_heading_in(doc: &Document, gap: std::ops::Range<NodeId>) -> Option<NodeI
 fn heading_before_list(doc: &Document, first: NodeId, last: NodeId) -> Option<NodeId> {
     let mut node = first;
     while let Some(parent) = doc.node(node).parent {
-        if let Some(prev) = previous_element(doc, parent, node)
+        if let Some(prev) = doc.previous_element(node)
             && let Some(h) = header_heading(doc, prev)
         {
             return Some(h);
@@ -319,19 +319,9 @@ fn header_heading(doc: &Document, id: NodeId) -> Option<NodeId> {
 
 /// The `<time>` right after heading `h`, its next element sibling: a
 /// launch board's "Top products launching today" beside "<time
-/// datetime=2026-11-29>Sunday, November 29, 2026</time>". Found from
-/// the node after the heading's subtree, past text nodes, without walking
-/// the siblings before it (a page of many headings reads each once).
+/// datetime=2026-11-29>Sunday, November 29, 2026</time>".
 fn time_beside(doc: &Document, h: NodeId) -> Option<NodeId> {
-    let parent = doc.node(h).parent?;
-    let mut next = doc.node(h).end;
-    while (next as usize) < doc.nodes.len() && doc.node(next).parent == Some(parent) {
-        if doc.element(next).is_some() {
-            return doc.is_tag(next, "time").then_some(next);
-        }
-        next = doc.node(next).end;
-    }
-    None
+    doc.next_element(h).filter(|&next| doc.is_tag(next, "time"))
 }
 
 /// The day a `<time>` element names: its `datetime`, else its text.
@@ -340,14 +330,6 @@ fn time_day(doc: &Document, t: NodeId, ctx: &DateContext) -> Option<DateTime<Fix
         .attr("datetime")
         .and_then(|d| parse_day(d, ctx))
         .or_else(|| parse_day(&doc.text(t), ctx))
-}
-
-/// The element child of `parent` right before its child `child`.
-fn previous_element(doc: &Document, parent: NodeId, child: NodeId) -> Option<NodeId> {
-    doc.children(parent)
-        .take_while(|&c| c != child)
-        .filter(|&c| doc.element(c).is_some())
-        .last()
 }
 
 /// What heading `id` gives its section: the day it names, else the month

@@ -48,7 +48,7 @@ const ASIDE_WORDS: &[&str] = &[
 pub(super) fn captioned_as_aside(doc: &Document, container: NodeId) -> bool {
     let mut x = container;
     for _ in 0..LEVELS {
-        if let Some(before) = previous_element(doc, x) {
+        if let Some(before) = doc.previous_element(x) {
             return caption(doc, before).is_some_and(|text| says_aside(&text));
         }
         let Some(parent) = doc.node(x).parent else {
@@ -73,27 +73,6 @@ fn says_aside(text: &str) -> bool {
     ASIDE_WORDS
         .iter()
         .any(|w| find_ascii_ci(text.as_bytes(), w.as_bytes()).is_some())
-}
-
-/// The element right before `x` among its siblings: found from the node
-/// before `x` in document order (the last node inside that sibling) by
-/// climbing to the parent's child, without walking the earlier siblings.
-fn previous_element(doc: &Document, x: NodeId) -> Option<NodeId> {
-    let parent = doc.node(x).parent?;
-    let mut at = x;
-    loop {
-        let mut p = at.checked_sub(1)?;
-        if p == parent {
-            return None;
-        }
-        while doc.node(p).parent != Some(parent) {
-            p = doc.node(p).parent?;
-        }
-        if doc.element(p).is_some() {
-            return Some(p);
-        }
-        at = p;
-    }
 }
 
 #[cfg(test)]
