@@ -399,7 +399,7 @@ pub fn items_of_group(
         .zip(interrupting)
         .filter(|&(r, interrupts)| !interrupts && !plan.activity.contains(&r.start))
         .map(|(r, _)| r)
-        .filter(|r| !(group.thread && items::is_deleted_stub(doc, r)))
+        .filter(|r| !items::is_deleted_entry(doc, r, group.thread))
         .map(|r| (*r, false))
         .chain(group.stragglers.iter().map(|r| (*r, true)))
         .collect();

@@ -569,6 +569,23 @@ fn a_discography_beats_the_strip_captioned_you_may_also_like() {
     check("artist_discography_also_like");
 }
 
+/// Regression (a conference programme): each day's heading stands in a
+/// head block with the day's calendar link, so the days' tables were
+/// three lists and only the first day's 13 talks of 33 were items.
+#[test]
+fn a_programme_gives_the_talks_of_every_day() {
+    check("conference_schedule_by_day");
+}
+
+/// Regression (a code forge's releases page): each release was titled
+/// by its first contributor's name; the tag name in large type is named
+/// by the release's heading kept for screen readers, and its muted twin
+/// in the side column links the tag's tree, not the release.
+#[test]
+fn releases_are_titled_by_the_tag_their_hidden_heading_names() {
+    check("forge_releases_hidden_headings");
+}
+
 #[test]
 fn newsletter_archive_beats_top_posts_in_the_same_markup() {
     check("substack_archive_top_posts");

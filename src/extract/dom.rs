@@ -154,6 +154,13 @@ fn declares(decl: &str, want: &str) -> bool {
 /// on the link is part of a sentence ([`Document::in_running_text`]).
 pub const RUNNING_TEXT_BYTES: usize = 40;
 
+/// Largest caption block (nodes, itself included): a heading, its icons
+/// and a "See all" or calendar link ([`Document::is_caption`]).
+pub const MAX_CAPTION_NODES: NodeId = 64;
+
+/// Longest caption (text bytes, with the controls beside its heading).
+pub const MAX_CAPTION_BYTES: usize = 80;
+
 /// The class names CSS frameworks and CMSs give text kept for screen
 /// readers only (WordPress, Bootstrap 3/4 and 5, HTML5 Boilerplate,
 /// Drupal, Foundation).
@@ -600,6 +607,17 @@ impl Document {
             })
             .sum();
         beside >= RUNNING_TEXT_BYTES && beside >= 2 * bytes
+    }
+
+    /// True when element `id` is a caption: a heading, or a short block
+    /// holding one (a section's head: its title, an icon and a calendar
+    /// or "See all" link), of at most [`MAX_CAPTION_NODES`] nodes and
+    /// [`MAX_CAPTION_BYTES`] of text.
+    pub fn is_caption(&self, id: NodeId) -> bool {
+        let end = self.node(id).end;
+        end - id <= MAX_CAPTION_NODES
+            && (id..end).any(|i| self.tag(i).is_some_and(is_heading))
+            && self.text_bytes(id) <= MAX_CAPTION_BYTES
     }
 
     /// Bytes of non-blank visible text in the nodes `start..end`.

@@ -28,8 +28,9 @@ pub(super) const AD_MARKERS: &[&str] = &[
 /// in [`AD_MARKERS`] (or one of its `-`- or `_`-separated or camel-case
 /// parts, as in `ad-slot`, `native-ad`, `AdHolder`, a CSS module's
 /// `styles_promoted__kQ7vR`) or a custom element name with
-/// such a part; or its first link is marked as paid (`rel="sponsored"`,
-/// as search engines ask of paid links: a community feed's billboard).
+/// such a part; or its first link, or its headline's, is marked as paid
+/// (`rel="sponsored"`, as search engines ask of paid links: a community
+/// feed's billboard, a job board's featured job).
 pub fn is_advertising(doc: &Document, record: &Record) -> bool {
     let marked = |id: NodeId| {
         doc.element(id).is_some_and(|e| {
@@ -43,7 +44,7 @@ pub fn is_advertising(doc: &Document, record: &Record) -> bool {
     marked(record.start)
         || doc.children(record.start).any(marked)
         || has_ad_label(doc, record, &marked)
-        || first_link_is_paid(doc, record)
+        || own_link_is_paid(doc, record)
 }
 
 /// False when `class` cannot hold an [`AD_MARKERS`] part: each marker
@@ -56,20 +57,28 @@ fn may_name_ad(class: &str) -> bool {
         .any(|w| crate::extract::dom::find_ascii_ci(b, w).is_some())
 }
 
-/// True when the record's first link says it is paid for (`rel` holds
-/// `sponsored`). An organic record's first link is its own.
-fn first_link_is_paid(doc: &Document, record: &Record) -> bool {
-    (record.start..record.end)
-        .filter_map(|i| {
-            doc.element(i)
-                .filter(|e| e.name == "a" && e.attr("href").is_some())
-        })
-        .next()
-        .and_then(|a| a.attr("rel"))
-        .is_some_and(|rel| {
-            rel.split_ascii_whitespace()
-                .any(|r| r.eq_ignore_ascii_case("sponsored"))
-        })
+/// True when the record's own link says it is paid for (`rel` holds
+/// `sponsored`): its first link, or its first link in a heading (a
+/// featured job whose company link comes first). An organic record's
+/// own link is its own.
+fn own_link_is_paid(doc: &Document, record: &Record) -> bool {
+    let is_link = |i: &NodeId| doc.is_tag(*i, "a") && link_href(doc, *i).is_some();
+    let mut links = (record.start..record.end).filter(is_link);
+    let first = links.next();
+    let in_heading = |a: &NodeId| {
+        doc.ancestors(*a)
+            .take_while(|&x| x >= record.start)
+            .any(|x| doc.tag(x).is_some_and(is_heading))
+    };
+    let headline = first.filter(in_heading).or_else(|| links.find(in_heading));
+    [first, headline].into_iter().flatten().any(|a| {
+        doc.element(a)
+            .and_then(|e| e.attr("rel"))
+            .is_some_and(|rel| {
+                rel.split_ascii_whitespace()
+                    .any(|r| r.eq_ignore_ascii_case("sponsored"))
+            })
+    })
 }
 
 /// True when a record is a box placed among the records to sign the
@@ -99,7 +108,79 @@ pub fn interruptions(doc: &Document, records: &[Record]) -> Vec<bool> {
         .iter()
         .zip(ads)
         .zip(interludes(doc, records))
-        .map(|((r, ad), interlude)| (ad && !marks_no_ad) || interlude || is_signup_box(doc, r))
+        .zip(other_slots(doc, records))
+        .map(|(((r, ad), interlude), slot)| {
+            (ad && !marks_no_ad)
+                || interlude
+                || slot
+                || is_signup_box(doc, r)
+                || is_navigation(doc, r)
+        })
+        .collect()
+}
+
+/// True when a record is a navigation block placed among the records: a
+/// `nav`, or an element with `role="navigation"` (a results grid's pager
+/// in a slot of the grid).
+pub fn is_navigation(doc: &Document, record: &Record) -> bool {
+    doc.element(record.start).is_some_and(|e| {
+        e.name == "nav"
+            || e.attr("role")
+                .is_some_and(|r| r.trim().eq_ignore_ascii_case("navigation"))
+    })
+}
+
+/// Share of the records a class must be on to be the list's own
+/// ([`other_slots`]).
+const LIST_CLASS_SHARE: f64 = 0.8;
+
+/// Fewest classes of the list's own from which a record that carries
+/// under half of them is a slot of another kind ([`other_slots`]).
+const MIN_LIST_CLASSES: usize = 4;
+
+/// Fewest records for [`other_slots`] to tell the list's own classes.
+const MIN_SLOT_RECORDS: usize = 5;
+
+/// Which of `records` are slots of another kind in the list's grid: the
+/// classes on [`LIST_CLASS_SHARE`] of the records' elements are the
+/// list's own, and a record that carries under half of them (and there
+/// are at least [`MIN_LIST_CLASSES`]) is a full-width block the grid
+/// holds among its cards (a results grid's "customers also bought"
+/// carousel and its related searches: `s-result-item s-flex-full-width`
+/// among `s-result-item s-asin sg-col-4-of-24 …`). A card without an
+/// image, or a sticky one, misses one class or two, not most.
+pub fn other_slots(doc: &Document, records: &[Record]) -> Vec<bool> {
+    let none = vec![false; records.len()];
+    if records.len() < MIN_SLOT_RECORDS {
+        return none;
+    }
+    let classes = |r: &Record| -> Vec<&str> {
+        let mut c: Vec<&str> = doc
+            .element(r.start)
+            .and_then(|e| e.attr("class"))
+            .unwrap_or("")
+            .split_ascii_whitespace()
+            .collect();
+        c.sort_unstable();
+        c.dedup();
+        c
+    };
+    let each: Vec<Vec<&str>> = records.iter().map(classes).collect();
+    let mut counts: rustc_hash::FxHashMap<&str, usize> = Default::default();
+    for c in each.iter().flatten() {
+        *counts.entry(c).or_insert(0) += 1;
+    }
+    let least = (LIST_CLASS_SHARE * records.len() as f64).ceil() as usize;
+    let own: Vec<&str> = counts
+        .into_iter()
+        .filter(|&(_, n)| n >= least)
+        .map(|(c, _)| c)
+        .collect();
+    if own.len() < MIN_LIST_CLASSES {
+        return none;
+    }
+    each.iter()
+        .map(|c| 2 * own.iter().filter(|o| c.contains(o)).count() < own.len())
         .collect()
 }
 
@@ -301,5 +382,26 @@ pub fn is_deleted_stub(doc: &Document, record: &Record) -> bool {
     marker.is_some_and(|m| {
         let notice = doc.range_text_bytes(m, doc.node(m).end.min(record.end));
         text_outside_links(doc, record).saturating_sub(notice) < STUB_CHROME_BYTES
+    })
+}
+
+/// True when a record is what a deleted comment leaves: a thread's stub
+/// ([`is_deleted_stub`]), or, where the comments are not told as a
+/// thread (a news board's one table of rows, indented by spacers), a
+/// stub that links no page of its own: its only links go to places on
+/// the page ("root", "parent") or run a script (the fold toggle).
+pub fn is_deleted_entry(doc: &Document, record: &Record, thread: bool) -> bool {
+    (thread || !links_a_page(doc, record)) && is_deleted_stub(doc, record)
+}
+
+/// True when a record holds a link to a page: not to a place on this
+/// one (`#46232077`) and not to a script (`javascript:void(0)`).
+fn links_a_page(doc: &Document, record: &Record) -> bool {
+    (record.start..record.end).any(|i| {
+        doc.is_tag(i, "a")
+            && link_href(doc, i).is_some_and(|h| {
+                let h = h.trim();
+                !h.starts_with('#') && !starts_with_ascii_ci(h, "javascript:")
+            })
     })
 }

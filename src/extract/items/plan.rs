@@ -117,31 +117,52 @@ pub(super) struct PathStats {
     heading: usize,
     header: usize,
     slug: f64,
-    /// Records where the link is a file download, hidden, a summary or a
-    /// repeat skipped by the keyboard ([`is_skipped_twin`]).
+    /// Records where the link is a file download, hidden, a summary, a
+    /// repeat skipped by the keyboard ([`is_skipped_twin`]) or styled as
+    /// muted ([`is_muted`]).
     demoted: usize,
     /// Sum of the link's rank among the record's usable links.
     rank: usize,
 }
 
 impl PathStats {
-    /// Count link `a` (text `text`, `rank`-th usable link of record `r`)
-    /// as the record's link at this path.
-    fn add(&mut self, doc: &Document, r: &Record, a: NodeId, text: &str, href: &str, rank: usize) {
+    /// Count link `at` (text `text`) as record `r`'s link at this path.
+    fn add(&mut self, doc: &Document, r: &Record, at: LinkAt, text: &str, href: &str) {
+        let LinkAt { a, rank, named } = at;
         self.slug += slug_match(text, href);
         self.records += 1;
         self.chars += text.chars().count();
-        self.heading += usize::from(in_or_has_heading(doc, r, a));
+        self.heading += usize::from(named || in_or_has_heading(doc, r, a));
         self.header += usize::from(in_header_block(doc, r, a));
         self.demoted += usize::from(
             is_download(href)
                 || in_closed_details(doc, r, a)
                 || is_summary_link(doc, a)
-                || is_skipped_twin(doc, r, a),
+                || is_skipped_twin(doc, r, a)
+                || is_muted(doc, a),
         );
         self.rank += rank;
         self.links.push(a);
     }
+}
+
+/// A record's link as a title path sees it.
+#[derive(Clone, Copy)]
+pub(super) struct LinkAt {
+    a: NodeId,
+    /// Its rank among the record's usable links.
+    rank: usize,
+    /// The record's heading says what it says ([`names_link`]).
+    named: bool,
+}
+
+/// True when a record's heading (`heading`, its text) says what a link
+/// outside it says (`text`): a release's heading kept for screen readers
+/// ("v4.2.0", `h2.sr-only`) names the tag link shown in large type, which
+/// is its headline though no heading holds it.
+pub(super) fn names_link(heading: &str, text: &str) -> bool {
+    let (h, t) = (heading.trim(), text.trim());
+    !t.is_empty() && h.eq_ignore_ascii_case(t)
 }
 
 /// The title paths of a group, numbered as they are met: one string per
@@ -180,8 +201,13 @@ pub fn plan_titles(doc: &Document, records: &[Record], dates: &DateContext) -> T
     for r in records {
         seen_here.clear();
         let mut permalink = None;
+        // The text of the record's first heading met so far, read once.
+        let mut heading: Option<String> = None;
         for i in r.start..r.end {
             let Some(el) = doc.element(i) else { continue };
+            if heading.is_none() && is_heading(&el.name) {
+                heading = Some(doc.text(i));
+            }
             if el.name != "a" || el.attr("href").is_none() {
                 continue;
             }
@@ -201,7 +227,13 @@ pub fn plan_titles(doc: &Document, records: &[Record], dates: &DateContext) -> T
                 // The first link at a path is the record's.
                 if !seen_here.contains(&id) {
                     let href = el.attr("href").unwrap_or("");
-                    paths.stats[id].add(doc, r, i, &text, href, seen_here.len());
+                    let named = heading.as_deref().is_some_and(|h| names_link(h, &text));
+                    let at = LinkAt {
+                        a: i,
+                        rank: seen_here.len(),
+                        named,
+                    };
+                    paths.stats[id].add(doc, r, at, &text, href);
                     seen_here.push(id);
                 }
             }

@@ -67,6 +67,8 @@ pub(super) const DEADLINE_LABELS: &[&str] = &[
     "get it by",
     "date of visit",
     "date of stay",
+    // A listing's open house is a day to come, not the day it was listed.
+    "open house",
 ];
 
 /// What the class of an element holding the date of a thread's latest
@@ -115,18 +117,19 @@ const LABEL_LOOKBACK: NodeId = 4;
 /// discussion's bar above its first comment), or it is in an element
 /// classed so (phpBB's `dd.lastpost`, whose label is a `dfn` further up).
 pub(super) fn labelled_latest(doc: &Document, record: &Record, i: NodeId) -> bool {
-    labelled_as(doc, record, i, is_label)
+    labelled_as(doc, record, i, &[LATEST_LABELS, DEADLINE_LABELS])
 }
 
 /// True when the date at node `i` is labelled as a thread's latest
 /// activity ([`labelled_latest`] without the deadlines).
 pub(super) fn labelled_latest_activity(doc: &Document, record: &Record, i: NodeId) -> bool {
-    labelled_as(doc, record, i, |t| is_label_of(t, LATEST_LABELS))
+    labelled_as(doc, record, i, &[LATEST_LABELS])
 }
 
-/// [`labelled_latest`] with the labels `is_label` accepts (a class of
-/// latest activity always counts).
-fn labelled_as(doc: &Document, record: &Record, i: NodeId, is_label: fn(&str) -> bool) -> bool {
+/// [`labelled_latest`] with the lists of `labels` (a class of latest
+/// activity always counts).
+fn labelled_as(doc: &Document, record: &Record, i: NodeId, labels: &[&[&str]]) -> bool {
+    let is_label = |t: &str| labels.iter().any(|l| is_label_of(t, l));
     if in_latest_block(doc, record, i) {
         return true;
     }
@@ -146,15 +149,24 @@ fn labelled_as(doc: &Document, record: &Record, i: NodeId, is_label: fn(&str) ->
         })
         .is_some_and(|t| {
             let t = t.trim();
-            // A label ("Last post by Annie «"), not a sentence.
-            t.len() <= MAX_LABEL_BYTES && is_label(t)
+            // A label ("Last post by Annie «", "Or fastest delivery"),
+            // not a sentence.
+            t.len() <= MAX_LABEL_BYTES
+                && (is_label(t) || labels.iter().any(|l| ends_with_label(t, l)))
         })
 }
 
-/// True when `t` is a label of latest activity or of a deadline ("Last
-/// post:", "Closing Date").
-fn is_label(t: &str) -> bool {
-    is_label_of(t, LATEST_LABELS) || is_label_of(t, DEADLINE_LABELS)
+/// True when the label `t` ends with a whole label of `labels` ("Or
+/// fastest delivery", "Offer ends:"): a shop qualifies its promise before
+/// the word that names it.
+fn ends_with_label(t: &str, labels: &[&str]) -> bool {
+    let t = t.trim_end_matches(':').trim_end();
+    labels.iter().any(|l| {
+        t.len() > l.len()
+            && t.is_char_boundary(t.len() - l.len())
+            && t[t.len() - l.len()..].eq_ignore_ascii_case(l)
+            && !t[..t.len() - l.len()].ends_with(|c: char| c.is_alphanumeric())
+    })
 }
 
 /// True when `t` opens with one of `labels` as a whole word.

@@ -514,6 +514,20 @@ fn a_deleted_comment_stub_is_told_from_comments() {
     // Regression (a news board's thread): its stub says "[deleted]" in
     // the class of every comment's text, and was an item.
     assert_eq!(stubs, [true, false, false, true, false]);
+    // Regression (the same board's comment table, not told as a thread):
+    // a stub that links only places on the page ("#c1") or a script is
+    // no entry; a stub linking a page is one only in a thread.
+    let entries: Vec<bool> = records_of_class(&doc, "c")
+        .iter()
+        .map(|r| is_deleted_entry(&doc, r, false))
+        .collect();
+    assert_eq!(entries, [true, false, false, true, false]);
+    let linked = "<div class=c><div class=commtext>[deleted]</div>\
+        <a href='/item?id=7'>parent</a></div><div class=c><p>Reply.</p></div>";
+    let doc = crate::extract::dom::parse(linked);
+    let records = records_of_class(&doc, "c");
+    assert!(!is_deleted_entry(&doc, &records[0], false));
+    assert!(is_deleted_entry(&doc, &records[0], true));
 }
 
 /// Regressions (a Mastodon timeline): a boost, whose booster's name
@@ -1620,9 +1634,20 @@ fn a_card_whose_first_link_is_sponsored_is_advertising() {
              <p>Words <a rel='{later_rel}' href=https://ads.example/y>a partner</a></p></div>"
         )
     };
+    // Regression (a job board): a featured job's company link comes
+    // first, and its headline's link is the paid one; the two featured
+    // jobs were items.
+    let job = |title_rel: &str| {
+        format!(
+            "<div class=story><div><a href=/companies/hexaport>Hexaport</a> · Remote</div>\
+             <h2><a rel='{title_rel}' href=https://jobs.example/click/f-71c2>Principal Python Engineer</a></h2></div>"
+        )
+    };
     for (html, ad) in [
         (card("noopener sponsored", ""), true),
         (card("noopener", "sponsored"), false),
+        (job("sponsored noopener"), true),
+        (job("noopener"), false),
     ] {
         let doc = crate::extract::dom::parse(&html);
         let rec = records_of_class(&doc, "story")[0];
@@ -2759,4 +2784,135 @@ fn a_day_beats_a_month_and_a_delivery_dates_nothing() {
     assert_eq!(day(&result("FREE delivery ")), [None]);
     assert_eq!(day(&result("Arrives ")), [None]);
     assert_eq!(day(&result("Listed ")), [Some("2023-03-13".to_owned())]);
+    // Regressions (a shop's "Or fastest delivery Tomorrow, Nov 30", a
+    // listing's "Open house: Sat, Dec 5" above "Listed Nov 18, 2026"): a
+    // label that ends with a deadline's word, and an open house, date
+    // nothing; a label that only holds such a word in its middle does.
+    assert_eq!(day(&result("Or fastest delivery ")), [None]);
+    assert_eq!(day(&result("Open house: ")), [None]);
+    assert_eq!(
+        day(&result("Photos of the delivery van from ")),
+        [Some("2023-03-13".to_owned())]
+    );
+    let listing = "<div class=r><div class=b><span>Open house: Sat, Dec 5 · 1–3pm</span></div>\
+        <a href='/home/77-quarry-rd'>77 Quarry Rd #4, Cedar Falls</a><p>Listed Nov 18, 2023</p></div>";
+    assert_eq!(day(listing), [Some("2023-11-18".to_owned())]);
+}
+
+/// Regression (a code forge's releases page): each release's tag name
+/// shows in large type (`span.f1 > a`), named by a heading kept for
+/// screen readers (`h2.sr-only`), and again in its side column as a
+/// muted link to its tree (`Link--muted`), which came first and took the
+/// entries' links. A muted link is no headline. (The fixture
+/// `forge_releases_hidden_headings` shows the heading naming the tag.)
+#[test]
+fn a_muted_tree_link_is_no_title_of_a_release() {
+    let release = |tag: &str, day: u32, author: &str| {
+        format!(
+            "<section class=release aria-labelledby=hd-{day}><h2 class=sr-only id=hd-{day}>{tag}</h2>\
+             <div class=side><local-time datetime='2026-11-{day}T11:04:51Z'>Nov {day}</local-time>\
+             <a class=color-fg-muted href='/{author}'><img src='/a/{author}.png' alt='@{author}'> {author}</a>\
+             <a class='Link Link--muted' href='/loomdata/loom/tree/{tag}' title='{tag}'>{tag}</a></div>\
+             <div class=main><span class='f1 text-bold'>\
+             <a class='Link--primary Link' href='/loomdata/loom/releases/tag/{tag}'>{tag}</a></span>\
+             <div class=markdown-body><h2>Highlights</h2><p>This release brings a spill-to-disk hash \
+             join and faster scans (<a href='/loomdata/loom/pull/{day}12'>#{day}12</a>).</p></div>\
+             <div class=contributors><a class=avatar href='/ada-lind'><img src='/a/ada.png' alt='@ada-lind'></a>\
+             <a class=avatar href='/bo-oduya'><img src='/a/bo.png' alt='@bo-oduya'></a>\
+             <p><a class=Link--primary href='/ada-lind'>ada-lind</a>, <a class=Link--primary href='/bo-oduya'>bo-oduya</a>, \
+             <a class=Link--primary href='/{author}'>{author}</a>, and nadia-haddad</p></div></div></section>"
+        )
+    };
+    let html = [
+        release("v4.3.0-rc.1", 27, "mirela-dobos"),
+        release("v4.2.0", 18, "kwame-asante"),
+        release("v4.1.3", 12, "sanna-lindroos"),
+        release("v4.1.2", 5, "tomas-kral"),
+    ]
+    .concat();
+    let items = items_of(
+        &html,
+        "release",
+        "https://forge.example/loomdata/loom/releases",
+    );
+    let got: Vec<(&str, &str)> = items
+        .iter()
+        .map(|it| (it.title.as_str(), it.link.as_ref().map_or("", Url::as_str)))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            (
+                "v4.3.0-rc.1",
+                "https://forge.example/loomdata/loom/releases/tag/v4.3.0-rc.1"
+            ),
+            (
+                "v4.2.0",
+                "https://forge.example/loomdata/loom/releases/tag/v4.2.0"
+            ),
+            (
+                "v4.1.3",
+                "https://forge.example/loomdata/loom/releases/tag/v4.1.3"
+            ),
+            (
+                "v4.1.2",
+                "https://forge.example/loomdata/loom/releases/tag/v4.1.2"
+            ),
+        ]
+    );
+}
+
+/// Regression (a marketplace's results grid): full-width blocks in the
+/// grid's own slots, a "customers also bought" carousel and the pager
+/// (`role="navigation"`), were items. A post without a thumbnail, or a
+/// sticky one, misses a class or two of the list's own and stays.
+#[test]
+fn full_width_slots_and_the_pager_in_a_results_grid_are_no_items() {
+    let result = |n: u32| {
+        format!(
+            "<div class='sg-col-4-of-24 s-result-item s-asin sg-col-4-of-16 sg-col s-widget-spacing-small'>\
+             <img class=s-image src='/i/{n}.jpg' alt=''><h2><a href='/dp/B0{n}'>Aria {n} Wireless \
+             Noise Cancelling Headphones</a></h2><span class=price>$7{n}.99</span></div>"
+        )
+    };
+    let slot = "<div class='sg-col-20-of-24 s-result-item s-flex-full-width sg-col'>\
+        <h2>Customers also bought</h2><ul><li><a href='/dp/C01'>Halden HX-1 Headphones</a></li>\
+        <li><a href='/dp/C02'>Kettleby K9 Over-Ear</a></li><li><a href='/dp/C03'>Pellow P5</a></li></ul></div>";
+    let pager = "<div role=navigation aria-label=pagination class='sg-col-20-of-24 s-result-item \
+        sg-col-4-of-24 s-asin sg-col'><a href='/s?page=2'>2</a> <a href='/s?page=2'>Next</a></div>";
+    let grid = format!(
+        "<div>{}{slot}{}{pager}</div>",
+        (1..=4).map(result).collect::<String>(),
+        (5..=10).map(result).collect::<String>()
+    );
+    let doc = crate::extract::dom::parse(&grid);
+    let Some(list) = (0..doc.nodes.len() as NodeId).find(|&i| doc.is_tag(i, "div")) else {
+        panic!("no grid");
+    };
+    let records = records_where(&doc, |i| doc.node(i).parent == Some(list));
+    assert_eq!(records.len(), 12);
+    let dropped: Vec<usize> = interruptions(&doc, &records)
+        .iter()
+        .enumerate()
+        .filter(|&(_, &x)| x)
+        .map(|(i, _)| i)
+        .collect();
+    assert_eq!(dropped, [4, 11]);
+    let post = |classes: &str| {
+        format!(
+            "<article class='post type-post status-publish format-standard category-news {classes}'>\
+             <h2><a href='/p'>A post</a></h2></article>"
+        )
+    };
+    let blog = [
+        post("has-post-thumbnail"),
+        post("has-post-thumbnail sticky"),
+        post(""),
+        post("has-post-thumbnail"),
+        post("has-post-thumbnail"),
+    ]
+    .concat();
+    let doc = crate::extract::dom::parse(&blog);
+    let records = records_where(&doc, |i| doc.is_tag(i, "article"));
+    assert_eq!(interruptions::other_slots(&doc, &records), [false; 5]);
 }

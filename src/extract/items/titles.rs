@@ -176,6 +176,21 @@ pub(super) fn is_summary_link(doc: &Document, a: NodeId) -> bool {
         .is_some_and(|c| has_part(c.split_ascii_whitespace(), &['-', '_'], SUMMARY_CLASS_PARTS))
 }
 
+/// True when link `a` is styled as muted by a class part "muted"
+/// (Primer's `Link--muted`, Bootstrap's `text-muted`) and its class does
+/// not name it a title: the site shows it as secondary (a release's tag
+/// name in its side column, beside the same name in large type). A
+/// blog's `uk-article-title uk-link-muted` is its headline, only greyed.
+pub(super) fn is_muted(doc: &Document, a: NodeId) -> bool {
+    doc.element(a)
+        .and_then(|e| e.attr("class"))
+        .is_some_and(|c| {
+            c.split(|ch: char| ch.is_ascii_whitespace() || ch == '-' || ch == '_')
+                .any(|part| part.eq_ignore_ascii_case("muted"))
+                && !c.split_ascii_whitespace().any(names_title_token)
+        })
+}
+
 /// True when link `a` is taken out of the keyboard's order
 /// (`tabindex="-1"`) while another link of record `r`, in that order and
 /// with words of its own (not a thumbnail's "48:12"), goes to the same

@@ -9,7 +9,7 @@
 //! before each of its [`LEVELS`] nearest ancestors, and the text of at
 //! most one caption.
 
-use crate::extract::dom::{Document, NodeId, find_ascii_ci, is_heading};
+use crate::extract::dom::{Document, NodeId, find_ascii_ci};
 
 /// Factor on the score of a group captioned as an aside.
 pub(super) const ASIDE_PENALTY: f64 = 0.25;
@@ -17,13 +17,6 @@ pub(super) const ASIDE_PENALTY: f64 = 0.25;
 /// The container and its ancestors looked at for a caption: a strip's
 /// heading stands before its list, or before the wrapper around it.
 const LEVELS: usize = 3;
-
-/// Longest caption (bytes, with the controls beside its heading).
-const MAX_CAPTION_BYTES: usize = 80;
-
-/// Largest caption block (nodes, itself included): a heading, its icons
-/// and a "See all" link. A larger block is content, and is not read.
-const MAX_CAPTION_NODES: NodeId = 64;
 
 /// What an aside's caption says (ASCII, any case).
 const ASIDE_WORDS: &[&str] = &[
@@ -59,14 +52,9 @@ pub(super) fn captioned_as_aside(doc: &Document, container: NodeId) -> bool {
     false
 }
 
-/// The text of a caption: a heading, or a short block holding one.
+/// The text of a caption ([`Document::is_caption`]).
 fn caption(doc: &Document, id: NodeId) -> Option<String> {
-    let end = doc.node(id).end;
-    if end - id > MAX_CAPTION_NODES {
-        return None;
-    }
-    let heading = (id..end).any(|i| doc.tag(i).is_some_and(is_heading));
-    (heading && doc.text_bytes(id) <= MAX_CAPTION_BYTES).then(|| doc.text(id))
+    doc.is_caption(id).then(|| doc.text(id))
 }
 
 fn says_aside(text: &str) -> bool {

@@ -381,7 +381,8 @@ impl<'d> Kinds<'d> {
         // courses, are sections like those holding a `ul`), and above the
         // box a wide table scrolls in, when the table is all it holds (a
         // programme's days, each a heading, a line with a calendar link
-        // and its sessions' table).
+        // and its sessions' table). The heading may stand in a head block
+        // with its calendar link ([`Document::is_caption`]).
         if doc.is_tag(container, "tbody")
             && doc.is_tag(p, "table")
             && !self.repeated(p)
@@ -389,7 +390,7 @@ impl<'d> Kinds<'d> {
             && doc
                 .children(above)
                 .take_while(|&c| c != holder)
-                .any(|c| doc.tag(c).is_some_and(is_heading))
+                .any(|c| doc.element(c).is_some() && doc.is_caption(c))
         {
             chain.push(self.kind(p));
             if holder != p {
