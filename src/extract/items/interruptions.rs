@@ -62,6 +62,18 @@ fn may_name_ad(class: &str) -> bool {
 /// featured job whose company link comes first). An organic record's
 /// own link is its own.
 fn own_link_is_paid(doc: &Document, record: &Record) -> bool {
+    let paid = |a: NodeId| {
+        doc.element(a)
+            .and_then(|e| e.attr("rel"))
+            .is_some_and(|rel| {
+                rel.split_ascii_whitespace()
+                    .any(|r| r.eq_ignore_ascii_case("sponsored"))
+            })
+    };
+    // Most records have no paid link: nothing more is read then.
+    if !(record.start..record.end).any(|i| doc.is_tag(i, "a") && paid(i)) {
+        return false;
+    }
     let is_link = |i: &NodeId| doc.is_tag(*i, "a") && link_href(doc, *i).is_some();
     let mut links = (record.start..record.end).filter(is_link);
     let first = links.next();
@@ -71,14 +83,7 @@ fn own_link_is_paid(doc: &Document, record: &Record) -> bool {
             .any(|x| doc.tag(x).is_some_and(is_heading))
     };
     let headline = first.filter(in_heading).or_else(|| links.find(in_heading));
-    [first, headline].into_iter().flatten().any(|a| {
-        doc.element(a)
-            .and_then(|e| e.attr("rel"))
-            .is_some_and(|rel| {
-                rel.split_ascii_whitespace()
-                    .any(|r| r.eq_ignore_ascii_case("sponsored"))
-            })
-    })
+    [first, headline].into_iter().flatten().any(paid)
 }
 
 /// True when a record is a box placed among the records to sign the
@@ -154,21 +159,26 @@ pub fn other_slots(doc: &Document, records: &[Record]) -> Vec<bool> {
     if records.len() < MIN_SLOT_RECORDS {
         return none;
     }
-    let classes = |r: &Record| -> Vec<&str> {
-        let mut c: Vec<&str> = doc
+    // Each record's class tokens, each token once (a class attribute is
+    // short: looking back along it is cheaper than a set).
+    let tokens = |r: &Record| {
+        let class = doc
             .element(r.start)
             .and_then(|e| e.attr("class"))
-            .unwrap_or("")
-            .split_ascii_whitespace()
-            .collect();
-        c.sort_unstable();
-        c.dedup();
-        c
+            .unwrap_or("");
+        let mut seen = class.split_ascii_whitespace().enumerate();
+        std::iter::from_fn(move || {
+            seen.by_ref().find_map(|(n, t)| {
+                let again = class.split_ascii_whitespace().take(n).any(|u| u == t);
+                (!again).then_some(t)
+            })
+        })
     };
-    let each: Vec<Vec<&str>> = records.iter().map(classes).collect();
     let mut counts: rustc_hash::FxHashMap<&str, usize> = Default::default();
-    for c in each.iter().flatten() {
-        *counts.entry(c).or_insert(0) += 1;
+    for r in records {
+        for t in tokens(r) {
+            *counts.entry(t).or_insert(0) += 1;
+        }
     }
     let least = (LIST_CLASS_SHARE * records.len() as f64).ceil() as usize;
     let own: Vec<&str> = counts
@@ -179,8 +189,9 @@ pub fn other_slots(doc: &Document, records: &[Record]) -> Vec<bool> {
     if own.len() < MIN_LIST_CLASSES {
         return none;
     }
-    each.iter()
-        .map(|c| 2 * own.iter().filter(|o| c.contains(o)).count() < own.len())
+    records
+        .iter()
+        .map(|r| 2 * tokens(r).filter(|t| own.contains(t)).count() < own.len())
         .collect()
 }
 

@@ -201,12 +201,18 @@ pub fn plan_titles(doc: &Document, records: &[Record], dates: &DateContext) -> T
     for r in records {
         seen_here.clear();
         let mut permalink = None;
-        // The text of the record's first heading met so far, read once.
-        let mut heading: Option<String> = None;
+        // The record's first heading met so far, when it holds no link
+        // (one it holds is in a heading anyway), and its text once read.
+        let mut first_heading: Option<NodeId> = None;
+        let mut unlinked: Option<NodeId> = None;
+        let mut heading_text: Option<String> = None;
         for i in r.start..r.end {
             let Some(el) = doc.element(i) else { continue };
-            if heading.is_none() && is_heading(&el.name) {
-                heading = Some(doc.text(i));
+            if first_heading.is_none() && is_heading(&el.name) {
+                first_heading = Some(i);
+                unlinked = (i + 1..doc.node(i).end)
+                    .all(|j| !doc.is_tag(j, "a"))
+                    .then_some(i);
             }
             if el.name != "a" || el.attr("href").is_none() {
                 continue;
@@ -227,7 +233,10 @@ pub fn plan_titles(doc: &Document, records: &[Record], dates: &DateContext) -> T
                 // The first link at a path is the record's.
                 if !seen_here.contains(&id) {
                     let href = el.attr("href").unwrap_or("");
-                    let named = heading.as_deref().is_some_and(|h| names_link(h, &text));
+                    let named = unlinked.is_some_and(|h| {
+                        let heading = heading_text.get_or_insert_with(|| doc.text(h));
+                        names_link(heading, &text)
+                    });
                     let at = LinkAt {
                         a: i,
                         rank: seen_here.len(),

@@ -105,6 +105,14 @@ fn items_of(html: &str, class: &str, base: &str) -> Vec<Item> {
     items_of_records(&doc, &records_of_class(&doc, class), base)
 }
 
+/// Each item's title and link (`""` for none).
+fn titles_and_links(items: &[Item]) -> Vec<(&str, &str)> {
+    items
+        .iter()
+        .map(|it| (it.title.as_str(), it.link.as_ref().map_or("", Url::as_str)))
+        .collect()
+}
+
 /// [`items_of`] the `<li>` records of `html`, whatever their classes.
 fn items_of_lis(html: &str, base: &str) -> Vec<Item> {
     let doc = crate::extract::dom::parse(html);
@@ -1478,10 +1486,7 @@ fn an_edit_of_a_page_listed_again_is_linked_by_its_diff() {
         &format!("<ul>{html}</ul>"),
         "https://wiki.example.org/wiki/Special:RecentChanges",
     );
-    let got: Vec<(&str, &str)> = items
-        .iter()
-        .map(|it| (it.title.as_str(), it.link.as_ref().map_or("", Url::as_str)))
-        .collect();
+    let got = titles_and_links(&items);
     let diff =
         |page: &str, d: u32| format!("https://wiki.example.org/w/index.php?title={page}&diff={d}");
     assert_eq!(
@@ -1818,10 +1823,7 @@ fn an_unlinked_heading_with_a_place_titles_and_links_its_record() {
         section("Attendance figures", "Attendance_figures", "Lowri_Banfield")
     );
     let items = items_of(&html, "sec", "https://wiki.example/wiki/Talk:Lanterns");
-    let got: Vec<(&str, &str)> = items
-        .iter()
-        .map(|it| (it.title.as_str(), it.link.as_ref().map_or("", Url::as_str)))
-        .collect();
+    let got = titles_and_links(&items);
     assert_eq!(
         got,
         [
@@ -2835,10 +2837,7 @@ fn a_muted_tree_link_is_no_title_of_a_release() {
         "release",
         "https://forge.example/loomdata/loom/releases",
     );
-    let got: Vec<(&str, &str)> = items
-        .iter()
-        .map(|it| (it.title.as_str(), it.link.as_ref().map_or("", Url::as_str)))
-        .collect();
+    let got = titles_and_links(&items);
     assert_eq!(
         got,
         [
