@@ -201,15 +201,15 @@ pub fn plan_titles(doc: &Document, records: &[Record], dates: &DateContext) -> T
     for r in records {
         seen_here.clear();
         let mut permalink = None;
-        // The record's first heading met so far, when it holds no link
-        // (one it holds is in a heading anyway), and its text once read.
-        let mut first_heading: Option<NodeId> = None;
+        // The record's first heading, when it holds no link (one it holds
+        // is in a heading anyway), and its text once read.
+        let mut met_heading = false;
         let mut unlinked: Option<NodeId> = None;
         let mut heading_text: Option<String> = None;
         for i in r.start..r.end {
             let Some(el) = doc.element(i) else { continue };
-            if first_heading.is_none() && is_heading(&el.name) {
-                first_heading = Some(i);
+            if !met_heading && is_heading(&el.name) {
+                met_heading = true;
                 unlinked = (i + 1..doc.node(i).end)
                     .all(|j| !doc.is_tag(j, "a"))
                     .then_some(i);

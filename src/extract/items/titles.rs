@@ -185,8 +185,7 @@ pub(super) fn is_muted(doc: &Document, a: NodeId) -> bool {
     doc.element(a)
         .and_then(|e| e.attr("class"))
         .is_some_and(|c| {
-            c.split(|ch: char| ch.is_ascii_whitespace() || ch == '-' || ch == '_')
-                .any(|part| part.eq_ignore_ascii_case("muted"))
+            has_part(c.split_ascii_whitespace(), &['-', '_'], &["muted"])
                 && !c.split_ascii_whitespace().any(names_title_token)
         })
 }

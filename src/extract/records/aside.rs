@@ -42,7 +42,7 @@ pub(super) fn captioned_as_aside(doc: &Document, container: NodeId) -> bool {
     let mut x = container;
     for _ in 0..LEVELS {
         if let Some(before) = doc.previous_element(x) {
-            return caption(doc, before).is_some_and(|text| says_aside(&text));
+            return doc.is_caption(before) && says_aside(&doc.text(before));
         }
         let Some(parent) = doc.node(x).parent else {
             return false;
@@ -50,11 +50,6 @@ pub(super) fn captioned_as_aside(doc: &Document, container: NodeId) -> bool {
         x = parent;
     }
     false
-}
-
-/// The text of a caption ([`Document::is_caption`]).
-fn caption(doc: &Document, id: NodeId) -> Option<String> {
-    doc.is_caption(id).then(|| doc.text(id))
 }
 
 fn says_aside(text: &str) -> bool {

@@ -390,7 +390,7 @@ impl<'d> Kinds<'d> {
             && doc
                 .children(above)
                 .take_while(|&c| c != holder)
-                .any(|c| doc.element(c).is_some() && doc.is_caption(c))
+                .any(|c| doc.is_caption(c))
         {
             chain.push(self.kind(p));
             if holder != p {
@@ -939,7 +939,7 @@ fn split_off_parts(doc: &Document, lists: &[NodeId]) -> Vec<NodeId> {
     };
     // Most lists have no element of their tag beside them: nothing more
     // is read then.
-    let beside: Vec<NodeId> = [beside(doc, first).0, beside(doc, last).1]
+    let beside: Vec<NodeId> = [doc.previous_element(first), doc.next_element(last)]
         .into_iter()
         .flatten()
         .filter(|&c| doc.is_tag(c, tag) && !lists.contains(&c))
@@ -975,22 +975,6 @@ fn split_off_parts(doc: &Document, lists: &[NodeId]) -> Vec<NodeId> {
         held.peek().is_some() && held.all(alike)
     };
     beside.into_iter().filter(|&c| is_part(c)).collect()
-}
-
-/// The element siblings right before and right after element `id`.
-fn beside(doc: &Document, id: NodeId) -> (Option<NodeId>, Option<NodeId>) {
-    let Some(parent) = doc.node(id).parent else {
-        return (None, None);
-    };
-    let mut before = None;
-    let mut siblings = element_children(doc, parent);
-    for c in siblings.by_ref() {
-        if c == id {
-            return (before, siblings.next());
-        }
-        before = Some(c);
-    }
-    (None, None)
 }
 
 /// Sections nested in a group's containers that hold records of their own
