@@ -1074,3 +1074,48 @@ fn a_sponsored_billboard_among_the_cards_is_no_item() {
     // `rel="sponsored"`, was an item.
     check("devto_feed_block_cards");
 }
+
+/// Regressions (scholarly search results): the "User profiles for …" box
+/// above the results, carrying one of the results' three classes, was
+/// the first item; the two "[CITATION]" results, whose heading holds no
+/// link, were linked by their "Related articles" search and titled with
+/// the "[CITATION][C]" label.
+#[test]
+fn search_results_without_the_profiles_box_and_with_unlinked_citations() {
+    check("scholar_results_profiles_citations");
+}
+
+/// Regression (a council's meetings, each a main row and a documents
+/// row): the documents rows holding a "Video (live stream)" or
+/// "Cancellation notice (PDF)" link, to pages the main row does not link,
+/// started records of their own.
+#[test]
+fn a_meetings_documents_row_never_starts_a_meeting() {
+    check("council_meetings_two_rows");
+}
+
+/// Regression (a museum's exhibitions in Current, Upcoming and Past
+/// sections): each section's view names the section in its classes
+/// (`view-display-id-current`), so the three grids were three lists and
+/// only the Past one's 9 of 20 exhibitions were items.
+#[test]
+fn exhibitions_of_every_section_are_one_list() {
+    check("museum_exhibitions_three_sections");
+}
+
+/// Regression (a product's changelog, flat under one article): the patch
+/// releases' `h3`s, each over the same date line as the minor releases'
+/// `h2`s, were subsections, and 10 of 17 releases were lost.
+#[test]
+fn patch_releases_under_minor_releases_are_releases() {
+    check("changelog_patch_releases_under_minors");
+}
+
+/// Regressions (a procurement portal's tenders grid): the pager row
+/// (spanning the columns, its page links all scripts) was an item, and
+/// three tenders were dated by "Corrigendum issued 29/11/2026" in their
+/// title cell, not by their Published column.
+#[test]
+fn a_grids_pager_row_is_no_tender_and_a_corrigendum_dates_none() {
+    check("tenders_table_pager_corrigenda");
+}

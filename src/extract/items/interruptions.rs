@@ -141,7 +141,7 @@ const LIST_CLASS_SHARE: f64 = 0.8;
 
 /// Fewest classes of the list's own from which a record that carries
 /// under half of them is a slot of another kind ([`other_slots`]).
-const MIN_LIST_CLASSES: usize = 4;
+const MIN_LIST_CLASSES: usize = 3;
 
 /// Fewest records for [`other_slots`] to tell the list's own classes.
 const MIN_SLOT_RECORDS: usize = 5;
@@ -196,11 +196,12 @@ pub fn other_slots(doc: &Document, records: &[Record]) -> Vec<bool> {
 }
 
 /// Which of `records` are interludes, in their order: table rows that
-/// link nowhere and have a cell spanning columns (the break between a
+/// link no page and have a cell spanning columns (the break between a
 /// programme's talks, "Coffee break" across the session and room
-/// columns), among records more than half of which link. A row whose
-/// cells line up with the records' (a security release without a page of
-/// its own) stays. All false when no row spans columns.
+/// columns; a grid's pager row, whose page links are all scripts,
+/// `javascript:__doPostBack(…)`), among records more than half of which
+/// link. A row whose cells line up with the records' (a security release
+/// without a page of its own) stays. All false when no row spans columns.
 pub fn interludes(doc: &Document, records: &[Record]) -> Vec<bool> {
     let spanning: Vec<bool> = records.iter().map(|r| spans_columns(doc, r)).collect();
     // Rows that link are counted only when there are rows to drop.
@@ -209,7 +210,7 @@ pub fn interludes(doc: &Document, records: &[Record]) -> Vec<bool> {
     records
         .iter()
         .zip(spanning)
-        .map(|(r, spans)| rows_link && spans && !has_link(doc, r))
+        .map(|(r, spans)| rows_link && spans && !links_a_page(doc, r))
         .collect()
 }
 

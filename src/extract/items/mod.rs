@@ -239,8 +239,7 @@ pub fn item_from_record(
             headless_title(doc, record, &links, &plan.permalinks, dates);
         (title, link, title_link, None)
     } else {
-        let (title, link, heading) =
-            choose_title(doc, record, &links, heading, &plan.permalinks, dates);
+        let (title, link, heading) = choose_title(doc, record, &links, heading, plan, dates);
         (title, link, link, heading)
     };
     let own = links.iter().find(|l| plan.change_links.contains(&l.node));
@@ -266,7 +265,11 @@ pub fn item_from_record(
         .or_else(|| title_heading.and_then(|h| heading_anchor(doc, h, base)))
         .or_else(by_title)
         .or_else(|| heading.and_then(|h| heading_anchor(doc, h, base)))
-        .or_else(|| links.first().map(|l| l.url.clone()));
+        .or_else(|| {
+            // An unlinked headline among linked ones has no page of its own.
+            let unlinked = heading.is_some_and(|h| titles::unlinked_headline(doc, h, &links, plan));
+            links.first().filter(|_| !unlinked).map(|l| l.url.clone())
+        });
 
     // What a reader reads: the subtrees the markup hides (phpBB's
     // mobile-only "Last post by …" line) and the labels of buttons are

@@ -31,6 +31,10 @@ pub struct TitlePlan {
     /// Each record's permalink, when it has one: a link whose text is its
     /// posting time or says "permalink", or a forum post's number.
     pub permalinks: rustc_hash::FxHashSet<NodeId>,
+    /// The title path runs through the records' headings: a record whose
+    /// heading holds no link has no headline link (a search result cited
+    /// without a page: its "Related articles" link is another search).
+    pub in_headings: bool,
     /// The records' links differ only by their fragment (`#comment-12`,
     /// `#v2-1`): the fragment is kept, or every record would get the same
     /// link and guid.
@@ -328,6 +332,7 @@ pub fn plan_titles(doc: &Document, records: &[Record], dates: &DateContext) -> T
     };
     TitlePlan {
         path,
+        in_headings: best.is_some_and(|st| st.heading * 2 > st.records),
         shared_images: shared_images(doc, records),
         title_links,
         link_texts,

@@ -71,6 +71,19 @@ pub(super) const DEADLINE_LABELS: &[&str] = &[
     "open house",
 ];
 
+/// Labels of an amendment (lower case, without the colon): the day a
+/// notice was corrected is not the day it was published
+/// ("Corrigendum issued 29/11/2026" in a tender's title cell, before its
+/// "Published" column).
+pub(super) const AMENDMENT_LABELS: &[&str] = &[
+    "corrigendum",
+    "amended",
+    "amendment",
+    "addendum",
+    "corrected",
+    "correction",
+];
+
 /// What the class of an element holding the date of a thread's latest
 /// activity says, once its `-` and `_` are gone and in lower case
 /// (phpBB's `dd.lastpost`, `last-reply`, `latest_activity`).
@@ -111,13 +124,19 @@ const LABEL_LOOKBACK: NodeId = 4;
 
 /// True when the date at node `i` (a text node, or the element holding it)
 /// is labelled as a thread's latest activity ([`LATEST_LABELS`]) or as a
-/// deadline ([`DEADLINE_LABELS`]), not the record's own date: its own
+/// deadline ([`DEADLINE_LABELS`]) or an amendment ([`AMENDMENT_LABELS`]),
+/// not the record's own date: its own
 /// text opens with such a label ("Last post: 3 hours ago"), or the text
 /// right before it is one ("Latest comment: <a>2 years ago</a>", a wiki
 /// discussion's bar above its first comment), or it is in an element
 /// classed so (phpBB's `dd.lastpost`, whose label is a `dfn` further up).
 pub(super) fn labelled_latest(doc: &Document, record: &Record, i: NodeId) -> bool {
-    labelled_as(doc, record, i, &[LATEST_LABELS, DEADLINE_LABELS])
+    labelled_as(
+        doc,
+        record,
+        i,
+        &[LATEST_LABELS, DEADLINE_LABELS, AMENDMENT_LABELS],
+    )
 }
 
 /// True when the date at node `i` is labelled as a thread's latest

@@ -2786,6 +2786,9 @@ fn a_day_beats_a_month_and_a_delivery_dates_nothing() {
     assert_eq!(day(&result("FREE delivery ")), [None]);
     assert_eq!(day(&result("Arrives ")), [None]);
     assert_eq!(day(&result("Listed ")), [Some("2023-03-13".to_owned())]);
+    // An amendment's day is not the record's (a tender's "Corrigendum
+    // issued 29/11/2026" before its Published column).
+    assert_eq!(day(&result("Corrigendum issued ")), [None]);
     // Regressions (a shop's "Or fastest delivery Tomorrow, Nov 30", a
     // listing's "Open house: Sat, Dec 5" above "Listed Nov 18, 2026"): a
     // label that ends with a deadline's word, and an open house, date
@@ -2914,4 +2917,21 @@ fn full_width_slots_and_the_pager_in_a_results_grid_are_no_items() {
     let doc = crate::extract::dom::parse(&blog);
     let records = records_where(&doc, |i| doc.is_tag(i, "article"));
     assert_eq!(interruptions::other_slots(&doc, &records), [false; 5]);
+}
+
+#[test]
+fn a_bracketed_label_is_told_from_a_bracketed_title() {
+    for t in ["[CITATION][C]", "[PDF]", " [BOOK][B] ", "[Solved]"] {
+        assert!(is_bracketed_label(t), "{t:?}");
+    }
+    for t in [
+        "[]",
+        "[deleted]x",
+        "[Draft] Notes",
+        "[RFC 9110]",
+        "CITATION",
+        "[a][]",
+    ] {
+        assert!(!is_bracketed_label(t), "{t:?}");
+    }
 }

@@ -313,7 +313,9 @@ pub(super) fn title_badges(doc: &Document, node: NodeId) -> (Option<NodeId>, Opt
             && is_action_text(&doc.text(c));
         let decoration = decoration || control;
         let date = e.name == "time" || part(DATE_BADGE_PARTS) || decoration;
-        ((date || part(BADGE_CLASS_PARTS)) && bytes <= MAX_BADGE_BYTES).then_some((bytes, date))
+        let short = bytes <= MAX_BADGE_BYTES;
+        let label = short && (part(BADGE_CLASS_PARTS) || is_bracketed_label(&doc.text(c)));
+        ((date && short) || label).then_some((bytes, date))
     };
     let total = doc.text_bytes(node);
     let leading = badge(first).filter(|&(b, _)| b > 0).map(|b| (first, b));
@@ -336,6 +338,20 @@ pub(super) fn title_badges(doc: &Document, node: NodeId) -> (Option<NodeId>, Opt
         (_, Some((l, b))) if keeps(&[b]) => (None, Some(l)),
         _ => (None, None),
     }
+}
+
+/// True for a label in square brackets set apart from a title: a search
+/// result's "[CITATION]" or "[PDF]" (with its short form, "[CITATION][C]",
+/// one shown per screen size), a forum's "[Solved]". Each bracket holds one
+/// word.
+pub(super) fn is_bracketed_label(text: &str) -> bool {
+    let t = text.trim();
+    t.len() > 2
+        && t.starts_with('[')
+        && t.ends_with(']')
+        && t[1..t.len() - 1]
+            .split("][")
+            .all(|w| !w.is_empty() && w.chars().all(char::is_alphanumeric))
 }
 
 /// True when `id` is the `summary` of the `details` element `record` is:
@@ -461,9 +477,10 @@ pub(super) fn choose_title(
     record: &Record,
     links: &[LinkInfo],
     heading: Option<NodeId>,
-    permalinks: &rustc_hash::FxHashSet<NodeId>,
+    plan: &TitlePlan,
     dates: &DateContext,
 ) -> (String, Option<NodeId>, Option<NodeId>) {
+    let permalinks = &plan.permalinks;
     let usable = |l: &&LinkInfo| {
         !l.text.is_empty() && !is_action_text(&l.text) && parse_date(&l.text, dates).is_none()
     };
@@ -520,7 +537,9 @@ pub(super) fn choose_title(
         // `id`): the heading titles it, and its anchor links it (see
         // `item_from_record`), never a pull request or a user its words
         // cite; its "Full story" link, if any, leads to its own page.
-        (_, Some(h)) if heading_fragment(doc, h).is_some() => {
+        (_, Some(h))
+            if heading_fragment(doc, h).is_some() || unlinked_headline(doc, h, links, plan) =>
+        {
             let more = links.iter().find(|l| is_more_text(&l.text));
             (heading_text(doc, h), more.map(|l| l.node), None)
         }
@@ -538,6 +557,21 @@ pub(super) fn choose_title(
         (Some(l), _) => (link_title(l), Some(l.node), None),
         _ => (first_line(doc, record), None, None),
     }
+}
+
+/// True when `heading` holds no link in a group whose headlines are
+/// heading links ([`TitlePlan::in_headings`]): the heading titles its
+/// record, which has no headline link (a search result cited without a
+/// page, "[CITATION] Urban heat island mitigation", whose "Related
+/// articles" and "Cited by 3" are other searches). Only a "more" link
+/// leads to its page.
+pub(super) fn unlinked_headline(
+    doc: &Document,
+    heading: NodeId,
+    links: &[LinkInfo],
+    plan: &TitlePlan,
+) -> bool {
+    plan.in_headings && !links.iter().any(|l| doc.contains(heading, l.node))
 }
 
 /// A title the site split into links glued to each other around an inline

@@ -165,6 +165,27 @@ impl<'d> Kinds<'d> {
         }
     }
 
+    /// The kind of a lone wrapper between repeated sections and their
+    /// lists: its tag and first stable class, the component it is
+    /// (`div.view*` for a Drupal view's `view view-exhibitions
+    /// view-display-id-current`, whose other classes name the section it
+    /// shows). Elements of one component match it ([`Kinds::matches`]).
+    pub(super) fn component(&mut self, id: NodeId) -> Kind {
+        let doc = self.doc;
+        let Some(e) = doc.element(id) else {
+            return self.kind(id);
+        };
+        let first = stable_classes(doc, id).next().unwrap_or("");
+        let name = format!("{}.{first}*", e.name);
+        self.intern(&name, e.name.as_str())
+    }
+
+    /// True when `id` is of kind `k`, or of the component `k` names
+    /// ([`Kinds::component`]).
+    pub(super) fn matches(&mut self, id: NodeId, k: Kind) -> bool {
+        self.kind(id) == k || (self.name(k).ends_with('*') && self.component(id) == k)
+    }
+
     /// The kind string of an id.
     pub(super) fn name(&self, kind: Kind) -> &str {
         self.names.get(kind.0 as usize).map_or("", String::as_str)

@@ -404,8 +404,15 @@ impl<'d> Kinds<'d> {
             let Some(g) = doc.node(wrapper).parent else {
                 break;
             };
-            chain.push(self.kind(wrapper));
-            if self.repeated(wrapper) {
+            // A lone wrapper is known by its component: the sections'
+            // views of one list name the section they show.
+            let repeated = self.repeated(wrapper);
+            let kind = match repeated {
+                true => self.kind(wrapper),
+                false => self.component(wrapper),
+            };
+            chain.push(kind);
+            if repeated {
                 // Sections of sections (a programme's days, each holding
                 // its sessions' lists): the lists of all days join.
                 if level == 1
@@ -1027,7 +1034,10 @@ fn cousins(doc: &Document, kinds: &mut Kinds<'_>, g: NodeId, chain: &Chain) -> V
             .iter()
             .flat_map(|&q| doc.children(q).take(cap))
             .collect();
-        level = below.into_iter().filter(|&c| kinds.kind(c) == *k).collect();
+        level = below
+            .into_iter()
+            .filter(|&c| kinds.matches(c, *k))
+            .collect();
     }
     level
 }

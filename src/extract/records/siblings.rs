@@ -335,11 +335,17 @@ impl Layout {
         // The addresses linked since the last head.
         let mut linked: Vec<&str> = Vec::new();
         let mut last_head = None;
+        let dated = dated_follower(doc, kinds, &children, head);
         for (i, &c) in children.iter().enumerate() {
             let continues = kinds.kind(c) != head.kind
                 && ((linked.len() < MAX_RECORD_LINKS && links_within(doc, c, &linked))
                     || last_head.is_some_and(|h| names_part_of(doc, c, h)));
-            let starts = is_head(doc, kinds, c, head) && !continues;
+            // A heading of another level over the heads' date line (a
+            // patch release's `h3` among the minor releases' `h2`s).
+            let leads_dated = dated.is_some()
+                && doc.tag(c).is_some_and(is_heading)
+                && children.get(i + 1).map(|&n| kinds.kind(n)) == dated;
+            let starts = (is_head(doc, kinds, c, head) || leads_dated) && !continues;
             if starts {
                 heads.push(i);
                 linked.clear();
@@ -349,12 +355,74 @@ impl Layout {
                 linked.extend(hrefs(doc, c).take(MAX_RECORD_LINKS - linked.len()));
             }
         }
+        drop_part_kinds(kinds, &children, &mut heads, head);
         Layout {
             children,
             heads,
             breaks,
         }
     }
+}
+
+/// Share of the heads a date line must follow to be the records' own
+/// ([`dated_follower`]).
+const DATED_FOLLOWER_SHARE: f64 = 0.8;
+
+/// The kind of the date line right after the heads: one with a class of
+/// its own, holding a `<time>`, after [`DATED_FOLLOWER_SHARE`] of two or
+/// more heads (a changelog's `p.changelog-date` under each release's
+/// heading). A heading of another level over such a line heads a record
+/// too (a patch release's `h3` among the minor releases' `h2`s), where a
+/// subsection's heading (a discussion's "Survey") is over its own words.
+fn dated_follower(
+    doc: &Document,
+    kinds: &mut Kinds<'_>,
+    children: &[NodeId],
+    head: Head,
+) -> Option<Kind> {
+    let mut heads = 0usize;
+    let mut next: HashMap<Kind, (usize, NodeId)> = HashMap::default();
+    for w in children.windows(2) {
+        if kinds.kind(w[0]) == head.kind {
+            heads += 1;
+            next.entry(kinds.kind(w[1])).or_insert((0, w[1])).0 += 1;
+        }
+    }
+    let (kind, (n, first)) = next.into_iter().max_by_key(|&(k, (n, _))| (n, k))?;
+    let classed = kinds.name(kind).contains('.');
+    let holds_time = || (first..doc.node(first).end).any(|i| doc.is_tag(i, "time"));
+    (heads >= 2 && n as f64 >= DATED_FOLLOWER_SHARE * heads as f64 && classed && holds_time())
+        .then_some(kind)
+}
+
+/// Keep only the heads of variant kinds that mostly lead: a kind of
+/// sibling that more often continues a record than starts one is a part,
+/// even where it holds a headline-length link (a meeting's documents row,
+/// whose "Video (live stream)" or "Cancellation notice (PDF)" goes where
+/// the meeting's own row does not).
+fn drop_part_kinds(kinds: &mut Kinds<'_>, children: &[NodeId], heads: &mut Vec<usize>, head: Head) {
+    let variants: Vec<Kind> = heads
+        .iter()
+        .map(|&i| kinds.kind(children[i]))
+        .filter(|&k| k != head.kind)
+        .collect();
+    if variants.is_empty() {
+        return;
+    }
+    let mut counts: HashMap<Kind, (usize, usize)> = HashMap::default();
+    for &c in children {
+        let k = kinds.kind(c);
+        if variants.contains(&k) {
+            counts.entry(k).or_default().1 += 1;
+        }
+    }
+    for k in variants {
+        counts.entry(k).or_default().0 += 1;
+    }
+    heads.retain(|&i| {
+        let k = kinds.kind(children[i]);
+        k == head.kind || counts.get(&k).is_none_or(|&(led, all)| 2 * led >= all)
+    });
 }
 
 /// Attributes by which an element names the element it belongs to.

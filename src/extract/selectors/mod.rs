@@ -665,17 +665,38 @@ pub fn group_selector(doc: &Document, css: &CssDoc<'_>, records: &[Record]) -> O
     if targets.is_empty() || targets.iter().any(|&t| doc.element(t).is_none()) {
         return None;
     }
-    let tag = &doc.element(targets[0])?.name;
-    if targets.iter().any(|&t| doc.tag(t) != Some(tag.as_str())) {
-        return None;
+    // Records headed by elements of several tags (a changelog's minor
+    // releases under `h2`, its patches under `h3`): one selector per tag,
+    // as a selector list.
+    let mut tags: Vec<&str> = targets.iter().filter_map(|&t| doc.tag(t)).collect();
+    tags.sort_unstable();
+    tags.dedup();
+    if tags.len() > 1 {
+        let parts: Option<Vec<String>> = tags
+            .iter()
+            .map(|&tag| {
+                let of_tag: Vec<NodeId> = targets
+                    .iter()
+                    .copied()
+                    .filter(|&t| doc.tag(t) == Some(tag))
+                    .collect();
+                tag_selector(doc, css, &of_tag)
+            })
+            .collect();
+        return parts.map(|p| p.join(", "));
     }
-    let record_steps = step_options(doc, targets[0], &shared_classes(doc, &targets))
+    tag_selector(doc, css, &targets)
+}
+
+/// [`group_selector`] for record roots `targets` of one tag.
+fn tag_selector(doc: &Document, css: &CssDoc<'_>, targets: &[NodeId]) -> Option<String> {
+    let record_steps = step_options(doc, targets[0], &shared_classes(doc, targets))
         .into_iter()
         .filter(|s| !s.starts_with('#'))
         .collect::<Vec<_>>();
     // Record roots alone, most specific first.
     for r in &record_steps {
-        if verifies(doc, css, r, &targets) {
+        if verifies(doc, css, r, targets) {
             return Some(r.clone());
         }
     }
@@ -720,13 +741,13 @@ pub fn group_selector(doc: &Document, css: &CssDoc<'_>, records: &[Record]) -> O
                 parts.extend(below.iter().copied());
                 parts.push(r);
                 let child = parts.join(" > ");
-                if verifies(doc, css, &child, &targets) {
+                if verifies(doc, css, &child, targets) {
                     return Some(child);
                 }
                 // Descendant form for a unique anchor (an id).
                 if opt.starts_with('#') && below.is_empty() {
                     let desc = format!("{opt} {r}");
-                    if verifies(doc, css, &desc, &targets) {
+                    if verifies(doc, css, &desc, targets) {
                         return Some(desc);
                     }
                 }
@@ -736,7 +757,7 @@ pub fn group_selector(doc: &Document, css: &CssDoc<'_>, records: &[Record]) -> O
             level.iter().filter_map(|&p| doc.node(p).parent).collect();
         level = next.into_iter().collect();
     }
-    positional_selector(doc, css, &targets)
+    positional_selector(doc, css, targets)
 }
 
 /// Last resort: the parent's full path with `:nth-child` steps, then the
