@@ -1119,3 +1119,12 @@ fn patch_releases_under_minor_releases_are_releases() {
 fn a_grids_pager_row_is_no_tender_and_a_corrigendum_dates_none() {
     check("tenders_table_pager_corrigenda");
 }
+
+/// Regressions (a department's seminars): the past months, folded into a
+/// `details` below the coming months in markup of their own around the
+/// same cards, were the only items (10 of 17); the seminar whose title is
+/// to be announced, its heading unlinked, is linked to its card's place.
+#[test]
+fn past_seminars_folded_below_join_the_coming_ones() {
+    check("seminars_upcoming_and_past_folded");
+}

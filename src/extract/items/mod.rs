@@ -266,9 +266,12 @@ pub fn item_from_record(
         .or_else(by_title)
         .or_else(|| heading.and_then(|h| heading_anchor(doc, h, base)))
         .or_else(|| {
-            // An unlinked headline among linked ones has no page of its own.
-            let unlinked = heading.is_some_and(|h| titles::unlinked_headline(doc, h, &links, plan));
-            links.first().filter(|_| !unlinked).map(|l| l.url.clone())
+            // An unlinked headline among linked ones has no page of its
+            // own: at most its record's place on the page.
+            match heading.is_some_and(|h| titles::unlinked_headline(doc, h, &links, plan)) {
+                true => record_anchor(doc, record, base),
+                false => links.first().map(|l| l.url.clone()),
+            }
         });
 
     // What a reader reads: the subtrees the markup hides (phpBB's

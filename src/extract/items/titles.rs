@@ -681,6 +681,15 @@ pub(super) fn heading_anchor(doc: &Document, heading: NodeId, base: &Url) -> Opt
     Some(url)
 }
 
+/// The record's place on the page, its element's `id` (a seminar whose
+/// title is to be announced, `article#seminar-2026-12-17`), as a link.
+pub(super) fn record_anchor(doc: &Document, record: &Record, base: &Url) -> Option<Url> {
+    let id = doc.element(record.start)?.attr("id")?.trim();
+    let mut url = base.clone();
+    url.set_fragment(Some(id).filter(|id| !id.is_empty()));
+    url.fragment().is_some().then_some(url)
+}
+
 /// The heading's place on the page: its own `id`, else the `id` of an
 /// element inside it (MediaWiki's `<h2><span class=mw-headline
 /// id=…>`), else the `#` place a link inside it points to

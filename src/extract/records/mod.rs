@@ -31,6 +31,7 @@ use rustc_hash::FxHashMap as HashMap;
 mod aside;
 mod bare;
 mod cells;
+mod companions;
 mod hidden;
 mod kinds;
 mod nested;
@@ -586,6 +587,7 @@ fn detect_structural(
     if hidden::demote(doc, &mut groups) {
         rank(&mut groups);
     }
+    companions::join(doc, &mut kinds, &mut groups);
     if let Some(winner) = groups.first_mut().filter(|g| g.dropped.is_none()) {
         winner.stragglers = straggler::find(doc, winner);
     }

@@ -239,16 +239,21 @@ fn record_hrefs<'d>(doc: &'d Document, r: &Record) -> impl Iterator<Item = &'d s
 /// The record's headline link: the first link inside a heading or around
 /// one (a card's `a > h2`, after its author's link), else the first link.
 pub(super) fn headline_href<'d>(doc: &'d Document, r: &Record) -> Option<&'d str> {
-    let in_heading = (r.start..r.end).find(|&i| {
+    let first = || (r.start..r.end).find(|&i| is_link(doc, i));
+    doc.element(heading_link(doc, r).or_else(first)?)?
+        .attr("href")
+}
+
+/// The record's first link inside a heading or around one.
+pub(super) fn heading_link(doc: &Document, r: &Record) -> Option<NodeId> {
+    (r.start..r.end).find(|&i| {
         is_link(doc, i)
             && (std::iter::once(i)
                 .chain(doc.ancestors(i))
                 .take_while(|&a| a >= r.start)
                 .any(|a| heading_level(doc, a).is_some())
                 || (i + 1..doc.node(i).end).any(|h| heading_level(doc, h).is_some()))
-    });
-    let first = || (r.start..r.end).find(|&i| is_link(doc, i));
-    doc.element(in_heading.or_else(first)?)?.attr("href")
+    })
 }
 
 /// Where a link points, as (host, directory, depth): `/blog/a-post/` →
@@ -313,7 +318,7 @@ fn path_of(href: &str) -> &str {
 /// all of them share, and any value where they differ, provided one named
 /// segment is shared (a story's own folder:
 /// `/news/local/<slug>/article_7209a14f.html`).
-fn records_shape(doc: &Document, records: &[Record]) -> Option<ShapePattern> {
+pub(super) fn records_shape(doc: &Document, records: &[Record]) -> Option<ShapePattern> {
     let shapes: Vec<Shape> = records
         .iter()
         .filter_map(|r| headline_href(doc, r).and_then(shape_of))
@@ -350,7 +355,7 @@ fn majority(shapes: &[Shape], n: usize) -> Option<&Shape> {
 
 /// A [`Shape`] whose directory segments may be left open (`None`).
 #[derive(Debug, Clone, PartialEq, Eq)]
-struct ShapePattern {
+pub(super) struct ShapePattern {
     place: Shape,
     dir: Vec<Option<String>>,
     /// The records' queries track clicks: any query (or none) is admitted.
@@ -381,6 +386,11 @@ impl ShapePattern {
         }
         let named = pattern.dir.iter().flatten().any(|s| !s.is_empty());
         named.then_some(pattern)
+    }
+
+    /// True when the page `href` links has this shape ([`Self::admits`]).
+    pub(super) fn admits_href(&self, href: &str) -> bool {
+        shape_of(href).is_some_and(|s| self.admits(&s))
     }
 
     /// True when `shape` is of this place and has every shared segment.
