@@ -1128,3 +1128,12 @@ fn a_grids_pager_row_is_no_tender_and_a_corrigendum_dates_none() {
 fn past_seminars_folded_below_join_the_coming_ones() {
     check("seminars_upcoming_and_past_folded");
 }
+
+/// Regressions (a link aggregator's "Show" page, each story a title row,
+/// a subtext row and a spacer): the rules notice above the first story, a
+/// plain `tr` like the subtext rows, led the first story (its summary),
+/// and the last story stopped before its subtext row (no date).
+#[test]
+fn the_last_story_keeps_its_subtext_row_below_a_notice_row() {
+    check("link_aggregator_show_notice_row");
+}

@@ -502,15 +502,27 @@ impl Shape {
             longest: 1,
             ..Shape::default()
         };
+        // Parts right before a head: only those can lead one.
+        let mut before_head: HashSet<Kind> = HashSet::default();
         for w in heads.windows(2) {
             shape.longest = shape.longest.max(w[1] - w[0]);
             for j in (w[0] + 1..w[1]).filter(|&j| !breaks[j]) {
                 shape.parts.insert(kinds.kind(children[j]));
             }
+            if w[1] > w[0] + 1 && !breaks[w[1] - 1] {
+                before_head.insert(kinds.kind(children[w[1] - 1]));
+            }
         }
-        // Those right before the first head show which parts lead.
+        // Those right before the first head show which parts lead, if
+        // parts of that kind come right before the other heads too (a
+        // link aggregator's rules notice, a plain `tr` like each story's
+        // subtext row, leads no story: a spacer row comes before them).
         let mut j = heads[0];
-        while j > 0 && !breaks[j - 1] && shape.parts.contains(&kinds.kind(children[j - 1])) {
+        while j > 0
+            && !breaks[j - 1]
+            && shape.parts.contains(&kinds.kind(children[j - 1]))
+            && before_head.contains(&kinds.kind(children[j - 1]))
+        {
             shape.lead.insert(kinds.kind(children[j - 1]));
             j -= 1;
         }
