@@ -35,9 +35,9 @@ pub(super) fn join(doc: &Document, kinds: &mut Kinds<'_>, groups: &mut [RecordGr
     let Some(own) = KindsOf::of(kinds, winner) else {
         return false;
     };
-    let Some(shape) = records_shape(doc, &winner.records) else {
-        return false;
-    };
+    // Read only once a group of the winner's kinds is met: most pages
+    // have none.
+    let mut shape = None;
     let mut joined: Vec<Record> = Vec::new();
     for g in rest.iter().filter(|g| g.dropped.is_none() && !g.thread) {
         if KindsOf::of(kinds, g) != Some(own)
@@ -52,6 +52,9 @@ pub(super) fn join(doc: &Document, kinds: &mut Kinds<'_>, groups: &mut [RecordGr
             .iter()
             .filter_map(|r| doc.element(heading_link(doc, r)?)?.attr("href"))
             .peekable();
+        let Some(shape) = shape.get_or_insert_with(|| records_shape(doc, &winner.records)) else {
+            return false;
+        };
         if linked.peek().is_some() && linked.all(|h| shape.admits_href(h)) {
             joined.extend_from_slice(&g.records);
             joined.sort_unstable_by_key(|r| r.start);

@@ -110,6 +110,8 @@ pub(super) struct Kinds<'d> {
     pub(super) doc: &'d Document,
     /// Kind id of each arena node ([`UNKNOWN`] until asked).
     of_node: Vec<u32>,
+    /// Component kind of the nodes asked ([`Kinds::component`]): few.
+    component_of: HashMap<NodeId, Kind>,
     /// Kind string of each id.
     names: Vec<String>,
     ids: HashMap<String, Kind>,
@@ -136,6 +138,7 @@ impl<'d> Kinds<'d> {
         Kinds {
             doc,
             of_node: vec![UNKNOWN; doc.nodes.len()],
+            component_of: HashMap::default(),
             names: Vec::new(),
             ids: HashMap::default(),
             tag_of_kind: Vec::new(),
@@ -171,19 +174,33 @@ impl<'d> Kinds<'d> {
     /// view-display-id-current`, whose other classes name the section it
     /// shows). Elements of one component match it ([`Kinds::matches`]).
     pub(super) fn component(&mut self, id: NodeId) -> Kind {
+        if let Some(&k) = self.component_of.get(&id) {
+            return k;
+        }
         let doc = self.doc;
         let Some(e) = doc.element(id) else {
             return self.kind(id);
         };
-        let first = stable_classes(doc, id).next().unwrap_or("");
-        let name = format!("{}.{first}*", e.name);
-        self.intern(&name, e.name.as_str())
+        let mut name = std::mem::take(&mut self.scratch);
+        name.clear();
+        name.push_str(&e.name);
+        name.push('.');
+        name.push_str(stable_classes(doc, id).next().unwrap_or(""));
+        name.push('*');
+        let k = self.intern(&name, e.name.as_str());
+        self.scratch = name;
+        self.component_of.insert(id, k);
+        k
     }
 
     /// True when `id` is of kind `k`, or of the component `k` names
     /// ([`Kinds::component`]).
     pub(super) fn matches(&mut self, id: NodeId, k: Kind) -> bool {
-        self.kind(id) == k || (self.name(k).ends_with('*') && self.component(id) == k)
+        let own = self.kind(id);
+        own == k
+            || (self.tag_of(own) == self.tag_of(k)
+                && self.name(k).ends_with('*')
+                && self.component(id) == k)
     }
 
     /// The kind string of an id.

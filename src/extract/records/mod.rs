@@ -401,19 +401,28 @@ impl<'d> Kinds<'d> {
             wrapper = above;
             levels -= 1;
         }
+        // Lone wrappers on the way up, by their place in the chain: known
+        // by their component once a repeated wrapper is found above them
+        // (the sections' views of one list name the section they show).
+        let mut lone = [(0usize, 0 as NodeId); MAX_WRAP];
+        let mut lones = 0;
         for level in 1..=levels {
             let Some(g) = doc.node(wrapper).parent else {
                 break;
             };
-            // A lone wrapper is known by its component: the sections'
-            // views of one list name the section they show.
             let repeated = self.repeated(wrapper);
-            let kind = match repeated {
-                true => self.kind(wrapper),
-                false => self.component(wrapper),
-            };
-            chain.push(kind);
+            if !repeated && lones < MAX_WRAP {
+                lone[lones] = (usize::from(chain.len), wrapper);
+                lones += 1;
+            }
+            chain.push(self.kind(wrapper));
             if repeated {
+                for &(at, w) in &lone[..lones] {
+                    let component = self.component(w);
+                    if let Some(slot) = chain.kinds.get_mut(at) {
+                        *slot = component;
+                    }
+                }
                 // Sections of sections (a programme's days, each holding
                 // its sessions' lists): the lists of all days join.
                 if level == 1
