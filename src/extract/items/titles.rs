@@ -564,7 +564,8 @@ pub(super) fn choose_title(
 /// record, which has no headline link (a search result cited without a
 /// page, "[CITATION] Urban heat island mitigation", whose "Related
 /// articles" and "Cited by 3" are other searches). Only a "more" link
-/// leads to its page.
+/// leads to its page, or else its record's own place on the page
+/// ([`record_anchor`]).
 pub(super) fn unlinked_headline(
     doc: &Document,
     heading: NodeId,
@@ -675,19 +676,21 @@ pub(super) fn unquoted_title(text: &str) -> &str {
 /// it points to (a release notes page's "Version 4.12.0" with its `¶`
 /// permalink, `#v4-12-0`).
 pub(super) fn heading_anchor(doc: &Document, heading: NodeId, base: &Url) -> Option<Url> {
-    let fragment = heading_fragment(doc, heading)?;
+    Some(place_on_page(base, heading_fragment(doc, heading)?))
+}
+
+/// `base` linked to the place `fragment` names on it.
+fn place_on_page(base: &Url, fragment: &str) -> Url {
     let mut url = base.clone();
     url.set_fragment(Some(fragment));
-    Some(url)
+    url
 }
 
 /// The record's place on the page, its element's `id` (a seminar whose
 /// title is to be announced, `article#seminar-2026-12-17`), as a link.
 pub(super) fn record_anchor(doc: &Document, record: &Record, base: &Url) -> Option<Url> {
     let id = doc.element(record.start)?.attr("id")?.trim();
-    let mut url = base.clone();
-    url.set_fragment(Some(id).filter(|id| !id.is_empty()));
-    url.fragment().is_some().then_some(url)
+    (!id.is_empty()).then(|| place_on_page(base, id))
 }
 
 /// The heading's place on the page: its own `id`, else the `id` of an

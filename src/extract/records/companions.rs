@@ -24,16 +24,15 @@ use super::{Record, RecordGroup};
 use crate::extract::dom::Document;
 
 /// Join the winner's companions to it (`groups` ranked, winner first).
-/// True when the winner's records changed.
-pub(super) fn join(doc: &Document, kinds: &mut Kinds<'_>, groups: &mut [RecordGroup]) -> bool {
+pub(super) fn join(doc: &Document, kinds: &mut Kinds<'_>, groups: &mut [RecordGroup]) {
     let Some((winner, rest)) = groups.split_first_mut() else {
-        return false;
+        return;
     };
     if winner.dropped.is_some() || winner.thread {
-        return false;
+        return;
     }
     let Some(own) = KindsOf::of(kinds, winner) else {
-        return false;
+        return;
     };
     // Read only once a group of the winner's kinds is met: most pages
     // have none.
@@ -53,19 +52,17 @@ pub(super) fn join(doc: &Document, kinds: &mut Kinds<'_>, groups: &mut [RecordGr
             .filter_map(|r| doc.element(heading_link(doc, r)?)?.attr("href"))
             .peekable();
         let Some(shape) = shape.get_or_insert_with(|| records_shape(doc, &winner.records)) else {
-            return false;
+            return;
         };
         if linked.peek().is_some() && linked.all(|h| shape.admits_href(h)) {
             joined.extend_from_slice(&g.records);
             joined.sort_unstable_by_key(|r| r.start);
         }
     }
-    if joined.is_empty() {
-        return false;
+    if !joined.is_empty() {
+        winner.records.extend(joined);
+        winner.records.sort_unstable_by_key(|r| r.start);
     }
-    winner.records.extend(joined);
-    winner.records.sort_unstable_by_key(|r| r.start);
-    true
 }
 
 /// The kinds a group's list is made of: its container's and its first

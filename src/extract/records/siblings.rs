@@ -335,16 +335,21 @@ impl Layout {
         // The addresses linked since the last head.
         let mut linked: Vec<&str> = Vec::new();
         let mut last_head = None;
-        let dated = dated_follower(doc, kinds, &children, head);
+        // The heads' date line, read once a heading is met.
+        let mut dated: Option<Option<Kind>> = None;
         for (i, &c) in children.iter().enumerate() {
             let continues = kinds.kind(c) != head.kind
                 && ((linked.len() < MAX_RECORD_LINKS && links_within(doc, c, &linked))
                     || last_head.is_some_and(|h| names_part_of(doc, c, h)));
             // A heading of another level over the heads' date line (a
             // patch release's `h3` among the minor releases' `h2`s).
-            let leads_dated = dated.is_some()
-                && doc.tag(c).is_some_and(is_heading)
-                && children.get(i + 1).map(|&n| kinds.kind(n)) == dated;
+            let leads_dated = doc.tag(c).is_some_and(is_heading) && {
+                let line = match dated {
+                    Some(line) => line,
+                    None => *dated.insert(dated_follower(doc, kinds, &children, head)),
+                };
+                line.is_some() && children.get(i + 1).map(|&n| kinds.kind(n)) == line
+            };
             let starts = (is_head(doc, kinds, c, head) || leads_dated) && !continues;
             if starts {
                 heads.push(i);
