@@ -1137,3 +1137,20 @@ fn past_seminars_folded_below_join_the_coming_ones() {
 fn the_last_story_keeps_its_subtext_row_below_a_notice_row() {
     check("link_aggregator_show_notice_row");
 }
+
+/// Regression (a preprint server's daily listing, each entry a `dt` with
+/// its identifier link and a `dd` with its title): every entry was titled
+/// "arXiv:2611.18042"; an identifier is no headline, so the entry's
+/// title-classed element titles it, without its "Title:" descriptor.
+#[test]
+fn an_identifier_link_leaves_the_title_to_the_title_element() {
+    check("preprint_listing_identifier_links");
+}
+
+/// Regression (a blog's tag page): the lead post above the feed, linked
+/// by an absolute URL on the page's own host where the feed's posts are
+/// linked by relative ones, was lost (14 of 15 posts).
+#[test]
+fn a_lead_post_linked_in_full_on_the_pages_own_host_is_a_straggler() {
+    check("ghost_tag_page_lead_post_absolute");
+}

@@ -2935,3 +2935,20 @@ fn a_bracketed_label_is_told_from_a_bracketed_title() {
         assert!(!is_bracketed_label(t), "{t:?}");
     }
 }
+
+#[test]
+fn an_identifier_is_told_from_a_headline_and_a_version() {
+    for t in ["arXiv:2611.18042", "#48213", " 2611.18042 ", "RFC9110"] {
+        assert!(is_identifier(t), "{t:?}");
+    }
+    for t in [
+        "v4.3.0-rc.1",
+        "v2.10.1",
+        "Release 2026",
+        "arXiv 2611.18042",
+        "Windows2000Server",
+        "#123",
+    ] {
+        assert!(!is_identifier(t), "{t:?}");
+    }
+}

@@ -529,6 +529,14 @@ pub(super) fn choose_title(
         {
             (heading_text(doc, h), Some(l.node), Some(h))
         }
+        // An identifier is no headline: a preprint listing's entry is
+        // linked by "arXiv:2611.18042" and titled in its `div.list-title`.
+        (Some(l), _)
+            if is_identifier(&l.text)
+                && let Some(title) = identified_title(doc, record) =>
+        {
+            (title, Some(l.node), None)
+        }
         (Some(l), _) if l.on_title_path || in_heading(l) => (link_title(l), Some(l.node), None),
         (_, Some(h)) if link_chars < 4 => (heading_text(doc, h), title_link.map(|l| l.node), None),
         // A heading off the title path, with no link of its own but its
@@ -649,6 +657,71 @@ pub(super) fn emphasis_title(doc: &Document, record: &Record, link_chars: usize)
         }
     }
     best.map(|(_, text)| text)
+}
+
+/// True for a link text that is an identifier, not a headline: one token
+/// with a run of at least [`MIN_IDENTIFIER_DIGITS`] digits, digits being
+/// most of its letters and digits (`arXiv:2611.18042`, `#48213`; a
+/// version, `v4.3.0-rc.1`, has no such run).
+pub(super) fn is_identifier(text: &str) -> bool {
+    let t = text.trim();
+    let digits = t.bytes().filter(u8::is_ascii_digit).count();
+    let alnum = t.chars().filter(|c| c.is_alphanumeric()).count();
+    let run = t
+        .split(|c: char| !c.is_ascii_digit())
+        .any(|r| r.len() >= MIN_IDENTIFIER_DIGITS);
+    !t.contains(char::is_whitespace) && run && 2 * digits >= alnum
+}
+
+/// Fewest digits in a row of an identifier ([`is_identifier`]).
+const MIN_IDENTIFIER_DIGITS: usize = 4;
+
+/// The title of a record its identifier links: its first heading or
+/// title-classed element outside links with at least
+/// [`MIN_EMPHASIS_TITLE_CHARS`] characters: a heading's text
+/// ([`heading_text`]), else the element's without the label before it
+/// ([`without_label`]: "Title:").
+pub(super) fn identified_title(doc: &Document, record: &Record) -> Option<String> {
+    let mut link_end = 0;
+    for i in record.start..record.end {
+        if doc.is_tag(i, "a") {
+            link_end = link_end.max(doc.node(i).end);
+        } else if i >= link_end && is_title_element(doc, i) {
+            let text = match doc.tag(i).is_some_and(is_heading) {
+                true => heading_text(doc, i),
+                false => without_label(doc, i),
+            };
+            if text.chars().count() >= MIN_EMPHASIS_TITLE_CHARS {
+                return Some(text);
+            }
+        }
+    }
+    None
+}
+
+/// Longest label set before a title in an element of its own.
+const MAX_LABEL_BYTES: usize = 16;
+
+/// The text of `id` without a label in its first child element: one word
+/// ending in a colon (`<span class=descriptor>Title:</span>`).
+fn without_label(doc: &Document, id: NodeId) -> String {
+    let end = doc.node(id).end;
+    let first = doc
+        .children(id)
+        .find(|&c| !matches!(doc.node(c).data, NodeData::Text { blank: true, .. }));
+    let label = first.filter(|&c| {
+        let t = doc.text(c);
+        let t = t.trim();
+        doc.element(c).is_some()
+            && t.len() <= MAX_LABEL_BYTES
+            && t.len() > 1
+            && t.ends_with(':')
+            && !t.contains(char::is_whitespace)
+    });
+    match label {
+        Some(c) => doc.text_of_range(doc.node(c).end, end).trim().to_string(),
+        None => doc.text(id),
+    }
 }
 
 /// A citation's title without the quotes around it and the comma after

@@ -7,7 +7,9 @@
 //! parent or grandparent of the list's container (of the element holding
 //! all its sections, for a list across sections), never `body` — that carries one
 //! link whose target has the shape of the records' own links (same host,
-//! same directory, same depth) and is none of them.
+//! same directory, same depth) and is none of them. A link to the host the
+//! page names as its own (its canonical link's) is on the same host as a
+//! link without one: a lead post linked in full above relative teasers.
 //!
 //! Invariants: at most [`MAX_STRAGGLERS`], never more than the list's own
 //! records, and none at all when more headings qualify (those are another
@@ -20,6 +22,7 @@
 //! 6,000 teasers, 4,000 of them past the record cap, made the checks
 //! quadratic: 270 of the page's 350 million instructions of detection).
 
+use std::cell::OnceCell;
 use std::collections::{HashMap, HashSet};
 
 use crate::extract::dom::{Document, NodeId};
@@ -49,8 +52,13 @@ pub(super) fn find(doc: &Document, group: &RecordGroup) -> Vec<Record> {
         .records
         .iter()
         .flat_map(|r| record_hrefs(doc, r))
-        .map(path_of)
+        .map(|href| path_of(without_host(href)))
         .collect();
+    // The page's own host, read once a heading's link has another host.
+    let own = OnceCell::new();
+    let own = || own.get_or_init(|| own_host(doc)).as_deref();
+    let admitted =
+        |s: &Shape| shape.admits(s) || own().is_some_and(|o| shape.admits(&s.seen_from(o)));
     let limit = MAX_STRAGGLERS.min(group.records.len());
     let extent = list_extent(doc, &group.records, container);
     let scope = scope_of(doc, extent);
@@ -67,8 +75,8 @@ pub(super) fn find(doc: &Document, group: &RecordGroup) -> Vec<Record> {
             continue;
         };
         let top = if link < h { link } else { h };
-        if shape_of(href).is_some_and(|s| shape.admits(&s))
-            && !known.contains(&path_of(href))
+        if shape_of(href).is_some_and(|s| admitted(&s))
+            && !known.contains(&path_of(without_host(href)))
             && !is_caption(doc, top, container)
         {
             found.push(record_for(doc, top, scope, extent, &shape, href));
@@ -312,6 +320,51 @@ fn path_of(href: &str) -> &str {
     href.split(['?', '#']).next().unwrap_or(href)
 }
 
+/// `href` from its path on: `https://site.example/a-post/` → `/a-post/`.
+fn without_host(href: &str) -> &str {
+    let href = href.trim();
+    match href.split_once("://") {
+        Some((_, rest)) => rest.find('/').map_or("/", |at| &rest[at..]),
+        None => href,
+    }
+}
+
+/// The host a page names as its own (lowercase): its canonical link's,
+/// else its `og:url`'s, else its `<base href>`'s when absolute. Read
+/// from the elements before `body`.
+fn own_host(doc: &Document) -> Option<String> {
+    let (mut canonical, mut og) = (None, None);
+    for id in 0..doc.nodes.len() as NodeId {
+        let Some(e) = doc.element(id) else { continue };
+        match e.name.as_str() {
+            "body" => break,
+            "link" if canonical.is_none() && has_token(e.attr("rel"), "canonical") => {
+                canonical = e.attr("href");
+            }
+            "meta" if og.is_none() && e.attr("property").is_some_and(|p| p.trim() == "og:url") => {
+                og = e.attr("content");
+            }
+            _ => {}
+        }
+    }
+    [canonical, og, doc.base_href.as_deref()]
+        .into_iter()
+        .flatten()
+        .find_map(|url| {
+            let (_, rest) = url.trim().split_once("://")?;
+            let host = &rest[..rest.find('/').unwrap_or(rest.len())];
+            (!host.is_empty()).then(|| host.to_ascii_lowercase())
+        })
+}
+
+/// True when the space-separated `list` holds `token` (any case).
+fn has_token(list: Option<&str>, token: &str) -> bool {
+    list.is_some_and(|l| {
+        l.split_ascii_whitespace()
+            .any(|t| t.eq_ignore_ascii_case(token))
+    })
+}
+
 /// The shape of the records' headline links: the one more than half of
 /// them share; else, when more than half share host, depth and script
 /// but their directories differ, those with each directory segment that
@@ -410,6 +463,23 @@ impl ShapePattern {
 }
 
 impl Shape {
+    /// The shape as the page whose host is `own` sees it: a link to its
+    /// own host is a link without one, and the reverse (a lead post linked
+    /// `https://site.example/a-post/` above teasers linked `/a-post/`).
+    fn seen_from(&self, own: &str) -> Shape {
+        let host = if self.host == own {
+            String::new()
+        } else if self.host.is_empty() {
+            own.to_string()
+        } else {
+            return self.clone();
+        };
+        Shape {
+            host,
+            ..self.clone()
+        }
+    }
+
     /// The shape without the page a query names.
     fn without_script(&self) -> Shape {
         Shape {
@@ -464,6 +534,23 @@ mod tests {
         let lead = "<article><h1><a href='/notes/newest.html'>The newest note</a></h1>\
                     <p>All of it, shown in full.</p></article>";
         assert_eq!(stragglers(&page(lead, "")), [doc_text(lead)]);
+    }
+
+    /// A lead post linked by its full address on the page's own host (its
+    /// canonical link's, else its `og:url`'s) stands with relative links;
+    /// on another host, or where the page names none, it does not.
+    #[test]
+    fn a_lead_post_linked_on_the_pages_own_host_is_a_straggler() {
+        let lead = "<article><h2><a href='https://notes.example/notes/newest.html'>\
+                    The newest note</a></h2><p>All of it, shown in full.</p></article>";
+        let with_head = |head: &str| format!("<html><head>{head}</head>{}</html>", page(lead, ""));
+        let own = "<link rel='alternate canonical' href='https://Notes.example/notes/'>";
+        assert_eq!(stragglers(&with_head(own)), [doc_text(lead)]);
+        let og = "<meta property='og:url' content='https://notes.example/'>";
+        assert_eq!(stragglers(&with_head(og)), [doc_text(lead)]);
+        let other = "<link rel=canonical href='https://mirror.example/notes/'>";
+        assert!(stragglers(&with_head(other)).is_empty());
+        assert!(stragglers(&with_head("")).is_empty());
     }
 
     /// Regression (a podcast's page): the episodes' caption, an `h2` link
