@@ -391,7 +391,8 @@ pub fn items_of_group(
     let list_dates = items::list_dates(doc, group.records.iter().chain(&group.stragglers), dates);
     let dates = &list_dates;
     let plan = items::plan_titles(doc, &group.records, dates);
-    // A straggler is a record of its own shape: it plans its own title.
+    // A straggler is a record of its own shape: it plans its own title,
+    // unless it is a twin of the records (a live blog's pinned post).
     let interrupting = items::interruptions(doc, &group.records);
     let mut kept: Vec<(Record, bool)> = group
         .records
@@ -407,7 +408,7 @@ pub fn items_of_group(
     let records: Vec<Record> = kept.iter().map(|(r, _)| *r).collect();
     let all = section_dates::items_in_sections(doc, &records, dates, |i, reading| {
         let (r, straggler) = &kept[i];
-        if *straggler {
+        if *straggler && !group.is_twin(doc, r) {
             let own = items::plan_titles(doc, std::slice::from_ref(r), dates);
             items::item_from_record(doc, r, base, reading, &own)
         } else {

@@ -1154,3 +1154,18 @@ fn an_identifier_link_leaves_the_title_to_the_title_element() {
 fn a_lead_post_linked_in_full_on_the_pages_own_host_is_a_straggler() {
     check("ghost_tag_page_lead_post_absolute");
 }
+
+/// Regression (a patent search's results): each was dated by its
+/// priority date, the first on its "Priority • Filed • Published" line.
+#[test]
+fn a_patent_is_dated_by_its_publication_not_its_priority() {
+    check("patent_results_priority_filed_published");
+}
+
+/// Regressions (a live blog): the pinned update above the feed was lost;
+/// the six updates classed `is-key-event` were dropped as activity; an
+/// update was titled by the social post it embeds, not its own words.
+#[test]
+fn a_live_blogs_pinned_post_and_key_events_are_updates() {
+    check("live_blog_pinned_key_events");
+}

@@ -126,15 +126,18 @@ pub(super) fn is_activity_line(doc: &Document, record: &Record, permalink: NodeI
 pub(super) const ACTIVITY_CLASSES: &[&str] = &["system-note", "small-action"];
 
 /// True when the element a record starts at is classed as activity
-/// ([`ACTIVITY_CLASSES`], or a class word with the part "event").
+/// ([`ACTIVITY_CLASSES`], or a class word with the part "event") and it
+/// has no heading: a live blog's `block is-key-event` is a post with a
+/// headline, marked as one of the day's key events.
 pub(super) fn is_classed_activity(doc: &Document, record: &Record) -> bool {
     let class = doc.element(record.start).and_then(|e| e.attr("class"));
-    class.is_some_and(|c| {
+    let classed = class.is_some_and(|c| {
         c.split_ascii_whitespace().any(|w| {
             ACTIVITY_CLASSES.iter().any(|a| a.eq_ignore_ascii_case(w))
                 || has_part(std::iter::once(w), &['-', '_'], &["event"])
         })
-    })
+    });
+    classed && !(record.start..record.end).any(|i| doc.tag(i).is_some_and(is_heading))
 }
 
 /// Share (tenths) of a record's words that an activity block must hold
@@ -571,8 +574,9 @@ pub(super) fn read_as_words(doc: &Document, id: NodeId) -> bool {
 }
 
 /// The record's body: the smallest element holding at least 60% of the
-/// record's text outside links (a comment's text, not its author line)
-/// and not its `permalink` (the posting time and the author are not the
+/// record's text outside links (a comment's text, not its author line),
+/// some of it outside quotations when the record has such words, and not
+/// its `permalink` (the posting time and the author are not the
 /// body). When every such element holds the permalink (a status whose
 /// poll options come after its text), the element apart from the
 /// permalink with the most text outside links. With `visible`, only the
@@ -589,6 +593,8 @@ pub(super) fn body_block(
     // prefix[k]: text bytes outside links in nodes start..start+k (and,
     // when `visible`, outside what is not [`read_as_words`]).
     let mut prefix = vec![0usize; n + 1];
+    // plain[k]: the same, outside quotations and code blocks.
+    let mut plain = vec![0usize; n + 1];
     // quoted[k]: node start+k is, or lies in, a quotation or code block.
     let mut quoted = vec![false; n];
     let (mut link_end, mut unread_end, mut quote_end) = (0, 0, 0);
@@ -620,22 +626,36 @@ pub(super) fn body_block(
             _ => 0,
         };
         prefix[k + 1] = prefix[k] + own;
+        plain[k + 1] = plain[k] + if quoted[k] { 0 } else { own };
     }
     let total = prefix[n];
     if total == 0 {
         return None;
     }
-    let own = |i: NodeId| {
+    let span = |i: NodeId| {
         let a = (i - record.start) as usize;
         let b = (doc.node(i).end.min(record.end) - record.start) as usize;
+        (a, b)
+    };
+    let own = |i: NodeId| {
+        let (a, b) = span(i);
         prefix[b] - prefix[a]
+    };
+    // An element whose words are all quoted (a live blog's embedded
+    // social post, in its `figure`) is no body where the record has words
+    // of its own.
+    let says_own = |i: NodeId| {
+        let (a, b) = span(i);
+        plain[n] == 0 || plain[b] > plain[a]
     };
     let apart = (record.start..record.end)
         .filter(|&i| doc.element(i).is_some() && permalink.is_none_or(|p| !doc.contains(i, p)));
     let size = |i: NodeId| doc.node(i).end - i;
     apart
         .clone()
-        .filter(|&i| own(i) * 10 >= total * 6 && !quoted[(i - record.start) as usize])
+        .filter(|&i| {
+            own(i) * 10 >= total * 6 && !quoted[(i - record.start) as usize] && says_own(i)
+        })
         .min_by_key(|&i| (size(i), std::cmp::Reverse(i)))
         .map(|b| paragraphs_block(doc, record, b, permalink))
         .or_else(|| {

@@ -84,6 +84,19 @@ pub(super) const AMENDMENT_LABELS: &[&str] = &[
     "correction",
 ];
 
+/// Labels of a day before the record was published (lower case, without
+/// the colon): a patent's priority and filing dates come before its
+/// publication ("Priority 2024-05-03 • Filed 2025-05-01 • Published
+/// 2026-11-12"). Such a date dates the record only when no other does (a
+/// court filing dated by "Filed 11/12/2026" alone).
+pub(super) const PRIOR_LABELS: &[&str] = &[
+    "priority",
+    "priority date",
+    "filed",
+    "filing date",
+    "application date",
+];
+
 /// What the class of an element holding the date of a thread's latest
 /// activity says, once its `-` and `_` are gone and in lower case
 /// (phpBB's `dd.lastpost`, `last-reply`, `latest_activity`).
@@ -143,6 +156,12 @@ pub(super) fn labelled_latest(doc: &Document, record: &Record, i: NodeId) -> boo
 /// activity ([`labelled_latest`] without the deadlines).
 pub(super) fn labelled_latest_activity(doc: &Document, record: &Record, i: NodeId) -> bool {
     labelled_as(doc, record, i, &[LATEST_LABELS])
+}
+
+/// True when the date at node `i` is labelled as a day before the record
+/// was published ([`PRIOR_LABELS`]).
+fn labelled_prior(doc: &Document, record: &Record, i: NodeId) -> bool {
+    labelled_as(doc, record, i, &[PRIOR_LABELS])
 }
 
 /// [`labelled_latest`] with the lists of `labels` (a class of latest
@@ -406,7 +425,8 @@ pub(super) struct TitleSource {
 /// First date in the record's text outside its title (`in_title`) and
 /// the `skip` subtrees, in
 /// document order (a record's own date comes before "last reply 3 hours
-/// ago"), and the text it was read from: a text node that is a date on its
+/// ago"; a date labelled as a day before publication, [`PRIOR_LABELS`],
+/// comes last), and the text it was read from: a text node that is a date on its
 /// own or holds one, else a date spanning several nodes (read from their
 /// joined text).
 pub(super) fn text_date<'d>(
@@ -421,6 +441,9 @@ pub(super) fn text_date<'d>(
     // joined text below must not read either.
     let mut labelled = Vec::new();
     let mut month = None;
+    // The first date labelled as a day before publication (a patent's
+    // priority date): the record's only when no other date is.
+    let mut prior = None;
     for i in record.start..record.end {
         if let NodeData::Text { text, blank: false } = &doc.node(i).data
             && !skipped(i)
@@ -428,6 +451,9 @@ pub(super) fn text_date<'d>(
         {
             if labelled_latest(doc, record, i) {
                 labelled.push(i);
+            } else if labelled_prior(doc, record, i) {
+                labelled.push(i);
+                prior.get_or_insert((d, Cow::Borrowed(text.as_str())));
             } else if chrono::Datelike::day(&d) != 1 || names_day(text, ctx) {
                 return Some((d, Cow::Borrowed(text.as_str())));
             } else {
@@ -449,8 +475,10 @@ pub(super) fn text_date<'d>(
     {
         return Some((d, Cow::Owned(spaced)));
     }
-    let (d, split) = split_day(doc, record, skipped, ctx)?;
-    Some((d, Cow::Owned(split)))
+    match split_day(doc, record, skipped, ctx) {
+        Some((d, split)) => Some((d, Cow::Owned(split))),
+        None => prior,
+    }
 }
 
 /// True when a text holding a date names its day: "Written 27 November

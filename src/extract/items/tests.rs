@@ -2053,7 +2053,8 @@ fn lines_of_activity_among_comments_are_no_posts() {
         "<div class='timeline-item event'><a href=/ttanaka>ttanaka</a> added the \
          <a href=/labels/41>kind/bug</a> label <relative-time datetime=2024-02-19T09:58:12Z>\
          Feb 19</relative-time></div><div class='timeline-item comment'><p>Words.</p></div>\
-         <div class=small-action><p>closed this topic</p></div>",
+         <div class=small-action><p>closed this topic</p></div>\
+         <div class='block is-key-event'><h2>Rail advice extended</h2><p>Words.</p></div>",
     );
     let classed: Vec<bool> = (0..doc.nodes.len() as NodeId)
         .filter(|&i| doc.is_tag(i, "div"))
@@ -2065,7 +2066,8 @@ fn lines_of_activity_among_comments_are_no_posts() {
             posts::is_classed_activity(&doc, &r)
         })
         .collect();
-    assert_eq!(classed, [true, false, true]);
+    // A live blog's key event is a post with its headline.
+    assert_eq!(classed, [true, false, true, false]);
     // A reply of one word: its tagline (author, time) is a block apart
     // from its permalink's, so it is no line of activity.
     let doc = crate::extract::dom::parse(
@@ -2951,4 +2953,30 @@ fn an_identifier_is_told_from_a_headline_and_a_version() {
     ] {
         assert!(!is_identifier(t), "{t:?}");
     }
+}
+
+/// Regression (a patent search's results, "Priority 2024-05-03 • Filed
+/// 2025-05-01 • Published 2026-11-12"): each was dated by its priority
+/// date. A priority or filing date dates a record only when no other day
+/// does (a court filing dated by "Filed" alone).
+#[test]
+fn a_priority_or_filing_date_gives_way_to_the_publication() {
+    let day = |dates: &str| {
+        let html = format!(
+            "<div class=r><h3><a href='/patent/US1'>Thermal runaway detector</a></h3>\
+             <p>A detector for battery modules.</p><h4 class=dates>{dates}</h4></div>"
+        );
+        items_of(&html, "r", "https://patents.example/")
+            .into_iter()
+            .map(|it| it.date.map(|d| d.date_naive().to_string()))
+            .collect::<Vec<_>>()
+    };
+    let published = "Priority 2024-05-03 <span>•</span> Filed 2025-05-01 <span>•</span> \
+                     Published <span class=pubdate>2026-11-12</span>";
+    assert_eq!(day(published), [Some("2026-11-12".to_owned())]);
+    assert_eq!(day("Filed 11/12/2026"), [Some("2026-11-12".to_owned())]);
+    assert_eq!(
+        day("Priority date: 2024-05-03"),
+        [Some("2024-05-03".to_owned())]
+    );
 }

@@ -109,6 +109,12 @@ impl RecordGroup {
             stragglers: Vec::new(),
         }
     }
+
+    /// True when straggler `r` is a twin of the records (of the tag and
+    /// class most of them start at): its title is read as theirs are.
+    pub fn is_twin(&self, doc: &Document, r: &Record) -> bool {
+        straggler::is_twin(doc, &self.records, r)
+    }
 }
 
 /// Outcome of record detection for one page.

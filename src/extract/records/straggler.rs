@@ -11,9 +11,14 @@
 //! page names as its own (its canonical link's) is on the same host as a
 //! link without one: a lead post linked in full above relative teasers.
 //!
+//! Where no heading qualifies, a twin of the records above the list is a
+//! straggler: an element of the tag and class most records start at (a
+//! live blog's pinned post, whose links, like its feed's, are in-page
+//! anchors that no link shape tells apart).
+//!
 //! Invariants: at most [`MAX_STRAGGLERS`], never more than the list's own
-//! records, and none at all when more headings qualify (those are another
-//! list, not stragglers); never inside `nav`, `aside`, the page's `header`
+//! records, and none at all when more headings (or twins) qualify (those
+//! are another list, not stragglers); never inside `nav`, `aside`, the page's `header`
 //! or `footer` (a post's own header is not chrome) or inside a record; each is a whole subtree (the heading, or the
 //! `article` it heads), in page order. Cost: one pass over the scope's
 //! nodes plus a walk up from each heading; each heading is checked against
@@ -39,15 +44,35 @@ const SCOPE_LEVELS: usize = 2;
 /// Headings `h1`..`h4` can head a straggler (smaller ones are captions).
 const MAX_HEADING_LEVEL: usize = 3;
 
-/// The winner's stragglers (empty for threads and for lists whose records
-/// share no link shape).
+/// The winner's stragglers (empty for threads): headings of the records'
+/// link shape ([`headed`]), or else twins of the records above them
+/// ([`twins`]).
 pub(super) fn find(doc: &Document, group: &RecordGroup) -> Vec<Record> {
     let (Some(container), false) = (group.container, group.thread) else {
         return Vec::new();
     };
-    let Some(shape) = records_shape(doc, &group.records) else {
-        return Vec::new();
+    let extent = list_extent(doc, &group.records, container);
+    let scope = scope_of(doc, extent);
+    let headed = match records_shape(doc, &group.records) {
+        Some(shape) => headed(doc, group, &shape, container, (scope, extent)),
+        None => Vec::new(),
     };
+    if headed.is_empty() {
+        twins(doc, &group.records, scope, extent)
+    } else {
+        headed
+    }
+}
+
+/// Headings in `scope` (around the list's `extent`) whose one link has
+/// the records' `shape` and is none of theirs (see the module header).
+fn headed(
+    doc: &Document,
+    group: &RecordGroup,
+    shape: &ShapePattern,
+    container: NodeId,
+    (scope, extent): (NodeId, NodeId),
+) -> Vec<Record> {
     let known: HashSet<&str> = group
         .records
         .iter()
@@ -60,8 +85,6 @@ pub(super) fn find(doc: &Document, group: &RecordGroup) -> Vec<Record> {
     let admitted =
         |s: &Shape| shape.admits(s) || own().is_some_and(|o| shape.admits(&s.seen_from(o)));
     let limit = MAX_STRAGGLERS.min(group.records.len());
-    let extent = list_extent(doc, &group.records, container);
-    let scope = scope_of(doc, extent);
     let mut found = Vec::new();
     for h in (scope + 1)..doc.node(scope).end {
         if heading_level(doc, h).is_none_or(|l| l > MAX_HEADING_LEVEL)
@@ -79,13 +102,74 @@ pub(super) fn find(doc: &Document, group: &RecordGroup) -> Vec<Record> {
             && !known.contains(&path_of(without_host(href)))
             && !is_caption(doc, top, container)
         {
-            found.push(record_for(doc, top, scope, extent, &shape, href));
+            found.push(record_for(doc, top, scope, extent, shape, href));
             if found.len() > limit {
                 return Vec::new();
             }
         }
     }
     found
+}
+
+/// Twins of the records above the list: elements of the tag and class
+/// that most records start at (a class is needed), before the list's
+/// `extent` in its `scope`, outside chrome: a live blog's pinned post
+/// (`div#pinned-post > article.block`) above its feed of
+/// `article.block`s, whose links are all in-page anchors. At most
+/// [`MAX_STRAGGLERS`], none when more (another list of the same cards).
+fn twins(doc: &Document, records: &[Record], scope: NodeId, extent: NodeId) -> Vec<Record> {
+    let Some((tag, class)) = common_kind(doc, records) else {
+        return Vec::new();
+    };
+    let limit = MAX_STRAGGLERS.min(records.len());
+    let mut found = Vec::new();
+    let mut i = scope + 1;
+    while i < extent {
+        let end = doc.node(i).end;
+        let twin =
+            !doc.contains(i, extent) && is_of_kind(doc, i, (tag, class)) && !in_chrome(doc, i);
+        if !twin {
+            i += 1;
+            continue;
+        }
+        found.push(Record { start: i, end });
+        if found.len() > limit {
+            return Vec::new();
+        }
+        i = end;
+    }
+    found
+}
+
+/// True when `r` starts at the tag and class most of `records` start at:
+/// a twin ([`twins`]), whose title is read as theirs are.
+pub(super) fn is_twin(doc: &Document, records: &[Record], r: &Record) -> bool {
+    common_kind(doc, records).is_some_and(|kind| is_of_kind(doc, r.start, kind))
+}
+
+/// True when element `id` has the tag and (trimmed) class of `kind`.
+fn is_of_kind(doc: &Document, id: NodeId, (tag, class): (&str, &str)) -> bool {
+    doc.element(id)
+        .is_some_and(|e| e.name == tag && e.attr("class").map(str::trim) == Some(class))
+}
+
+/// The tag and class (trimmed, not empty) that more than half of the
+/// `records` start at.
+fn common_kind<'d>(doc: &'d Document, records: &[Record]) -> Option<(&'d str, &'d str)> {
+    let mut counts: HashMap<(&str, &str), usize> = HashMap::new();
+    for r in records {
+        let Some(e) = doc.element(r.start) else {
+            continue;
+        };
+        let class = e.attr("class").unwrap_or("").trim();
+        if !class.is_empty() {
+            *counts.entry((e.name.as_str(), class)).or_default() += 1;
+        }
+    }
+    counts
+        .into_iter()
+        .find(|&(_, n)| 2 * n > records.len())
+        .map(|(kind, _)| kind)
 }
 
 /// The element that holds the whole list: its container, or, for a list
@@ -551,6 +635,33 @@ mod tests {
         let other = "<link rel=canonical href='https://mirror.example/notes/'>";
         assert!(stragglers(&with_head(other)).is_empty());
         assert!(stragglers(&with_head("")).is_empty());
+    }
+
+    /// A twin of the records above the list (a live blog's pinned post,
+    /// its links in-page anchors) is a straggler; three are another list.
+    #[test]
+    fn a_twin_above_the_list_is_a_straggler_and_three_are_a_list() {
+        let update = |id: &str| {
+            format!(
+                "<article id={id} class='block b1'><a href=#{id}>14:05</a>\
+                 <p>Update {id}: the river has risen by another metre overnight.</p></article>"
+            )
+        };
+        let page = |pinned: usize| {
+            let mut html = String::from(
+                "<body><main><div class=grid><h2>Live feed</h2>\
+                 <div class=pinned-post><div class=label>Pinned post</div>",
+            );
+            (0..pinned).for_each(|i| html.push_str(&update(&format!("p{i}"))));
+            html.push_str("<button>Show more</button></div><div class=blocks>");
+            (0..5).for_each(|i| html.push_str(&update(&format!("u{i}"))));
+            html.push_str("</div></div></main></body>");
+            html
+        };
+        let pinned = stragglers(&page(1));
+        assert_eq!(pinned.len(), 1);
+        assert!(pinned[0].starts_with("14:05 Update p0"), "{pinned:?}");
+        assert!(stragglers(&page(3)).is_empty());
     }
 
     /// Regression (a podcast's page): the episodes' caption, an `h2` link
