@@ -1169,3 +1169,11 @@ fn a_patent_is_dated_by_its_publication_not_its_priority() {
 fn a_live_blogs_pinned_post_and_key_events_are_updates() {
     check("live_blog_pinned_key_events");
 }
+
+/// Regression (a roundup post, each recipe an unlinked `h2` with an `id`
+/// and a "Get the recipe" button): every recipe was linked to its
+/// heading's place on the post, not to the recipe its button leads to.
+#[test]
+fn a_roundups_entry_is_linked_by_its_button() {
+    check("recipe_roundup_button_links");
+}

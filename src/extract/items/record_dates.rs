@@ -159,9 +159,10 @@ pub(super) fn labelled_latest_activity(doc: &Document, record: &Record, i: NodeI
 }
 
 /// True when the date at node `i` is labelled as a day before the record
-/// was published ([`PRIOR_LABELS`]).
+/// was published ([`PRIOR_LABELS`]), by the texts alone (its own, and the
+/// label right before it).
 fn labelled_prior(doc: &Document, record: &Record, i: NodeId) -> bool {
-    labelled_as(doc, record, i, &[PRIOR_LABELS])
+    text_labelled(doc, record, i, &[PRIOR_LABELS])
 }
 
 /// [`labelled_latest`] with the lists of `labels` (a class of latest
@@ -174,6 +175,13 @@ fn labelled_as(doc: &Document, record: &Record, i: NodeId, labels: &[&[&str]]) -
     if column_header(doc, record, i).is_some_and(|h| is_label(&doc.text(h))) {
         return true;
     }
+    text_labelled(doc, record, i, labels)
+}
+
+/// True when the date at node `i` opens with a label of `labels`, or
+/// the text right before it is one (or ends with one).
+fn text_labelled(doc: &Document, record: &Record, i: NodeId, labels: &[&[&str]]) -> bool {
+    let is_label = |t: &str| labels.iter().any(|l| is_label_of(t, l));
     if let NodeData::Text { text, .. } = &doc.node(i).data
         && is_label(text)
     {

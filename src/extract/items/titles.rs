@@ -548,7 +548,10 @@ pub(super) fn choose_title(
         (_, Some(h))
             if heading_fragment(doc, h).is_some() || unlinked_headline(doc, h, links, plan) =>
         {
-            let more = links.iter().find(|l| is_more_text(&l.text));
+            let more = links
+                .iter()
+                .find(|l| is_more_text(&l.text))
+                .or_else(|| call_to_action(doc, links));
             (heading_text(doc, h), more.map(|l| l.node), None)
         }
         // An untitled post among titled ones (a blog's one-line note, its
@@ -565,6 +568,28 @@ pub(super) fn choose_title(
         (Some(l), _) => (link_title(l), Some(l.node), None),
         _ => (first_line(doc, record), None, None),
     }
+}
+
+/// Class-name parts of a link shown as a button, or of the element
+/// around it.
+const BUTTON_CLASS_PARTS: &[&str] = &["button", "btn"];
+
+/// The record's first link shown as a button to another page, whose
+/// text is no action on the record ("Reply", "Share"): a roundup's "Get
+/// the recipe" under each recipe's unlinked heading
+/// (`a.wp-block-button__link` in a `div.wp-block-button`) leads to the
+/// recipe, before its "Watch the video".
+fn call_to_action<'l, 'p>(doc: &Document, links: &'l [LinkInfo<'p>]) -> Option<&'l LinkInfo<'p>> {
+    let button = |id: NodeId| {
+        doc.element(id)
+            .and_then(|e| e.attr("class"))
+            .is_some_and(|c| has_part(c.split_ascii_whitespace(), &['-', '_'], BUTTON_CLASS_PARTS))
+    };
+    links.iter().find(|l| {
+        !is_action_text(&l.text)
+            && link_href(doc, l.node).is_some_and(|h| !h.trim_start().starts_with('#'))
+            && (button(l.node) || doc.node(l.node).parent.is_some_and(button))
+    })
 }
 
 /// True when `heading` holds no link in a group whose headlines are
@@ -665,12 +690,15 @@ pub(super) fn emphasis_title(doc: &Document, record: &Record, link_chars: usize)
 /// version, `v4.3.0-rc.1`, has no such run).
 pub(super) fn is_identifier(text: &str) -> bool {
     let t = text.trim();
+    if t.len() < MIN_IDENTIFIER_DIGITS || t.contains(char::is_whitespace) {
+        return false;
+    }
     let digits = t.bytes().filter(u8::is_ascii_digit).count();
     let alnum = t.chars().filter(|c| c.is_alphanumeric()).count();
     let run = t
         .split(|c: char| !c.is_ascii_digit())
         .any(|r| r.len() >= MIN_IDENTIFIER_DIGITS);
-    !t.contains(char::is_whitespace) && run && 2 * digits >= alnum
+    run && 2 * digits >= alnum
 }
 
 /// Fewest digits in a row of an identifier ([`is_identifier`]).

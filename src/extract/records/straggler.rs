@@ -73,12 +73,18 @@ fn headed(
     container: NodeId,
     (scope, extent): (NodeId, NodeId),
 ) -> Vec<Record> {
-    let known: HashSet<&str> = group
-        .records
-        .iter()
-        .flat_map(|r| record_hrefs(doc, r))
-        .map(|href| path_of(without_host(href)))
-        .collect();
+    // The records' own pages, read once a heading's link has their shape.
+    let known = OnceCell::new();
+    let known = || {
+        known.get_or_init(|| {
+            group
+                .records
+                .iter()
+                .flat_map(|r| record_hrefs(doc, r))
+                .map(|href| path_of(without_host(href)))
+                .collect::<HashSet<&str>>()
+        })
+    };
     // The page's own host, read once a heading's link has another host.
     let own = OnceCell::new();
     let own = || own.get_or_init(|| own_host(doc)).as_deref();
@@ -99,7 +105,7 @@ fn headed(
         };
         let top = if link < h { link } else { h };
         if shape_of(href).is_some_and(|s| admitted(&s))
-            && !known.contains(&path_of(without_host(href)))
+            && !known().contains(&path_of(without_host(href)))
             && !is_caption(doc, top, container)
         {
             found.push(record_for(doc, top, scope, extent, shape, href));
