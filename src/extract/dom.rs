@@ -696,6 +696,22 @@ pub fn find_ascii_ci(hay: &[u8], needle: &[u8]) -> Option<usize> {
     None
 }
 
+/// True when one of `needles` (ASCII, lower case, none empty) occurs in
+/// `hay`, ignoring ASCII case: [`find_ascii_ci`] of each, in one pass over
+/// `hay`. For short haystacks (a class token), where setting up a search
+/// per needle costs more than the search.
+pub fn holds_any_ascii_ci(hay: &[u8], needles: &[&str]) -> bool {
+    (0..hay.len()).any(|i| {
+        let first = hay[i].to_ascii_lowercase();
+        needles.iter().any(|n| {
+            n.as_bytes().first() == Some(&first)
+                && hay[i..]
+                    .get(..n.len())
+                    .is_some_and(|h| h.eq_ignore_ascii_case(n.as_bytes()))
+        })
+    })
+}
+
 /// True when `s` starts with `prefix`, ignoring ASCII case (a class token
 /// against a lower-case convention: `Author-Name` for `author-`).
 pub fn starts_with_ascii_ci(s: &str, prefix: &str) -> bool {

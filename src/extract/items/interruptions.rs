@@ -51,10 +51,7 @@ pub fn is_advertising(doc: &Document, record: &Record) -> bool {
 /// holds "ad", "sponsored" or "promoted" (a cheap look before the parts
 /// are split out; most classes hold none).
 fn may_name_ad(class: &str) -> bool {
-    let b = class.as_bytes();
-    [b"ad".as_slice(), b"sponsored", b"promoted"]
-        .iter()
-        .any(|w| crate::extract::dom::find_ascii_ci(b, w).is_some())
+    crate::extract::dom::holds_any_ascii_ci(class.as_bytes(), &["ad", "sponsored", "promoted"])
 }
 
 /// True when the record's own link says it is paid for (`rel` holds

@@ -23,7 +23,7 @@ use crate::extract::dates::{
 };
 use crate::extract::dom::{
     Document, Element, NodeData, NodeId, collapse_whitespace, ends_with_ascii_ci, find_ascii_ci,
-    is_block_element, is_heading, push_collapsed, starts_with_ascii_ci,
+    holds_any_ascii_ci, is_block_element, is_heading, push_collapsed, starts_with_ascii_ci,
 };
 use crate::extract::records::Record;
 

@@ -139,10 +139,7 @@ pub(crate) fn is_title_element(doc: &Document, id: NodeId) -> bool {
 /// `post-headline`, `app-tender-row__title`), not a subtitle.
 pub(super) fn names_title_token(token: &str) -> bool {
     let t = token.as_bytes();
-    [&b"title"[..], b"headline", b"heading"]
-        .iter()
-        .any(|w| find_ascii_ci(t, w).is_some())
-        && !names_subtitle(t)
+    holds_any_ascii_ci(t, &["title", "headline", "heading"]) && !names_subtitle(t)
 }
 
 /// True for a class token that names a subtitle (`subtitle`,
@@ -150,9 +147,7 @@ pub(super) fn names_title_token(token: &str) -> bool {
 /// <span class=subtitle>Walking the Coast</span>" is titled by the whole
 /// link, not its subtitle.
 pub(super) fn names_subtitle(token: &[u8]) -> bool {
-    [&b"subtitle"[..], b"sub-title", b"sub_title", b"subhead"]
-        .iter()
-        .any(|w| find_ascii_ci(token, w).is_some())
+    holds_any_ascii_ci(token, &["subtitle", "sub-title", "sub_title", "subhead"])
 }
 
 /// Class-name parts of a link that carries a record's summary, not its
