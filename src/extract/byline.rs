@@ -142,7 +142,7 @@ const COUNT_WORDS: &[&str] = &["count", "counter", "notification", "unread"];
 /// or [`COUNT_WORDS`] (`pinned-label`, `is_sticky`, `badge-notification`),
 /// or a whole text of the first ("Pinned post").
 fn is_no_topic_label(doc: &Document, id: NodeId, el: &crate::extract::dom::Element) -> bool {
-    let class_has = |list: &[&str]| has_part(words(el.attr("class")), &['-', '_'], list);
+    let class_has = |list: &[&str]| has_part(words(el.attr("class")), b"-_", list);
     if class_has(PLACEMENT_WORDS) || class_has(COUNT_WORDS) {
         return true;
     }

@@ -35,10 +35,10 @@ pub fn is_advertising(doc: &Document, record: &Record) -> bool {
     let marked = |id: NodeId| {
         doc.element(id).is_some_and(|e| {
             let custom = e.name.contains('-')
-                && has_part(std::iter::once(e.name.as_str()), &['-'], AD_MARKERS);
+                && has_part(std::iter::once(e.name.as_str()), b"-", AD_MARKERS);
             let class = e.attr("class").unwrap_or("");
             let humps = class.split_whitespace().flat_map(camel_humps);
-            custom || (may_name_ad(class) && has_part(humps, &['-', '_'], AD_MARKERS))
+            custom || (may_name_ad(class) && has_part(humps, b"-_", AD_MARKERS))
         })
     };
     marked(record.start)
@@ -314,7 +314,7 @@ pub(super) fn is_house_promo(doc: &Document, record: &Record, item: &Item, items
         let class = e.attr("class").unwrap_or("");
         has_part(
             class.split_whitespace().flat_map(camel_humps),
-            &['-', '_'],
+            b"-_",
             PROMO_MARKERS,
         )
     });
@@ -385,7 +385,7 @@ pub fn is_deleted_stub(doc: &Document, record: &Record) -> bool {
         says_deleted(i)
             || doc.element(i).is_some_and(|e| {
                 let class = e.attr("class").unwrap_or("");
-                has_part(class.split_whitespace(), &['-', '_'], DELETED_MARKERS)
+                has_part(class.split_whitespace(), b"-_", DELETED_MARKERS)
             }) && doc.text_bytes(i) > 0
     });
     marker.is_some_and(|m| {

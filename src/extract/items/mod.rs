@@ -113,16 +113,21 @@ impl Item {
 /// Summaries are cut (at a word boundary) beyond this many characters.
 pub const MAX_SUMMARY_CHARS: usize = 1_000;
 
-/// True when one of `tokens`, or a part of one cut at `separators`, is one
-/// of `words` (any case): `ad-slot` holds `ad`, `img-icon` holds `icon`.
+/// True when one of `tokens`, or a part of one cut at `separators` (ASCII
+/// bytes), is one of `words` (any case): `ad-slot` holds `ad`, `img-icon`
+/// holds `icon`. Cut on the bytes: no character is decoded.
 pub(crate) fn has_part<'t>(
     tokens: impl Iterator<Item = &'t str>,
-    separators: &[char],
+    separators: &[u8],
     words: &[&str],
 ) -> bool {
     tokens
-        .flat_map(|t| t.split(separators))
-        .any(|part| words.iter().any(|w| part.eq_ignore_ascii_case(w)))
+        .flat_map(|t| t.as_bytes().split(|b| separators.contains(b)))
+        .any(|part| {
+            words
+                .iter()
+                .any(|w| part.eq_ignore_ascii_case(w.as_bytes()))
+        })
 }
 
 /// A link inside a record, with what the title choice needs.

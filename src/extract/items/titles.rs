@@ -168,7 +168,7 @@ const SUMMARY_CLASS_PARTS: &[&str] = &[
 pub(super) fn is_summary_link(doc: &Document, a: NodeId) -> bool {
     doc.element(a)
         .and_then(|e| e.attr("class"))
-        .is_some_and(|c| has_part(c.split_ascii_whitespace(), &['-', '_'], SUMMARY_CLASS_PARTS))
+        .is_some_and(|c| has_part(c.split_ascii_whitespace(), b"-_", SUMMARY_CLASS_PARTS))
 }
 
 /// True when link `a` is styled as muted by a class part "muted"
@@ -180,7 +180,7 @@ pub(super) fn is_muted(doc: &Document, a: NodeId) -> bool {
     doc.element(a)
         .and_then(|e| e.attr("class"))
         .is_some_and(|c| {
-            has_part(c.split_ascii_whitespace(), &['-', '_'], &["muted"])
+            has_part(c.split_ascii_whitespace(), b"-_", &["muted"])
                 && !c.split_ascii_whitespace().any(names_title_token)
         })
 }
@@ -293,7 +293,7 @@ pub(super) fn title_badges(doc: &Document, node: NodeId) -> (Option<NodeId>, Opt
         let e = doc.element(c)?;
         let part = |parts: &[&str]| {
             e.attr("class")
-                .is_some_and(|class| has_part(class.split_ascii_whitespace(), &['-', '_'], parts))
+                .is_some_and(|class| has_part(class.split_ascii_whitespace(), b"-_", parts))
         };
         let bytes = doc.text_bytes(c);
         // A symbol hidden from screen readers ("↗" after a link post's
