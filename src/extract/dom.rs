@@ -602,7 +602,7 @@ impl Document {
         let beside: usize = self
             .children(parent)
             .map(|c| match &self.node(c).data {
-                NodeData::Text { text, blank: false } => text.trim().len(),
+                NodeData::Text { text, blank: false } => trim_text(text).len(),
                 _ => 0,
             })
             .sum();
@@ -653,7 +653,7 @@ impl Document {
         self.nodes[start as usize..end as usize]
             .iter()
             .map(|n| match &n.data {
-                NodeData::Text { text, blank: false } => text.trim().len(),
+                NodeData::Text { text, blank: false } => trim_text(text).len(),
                 _ => 0,
             })
             .sum()
@@ -742,32 +742,81 @@ pub fn collapse_whitespace(s: &str) -> String {
 /// "foo " then "bar" is "foo bar".
 pub fn push_collapsed(out: &mut String, piece: &str, gap: &mut bool) {
     let bytes = piece.as_bytes();
-    let mut word: Option<usize> = None;
     let mut i = 0;
     while i < bytes.len() {
-        // ASCII decides on the byte; other characters are decoded (the
-        // Unicode White_Space set, as `char::is_whitespace`).
-        let (space, len) = match bytes[i] {
-            b if b.is_ascii() => (matches!(b, b'\t'..=b'\r' | b' '), 1),
-            _ => piece[i..]
-                .chars()
-                .next()
-                .map_or((false, 1), |c| (c.is_whitespace(), c.len_utf8())),
-        };
-        match (space, word) {
-            (true, Some(start)) => {
-                push_word(out, &piece[start..i], gap);
-                word = None;
-                *gap = true;
-            }
-            (true, None) => *gap = true,
-            (false, None) => word = Some(i),
-            (false, Some(_)) => {}
+        let (space, len) = char_at(piece, i);
+        if space {
+            *gap = true;
+            i += len;
+            continue;
         }
+        // Words with one plain space between them read as written: they
+        // are appended at once.
+        let start = i;
+        let mut end = word_end(piece, i);
+        while bytes.get(end) == Some(&b' ') && end + 1 < bytes.len() && !char_at(piece, end + 1).0 {
+            end = word_end(piece, end + 1);
+        }
+        push_word(out, &piece[start..end], gap);
+        i = end;
+    }
+}
+
+/// Where the word at byte `i` of `s` ends: at the next whitespace, or at
+/// the end of `s`.
+fn word_end(s: &str, mut i: usize) -> usize {
+    let bytes = s.as_bytes();
+    while let Some(&b) = bytes.get(i) {
+        let len = match b.is_ascii() {
+            true if is_ascii_space(b) => break,
+            true => 1,
+            false => match char_at(s, i) {
+                (true, _) => break,
+                (false, len) => len,
+            },
+        };
         i += len;
     }
-    if let Some(start) = word {
-        push_word(out, &piece[start..], gap);
+    i
+}
+
+/// [`str::trim`] with the ASCII ends read on the bytes: most text nodes
+/// end in the markup's line breaks and indents; a non-ASCII end (a
+/// no-break space) is left to `trim`.
+pub fn trim_text(s: &str) -> &str {
+    let b = s.as_bytes();
+    let start = b
+        .iter()
+        .position(|&c| !is_ascii_space(c))
+        .unwrap_or(b.len());
+    let end = b
+        .iter()
+        .rposition(|&c| !is_ascii_space(c))
+        .map_or(start, |e| e + 1);
+    let inner = &s[start..end];
+    match (inner.as_bytes().first(), inner.as_bytes().last()) {
+        (Some(first), Some(last)) if !first.is_ascii() || !last.is_ascii() => inner.trim(),
+        _ => inner,
+    }
+}
+
+/// ASCII whitespace as `char::is_whitespace` has it (tab to carriage
+/// return, space).
+fn is_ascii_space(b: u8) -> bool {
+    matches!(b, b'\t'..=b'\r' | b' ')
+}
+
+/// Whether the character at byte `i` of `s` is whitespace, and its length.
+/// ASCII decides on the byte; other characters are decoded (the Unicode
+/// White_Space set, as `char::is_whitespace`).
+#[inline]
+fn char_at(s: &str, i: usize) -> (bool, usize) {
+    match s.as_bytes()[i] {
+        b if b.is_ascii() => (is_ascii_space(b), 1),
+        _ => s[i..]
+            .chars()
+            .next()
+            .map_or((false, 1), |c| (c.is_whitespace(), c.len_utf8())),
     }
 }
 

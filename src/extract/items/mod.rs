@@ -23,7 +23,7 @@ use crate::extract::dates::{
 };
 use crate::extract::dom::{
     Document, Element, NodeData, NodeId, collapse_whitespace, ends_with_ascii_ci, find_ascii_ci,
-    holds_any_ascii_ci, is_block_element, is_heading, push_collapsed, starts_with_ascii_ci,
+    holds_any_ascii_ci, is_block_element, is_heading, starts_with_ascii_ci,
 };
 use crate::extract::records::Record;
 
@@ -381,12 +381,16 @@ fn summary_source_bytes(title: &str) -> usize {
 fn summary_without(full: String, title: &str) -> String {
     let rest = match (title.is_empty(), full.find(title)) {
         (false, Some(pos)) => {
-            // What is left on either side of the title, one space between.
-            let mut rest = String::with_capacity(full.len());
-            let mut gap = false;
-            push_collapsed(&mut rest, &full[..pos], &mut gap);
-            gap = true;
-            push_collapsed(&mut rest, &full[pos + title.len()..], &mut gap);
+            // What is left on either side of the title, one space between
+            // (the text is collapsed: its only whitespace is single spaces).
+            let before = full[..pos].trim_end_matches(' ');
+            let after = full[pos + title.len()..].trim_start_matches(' ');
+            let mut rest = String::with_capacity(before.len() + 1 + after.len());
+            rest.push_str(before);
+            if !before.is_empty() && !after.is_empty() {
+                rest.push(' ');
+            }
+            rest.push_str(after);
             rest
         }
         // The record's text is whitespace-collapsed already.
