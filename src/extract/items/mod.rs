@@ -407,6 +407,12 @@ fn summary_without(full: String, title: &str) -> String {
     format!("{cut}…")
 }
 
+/// What a content guid starts with.
+const GUID_PREFIX: &str = "urn:feedmine:";
+
+/// The digits of a lower-case hex number.
+const HEX_DIGITS: &[u8; 16] = b"0123456789abcdef";
+
 /// Stable guid for a record without a link.
 pub fn content_guid(title: &str, summary: &str) -> String {
     let mut h = Sha256::new();
@@ -414,8 +420,15 @@ pub fn content_guid(title: &str, summary: &str) -> String {
     h.update([0u8]);
     h.update(summary.as_bytes());
     let digest = h.finalize();
-    let hex: String = digest.iter().take(16).map(|b| format!("{b:02x}")).collect();
-    format!("urn:feedmine:{hex}")
+    let mut guid = String::with_capacity(GUID_PREFIX.len() + 32);
+    guid.push_str(GUID_PREFIX);
+    for b in digest.iter().take(16) {
+        // Two lower-case hex digits a byte, as `{:02x}` writes them.
+        for nibble in [b >> 4, b & 0xf] {
+            guid.push(char::from(HEX_DIGITS[usize::from(nibble)]));
+        }
+    }
+    guid
 }
 
 #[cfg(test)]
