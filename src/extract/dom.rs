@@ -855,6 +855,60 @@ fn push_word(out: &mut String, word: &str, gap: &mut bool) {
 mod tests {
     use super::*;
 
+    /// Random texts of words, ASCII and other whitespace, and letters of
+    /// several byte lengths.
+    fn random_texts(seed: u64, count: usize) -> Vec<String> {
+        let alphabet = [
+            'a', 'B', ' ', ' ', '\t', '\n', '\r', '\u{b}', '\u{c}', '\u{a0}', '\u{3000}',
+            '\u{2028}', 'é', '中', '😀', '-',
+        ];
+        let mut rng = fastrand::Rng::with_seed(seed);
+        (0..count)
+            .map(|_| {
+                (0..rng.usize(0..20))
+                    .map(|_| alphabet[rng.usize(..alphabet.len())])
+                    .collect()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn pieces_collapse_as_their_joined_text_splits_into_words() {
+        let texts = random_texts(7, 4_000);
+        for pair in texts.chunks(2) {
+            let (a, b) = (&pair[0], pair.get(1).map_or("", String::as_str));
+            let mut out = String::new();
+            let mut gap = false;
+            push_collapsed(&mut out, a, &mut gap);
+            push_collapsed(&mut out, b, &mut gap);
+            let joined = format!("{a}{b}");
+            let words: Vec<&str> = joined.split_whitespace().collect();
+            assert_eq!(out, words.join(" "), "{a:?} + {b:?}");
+        }
+    }
+
+    #[test]
+    fn trim_text_is_trim() {
+        for t in random_texts(11, 4_000) {
+            assert_eq!(trim_text(&t), t.trim(), "{t:?}");
+        }
+    }
+
+    #[test]
+    fn holds_any_ascii_ci_is_find_ascii_ci_of_each() {
+        let needles = ["ab", "b", "aab", "ba-"];
+        for t in random_texts(13, 4_000) {
+            let one_by_one = needles
+                .iter()
+                .any(|n| find_ascii_ci(t.as_bytes(), n.as_bytes()).is_some());
+            assert_eq!(
+                holds_any_ascii_ci(t.as_bytes(), &needles),
+                one_by_one,
+                "{t:?}"
+            );
+        }
+    }
+
     /// Visible text the way it was read before words were collapsed on
     /// the way: the raw text with a space at every block boundary,
     /// collapsed at the end.
