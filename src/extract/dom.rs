@@ -813,11 +813,18 @@ fn is_ascii_space(b: u8) -> bool {
 fn char_at(s: &str, i: usize) -> (bool, usize) {
     match s.as_bytes()[i] {
         b if b.is_ascii() => (is_ascii_space(b), 1),
-        _ => s[i..]
-            .chars()
-            .next()
-            .map_or((false, 1), |c| (c.is_whitespace(), c.len_utf8())),
+        _ => decoded_at(s, i),
     }
+}
+
+/// [`char_at`] for a character beyond ASCII, decoded: out of line, so
+/// that the ASCII test is small enough to inline where text is walked.
+#[inline(never)]
+fn decoded_at(s: &str, i: usize) -> (bool, usize) {
+    s[i..]
+        .chars()
+        .next()
+        .map_or((false, 1), |c| (c.is_whitespace(), c.len_utf8()))
 }
 
 /// Bytes of a text node appended at a time by [`push_collapsed_until`].
