@@ -142,7 +142,7 @@ const COUNT_WORDS: &[&str] = &["count", "counter", "notification", "unread"];
 /// or [`COUNT_WORDS`] (`pinned-label`, `is_sticky`, `badge-notification`),
 /// or a whole text of the first ("Pinned post").
 fn is_no_topic_label(doc: &Document, id: NodeId, el: &crate::extract::dom::Element) -> bool {
-    let class_has = |list: &[&str]| has_part(words(el.attr("class")), &['-', '_'], list);
+    let class_has = |list: &[&str]| has_part(words(el.attr("class")), b"-_", list);
     if class_has(PLACEMENT_WORDS) || class_has(COUNT_WORDS) {
         return true;
     }
@@ -156,7 +156,7 @@ fn is_tag(el: &crate::extract::dom::Element) -> bool {
         || words(el.attr("itemprop")).any(|w| one_of(w, &["keywords", "articlesection"]))
         || words(el.attr("class")).any(|w| {
             // A BEM element names its block's kind (`badge-category__wrapper`).
-            let w = w.split("__").next().unwrap_or(w);
+            let w = bem_block(w);
             one_of(w, TAG_WORDS)
                 || starts_with_ascii_ci(w, "tag-")
                 || starts_with_ascii_ci(w, "tags-")
@@ -165,6 +165,15 @@ fn is_tag(el: &crate::extract::dom::Element) -> bool {
                 || ends_with_ascii_ci(w, "-category")
                 || ends_with_ascii_ci(w, "-label")
         })
+}
+
+/// The class token `w` up to its first `__` (a BEM element's block),
+/// found on the bytes: no searcher is set up per token.
+fn bem_block(w: &str) -> &str {
+    match w.as_bytes().windows(2).position(|p| p == b"__") {
+        Some(at) => &w[..at],
+        None => w,
+    }
 }
 
 /// The tags in `start..end`: its links' texts, else its own text.

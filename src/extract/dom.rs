@@ -602,7 +602,7 @@ impl Document {
         let beside: usize = self
             .children(parent)
             .map(|c| match &self.node(c).data {
-                NodeData::Text { text, blank: false } => text.trim().len(),
+                NodeData::Text { text, blank: false } => trim_text(text).len(),
                 _ => 0,
             })
             .sum();
@@ -653,7 +653,7 @@ impl Document {
         self.nodes[start as usize..end as usize]
             .iter()
             .map(|n| match &n.data {
-                NodeData::Text { text, blank: false } => text.trim().len(),
+                NodeData::Text { text, blank: false } => trim_text(text).len(),
                 _ => 0,
             })
             .sum()
@@ -696,6 +696,22 @@ pub fn find_ascii_ci(hay: &[u8], needle: &[u8]) -> Option<usize> {
     None
 }
 
+/// True when one of `needles` (ASCII, lower case, none empty) occurs in
+/// `hay`, ignoring ASCII case: [`find_ascii_ci`] of each, in one pass over
+/// `hay`. For short haystacks (a class token), where setting up a search
+/// per needle costs more than the search.
+pub fn holds_any_ascii_ci(hay: &[u8], needles: &[&str]) -> bool {
+    (0..hay.len()).any(|i| {
+        let first = hay[i].to_ascii_lowercase();
+        needles.iter().any(|n| {
+            n.as_bytes().first() == Some(&first)
+                && hay[i..]
+                    .get(..n.len())
+                    .is_some_and(|h| h.eq_ignore_ascii_case(n.as_bytes()))
+        })
+    })
+}
+
 /// True when `s` starts with `prefix`, ignoring ASCII case (a class token
 /// against a lower-case convention: `Author-Name` for `author-`).
 pub fn starts_with_ascii_ci(s: &str, prefix: &str) -> bool {
@@ -726,33 +742,89 @@ pub fn collapse_whitespace(s: &str) -> String {
 /// "foo " then "bar" is "foo bar".
 pub fn push_collapsed(out: &mut String, piece: &str, gap: &mut bool) {
     let bytes = piece.as_bytes();
-    let mut word: Option<usize> = None;
     let mut i = 0;
     while i < bytes.len() {
-        // ASCII decides on the byte; other characters are decoded (the
-        // Unicode White_Space set, as `char::is_whitespace`).
-        let (space, len) = match bytes[i] {
-            b if b.is_ascii() => (matches!(b, b'\t'..=b'\r' | b' '), 1),
-            _ => piece[i..]
-                .chars()
-                .next()
-                .map_or((false, 1), |c| (c.is_whitespace(), c.len_utf8())),
-        };
-        match (space, word) {
-            (true, Some(start)) => {
-                push_word(out, &piece[start..i], gap);
-                word = None;
-                *gap = true;
-            }
-            (true, None) => *gap = true,
-            (false, None) => word = Some(i),
-            (false, Some(_)) => {}
+        let (space, len) = char_at(piece, i);
+        if space {
+            *gap = true;
+            i += len;
+            continue;
         }
+        // Words with one plain space between them read as written: they
+        // are appended at once.
+        let start = i;
+        let mut end = word_end(piece, i);
+        while bytes.get(end) == Some(&b' ') && end + 1 < bytes.len() && !char_at(piece, end + 1).0 {
+            end = word_end(piece, end + 1);
+        }
+        push_word(out, &piece[start..end], gap);
+        i = end;
+    }
+}
+
+/// Where the word at byte `i` of `s` ends: at the next whitespace, or at
+/// the end of `s`.
+fn word_end(s: &str, mut i: usize) -> usize {
+    let bytes = s.as_bytes();
+    while let Some(&b) = bytes.get(i) {
+        let len = match b.is_ascii() {
+            true if is_ascii_space(b) => break,
+            true => 1,
+            false => match char_at(s, i) {
+                (true, _) => break,
+                (false, len) => len,
+            },
+        };
         i += len;
     }
-    if let Some(start) = word {
-        push_word(out, &piece[start..], gap);
+    i
+}
+
+/// [`str::trim`] with the ASCII ends read on the bytes: most text nodes
+/// end in the markup's line breaks and indents; a non-ASCII end (a
+/// no-break space) is left to `trim`.
+pub fn trim_text(s: &str) -> &str {
+    let b = s.as_bytes();
+    let start = b
+        .iter()
+        .position(|&c| !is_ascii_space(c))
+        .unwrap_or(b.len());
+    let end = b
+        .iter()
+        .rposition(|&c| !is_ascii_space(c))
+        .map_or(start, |e| e + 1);
+    let inner = &s[start..end];
+    match (inner.as_bytes().first(), inner.as_bytes().last()) {
+        (Some(first), Some(last)) if !first.is_ascii() || !last.is_ascii() => inner.trim(),
+        _ => inner,
     }
+}
+
+/// ASCII whitespace as `char::is_whitespace` has it (tab to carriage
+/// return, space).
+fn is_ascii_space(b: u8) -> bool {
+    matches!(b, b'\t'..=b'\r' | b' ')
+}
+
+/// Whether the character at byte `i` of `s` is whitespace, and its length.
+/// ASCII decides on the byte; other characters are decoded (the Unicode
+/// White_Space set, as `char::is_whitespace`).
+#[inline]
+fn char_at(s: &str, i: usize) -> (bool, usize) {
+    match s.as_bytes()[i] {
+        b if b.is_ascii() => (is_ascii_space(b), 1),
+        _ => decoded_at(s, i),
+    }
+}
+
+/// [`char_at`] for a character beyond ASCII, decoded: out of line, so
+/// that the ASCII test is small enough to inline where text is walked.
+#[inline(never)]
+fn decoded_at(s: &str, i: usize) -> (bool, usize) {
+    s[i..]
+        .chars()
+        .next()
+        .map_or((false, 1), |c| (c.is_whitespace(), c.len_utf8()))
 }
 
 /// Bytes of a text node appended at a time by [`push_collapsed_until`].
@@ -789,6 +861,60 @@ fn push_word(out: &mut String, word: &str, gap: &mut bool) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Random texts of words, ASCII and other whitespace, and letters of
+    /// several byte lengths.
+    fn random_texts(seed: u64, count: usize) -> Vec<String> {
+        let alphabet = [
+            'a', 'B', ' ', ' ', '\t', '\n', '\r', '\u{b}', '\u{c}', '\u{a0}', '\u{3000}',
+            '\u{2028}', 'é', '中', '😀', '-',
+        ];
+        let mut rng = fastrand::Rng::with_seed(seed);
+        (0..count)
+            .map(|_| {
+                (0..rng.usize(0..20))
+                    .map(|_| alphabet[rng.usize(..alphabet.len())])
+                    .collect()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn pieces_collapse_as_their_joined_text_splits_into_words() {
+        let texts = random_texts(7, 4_000);
+        for pair in texts.chunks(2) {
+            let (a, b) = (&pair[0], pair.get(1).map_or("", String::as_str));
+            let mut out = String::new();
+            let mut gap = false;
+            push_collapsed(&mut out, a, &mut gap);
+            push_collapsed(&mut out, b, &mut gap);
+            let joined = format!("{a}{b}");
+            let words: Vec<&str> = joined.split_whitespace().collect();
+            assert_eq!(out, words.join(" "), "{a:?} + {b:?}");
+        }
+    }
+
+    #[test]
+    fn trim_text_is_trim() {
+        for t in random_texts(11, 4_000) {
+            assert_eq!(trim_text(&t), t.trim(), "{t:?}");
+        }
+    }
+
+    #[test]
+    fn holds_any_ascii_ci_is_find_ascii_ci_of_each() {
+        let needles = ["ab", "b", "aab", "ba-"];
+        for t in random_texts(13, 4_000) {
+            let one_by_one = needles
+                .iter()
+                .any(|n| find_ascii_ci(t.as_bytes(), n.as_bytes()).is_some());
+            assert_eq!(
+                holds_any_ascii_ci(t.as_bytes(), &needles),
+                one_by_one,
+                "{t:?}"
+            );
+        }
+    }
 
     /// Visible text the way it was read before words were collapsed on
     /// the way: the raw text with a space at every block boundary,

@@ -15,7 +15,7 @@
 
 use rustc_hash::FxHashMap as HashMap;
 
-use crate::extract::dom::{Document, NodeData, NodeId};
+use crate::extract::dom::{Document, Name, NodeData, NodeId, trim_text};
 
 /// Token id of `<text>`.
 pub const TEXT: u16 = 0;
@@ -114,7 +114,8 @@ pub fn flatten_capped(doc: &Document, max_tokens: usize) -> TagSequence {
         token_of_node: vec![u32::MAX; doc.nodes.len()],
         ..TagSequence::default()
     };
-    let mut ids: HashMap<&str, u16> = HashMap::default();
+    // Keyed by the interned name: hashing it reads no string.
+    let mut ids: HashMap<&Name, u16> = HashMap::default();
     seq.prefix_text.push(0);
     // Per node: token children seen so far, and whether it was left out.
     let mut children = vec![0u32; doc.nodes.len()];
@@ -151,7 +152,7 @@ pub fn flatten_capped(doc: &Document, max_tokens: usize) -> TagSequence {
         let (token, bytes) = match &node.data {
             NodeData::Element(e) => {
                 let next = seq.names.len();
-                let id = *ids.entry(e.name.as_str()).or_insert_with(|| {
+                let id = *ids.entry(&e.name).or_insert_with(|| {
                     if next < MAX_DISTINCT_TAGS {
                         seq.names.push(e.name.to_string());
                         next as u16
@@ -161,9 +162,10 @@ pub fn flatten_capped(doc: &Document, max_tokens: usize) -> TagSequence {
                 });
                 (id, 0u32)
             }
-            NodeData::Text { text, blank: false } => {
-                (TEXT, u32::try_from(text.trim().len()).unwrap_or(u32::MAX))
-            }
+            NodeData::Text { text, blank: false } => (
+                TEXT,
+                u32::try_from(trim_text(text).len()).unwrap_or(u32::MAX),
+            ),
             _ => continue,
         };
         let parent_token = node

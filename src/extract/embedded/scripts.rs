@@ -171,27 +171,58 @@ fn start_tag_end(b: &[u8], from: usize) -> Option<usize> {
     None
 }
 
+/// Attributes read from a script's start tag.
+const MAX_TAG_ATTRIBUTES: usize = 32;
+
 /// Attributes of a start tag (names lower-case, values with entities
-/// decoded).
+/// decoded), at most [`MAX_TAG_ATTRIBUTES`]: each a name (a run of
+/// characters but whitespace, quotes, `>`, `/` and `=`) and, when `=`
+/// follows it (whitespace around allowed), its value: quoted (up to the
+/// same quote; with none, there is no value) or bare (up to whitespace, a
+/// quote or `>`). Whatever is no name is skipped. Read by hand, as the
+/// pattern `ATTRIBUTE_PATTERN` of the tests reads it: a regex search per
+/// script cost more than the rest of its reading.
 fn attributes(s: &str) -> Vec<(String, String)> {
-    static ATTR: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r#"([^\s"'>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+)))?"#)
-            .expect("static regex")
-    });
-    ATTR.captures_iter(s)
-        .take(32)
-        .map(|c| {
-            let value = c
-                .get(2)
-                .or_else(|| c.get(3))
-                .or_else(|| c.get(4))
-                .map_or("", |m| m.as_str());
-            (
-                c[1].to_ascii_lowercase(),
-                html_escape::decode_html_entities(value).trim().to_string(),
-            )
-        })
-        .collect()
+    let mut out = Vec::new();
+    let mut rest = s;
+    while out.len() < MAX_TAG_ATTRIBUTES {
+        let Some(start) = rest.find(is_attribute_name_char) else {
+            break;
+        };
+        let named = &rest[start..];
+        let end = named
+            .find(|c| !is_attribute_name_char(c))
+            .unwrap_or(named.len());
+        let (name, after) = named.split_at(end);
+        let (value, after) = attribute_value(after).unwrap_or(("", after));
+        out.push((
+            name.to_ascii_lowercase(),
+            html_escape::decode_html_entities(value).trim().to_string(),
+        ));
+        rest = after;
+    }
+    out
+}
+
+/// A character of an attribute's name.
+fn is_attribute_name_char(c: char) -> bool {
+    !c.is_whitespace() && !matches!(c, '"' | '\'' | '>' | '/' | '=')
+}
+
+/// The value given right after an attribute's name (`="v"`, `= 'v'`,
+/// `=v`), and the text after it; `None` when there is none.
+fn attribute_value(s: &str) -> Option<(&str, &str)> {
+    let s = s.trim_start().strip_prefix('=')?.trim_start();
+    for quote in ['"', '\''] {
+        if let Some(quoted) = s.strip_prefix(quote) {
+            let close = quoted.find(quote)?;
+            return Some((&quoted[..close], &quoted[close + 1..]));
+        }
+    }
+    let end = s
+        .find(|c: char| c.is_whitespace() || matches!(c, '"' | '\'' | '>'))
+        .unwrap_or(s.len());
+    (end > 0).then(|| s.split_at(end))
 }
 
 fn kind_of(ty: Option<&str>) -> ScriptKind {
@@ -398,6 +429,59 @@ fn assignment_label(caps: &regex::Captures<'_>) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// What [`attributes`] reads, as the pattern it was read with before.
+    const ATTRIBUTE_PATTERN: &str =
+        r#"([^\s"'>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+)))?"#;
+
+    fn attributes_by_pattern(s: &str) -> Vec<(String, String)> {
+        static PATTERN: LazyLock<Regex> =
+            LazyLock::new(|| Regex::new(ATTRIBUTE_PATTERN).expect("the pattern"));
+        PATTERN
+            .captures_iter(s)
+            .take(MAX_TAG_ATTRIBUTES)
+            .map(|c| {
+                let value = c
+                    .get(2)
+                    .or_else(|| c.get(3))
+                    .or_else(|| c.get(4))
+                    .map_or("", |m| m.as_str());
+                (
+                    c[1].to_ascii_lowercase(),
+                    html_escape::decode_html_entities(value).trim().to_string(),
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn attributes_are_read_as_the_pattern_reads_them() {
+        for s in [
+            r#" type="application/ld+json" id='x'"#,
+            " async src=/a.js defer",
+            r#" data-x = "a b" data-y= 'c' z =d/"#,
+            r#" a="unclosed b=c"#,
+            " a='unclosed b=c",
+            " a= >b =c",
+            " A=&amp;x B=\u{a0}v\u{a0} \u{3000}c=d",
+            "",
+        ] {
+            assert_eq!(attributes(s), attributes_by_pattern(s), "{s:?}");
+        }
+        let many = " a=1".repeat(2 * MAX_TAG_ATTRIBUTES);
+        assert_eq!(attributes(&many), attributes_by_pattern(&many));
+        let alphabet = [
+            'a', 'B', '-', '=', '"', '\'', '>', '/', ' ', '\t', '\n', '\u{a0}', '\u{3000}', 'é',
+            '&', ';',
+        ];
+        let mut rng = fastrand::Rng::with_seed(32);
+        for _ in 0..20_000 {
+            let s: String = (0..rng.usize(0..24))
+                .map(|_| alphabet[rng.usize(..alphabet.len())])
+                .collect();
+            assert_eq!(attributes(&s), attributes_by_pattern(&s), "{s:?}");
+        }
+    }
 
     #[test]
     fn data_beyond_the_value_budget_is_not_parsed() {

@@ -44,7 +44,7 @@ pub(super) fn image_url(el: &Element, base: &Url) -> Option<Url> {
     // (`img-icon`: a commenter's picture in their name's link).
     let decoration_class = el.attr("class").is_some_and(|c| {
         find_ascii_ci(c.as_bytes(), b"avatar").is_some()
-            || has_part(c.split_ascii_whitespace(), &['-', '_'], &["icon", "emoji"])
+            || has_part(c.split_ascii_whitespace(), b"-_", &["icon", "emoji"])
     });
     if tiny || decoration_class {
         return None;

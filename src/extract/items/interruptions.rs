@@ -35,10 +35,10 @@ pub fn is_advertising(doc: &Document, record: &Record) -> bool {
     let marked = |id: NodeId| {
         doc.element(id).is_some_and(|e| {
             let custom = e.name.contains('-')
-                && has_part(std::iter::once(e.name.as_str()), &['-'], AD_MARKERS);
+                && has_part(std::iter::once(e.name.as_str()), b"-", AD_MARKERS);
             let class = e.attr("class").unwrap_or("");
             let humps = class.split_whitespace().flat_map(camel_humps);
-            custom || (may_name_ad(class) && has_part(humps, &['-', '_'], AD_MARKERS))
+            custom || (may_name_ad(class) && has_part(humps, b"-_", AD_MARKERS))
         })
     };
     marked(record.start)
@@ -51,10 +51,7 @@ pub fn is_advertising(doc: &Document, record: &Record) -> bool {
 /// holds "ad", "sponsored" or "promoted" (a cheap look before the parts
 /// are split out; most classes hold none).
 fn may_name_ad(class: &str) -> bool {
-    let b = class.as_bytes();
-    [b"ad".as_slice(), b"sponsored", b"promoted"]
-        .iter()
-        .any(|w| crate::extract::dom::find_ascii_ci(b, w).is_some())
+    crate::extract::dom::holds_any_ascii_ci(class.as_bytes(), &["ad", "sponsored", "promoted"])
 }
 
 /// True when the record's own link says it is paid for (`rel` holds
@@ -317,7 +314,7 @@ pub(super) fn is_house_promo(doc: &Document, record: &Record, item: &Item, items
         let class = e.attr("class").unwrap_or("");
         has_part(
             class.split_whitespace().flat_map(camel_humps),
-            &['-', '_'],
+            b"-_",
             PROMO_MARKERS,
         )
     });
@@ -388,7 +385,7 @@ pub fn is_deleted_stub(doc: &Document, record: &Record) -> bool {
         says_deleted(i)
             || doc.element(i).is_some_and(|e| {
                 let class = e.attr("class").unwrap_or("");
-                has_part(class.split_whitespace(), &['-', '_'], DELETED_MARKERS)
+                has_part(class.split_whitespace(), b"-_", DELETED_MARKERS)
             }) && doc.text_bytes(i) > 0
     });
     marker.is_some_and(|m| {

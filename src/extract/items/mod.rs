@@ -23,7 +23,7 @@ use crate::extract::dates::{
 };
 use crate::extract::dom::{
     Document, Element, NodeData, NodeId, collapse_whitespace, ends_with_ascii_ci, find_ascii_ci,
-    is_block_element, is_heading, push_collapsed, starts_with_ascii_ci,
+    holds_any_ascii_ci, is_block_element, is_heading, starts_with_ascii_ci,
 };
 use crate::extract::records::Record;
 
@@ -113,16 +113,21 @@ impl Item {
 /// Summaries are cut (at a word boundary) beyond this many characters.
 pub const MAX_SUMMARY_CHARS: usize = 1_000;
 
-/// True when one of `tokens`, or a part of one cut at `separators`, is one
-/// of `words` (any case): `ad-slot` holds `ad`, `img-icon` holds `icon`.
+/// True when one of `tokens`, or a part of one cut at `separators` (ASCII
+/// bytes), is one of `words` (any case): `ad-slot` holds `ad`, `img-icon`
+/// holds `icon`. Cut on the bytes: no character is decoded.
 pub(crate) fn has_part<'t>(
     tokens: impl Iterator<Item = &'t str>,
-    separators: &[char],
+    separators: &[u8],
     words: &[&str],
 ) -> bool {
     tokens
-        .flat_map(|t| t.split(separators))
-        .any(|part| words.iter().any(|w| part.eq_ignore_ascii_case(w)))
+        .flat_map(|t| t.as_bytes().split(|b| separators.contains(b)))
+        .any(|part| {
+            words
+                .iter()
+                .any(|w| part.eq_ignore_ascii_case(w.as_bytes()))
+        })
 }
 
 /// A link inside a record, with what the title choice needs.
@@ -376,12 +381,16 @@ fn summary_source_bytes(title: &str) -> usize {
 fn summary_without(full: String, title: &str) -> String {
     let rest = match (title.is_empty(), full.find(title)) {
         (false, Some(pos)) => {
-            // What is left on either side of the title, one space between.
-            let mut rest = String::with_capacity(full.len());
-            let mut gap = false;
-            push_collapsed(&mut rest, &full[..pos], &mut gap);
-            gap = true;
-            push_collapsed(&mut rest, &full[pos + title.len()..], &mut gap);
+            // What is left on either side of the title, one space between
+            // (the text is collapsed: its only whitespace is single spaces).
+            let before = full[..pos].trim_end_matches(' ');
+            let after = full[pos + title.len()..].trim_start_matches(' ');
+            let mut rest = String::with_capacity(before.len() + 1 + after.len());
+            rest.push_str(before);
+            if !before.is_empty() && !after.is_empty() {
+                rest.push(' ');
+            }
+            rest.push_str(after);
             rest
         }
         // The record's text is whitespace-collapsed already.
@@ -398,6 +407,12 @@ fn summary_without(full: String, title: &str) -> String {
     format!("{cut}…")
 }
 
+/// What a content guid starts with.
+const GUID_PREFIX: &str = "urn:feedmine:";
+
+/// The digits of a lower-case hex number.
+const HEX_DIGITS: &[u8; 16] = b"0123456789abcdef";
+
 /// Stable guid for a record without a link.
 pub fn content_guid(title: &str, summary: &str) -> String {
     let mut h = Sha256::new();
@@ -405,8 +420,15 @@ pub fn content_guid(title: &str, summary: &str) -> String {
     h.update([0u8]);
     h.update(summary.as_bytes());
     let digest = h.finalize();
-    let hex: String = digest.iter().take(16).map(|b| format!("{b:02x}")).collect();
-    format!("urn:feedmine:{hex}")
+    let mut guid = String::with_capacity(GUID_PREFIX.len() + 32);
+    guid.push_str(GUID_PREFIX);
+    for b in digest.iter().take(16) {
+        // Two lower-case hex digits a byte, as `{:02x}` writes them.
+        for nibble in [b >> 4, b & 0xf] {
+            guid.push(char::from(HEX_DIGITS[usize::from(nibble)]));
+        }
+    }
+    guid
 }
 
 #[cfg(test)]

@@ -134,7 +134,7 @@ pub(super) fn is_classed_activity(doc: &Document, record: &Record) -> bool {
     let classed = class.is_some_and(|c| {
         c.split_ascii_whitespace().any(|w| {
             ACTIVITY_CLASSES.iter().any(|a| a.eq_ignore_ascii_case(w))
-                || has_part(std::iter::once(w), &['-', '_'], &["event"])
+                || has_part(std::iter::once(w), b"-_", &["event"])
         })
     });
     classed && !(record.start..record.end).any(|i| doc.tag(i).is_some_and(is_heading))
@@ -162,7 +162,7 @@ pub(super) fn is_activity_block(doc: &Document, record: &Record) -> bool {
                     has_part(
                         c.split_whitespace()
                             .flat_map(super::interruptions::camel_humps),
-                        &['-', '_'],
+                        b"-_",
                         &["activity"],
                     )
                 });
@@ -302,17 +302,12 @@ pub(super) fn is_comment_under(doc: &Document, record: &Record, id: NodeId) -> b
 /// (`article.comment-node` in `li.comment`, `div.comment-meta`) are not.
 pub(super) fn is_listed_comment(doc: &Document, id: NodeId) -> bool {
     let class = |id: NodeId| doc.element(id).and_then(|e| e.attr("class"));
-    let has = |token: &str, words: &[&str]| has_part(std::iter::once(token), &['-', '_'], words);
-    class(id).is_some_and(|c| {
-        has_part(
-            c.split_ascii_whitespace(),
-            &['-', '_'],
-            &["comment", "comments"],
-        )
-    }) && doc.node(id).parent.and_then(class).is_some_and(|c| {
-        c.split_ascii_whitespace()
-            .any(|t| has(t, &["comments"]) || (has(t, &["comment"]) && has(t, &["list"])))
-    })
+    let has = |token: &str, words: &[&str]| has_part(std::iter::once(token), b"-_", words);
+    class(id).is_some_and(|c| has_part(c.split_ascii_whitespace(), b"-_", &["comment", "comments"]))
+        && doc.node(id).parent.and_then(class).is_some_and(|c| {
+            c.split_ascii_whitespace()
+                .any(|t| has(t, &["comments"]) || (has(t, &["comment"]) && has(t, &["list"])))
+        })
 }
 
 /// What a link says: its text, or for an icon-only link (no text) the

@@ -114,18 +114,22 @@ pub(super) const LATEST_CLASS_WORDS: &[&str] = &[
 /// True when an element from `i` up to the record's root is classed as
 /// holding a thread's latest activity ([`LATEST_CLASS_WORDS`]).
 fn in_latest_block(doc: &Document, record: &Record, i: NodeId) -> bool {
+    // One buffer for every token's word.
+    let mut word = String::new();
     std::iter::once(i)
         .chain(doc.ancestors(i))
         .take_while(|&a| a >= record.start)
         .filter_map(|a| doc.element(a)?.attr("class"))
         .flat_map(str::split_ascii_whitespace)
         .any(|token| {
-            let word: String = token
-                .chars()
-                .filter(|c| !matches!(c, '-' | '_'))
-                .map(|c| c.to_ascii_lowercase())
-                .collect();
-            LATEST_CLASS_WORDS.iter().any(|w| word.contains(w))
+            word.clear();
+            word.extend(
+                token
+                    .chars()
+                    .filter(|c| !matches!(c, '-' | '_'))
+                    .map(|c| c.to_ascii_lowercase()),
+            );
+            holds_any_ascii_ci(word.as_bytes(), LATEST_CLASS_WORDS)
         })
 }
 

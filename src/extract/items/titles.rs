@@ -139,10 +139,7 @@ pub(crate) fn is_title_element(doc: &Document, id: NodeId) -> bool {
 /// `post-headline`, `app-tender-row__title`), not a subtitle.
 pub(super) fn names_title_token(token: &str) -> bool {
     let t = token.as_bytes();
-    [&b"title"[..], b"headline", b"heading"]
-        .iter()
-        .any(|w| find_ascii_ci(t, w).is_some())
-        && !names_subtitle(t)
+    holds_any_ascii_ci(t, &["title", "headline", "heading"]) && !names_subtitle(t)
 }
 
 /// True for a class token that names a subtitle (`subtitle`,
@@ -150,9 +147,7 @@ pub(super) fn names_title_token(token: &str) -> bool {
 /// <span class=subtitle>Walking the Coast</span>" is titled by the whole
 /// link, not its subtitle.
 pub(super) fn names_subtitle(token: &[u8]) -> bool {
-    [&b"subtitle"[..], b"sub-title", b"sub_title", b"subhead"]
-        .iter()
-        .any(|w| find_ascii_ci(token, w).is_some())
+    holds_any_ascii_ci(token, &["subtitle", "sub-title", "sub_title", "subhead"])
 }
 
 /// Class-name parts of a link that carries a record's summary, not its
@@ -173,7 +168,7 @@ const SUMMARY_CLASS_PARTS: &[&str] = &[
 pub(super) fn is_summary_link(doc: &Document, a: NodeId) -> bool {
     doc.element(a)
         .and_then(|e| e.attr("class"))
-        .is_some_and(|c| has_part(c.split_ascii_whitespace(), &['-', '_'], SUMMARY_CLASS_PARTS))
+        .is_some_and(|c| has_part(c.split_ascii_whitespace(), b"-_", SUMMARY_CLASS_PARTS))
 }
 
 /// True when link `a` is styled as muted by a class part "muted"
@@ -185,7 +180,7 @@ pub(super) fn is_muted(doc: &Document, a: NodeId) -> bool {
     doc.element(a)
         .and_then(|e| e.attr("class"))
         .is_some_and(|c| {
-            has_part(c.split_ascii_whitespace(), &['-', '_'], &["muted"])
+            has_part(c.split_ascii_whitespace(), b"-_", &["muted"])
                 && !c.split_ascii_whitespace().any(names_title_token)
         })
 }
@@ -298,7 +293,7 @@ pub(super) fn title_badges(doc: &Document, node: NodeId) -> (Option<NodeId>, Opt
         let e = doc.element(c)?;
         let part = |parts: &[&str]| {
             e.attr("class")
-                .is_some_and(|class| has_part(class.split_ascii_whitespace(), &['-', '_'], parts))
+                .is_some_and(|class| has_part(class.split_ascii_whitespace(), b"-_", parts))
         };
         let bytes = doc.text_bytes(c);
         // A symbol hidden from screen readers ("↗" after a link post's
@@ -583,7 +578,7 @@ fn call_to_action<'l, 'p>(doc: &Document, links: &'l [LinkInfo<'p>]) -> Option<&
     let button = |id: NodeId| {
         doc.element(id)
             .and_then(|e| e.attr("class"))
-            .is_some_and(|c| has_part(c.split_ascii_whitespace(), &['-', '_'], BUTTON_CLASS_PARTS))
+            .is_some_and(|c| has_part(c.split_ascii_whitespace(), b"-_", BUTTON_CLASS_PARTS))
     };
     links.iter().find(|l| {
         !is_action_text(&l.text)

@@ -85,15 +85,20 @@ pub(super) fn class_tokens(doc: &Document, id: NodeId) -> impl Iterator<Item = &
 /// True for class tokens that name what an element is: no digits (grid
 /// sizes, ids, depths), no state words, no zebra stripes (`row-odd`), no
 /// BEM modifiers (`card--wide`), no generated prefixes.
+/// Read on the bytes (every separator is ASCII): no searcher is set up
+/// per token.
 pub(super) fn stable_class(token: &str) -> bool {
-    !token.is_empty()
-        && token.len() <= 40
-        && !token.bytes().any(|b| b.is_ascii_digit())
-        && !token.contains("--")
+    let b = token.as_bytes();
+    !b.is_empty()
+        && b.len() <= 40
+        && !b.iter().any(u8::is_ascii_digit)
+        && !b.windows(2).any(|w| w == b"--")
         && !STATE_CLASSES.iter().any(|s| s.eq_ignore_ascii_case(token))
-        && !token
-            .split(['-', '_'])
-            .any(|part| ZEBRA_PARTS.iter().any(|z| z.eq_ignore_ascii_case(part)))
+        && !b.split(|&c| c == b'-' || c == b'_').any(|part| {
+            ZEBRA_PARTS
+                .iter()
+                .any(|z| z.as_bytes().eq_ignore_ascii_case(part))
+        })
         && !VOLATILE_PREFIXES
             .iter()
             .any(|p| starts_with_ascii_ci(token, p))
@@ -227,6 +232,9 @@ impl<'d> Kinds<'d> {
         self.tag_names.get(tag.0 as usize).copied().unwrap_or("")
     }
 
+    /// Out of line: most calls of [`Kinds::kind`] find the kind cached,
+    /// and that path stays a lookup without this one's stack frame.
+    #[inline(never)]
     fn compute_kind(&mut self, id: NodeId) -> Kind {
         let mut k = std::mem::take(&mut self.scratch);
         k.clear();

@@ -44,7 +44,7 @@ mod straggler;
 use kinds::{Kind, Kinds, Tag, stable_classes};
 use score::score_group;
 
-use crate::extract::dom::{Document, NodeData, NodeId, is_heading};
+use crate::extract::dom::{Document, Name, NodeData, NodeId, is_heading};
 use crate::extract::items::interludes;
 use crate::extract::patterns::{DropReason, Mining, MiningParams, Mode, PatternCandidate};
 use crate::extract::sequence::TagSequence;
@@ -984,7 +984,7 @@ fn split_off_parts(doc: &Document, lists: &[NodeId]) -> Vec<NodeId> {
     if shared.is_empty() {
         return Vec::new();
     }
-    let bags: Vec<HashMap<&str, u32>> = members
+    let bags: Vec<TagBag> = members
         .iter()
         .map(|&(m, _)| tag_bag(doc, m, doc.node(m).end))
         .collect();
@@ -1302,13 +1302,17 @@ fn instance_run(
     }
 }
 
+/// Counts of the tag names (text as `None`) in a node range.
+type TagBag<'d> = HashMap<Option<&'d Name>, u32>;
+
 /// Bag of tag names (and text) in a node range, for structural similarity.
-fn tag_bag(doc: &Document, start: NodeId, end: NodeId) -> HashMap<&str, u32> {
+/// Keyed by the interned names: hashing one reads no string.
+fn tag_bag(doc: &Document, start: NodeId, end: NodeId) -> TagBag<'_> {
     let mut bag = HashMap::default();
     for n in &doc.nodes[start as usize..end as usize] {
         let k = match &n.data {
-            NodeData::Element(e) => e.name.as_str(),
-            NodeData::Text { blank: false, .. } => "<text>",
+            NodeData::Element(e) => Some(&e.name),
+            NodeData::Text { blank: false, .. } => None,
             _ => continue,
         };
         *bag.entry(k).or_insert(0) += 1;
@@ -1316,7 +1320,7 @@ fn tag_bag(doc: &Document, start: NodeId, end: NodeId) -> HashMap<&str, u32> {
     bag
 }
 
-fn dice(a: &HashMap<&str, u32>, b: &HashMap<&str, u32>) -> f64 {
+fn dice(a: &TagBag, b: &TagBag) -> f64 {
     let inter: u32 = a
         .iter()
         .map(|(k, &x)| x.min(b.get(k).copied().unwrap_or(0)))
@@ -1387,7 +1391,7 @@ fn widen(
     }
     // Prototypes: the first mined records (enough to show the variants;
     // comparing every member with every mined root would be quadratic).
-    let bags: Vec<HashMap<&str, u32>> = mined
+    let bags: Vec<TagBag> = mined
         .iter()
         .take(MAX_PROTOTYPES)
         .map(|r| tag_bag(doc, r.start, r.end))
@@ -1503,7 +1507,7 @@ fn alike_members(
                 .all(|&(r, _)| stable_classes(doc, r).any(|x| x == *c))
         })
         .collect();
-    let bags: Vec<HashMap<&str, u32>> = protos
+    let bags: Vec<TagBag> = protos
         .iter()
         .map(|&(r, _)| tag_bag(doc, r, doc.node(r).end))
         .collect();

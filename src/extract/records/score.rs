@@ -17,7 +17,7 @@
 //! Invariants: pure over the arena; one pass over each record's nodes.
 
 use crate::extract::dates::byte_runs;
-use crate::extract::dom::{Document, NodeData, NodeId};
+use crate::extract::dom::{Document, NodeData, NodeId, trim_text};
 use crate::extract::patterns::{DropReason, MiningParams};
 
 use super::{Record, RecordGroup};
@@ -115,7 +115,7 @@ pub(super) fn record_stats(doc: &Document, r: &Record) -> RecordStats {
             }
             NodeData::Text { text, blank: false } => {
                 st.tokens += 1;
-                let t = text.trim();
+                let t = trim_text(text);
                 st.text += t.len();
                 st.dated = st.dated || (t.len() <= MAX_DATE_TEXT && has_year(t));
             }
@@ -173,7 +173,7 @@ pub(super) fn link_text_weight(doc: &Document, a: NodeId) -> (usize, usize) {
     let (mut chars, mut bytes, mut in_word) = (0usize, 0usize, false);
     for n in &doc.nodes[a as usize..doc.node(a).end as usize] {
         if let NodeData::Text { text, blank: false } = &n.data {
-            bytes += text.trim().len();
+            bytes += trim_text(text).len();
             for c in text.chars() {
                 if c.is_whitespace() {
                     in_word = false;

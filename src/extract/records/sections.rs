@@ -28,7 +28,7 @@
 //! section, one text count per nested record and one pass over each
 //! section's own nodes, for the few best groups.
 
-use crate::extract::dom::{Document, NodeData, NodeId, is_heading};
+use crate::extract::dom::{Document, NodeData, NodeId, is_heading, trim_text};
 
 use super::score::{MAX_DATE_TEXT, has_year, richness};
 use super::{Record, RecordGroup};
@@ -155,7 +155,7 @@ fn has_own_date_line(doc: &Document, section: &Record, nested: &[Record]) -> boo
             }
             NodeData::Element(e) => e.name == "time",
             NodeData::Text { text, blank: false } => {
-                let t = text.trim();
+                let t = trim_text(text);
                 t.len() <= MAX_DATE_TEXT && has_year(t)
             }
             _ => false,
