@@ -86,10 +86,7 @@ pub fn advertised_feeds(doc: &Document, base: &Url) -> Vec<Advertised> {
         let Some(el) = doc.element(id).filter(|e| e.name == "link") else {
             continue;
         };
-        let alternate = el.attr("rel").is_some_and(|r| {
-            r.split_ascii_whitespace()
-                .any(|w| w.eq_ignore_ascii_case("alternate"))
-        });
+        let alternate = el.has_token("rel", "alternate");
         let kind = el.attr("type").and_then(FeedKind::from_media_type);
         let (true, Some(kind), Some(href)) = (alternate, kind, el.attr("href")) else {
             continue;

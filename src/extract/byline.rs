@@ -119,7 +119,7 @@ fn one_of(w: &str, list: &[&str]) -> bool {
 /// True for an element that holds a byline: `rel=author`,
 /// `itemprop=author`, or a class with an author word.
 pub(crate) fn is_author(el: &crate::extract::dom::Element) -> bool {
-    words(el.attr("rel")).any(|w| w.eq_ignore_ascii_case("author"))
+    el.has_token("rel", "author")
         || words(el.attr("itemprop")).any(|w| one_of(w, &["author", "creator"]))
         || words(el.attr("class")).any(|w| {
             one_of(w, AUTHOR_WORDS)

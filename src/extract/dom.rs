@@ -106,6 +106,15 @@ impl Element {
             .map(|(_, v)| v.as_str())
     }
 
+    /// True when attribute `name` is a space-separated list holding
+    /// `token`, ignoring ASCII case (`rel="alternate canonical"`).
+    pub fn has_token(&self, name: &str, token: &str) -> bool {
+        self.attr(name).is_some_and(|list| {
+            list.split_ascii_whitespace()
+                .any(|t| t.eq_ignore_ascii_case(token))
+        })
+    }
+
     /// Kept for screen readers only by the page's style sheet: a class in
     /// [`VISUALLY_HIDDEN_CLASSES`], or one with a framework's prefix
     /// (`wt-screen-reader-only`, `u-sr-only`).

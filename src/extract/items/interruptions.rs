@@ -61,11 +61,7 @@ fn may_name_ad(class: &str) -> bool {
 fn own_link_is_paid(doc: &Document, record: &Record) -> bool {
     let paid = |a: NodeId| {
         doc.element(a)
-            .and_then(|e| e.attr("rel"))
-            .is_some_and(|rel| {
-                rel.split_ascii_whitespace()
-                    .any(|r| r.eq_ignore_ascii_case("sponsored"))
-            })
+            .is_some_and(|e| e.has_token("rel", "sponsored"))
     };
     // Most records have no paid link: nothing more is read then.
     if !(record.start..record.end).any(|i| doc.is_tag(i, "a") && paid(i)) {

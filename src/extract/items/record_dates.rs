@@ -89,13 +89,7 @@ pub(super) const AMENDMENT_LABELS: &[&str] = &[
 /// publication ("Priority 2024-05-03 • Filed 2025-05-01 • Published
 /// 2026-11-12"). Such a date dates the record only when no other does (a
 /// court filing dated by "Filed 11/12/2026" alone).
-pub(super) const PRIOR_LABELS: &[&str] = &[
-    "priority",
-    "priority date",
-    "filed",
-    "filing date",
-    "application date",
-];
+pub(super) const PRIOR_LABELS: &[&str] = &["priority", "filed", "filing date", "application date"];
 
 /// What the class of an element holding the date of a thread's latest
 /// activity says, once its `-` and `_` are gone and in lower case

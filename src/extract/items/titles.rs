@@ -659,13 +659,9 @@ pub(super) const MIN_EMPHASIS_TITLE_CHARS: usize = 15;
 /// around it ([`unquoted_title`]). Its link is then the record's first
 /// usable one (a citation's first link is its paper).
 pub(super) fn emphasis_title(doc: &Document, record: &Record, link_chars: usize) -> Option<String> {
-    let mut link_end = 0;
     let mut best: Option<(usize, String)> = None;
-    for i in record.start..record.end {
-        let Some(tag) = doc.tag(i) else { continue };
-        if tag == "a" {
-            link_end = link_end.max(doc.node(i).end);
-        } else if i >= link_end && (matches!(tag, "b" | "strong") || is_title_element(doc, i)) {
+    for (i, tag) in elements_outside_links(doc, record) {
+        if matches!(tag, "b" | "strong") || is_title_element(doc, i) {
             let text = unquoted_title(&doc.text(i)).to_string();
             let chars = text.chars().count();
             if chars >= MIN_EMPHASIS_TITLE_CHARS
@@ -705,21 +701,29 @@ const MIN_IDENTIFIER_DIGITS: usize = 4;
 /// ([`heading_text`]), else the element's without the label before it
 /// ([`without_label`]: "Title:").
 pub(super) fn identified_title(doc: &Document, record: &Record) -> Option<String> {
+    elements_outside_links(doc, record)
+        .filter(|&(i, _)| is_title_element(doc, i))
+        .map(|(i, tag)| match is_heading(tag) {
+            true => heading_text(doc, i),
+            false => without_label(doc, i),
+        })
+        .find(|text| text.chars().count() >= MIN_EMPHASIS_TITLE_CHARS)
+}
+
+/// The record's elements (with their tags) that are neither links nor
+/// inside one, in document order.
+fn elements_outside_links<'d>(
+    doc: &'d Document,
+    record: &Record,
+) -> impl Iterator<Item = (NodeId, &'d str)> {
     let mut link_end = 0;
-    for i in record.start..record.end {
-        if doc.is_tag(i, "a") {
+    (record.start..record.end).filter_map(move |i| {
+        let tag = doc.tag(i)?;
+        if tag == "a" {
             link_end = link_end.max(doc.node(i).end);
-        } else if i >= link_end && is_title_element(doc, i) {
-            let text = match doc.tag(i).is_some_and(is_heading) {
-                true => heading_text(doc, i),
-                false => without_label(doc, i),
-            };
-            if text.chars().count() >= MIN_EMPHASIS_TITLE_CHARS {
-                return Some(text);
-            }
         }
-    }
-    None
+        (i >= link_end).then_some((i, tag))
+    })
 }
 
 /// Longest label set before a title in an element of its own.

@@ -368,12 +368,7 @@ pub(super) struct Shape {
 }
 
 pub(super) fn shape_of(href: &str) -> Option<Shape> {
-    let href = href.trim();
-    let (host, path) = match href.split_once("://") {
-        Some((_, rest)) => rest.split_at(rest.find('/').unwrap_or(rest.len())),
-        None => ("", href),
-    };
-    let full = path;
+    let (host, full) = host_and_path(href);
     let path = path_of(full);
     let query = full[path.len()..].starts_with('?') && full.len() > path.len() + 1;
     let trimmed = path.trim_end_matches('/');
@@ -412,10 +407,19 @@ fn path_of(href: &str) -> &str {
 
 /// `href` from its path on: `https://site.example/a-post/` → `/a-post/`.
 fn without_host(href: &str) -> &str {
+    match host_and_path(href) {
+        (_, "") if href.contains("://") => "/",
+        (_, path) => path,
+    }
+}
+
+/// The host and the rest of `href` (trimmed): `("site.example", "/a/")`
+/// for `https://site.example/a/`, `("", "/a/")` for `/a/`.
+fn host_and_path(href: &str) -> (&str, &str) {
     let href = href.trim();
     match href.split_once("://") {
-        Some((_, rest)) => rest.find('/').map_or("/", |at| &rest[at..]),
-        None => href,
+        Some((_, rest)) => rest.split_at(rest.find('/').unwrap_or(rest.len())),
+        None => ("", href),
     }
 }
 
@@ -428,7 +432,7 @@ fn own_host(doc: &Document) -> Option<String> {
         let Some(e) = doc.element(id) else { continue };
         match e.name.as_str() {
             "body" => break,
-            "link" if canonical.is_none() && has_token(e.attr("rel"), "canonical") => {
+            "link" if canonical.is_none() && e.has_token("rel", "canonical") => {
                 canonical = e.attr("href");
             }
             "meta" if og.is_none() && e.attr("property").is_some_and(|p| p.trim() == "og:url") => {
@@ -440,19 +444,9 @@ fn own_host(doc: &Document) -> Option<String> {
     [canonical, og, doc.base_href.as_deref()]
         .into_iter()
         .flatten()
-        .find_map(|url| {
-            let (_, rest) = url.trim().split_once("://")?;
-            let host = &rest[..rest.find('/').unwrap_or(rest.len())];
-            (!host.is_empty()).then(|| host.to_ascii_lowercase())
-        })
-}
-
-/// True when the space-separated `list` holds `token` (any case).
-fn has_token(list: Option<&str>, token: &str) -> bool {
-    list.is_some_and(|l| {
-        l.split_ascii_whitespace()
-            .any(|t| t.eq_ignore_ascii_case(token))
-    })
+        .map(|url| host_and_path(url).0)
+        .find(|host| !host.is_empty())
+        .map(str::to_ascii_lowercase)
 }
 
 /// The shape of the records' headline links: the one more than half of
