@@ -1177,3 +1177,12 @@ fn a_live_blogs_pinned_post_and_key_events_are_updates() {
 fn a_roundups_entry_is_linked_by_its_button() {
     check("recipe_roundup_button_links");
 }
+
+/// Regression (a podcast's episode list, its rows and its season header
+/// rows classed by CSS modules, `EpisodeRow_row__3mVzK`): the build hash
+/// left every row one kind, the list was read as two season records and
+/// the footer won. A CSS module's class is its component and local name.
+#[test]
+fn css_module_classes_tell_season_headers_from_episodes() {
+    check("podcast_show_season_header_rows");
+}

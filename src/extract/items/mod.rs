@@ -376,11 +376,13 @@ fn summary_source_bytes(title: &str) -> usize {
     4 * (MAX_SUMMARY_CHARS + 1) + title.len() + 1
 }
 
-/// The record's text with the title's first occurrence removed, cut to
-/// [`MAX_SUMMARY_CHARS`].
+/// The record's text with the title's first occurrence removed (unless
+/// it is quoted there), cut to [`MAX_SUMMARY_CHARS`].
 fn summary_without(full: String, title: &str) -> String {
     let rest = match (title.is_empty(), full.find(title)) {
-        (false, Some(pos)) => {
+        // A citation's quoted title stays in its sentence: the authors,
+        // the title and the venue read as one.
+        (false, Some(pos)) if !full[..pos].ends_with('“') => {
             // What is left on either side of the title, one space between
             // (the text is collapsed: its only whitespace is single spaces).
             let before = full[..pos].trim_end_matches(' ');

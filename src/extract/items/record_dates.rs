@@ -87,9 +87,16 @@ pub(super) const AMENDMENT_LABELS: &[&str] = &[
 /// Labels of a day before the record was published (lower case, without
 /// the colon): a patent's priority and filing dates come before its
 /// publication ("Priority 2024-05-03 • Filed 2025-05-01 • Published
-/// 2026-11-12"). Such a date dates the record only when no other does (a
-/// court filing dated by "Filed 11/12/2026" alone).
-pub(super) const PRIOR_LABELS: &[&str] = &["priority", "filed", "filing date", "application date"];
+/// 2026-11-12"), a bill's introduction before its last action. Such a
+/// date dates the record only when no other does (a court filing dated by
+/// "Filed 11/12/2026" alone).
+pub(super) const PRIOR_LABELS: &[&str] = &[
+    "priority",
+    "filed",
+    "filing date",
+    "application date",
+    "introduced",
+];
 
 /// What the class of an element holding the date of a thread's latest
 /// activity says, once its `-` and `_` are gone and in lower case

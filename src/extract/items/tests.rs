@@ -2940,7 +2940,15 @@ fn a_bracketed_label_is_told_from_a_bracketed_title() {
 
 #[test]
 fn an_identifier_is_told_from_a_headline_and_a_version() {
-    for t in ["arXiv:2611.18042", "#48213", " 2611.18042 ", "RFC9110"] {
+    for t in [
+        "arXiv:2611.18042",
+        "#48213",
+        " 2611.18042 ",
+        "RFC9110",
+        "HB 1204",
+        "SJR 4",
+        "US 2026/0123456 A1",
+    ] {
         assert!(is_identifier(t), "{t:?}");
     }
     for t in [
@@ -2950,6 +2958,10 @@ fn an_identifier_is_told_from_a_headline_and_a_version() {
         "arXiv 2611.18042",
         "Windows2000Server",
         "#123",
+        "iPhone 15",
+        "TOP Tips",
+        "HB 1204 and SB 362",
+        "Q3 2026",
     ] {
         assert!(!is_identifier(t), "{t:?}");
     }
@@ -2979,4 +2991,41 @@ fn a_priority_or_filing_date_gives_way_to_the_publication() {
         day("Priority date: 2024-05-03"),
         [Some("2024-05-03".to_owned())]
     );
+}
+
+/// Regression (a research group's publications): each citation quotes
+/// its title in plain text and links only "PDF", "DOI", "Code"; the
+/// records were titled "Code" and "PDF". A quoted title of a record whose
+/// links are labels titles it, and its summary keeps the citation whole.
+#[test]
+fn a_citations_quoted_title_titles_it() {
+    let html = "<ol>\
+        <li class=pub>J. Kim, <b>R. Okafor</b>, and <b>L. Marchetti</b>. “Calibrated Uncertainty for \
+        Multi-Robot Task Allocation,” <i>Proc. ICML</i>, 2026. [<a href=/papers/kim.pdf>PDF</a>] \
+        [<a href=https://doi.org/10.1/x>DOI</a>] [<a href=https://git.example/kim>Code</a>]</li>\
+        <li class=pub><b>S. Haldane</b>. “Can Language Models Repair Their Own Plans?” <i>TMLR</i>, \
+        2026. [<a href=/papers/haldane.pdf>PDF</a>] [<a href=https://git.example/h>Code</a>]</li>\
+        <li class=pub>A. Ferreira. Untitled note on robots, 2026. [<a href=/papers/f.pdf>PDF</a>] \
+        [<a href=https://git.example/f>Code</a>]</li></ol>";
+    let items = items_of(html, "pub", "https://lab.example/publications/");
+    assert_eq!(
+        titles_and_links(&items)[..2],
+        [
+            (
+                "Calibrated Uncertainty for Multi-Robot Task Allocation",
+                "https://lab.example/papers/kim.pdf"
+            ),
+            (
+                "Can Language Models Repair Their Own Plans?",
+                "https://lab.example/papers/haldane.pdf"
+            ),
+        ]
+    );
+    assert!(
+        items[0].summary.contains("“Calibrated Uncertainty"),
+        "{:?}",
+        items[0].summary
+    );
+    // No quotes: the title stays a link's.
+    assert_eq!(items[2].title, "Code");
 }

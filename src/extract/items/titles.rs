@@ -653,35 +653,72 @@ pub(super) const MIN_EMPHASIS_TITLE_CHARS: usize = 15;
 /// A record whose links are labels ("PDF", "DOI", "BibTeX", as a list of
 /// citations has) names itself in bold or in an element whose class names
 /// it a title (`span.pub-title`; a heading still wins over links shorter
-/// than 4 characters, in `choose_title`): the longest such text of at
+/// than 4 characters, in `choose_title`), or else between curly quotes in
+/// its text ([`quoted_spans`]): the longest such text of at
 /// least [`MIN_EMPHASIS_TITLE_CHARS`] characters, longer than the best
 /// link's `link_chars`, outside links, without the quotes a citation puts
 /// around it ([`unquoted_title`]). Its link is then the record's first
 /// usable one (a citation's first link is its paper).
 pub(super) fn emphasis_title(doc: &Document, record: &Record, link_chars: usize) -> Option<String> {
     let mut best: Option<(usize, String)> = None;
+    // True when `text` is long enough to title the record.
+    let mut consider = |text: String| {
+        let chars = text.chars().count();
+        let long = chars >= MIN_EMPHASIS_TITLE_CHARS && chars > link_chars;
+        if long && best.as_ref().is_none_or(|(n, _)| chars > *n) {
+            best = Some((chars, text));
+        }
+        long
+    };
+    let mut emphasised = false;
     for (i, tag) in elements_outside_links(doc, record) {
         if matches!(tag, "b" | "strong") || is_title_element(doc, i) {
-            let text = unquoted_title(&doc.text(i)).to_string();
-            let chars = text.chars().count();
-            if chars >= MIN_EMPHASIS_TITLE_CHARS
-                && chars > link_chars
-                && best.as_ref().is_none_or(|(n, _)| chars > *n)
-            {
-                best = Some((chars, text));
-            }
+            emphasised |= consider(unquoted_title(&doc.text(i)).to_string());
         }
     }
+    if !emphasised {
+        quoted_spans(doc, record, |q| {
+            consider(q.to_string());
+        });
+    }
     best.map(|(_, text)| text)
+}
+
+/// Calls `f` with each span a text node of `record` outside links holds
+/// between curly quotes: the title of a citation written as plain text
+/// (`J. Kim and L. Marchetti. “Calibrated Uncertainty for …,” Proc.
+/// ICML, 2026`), without the comma before its closing quote.
+fn quoted_spans(doc: &Document, record: &Record, mut f: impl FnMut(&str)) {
+    let mut link_end = 0;
+    for i in record.start..record.end {
+        match &doc.node(i).data {
+            NodeData::Element(e) if e.name == "a" => link_end = link_end.max(doc.node(i).end),
+            NodeData::Text { text, blank: false } if i >= link_end => {
+                let mut rest = text.as_str();
+                while let Some((_, after)) = rest.split_once('“')
+                    && let Some((inner, tail)) = after.split_once('”')
+                {
+                    f(unquoted_title(inner));
+                    rest = tail;
+                }
+            }
+            _ => {}
+        }
+    }
 }
 
 /// True for a link text that is an identifier, not a headline: one token
 /// with a run of at least [`MIN_IDENTIFIER_DIGITS`] digits, digits being
 /// most of its letters and digits (`arXiv:2611.18042`, `#48213`; a
-/// version, `v4.3.0-rc.1`, has no such run).
+/// version, `v4.3.0-rc.1`, has no such run); or a few tokens of capitals
+/// and digits, one of them a number (a bill's `HB 1204`, `SJR 4`, a
+/// patent's `US 2026/0123456 A1`).
 pub(super) fn is_identifier(text: &str) -> bool {
     let t = text.trim();
-    if t.len() < MIN_IDENTIFIER_DIGITS || t.contains(char::is_whitespace) {
+    if t.contains(char::is_whitespace) {
+        return is_code_number(t);
+    }
+    if t.len() < MIN_IDENTIFIER_DIGITS {
         return false;
     }
     let digits = t.bytes().filter(u8::is_ascii_digit).count();
@@ -692,17 +729,41 @@ pub(super) fn is_identifier(text: &str) -> bool {
     run && 2 * digits >= alnum
 }
 
+/// Most tokens of a spaced identifier ([`is_code_number`]).
+const MAX_CODE_TOKENS: usize = 3;
+
+/// True for a spaced identifier: at most [`MAX_CODE_TOKENS`] tokens, the
+/// first of capitals (a series' code), each of capitals, digits and
+/// `/-.:`, and one of them starting with a digit (`HB 1204`, `SJR 4`,
+/// `US 2026/0123456 A1`; "iPhone 15" and "TOP Tips" are words).
+fn is_code_number(t: &str) -> bool {
+    let tokens: Vec<&str> = t.split_whitespace().collect();
+    let code = |w: &str| {
+        w.bytes()
+            .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b"/-.:".contains(&b))
+    };
+    (2..=MAX_CODE_TOKENS).contains(&tokens.len())
+        && tokens[0].bytes().all(|b| b.is_ascii_uppercase())
+        && tokens.iter().all(|w| code(w))
+        && tokens[1..]
+            .iter()
+            .any(|w| w.starts_with(|c: char| c.is_ascii_digit()))
+}
+
 /// Fewest digits in a row of an identifier ([`is_identifier`]).
 const MIN_IDENTIFIER_DIGITS: usize = 4;
 
 /// The title of a record its identifier links: its first heading or
-/// title-classed element outside links with at least
+/// title-classed element outside links, holding no other, with at least
 /// [`MIN_EMPHASIS_TITLE_CHARS`] characters: a heading's text
 /// ([`heading_text`]), else the element's without the label before it
 /// ([`without_label`]: "Title:").
 pub(super) fn identified_title(doc: &Document, record: &Record) -> Option<String> {
+    // The innermost: a bill's `span.bill-title` in its `td.col-title`,
+    // without the cell's "Hot" tag and fiscal note link.
+    let innermost = |i: NodeId| !(i + 1..doc.node(i).end).any(|j| is_title_element(doc, j));
     elements_outside_links(doc, record)
-        .filter(|&(i, _)| is_title_element(doc, i))
+        .filter(|&(i, _)| is_title_element(doc, i) && innermost(i))
         .map(|(i, tag)| match is_heading(tag) {
             true => heading_text(doc, i),
             false => without_label(doc, i),

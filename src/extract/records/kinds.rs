@@ -104,9 +104,36 @@ pub(super) fn stable_class(token: &str) -> bool {
             .any(|p| starts_with_ascii_ci(token, p))
 }
 
-/// The class tokens of `id` that name what it is ([`stable_class`]).
+/// The class tokens of `id` that name what it is ([`stable_class`]), a
+/// CSS module's class by its component and local name
+/// ([`css_module_stem`]).
 pub(super) fn stable_classes(doc: &Document, id: NodeId) -> impl Iterator<Item = &str> {
-    class_tokens(doc, id).filter(|c| stable_class(c))
+    class_tokens(doc, id).filter_map(|c| {
+        if stable_class(c) {
+            Some(c)
+        } else {
+            css_module_stem(c)
+        }
+    })
+}
+
+/// Length of the build hash a CSS module appends to its classes.
+const CSS_MODULE_HASH: std::ops::RangeInclusive<usize> = 4..=8;
+
+/// The stable part of a CSS module's class (`EpisodeRow_row__3mVzK`,
+/// `component_local__hash`): its component and local name,
+/// `EpisodeRow_row`, one `_` between two words of letters. The hash
+/// changes per build; the name says what the element is, so a season's
+/// header row and an episode row of one list are two kinds.
+pub(super) fn css_module_stem(token: &str) -> Option<&str> {
+    let (stem, hash) = token.split_once("__")?;
+    let (component, local) = stem.split_once('_')?;
+    let word = |w: &str| !w.is_empty() && w.bytes().all(|b| b.is_ascii_alphabetic());
+    let hashed = CSS_MODULE_HASH.contains(&hash.len())
+        && hash
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+    (word(component) && word(local) && hashed && stable_class(stem)).then_some(stem)
 }
 
 /// Element kinds of one page, cached, and which elements have a sibling
@@ -357,6 +384,41 @@ mod tests {
         assert_eq!(kinds.tag_name(li), "li");
         assert!(kinds.repeated(lis[0]));
         assert!(!kinds.repeated(lis[2]));
+    }
+
+    #[test]
+    fn a_css_modules_class_is_its_component_and_local_name() {
+        assert_eq!(
+            css_module_stem("EpisodeRow_row__3mVzK"),
+            Some("EpisodeRow_row")
+        );
+        assert_eq!(
+            css_module_stem("EpisodeList_seasonHeader__Xk29a"),
+            Some("EpisodeList_seasonHeader")
+        );
+        for token in [
+            "col-6",
+            "post__title",
+            "Card_title__x",
+            "Card2_title__3mVzK",
+            "card__title--x1",
+            "a_b_c__3mVzK",
+            "Card_title__3mVzK3mVzK3",
+        ] {
+            assert_eq!(css_module_stem(token), None, "{token}");
+        }
+        let doc = parse(
+            "<ul><li class=EpisodeList_seasonHeader__Xk29a>Season 3</li>\
+             <li class=EpisodeRow_row__3mVzK>a</li><li class='EpisodeRow_row__3mVzK x1'>b</li></ul>",
+        );
+        let mut kinds = Kinds::new(&doc);
+        let lis: Vec<NodeId> = (0..doc.nodes.len() as NodeId)
+            .filter(|&i| doc.is_tag(i, "li"))
+            .collect();
+        let row = kinds.kind(lis[1]);
+        assert_eq!(kinds.name(row), "li.EpisodeRow_row");
+        assert_eq!(kinds.kind(lis[1]), kinds.kind(lis[2]));
+        assert_ne!(kinds.kind(lis[0]), kinds.kind(lis[1]));
     }
 
     #[test]

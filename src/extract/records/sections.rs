@@ -17,12 +17,22 @@
 //! "Nested" means below the section's own top-level parts, so a record made
 //! of sibling rows (a title row and its metadata row) is not the section of
 //! a group of single rows; and a section is headed (an `h1`–`h6` outside
-//! its nested records), so a table row is not the section of its cells.
+//! its nested records, or right before it: a year's `h2` and its `ol`), so
+//! a table row is not the section of its cells.
 //! Sections that mostly hold a date line of their own outside their
 //! headings are records with notes, not sections: a changelog's release
 //! is a version heading, "November 18, 2026" and its lists of changes.
 //! So are sections whose nested records mostly link only inside their
 //! sentences (a change citing "#1301" is a note, not a record).
+//!
+//!
+//! A group of the page's own regions (a bar above the header, the header
+//! and content, the footer: blocks that an unclosed wrapper leaves side by
+//! side) is no list either: when its largest region carries most of the
+//! group's text, and a kept list inside it carries most of the region's
+//! and holds at least three in four of that list's records, the region is
+//! the page around the list, and its group's score is divided by the
+//! records it holds.
 //!
 //! Invariants: only scores change; the work is one binary search per
 //! section, one text count per nested record and one pass over each
@@ -38,6 +48,12 @@ const TRIED: usize = 3;
 /// One in this many of the sections that hold records must hold two or
 /// more of them.
 const MIN_SEVERAL_SHARE: usize = 4;
+/// Records the page region of [`records_in_region`] must hold (and no
+/// fewer than its group has regions).
+const MIN_REGION_RECORDS: usize = 3;
+/// Share of its group's text the page region carries, and share of the
+/// region's text the list inside carries.
+const MIN_REGION_TEXT: f64 = 0.5;
 /// Share of a section's text its nested records must carry (median over
 /// the sections that hold any).
 const MIN_NESTED_TEXT: f64 = 0.8;
@@ -53,7 +69,11 @@ pub(super) fn demote(doc: &Document, groups: &mut [RecordGroup]) -> bool {
         let per_section = kept
             .iter()
             .filter(|&&r| r != s)
-            .filter_map(|&r| records_per_section(doc, &groups[s].records, &groups[r].records))
+            .filter_map(|&r| {
+                let (sections, records) = (&groups[s].records, &groups[r].records);
+                records_per_section(doc, sections, records)
+                    .or_else(|| records_in_region(doc, sections, records))
+            })
             .fold(1.0_f64, f64::max);
         if per_section > 1.0 {
             // The sections' headings and dates are theirs, not a record's:
@@ -79,7 +99,7 @@ fn records_per_section(doc: &Document, sections: &[Record], records: &[Record]) 
             _ => several += 1,
         }
         standing += nested.iter().filter(|r| has_standing_link(doc, r)).count();
-        headed += usize::from(has_own_heading(doc, s, nested));
+        headed += usize::from(has_own_heading(doc, s, nested) || headed_before(doc, s));
         dated += usize::from(has_own_date_line(doc, s, nested));
         let text = doc.range_text_bytes(s.start, s.end).max(1);
         let nested_text: usize = nested
@@ -114,6 +134,27 @@ fn records_per_section(doc: &Document, sections: &[Record], records: &[Record]) 
         .then(|| inside as f64 / holders as f64)
 }
 
+/// When one of `regions` is the page around the list `records` (see the
+/// module header): the number of `records` it holds.
+fn records_in_region(doc: &Document, regions: &[Record], records: &[Record]) -> Option<f64> {
+    let texts: Vec<usize> = regions
+        .iter()
+        .map(|r| doc.range_text_bytes(r.start, r.end))
+        .collect();
+    let all: usize = texts.iter().sum();
+    let (k, &text) = texts.iter().enumerate().max_by_key(|&(_, t)| *t)?;
+    let nested = nested_in(doc, &regions[k], records);
+    let nested_text: usize = nested
+        .iter()
+        .map(|r| doc.range_text_bytes(r.start, r.end))
+        .sum();
+    let region = nested.len() >= MIN_REGION_RECORDS.max(regions.len())
+        && nested.len() * 4 >= records.len() * 3
+        && text as f64 >= all as f64 * MIN_REGION_TEXT
+        && nested_text as f64 >= text as f64 * MIN_REGION_TEXT;
+    region.then_some(nested.len() as f64)
+}
+
 /// True when `record` holds a link that stands on its own, not inside a
 /// sentence ([`Document::in_running_text`]).
 fn has_standing_link(doc: &Document, record: &Record) -> bool {
@@ -136,6 +177,15 @@ fn in_nested(nested: &[Record], i: NodeId) -> bool {
 fn has_own_heading(doc: &Document, section: &Record, nested: &[Record]) -> bool {
     (section.start..section.end)
         .any(|i| doc.tag(i).is_some_and(is_heading) && !in_nested(nested, i))
+}
+
+/// True when the element right before `section` is a heading: a year's
+/// `h2` and then its `ol` of papers, the list unwrapped. A table row has
+/// rows before it, not headings, so it is still no section of its cells.
+fn headed_before(doc: &Document, section: &Record) -> bool {
+    doc.previous_element(section.start)
+        .and_then(|p| doc.tag(p))
+        .is_some_and(is_heading)
 }
 
 /// True when `section` holds a date line (a `<time>`, or a short text
@@ -209,6 +259,83 @@ mod tests {
             })
             .collect();
         (runs, lines)
+    }
+
+    /// Regression (a research group's publications, each year an `h2` and
+    /// then its `ol`): the lists, headed before and not inside, were no
+    /// sections, and won over the citations they hold.
+    #[test]
+    fn a_list_headed_right_before_it_is_a_section() {
+        let page = |heading: &str| {
+            let mut h = String::from("<div>");
+            for y in 0..3 {
+                h.push_str(&format!("{heading}<ol>"));
+                for p in 0..4 {
+                    h.push_str(&format!(
+                        "<li>J. Kim. “A paper number {y}{p} on robots,” Proc. ICML, 2026.<br>\
+                         <span class=links>[<a href=/papers/{y}{p}.pdf>PDF</a>]</span></li>"
+                    ));
+                }
+                h.push_str("</ol>");
+            }
+            h.push_str("</div>");
+            let doc = parse(&h);
+            let lists: Vec<Record> = (0..doc.nodes.len() as NodeId)
+                .filter(|&i| doc.is_tag(i, "ol"))
+                .map(|i| Record {
+                    start: i,
+                    end: doc.node(i).end,
+                })
+                .collect();
+            let items: Vec<Record> = (0..doc.nodes.len() as NodeId)
+                .filter(|&i| doc.is_tag(i, "li"))
+                .map(|i| Record {
+                    start: i,
+                    end: doc.node(i).end,
+                })
+                .collect();
+            records_per_section(&doc, &lists, &items)
+        };
+        assert_eq!(page("<h2>2026</h2>"), Some(4.0));
+        assert_eq!(page("<p>Selected papers</p>"), None);
+    }
+
+    /// Regression (a page an unclosed bar nests): three blocks side by
+    /// side, the bar, the header and content, the footer, outscored the
+    /// 21 citations the content holds.
+    #[test]
+    fn the_page_around_a_list_is_no_list() {
+        let page = |items: usize| {
+            let mut h = String::from(
+                "<body><div><a href=/>Home</a> <a href=/about>About us here</a></div><div><h1>Papers</h1><ul>",
+            );
+            for p in 0..items {
+                h.push_str(&format!(
+                    "<li>J. Kim and L. Marchetti. “A long paper number {p} on robots,” Proc. ICML. \
+                     [<a href=/papers/{p}.pdf>PDF</a>]</li>"
+                ));
+            }
+            h.push_str("</ul></div><div><a href=/privacy>Privacy policy</a></div></body>");
+            let doc = parse(&h);
+            let blocks: Vec<Record> = (0..doc.nodes.len() as NodeId)
+                .filter(|&i| doc.is_tag(i, "div"))
+                .map(|i| Record {
+                    start: i,
+                    end: doc.node(i).end,
+                })
+                .collect();
+            let items: Vec<Record> = (0..doc.nodes.len() as NodeId)
+                .filter(|&i| doc.is_tag(i, "li"))
+                .map(|i| Record {
+                    start: i,
+                    end: doc.node(i).end,
+                })
+                .collect();
+            records_in_region(&doc, &blocks, &items)
+        };
+        assert_eq!(page(8), Some(8.0));
+        // Two records are too few to tell a page from a record.
+        assert_eq!(page(2), None);
     }
 
     /// Regression (a Blogger blog, posts under their day's heading): some
