@@ -1186,3 +1186,24 @@ fn a_roundups_entry_is_linked_by_its_button() {
 fn css_module_classes_tell_season_headers_from_episodes() {
     check("podcast_show_season_header_rows");
 }
+
+/// Regressions (a legislature's bill tracker, each bill a row and a
+/// last-action row): the action row's committee link ("referred to
+/// Committee on Finance") made it a record of its own; the bills were
+/// titled by their numbers ("HB 1204") and dated by their introduction.
+/// A row carrying the bill row's `data-bill-id` continues it, a link in
+/// a sentence leads no record, the link whose address holds the row's
+/// own id is the title link, and a number link leaves the title to the
+/// bill's `span.bill-title`.
+#[test]
+fn a_bills_last_action_row_continues_its_record() {
+    check("legislature_bill_rows_last_action");
+}
+
+/// Regression (a newspaper's obituaries): cards were dated by the life
+/// dates ("August 21, 1970 – November 20, 2026") or "Died November 19,
+/// 2026", not by the day they were published.
+#[test]
+fn an_obituary_is_dated_by_its_publication() {
+    check("obituaries_life_dates_published");
+}

@@ -127,6 +127,9 @@ pub(super) struct PathStats {
     demoted: usize,
     /// Sum of the link's rank among the record's usable links.
     rank: usize,
+    /// Records where the link's address holds the record's own
+    /// identifier ([`links_own_id`]).
+    own: usize,
 }
 
 impl PathStats {
@@ -146,8 +149,25 @@ impl PathStats {
                 || is_muted(doc, a),
         );
         self.rank += rank;
+        self.own += usize::from(links_own_id(doc, r, href));
         self.links.push(a);
     }
+}
+
+/// Shortest identifier [`links_own_id`] looks for.
+const MIN_OWN_ID: usize = 3;
+
+/// True when `href` holds the identifier of `record`'s first element:
+/// the part of its `id` with a digit (`HB1204` of `tr#row-HB1204`, whose
+/// bill number links `/bills/2026R/HB1204`). A committee its last action
+/// names, an author or a category lead elsewhere.
+fn links_own_id(doc: &Document, record: &Record, href: &str) -> bool {
+    let Some(id) = doc.element(record.start).and_then(|e| e.attr("id")) else {
+        return false;
+    };
+    id.split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|t| t.len() >= MIN_OWN_ID && t.bytes().any(|b| b.is_ascii_digit()))
+        .any(|t| href.contains(t))
 }
 
 /// A record's link as a title path sees it.
@@ -281,6 +301,12 @@ pub fn plan_titles(doc: &Document, records: &[Record], dates: &DateContext) -> T
                 0.3
             } else {
                 1.0
+            };
+            // The site ties the link to the record as a heading does.
+            let heading = if st.own * 2 > st.records {
+                f64::max(heading, 3.0)
+            } else {
+                heading
             };
             let presence = n / k;
             let slug = 1.0 + st.slug / n;

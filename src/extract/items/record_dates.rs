@@ -87,7 +87,9 @@ pub(super) const AMENDMENT_LABELS: &[&str] = &[
 /// Labels of a day before the record was published (lower case, without
 /// the colon): a patent's priority and filing dates come before its
 /// publication ("Priority 2024-05-03 • Filed 2025-05-01 • Published
-/// 2026-11-12"), a bill's introduction before its last action. Such a
+/// 2026-11-12"), a bill's introduction before its last action, an
+/// obituary's "Died November 19, 2026" before "Published … on Nov. 25,
+/// 2026" (and a span of years, [`spans_years`]). Such a
 /// date dates the record only when no other does (a court filing dated by
 /// "Filed 11/12/2026" alone).
 pub(super) const PRIOR_LABELS: &[&str] = &[
@@ -96,6 +98,8 @@ pub(super) const PRIOR_LABELS: &[&str] = &[
     "filing date",
     "application date",
     "introduced",
+    "born",
+    "died",
 ];
 
 /// What the class of an element holding the date of a thread's latest
@@ -168,6 +172,26 @@ pub(super) fn labelled_latest_activity(doc: &Document, record: &Record, i: NodeI
 /// label right before it).
 fn labelled_prior(doc: &Document, record: &Record, i: NodeId) -> bool {
     text_labelled(doc, record, i, &[PRIOR_LABELS])
+        || matches!(&doc.node(i).data, NodeData::Text { text, .. } if spans_years(text))
+}
+
+/// Longest text read for a span of years ([`spans_years`]).
+const MAX_SPAN_BYTES: usize = 80;
+
+/// True for a short text whose years lie two or more apart: a life
+/// ("August 21, 1970 – November 20, 2026"), a term of office, never the
+/// day a record was published; an event's "Nov 27 – Dec 2, 2026" is one
+/// year.
+fn spans_years(text: &str) -> bool {
+    let b = text.as_bytes();
+    if b.len() > MAX_SPAN_BYTES {
+        return false;
+    }
+    let years = crate::extract::dates::byte_runs(b, u8::is_ascii_digit)
+        .filter(|r| r.len() == 4)
+        .map(|r| b[r].iter().fold(0u32, |y, d| y * 10 + u32::from(d - b'0')));
+    let (lo, hi) = years.fold((u32::MAX, 0), |(lo, hi), y| (lo.min(y), hi.max(y)));
+    hi >= lo.saturating_add(2)
 }
 
 /// [`labelled_latest`] with the lists of `labels` (a class of latest
@@ -201,9 +225,12 @@ fn text_labelled(doc: &Document, record: &Record, i: NodeId, labels: &[&[&str]])
         .is_some_and(|t| {
             let t = t.trim();
             // A label ("Last post by Annie «", "Or fastest delivery"),
-            // not a sentence.
+            // not a sentence, nor a date line of its own ("Priority
+            // November 19, 2026" labels no date after it).
             t.len() <= MAX_LABEL_BYTES
                 && (is_label(t) || labels.iter().any(|l| ends_with_label(t, l)))
+                && !crate::extract::dates::byte_runs(t.as_bytes(), u8::is_ascii_digit)
+                    .any(|r| r.len() == 4)
         })
 }
 
@@ -472,6 +499,16 @@ pub(super) fn text_date<'d>(
             } else {
                 month.get_or_insert((d, Cow::Borrowed(text.as_str())));
             }
+        } else if let NodeData::Text { text, blank: false } = &doc.node(i).data
+            && !skipped(i)
+            && (is_label_of(text, PRIOR_LABELS) || spans_years(text))
+            && let Some((d, _)) = find_date(text, ctx)
+        {
+            // A prior day in a sentence ("Died peacefully at home on
+            // November 19, 2026"), which the joined text must not read
+            // first either.
+            labelled.push(i);
+            prior.get_or_insert((d, Cow::Borrowed(text.as_str())));
         }
     }
     if month.is_some() {

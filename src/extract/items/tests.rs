@@ -3029,3 +3029,79 @@ fn a_citations_quoted_title_titles_it() {
     // No quotes: the title stays a link's.
     assert_eq!(items[2].title, "Code");
 }
+
+/// Regression (an obituaries page): cards were dated by their life dates
+/// or by "Died …". A span of years and a death give way to the day the
+/// record was published, and date it when nothing else does.
+#[test]
+fn life_dates_and_a_death_give_way_to_the_publication() {
+    let day = |lines: &str| {
+        let html = format!(
+            "<div class=o><h3><a href='/obituaries/ada-quill'>Ada Quill</a></h3>{lines}</div>"
+        );
+        items_of(&html, "o", "https://ledger.example/")
+            .into_iter()
+            .map(|it| it.date.map(|d| d.date_naive().to_string()))
+            .collect::<Vec<_>>()
+    };
+    let published = "<p>Published in The Ledger on Nov. 26, 2026</p>";
+    for life in [
+        "<p>August 21, 1970 – November 20, 2026</p>",
+        "<p>Died November 19, 2026</p>",
+        "<p>Born 1938</p>",
+    ] {
+        assert_eq!(
+            day(&format!("{life}{published}")),
+            [Some("2026-11-26".to_owned())],
+            "{life}"
+        );
+    }
+    assert_eq!(
+        day("<p>Died November 19, 2026</p>"),
+        [Some("2026-11-19".to_owned())]
+    );
+    // An event's days lie in one year: its start dates it.
+    assert_eq!(
+        day("<p>November 27, 2026 – December 2, 2026</p>"),
+        [Some("2026-11-27".to_owned())]
+    );
+}
+
+/// Regression (a bill tracker): the committee each bill's last action
+/// names, longer and worded, was taken for the bills' title link over
+/// their numbers. The link whose address holds the record's own `id`
+/// (`tr#row-HB1204` linking `/bills/2026R/HB1204`) is its title link.
+#[test]
+fn the_link_to_the_records_own_id_is_its_title_link() {
+    let committees = ["Finance", "Finance", "Education", "Finance"];
+    let rows: String = committees
+        .iter()
+        .enumerate()
+        .map(|(n, c)| {
+            format!(
+                "<tr class=bill id=row-HB12{n}4><td><a href=/bills/HB12{n}4>HB 12{n}4</a></td>\
+                 <td><span class=bill-title>Relating to harbour dredging fees, part {n}</span></td>\
+                 <td>Last action: 11/1{n}/2026 — Referred to <a href=/committees/{c}>Committee \
+                 on {c} and Revenue</a></td></tr>"
+            )
+        })
+        .collect();
+    let items = items_of(
+        &format!("<table>{rows}</table>"),
+        "bill",
+        "https://leg.example/",
+    );
+    assert_eq!(
+        titles_and_links(&items)[..2],
+        [
+            (
+                "Relating to harbour dredging fees, part 0",
+                "https://leg.example/bills/HB1204"
+            ),
+            (
+                "Relating to harbour dredging fees, part 1",
+                "https://leg.example/bills/HB1214"
+            ),
+        ]
+    );
+}

@@ -9,7 +9,8 @@
 //! only links where its record already links (an abstract `dd` ending in
 //! "Full abstract" to the event), or that names the record's head as its
 //! own (`aria-describedby` its `id`, a BEM element of its block: a
-//! tender's detail row), continues that record.
+//! tender's detail row; the head's `data-bill-id`: a bill's last-action
+//! row), continues that record.
 //!
 //! A container's own heads show the record's shape (which kinds of sibling
 //! belong to a record, which lead it, how many siblings a record has at
@@ -35,7 +36,7 @@ use super::Record;
 use super::kinds::{Kind, Kinds, class_tokens, stable_classes};
 use super::score::link_text_weight;
 use super::short::heading_level;
-use crate::extract::dom::{Document, NodeId, is_heading};
+use crate::extract::dom::{Document, Element, NodeId, is_heading};
 use crate::extract::items::{is_action_text, is_title_element};
 
 /// Number of element siblings in `first..=last` (both children of one node).
@@ -55,19 +56,38 @@ fn siblings_between(doc: &Document, first: NodeId, last: NodeId) -> usize {
 }
 
 /// How strongly a sibling looks like the start of a record: 2 when it is
-/// or holds a heading, 1 when it holds a headline-length link, else 0.
+/// or holds a heading, 1 when it holds a headline-length link standing on
+/// its own (a committee named inside "Referred to the Committee on
+/// Finance; hearing set" is a reference, not a headline) or a
+/// headline-length element whose class names it a title (a bill's
+/// `span.bill-title` beside its number link), else 0.
 fn title_weight(doc: &Document, id: NodeId) -> u32 {
     let end = doc.node(id).end;
     let mut best = 0;
     for i in id..end {
         match doc.tag(i) {
             Some(t) if is_heading(t) => return 2,
-            Some("a") if link_text_weight(doc, i).0 >= 15 => best = 1,
+            Some("a") => {
+                let (chars, bytes) = link_text_weight(doc, i);
+                if chars >= HEADLINE_CHARS && !doc.in_running_text(i, bytes) {
+                    best = 1;
+                }
+            }
+            Some(_)
+                if best == 0
+                    && is_title_element(doc, i)
+                    && doc.text(i).chars().count() >= HEADLINE_CHARS =>
+            {
+                best = 1;
+            }
             _ => {}
         }
     }
     best
 }
+
+/// Fewest characters of a headline-length link or title.
+const HEADLINE_CHARS: usize = 15;
 
 /// The first heading in the subtree at `id`.
 fn first_heading(doc: &Document, id: NodeId) -> Option<NodeId> {
@@ -435,7 +455,8 @@ const REFERRING_ATTRS: &[&str] = &["aria-describedby", "aria-labelledby", "heade
 
 /// True when sibling `part` says it is a part of the record headed by
 /// `head`: it refers to the head's `id` (`aria-describedby="rfq-0113"` on
-/// a tender's detail row), or one of its classes is an element of a block
+/// a tender's detail row), carries the head's identifier
+/// ([`shares_data_id`]), or one of its classes is an element of a block
 /// the head's classes name (`app-tender-row__detail` after
 /// `app-tender-row`, in the BEM convention).
 fn names_part_of(doc: &Document, part: NodeId, head: NodeId) -> bool {
@@ -450,11 +471,31 @@ fn names_part_of(doc: &Document, part: NodeId, head: NodeId) -> bool {
                 .any(|v| v.split_whitespace().any(|t| t == id))
     });
     refers
+        || shares_data_id(p, h)
         || class_tokens(doc, part).any(|c| {
             c.split_once("__").is_some_and(|(block, _)| {
                 !block.is_empty() && class_tokens(doc, head).any(|hc| hc == block)
             })
         })
+}
+
+/// True when `part` carries the head's own identifier in one `data-`
+/// attribute: a name ending in `id`, a value with a digit that the head's
+/// `id` holds (`data-bill-id="HB1204"` on the row `#row-HB1204` and on
+/// its last-action row after it). A shared status
+/// (`data-status="committee"`) or the question every answer names
+/// (`data-parentid`) says nothing.
+fn shares_data_id(part: &Element, head: &Element) -> bool {
+    let Some(own) = head.attr("id") else {
+        return false;
+    };
+    head.attrs.iter().any(|(name, value)| {
+        name.starts_with("data-")
+            && name.ends_with("id")
+            && value.bytes().any(|b| b.is_ascii_digit())
+            && own.contains(value.as_str())
+            && part.attr(name) == Some(value.as_str())
+    })
 }
 
 /// The `href`s of the links in the subtree at `id`, trimmed, fragment
@@ -659,10 +700,15 @@ mod tests {
                 let (class, refers) = match naming {
                     "aria" => ("detail", format!(" aria-describedby=t{i}")),
                     "bem" => ("tender__detail", String::new()),
+                    "data" => ("detail", format!(" data-tender-id=t{i}")),
                     _ => ("detail", String::new()),
                 };
+                let own = match naming {
+                    "data" => format!(" data-tender-id=t{i} data-status=open"),
+                    _ => String::new(),
+                };
                 format!(
-                    "<tr class=tender id=t{i}><td class=ref><a href=/tenders/T-{i}>T-{i}</a></td>\
+                    "<tr class=tender id=t{i}{own}><td class=ref><a href=/tenders/T-{i}>T-{i}</a></td>\
                      <td class=tender__title><a href=/tenders/T-{i}>Supply of defibrillators for hall number {i}</a></td>\
                      <td>Published 0{d}/03/2024</td></tr>\
                      <tr class={class}{refers}><td colspan=3><p>Supply and five-year maintenance of public-access units {i}.</p>\
@@ -679,10 +725,11 @@ mod tests {
     /// Regression (a procurement portal): the detail row holds a
     /// headline-length CPV link, so it was a head of its own and every
     /// row a record (16 for 8 tenders). A row that names the row before it
-    /// as its own belongs to it.
+    /// as its own belongs to it, and so does one carrying its identifier
+    /// (`data-tender-id`, a bill tracker's last-action row).
     #[test]
     fn a_row_naming_the_row_before_it_continues_its_record() {
-        for naming in ["aria", "bem"] {
+        for naming in ["aria", "bem", "data"] {
             let (doc, det) = detect_html(&tenders(naming));
             let w = det.winner().expect("the tenders");
             assert_eq!(w.records.len(), 8, "{naming}: {}", w.selector);
