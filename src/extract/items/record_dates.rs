@@ -175,6 +175,19 @@ fn labelled_prior(doc: &Document, record: &Record, i: NodeId) -> bool {
         || matches!(&doc.node(i).data, NodeData::Text { text, .. } if spans_years(text))
 }
 
+/// True when `text` holds four digits in a row: what a day written in
+/// a sentence needs to be read without the clock.
+fn has_year_digits(text: &str) -> bool {
+    let mut run = 0;
+    for &b in text.as_bytes() {
+        run = if b.is_ascii_digit() { run + 1 } else { 0 };
+        if run == 4 {
+            return true;
+        }
+    }
+    false
+}
+
 /// Longest text read for a span of years ([`spans_years`]).
 const MAX_SPAN_BYTES: usize = 80;
 
@@ -500,6 +513,7 @@ pub(super) fn text_date<'d>(
                 month.get_or_insert((d, Cow::Borrowed(text.as_str())));
             }
         } else if let NodeData::Text { text, blank: false } = &doc.node(i).data
+            && has_year_digits(text)
             && !skipped(i)
             && (is_label_of(text, PRIOR_LABELS) || spans_years(text))
             && let Some((d, _)) = find_date(text, ctx)

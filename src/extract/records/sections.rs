@@ -66,13 +66,17 @@ pub(super) fn demote(doc: &Document, groups: &mut [RecordGroup]) -> bool {
         .collect();
     let mut changed = false;
     for &s in kept.iter().take(TRIED) {
+        // Read once per group, and only when its records hold no sections.
+        let mut largest: Option<Option<Largest>> = None;
         let per_section = kept
             .iter()
             .filter(|&&r| r != s)
             .filter_map(|&r| {
                 let (sections, records) = (&groups[s].records, &groups[r].records);
-                records_per_section(doc, sections, records)
-                    .or_else(|| records_in_region(doc, sections, records))
+                records_per_section(doc, sections, records).or_else(|| {
+                    let largest = largest.get_or_insert_with(|| Largest::of(doc, sections));
+                    records_in_region(doc, sections.len(), largest.as_ref()?, records)
+                })
             })
             .fold(1.0_f64, f64::max);
         if per_section > 1.0 {
@@ -134,25 +138,48 @@ fn records_per_section(doc: &Document, sections: &[Record], records: &[Record]) 
         .then(|| inside as f64 / holders as f64)
 }
 
-/// When one of `regions` is the page around the list `records` (see the
-/// module header): the number of `records` it holds.
-fn records_in_region(doc: &Document, regions: &[Record], records: &[Record]) -> Option<f64> {
-    let texts: Vec<usize> = regions
-        .iter()
-        .map(|r| doc.range_text_bytes(r.start, r.end))
-        .collect();
-    let all: usize = texts.iter().sum();
-    let (k, &text) = texts.iter().enumerate().max_by_key(|&(_, t)| *t)?;
-    let nested = nested_in(doc, &regions[k], records);
+/// A group's record with the most text: the page region, if the group's
+/// records are the page's own blocks ([`records_in_region`]).
+struct Largest {
+    region: Record,
+    text: usize,
+}
+
+impl Largest {
+    /// The record of `regions` with the most text, when it carries
+    /// [`MIN_REGION_TEXT`] of theirs.
+    fn of(doc: &Document, regions: &[Record]) -> Option<Largest> {
+        let texts: Vec<usize> = regions
+            .iter()
+            .map(|r| doc.range_text_bytes(r.start, r.end))
+            .collect();
+        let all: usize = texts.iter().sum();
+        let (k, &text) = texts.iter().enumerate().max_by_key(|&(_, t)| *t)?;
+        (text as f64 >= all as f64 * MIN_REGION_TEXT).then_some(Largest {
+            region: regions[k],
+            text,
+        })
+    }
+}
+
+/// When the `largest` of a group's `regions` records is the page around
+/// the list `records` (see the module header): the number of `records`
+/// it holds.
+fn records_in_region(
+    doc: &Document,
+    regions: usize,
+    largest: &Largest,
+    records: &[Record],
+) -> Option<f64> {
+    let nested = nested_in(doc, &largest.region, records);
+    if nested.len() < MIN_REGION_RECORDS.max(regions) || nested.len() * 4 < records.len() * 3 {
+        return None;
+    }
     let nested_text: usize = nested
         .iter()
         .map(|r| doc.range_text_bytes(r.start, r.end))
         .sum();
-    let region = nested.len() >= MIN_REGION_RECORDS.max(regions.len())
-        && nested.len() * 4 >= records.len() * 3
-        && text as f64 >= all as f64 * MIN_REGION_TEXT
-        && nested_text as f64 >= text as f64 * MIN_REGION_TEXT;
-    region.then_some(nested.len() as f64)
+    (nested_text as f64 >= largest.text as f64 * MIN_REGION_TEXT).then_some(nested.len() as f64)
 }
 
 /// True when `record` holds a link that stands on its own, not inside a
@@ -331,7 +358,7 @@ mod tests {
                     end: doc.node(i).end,
                 })
                 .collect();
-            records_in_region(&doc, &blocks, &items)
+            records_in_region(&doc, blocks.len(), &Largest::of(&doc, &blocks)?, &items)
         };
         assert_eq!(page(8), Some(8.0));
         // Two records are too few to tell a page from a record.

@@ -67,23 +67,20 @@ fn title_weight(doc: &Document, id: NodeId) -> u32 {
     for i in id..end {
         match doc.tag(i) {
             Some(t) if is_heading(t) => return 2,
-            Some("a") => {
+            Some("a") if best == 0 => {
                 let (chars, bytes) = link_text_weight(doc, i);
                 if chars >= HEADLINE_CHARS && !doc.in_running_text(i, bytes) {
                     best = 1;
                 }
             }
-            Some(_)
-                if best == 0
-                    && is_title_element(doc, i)
-                    && doc.text(i).chars().count() >= HEADLINE_CHARS =>
-            {
-                best = 1;
-            }
             _ => {}
         }
     }
-    best
+    // Class names are read only for siblings without a headline link.
+    let titled = || {
+        (id..end).any(|i| is_title_element(doc, i) && doc.text(i).chars().count() >= HEADLINE_CHARS)
+    };
+    if best == 0 && titled() { 1 } else { best }
 }
 
 /// Fewest characters of a headline-length link or title.
