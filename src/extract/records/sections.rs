@@ -288,6 +288,17 @@ mod tests {
         (runs, lines)
     }
 
+    /// Every `tag` element of `doc`, each a record.
+    fn elements(doc: &Document, tag: &str) -> Vec<Record> {
+        (0..doc.nodes.len() as NodeId)
+            .filter(|&i| doc.is_tag(i, tag))
+            .map(|i| Record {
+                start: i,
+                end: doc.node(i).end,
+            })
+            .collect()
+    }
+
     /// Regression (a research group's publications, each year an `h2` and
     /// then its `ol`): the lists, headed before and not inside, were no
     /// sections, and won over the citations they hold.
@@ -307,20 +318,8 @@ mod tests {
             }
             h.push_str("</div>");
             let doc = parse(&h);
-            let lists: Vec<Record> = (0..doc.nodes.len() as NodeId)
-                .filter(|&i| doc.is_tag(i, "ol"))
-                .map(|i| Record {
-                    start: i,
-                    end: doc.node(i).end,
-                })
-                .collect();
-            let items: Vec<Record> = (0..doc.nodes.len() as NodeId)
-                .filter(|&i| doc.is_tag(i, "li"))
-                .map(|i| Record {
-                    start: i,
-                    end: doc.node(i).end,
-                })
-                .collect();
+            let lists = elements(&doc, "ol");
+            let items = elements(&doc, "li");
             records_per_section(&doc, &lists, &items)
         };
         assert_eq!(page("<h2>2026</h2>"), Some(4.0));
@@ -344,20 +343,8 @@ mod tests {
             }
             h.push_str("</ul></div><div><a href=/privacy>Privacy policy</a></div></body>");
             let doc = parse(&h);
-            let blocks: Vec<Record> = (0..doc.nodes.len() as NodeId)
-                .filter(|&i| doc.is_tag(i, "div"))
-                .map(|i| Record {
-                    start: i,
-                    end: doc.node(i).end,
-                })
-                .collect();
-            let items: Vec<Record> = (0..doc.nodes.len() as NodeId)
-                .filter(|&i| doc.is_tag(i, "li"))
-                .map(|i| Record {
-                    start: i,
-                    end: doc.node(i).end,
-                })
-                .collect();
+            let blocks = elements(&doc, "div");
+            let items = elements(&doc, "li");
             records_in_region(&doc, blocks.len(), &Largest::of(&doc, &blocks)?, &items)
         };
         assert_eq!(page(8), Some(8.0));
