@@ -134,8 +134,13 @@ pub(super) struct PathStats {
 
 impl PathStats {
     /// Count link `at` (text `text`) as record `r`'s link at this path.
-    fn add(&mut self, doc: &Document, r: &Record, at: LinkAt, text: &str, href: &str) {
-        let LinkAt { a, rank, named } = at;
+    fn add(&mut self, doc: &Document, r: &Record, at: LinkAt<'_>, text: &str, href: &str) {
+        let LinkAt {
+            a,
+            rank,
+            named,
+            own_id,
+        } = at;
         self.slug += slug_match(text, href);
         self.records += 1;
         self.chars += text.chars().count();
@@ -149,7 +154,7 @@ impl PathStats {
                 || is_muted(doc, a),
         );
         self.rank += rank;
-        self.own += usize::from(links_own_id(doc, r, href));
+        self.own += usize::from(own_id.is_some_and(|id| links_own_id(id, href)));
         self.links.push(a);
     }
 }
@@ -157,14 +162,11 @@ impl PathStats {
 /// Shortest identifier [`links_own_id`] looks for.
 const MIN_OWN_ID: usize = 3;
 
-/// True when `href` holds the identifier of `record`'s first element:
-/// the part of its `id` with a digit (`HB1204` of `tr#row-HB1204`, whose
-/// bill number links `/bills/2026R/HB1204`). A committee its last action
-/// names, an author or a category lead elsewhere.
-fn links_own_id(doc: &Document, record: &Record, href: &str) -> bool {
-    let Some(id) = doc.element(record.start).and_then(|e| e.attr("id")) else {
-        return false;
-    };
+/// True when `href` holds the identifier in `id`, a record's first
+/// element's: the part of it with a digit (`HB1204` of `tr#row-HB1204`,
+/// whose bill number links `/bills/2026R/HB1204`). A committee its last
+/// action names, an author or a category lead elsewhere.
+fn links_own_id(id: &str, href: &str) -> bool {
     id.split(|c: char| !c.is_ascii_alphanumeric())
         .filter(|t| t.len() >= MIN_OWN_ID && t.bytes().any(|b| b.is_ascii_digit()))
         .any(|t| href.contains(t))
@@ -172,12 +174,14 @@ fn links_own_id(doc: &Document, record: &Record, href: &str) -> bool {
 
 /// A record's link as a title path sees it.
 #[derive(Clone, Copy)]
-pub(super) struct LinkAt {
+pub(super) struct LinkAt<'d> {
     a: NodeId,
     /// Its rank among the record's usable links.
     rank: usize,
     /// The record's heading says what it says ([`names_link`]).
     named: bool,
+    /// The `id` of the record's first element ([`links_own_id`]).
+    own_id: Option<&'d str>,
 }
 
 /// True when a record's heading (`heading`, its text) says what a link
@@ -225,6 +229,7 @@ pub fn plan_titles(doc: &Document, records: &[Record], dates: &DateContext) -> T
     for r in records {
         seen_here.clear();
         let mut permalink = None;
+        let own_id = doc.element(r.start).and_then(|e| e.attr("id"));
         // The record's first heading, when it holds no link (one it holds
         // is in a heading anyway), and its text once read.
         let mut met_heading = false;
@@ -265,6 +270,7 @@ pub fn plan_titles(doc: &Document, records: &[Record], dates: &DateContext) -> T
                         a: i,
                         rank: seen_here.len(),
                         named,
+                        own_id,
                     };
                     paths.stats[id].add(doc, r, at, &text, href);
                     seen_here.push(id);
@@ -290,7 +296,9 @@ pub fn plan_titles(doc: &Document, records: &[Record], dates: &DateContext) -> T
             let mean = st.chars as f64 / n;
             // Length counts, but with diminishing returns: an excerpt link is
             // longer than the headline link, and must not win on length alone.
-            let heading = if st.heading * 2 >= st.records {
+            // A link whose address the site ties to the record's own id
+            // counts as a heading's does.
+            let heading = if st.heading * 2 >= st.records || st.own * 2 > st.records {
                 3.0
             } else if st.header * 2 >= st.records {
                 2.0
@@ -301,12 +309,6 @@ pub fn plan_titles(doc: &Document, records: &[Record], dates: &DateContext) -> T
                 0.3
             } else {
                 1.0
-            };
-            // The site ties the link to the record as a heading does.
-            let heading = if st.own * 2 > st.records {
-                f64::max(heading, 3.0)
-            } else {
-                heading
             };
             let presence = n / k;
             let slug = 1.0 + st.slug / n;

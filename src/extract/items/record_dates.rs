@@ -175,17 +175,11 @@ fn labelled_prior(doc: &Document, record: &Record, i: NodeId) -> bool {
         || matches!(&doc.node(i).data, NodeData::Text { text, .. } if spans_years(text))
 }
 
-/// True when `text` holds four digits in a row: what a day written in
-/// a sentence needs to be read without the clock.
+/// True when `text` holds a run of exactly four digits: what a day
+/// written in a sentence needs to be read without the clock, and what a
+/// label never holds.
 fn has_year_digits(text: &str) -> bool {
-    let mut run = 0;
-    for &b in text.as_bytes() {
-        run = if b.is_ascii_digit() { run + 1 } else { 0 };
-        if run == 4 {
-            return true;
-        }
-    }
-    false
+    crate::extract::dates::byte_runs(text.as_bytes(), u8::is_ascii_digit).any(|r| r.len() == 4)
 }
 
 /// Longest text read for a span of years ([`spans_years`]).
@@ -242,8 +236,7 @@ fn text_labelled(doc: &Document, record: &Record, i: NodeId, labels: &[&[&str]])
             // November 19, 2026" labels no date after it).
             t.len() <= MAX_LABEL_BYTES
                 && (is_label(t) || labels.iter().any(|l| ends_with_label(t, l)))
-                && !crate::extract::dates::byte_runs(t.as_bytes(), u8::is_ascii_digit)
-                    .any(|r| r.len() == 4)
+                && !has_year_digits(t)
         })
 }
 

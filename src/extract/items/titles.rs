@@ -689,20 +689,15 @@ pub(super) fn emphasis_title(doc: &Document, record: &Record, link_chars: usize)
 /// (`J. Kim and L. Marchetti. “Calibrated Uncertainty for …,” Proc.
 /// ICML, 2026`), without the comma before its closing quote.
 fn quoted_spans(doc: &Document, record: &Record, mut f: impl FnMut(&str)) {
-    let mut link_end = 0;
-    for i in record.start..record.end {
-        match &doc.node(i).data {
-            NodeData::Element(e) if e.name == "a" => link_end = link_end.max(doc.node(i).end),
-            NodeData::Text { text, blank: false } if i >= link_end => {
-                let mut rest = text.as_str();
-                while let Some((_, after)) = rest.split_once('“')
-                    && let Some((inner, tail)) = after.split_once('”')
-                {
-                    f(unquoted_title(inner));
-                    rest = tail;
-                }
+    for i in outside_links(doc, record) {
+        if let NodeData::Text { text, blank: false } = &doc.node(i).data {
+            let mut rest = text.as_str();
+            while let Some((_, after)) = rest.split_once('“')
+                && let Some((inner, tail)) = after.split_once('”')
+            {
+                f(unquoted_title(inner));
+                rest = tail;
             }
-            _ => {}
         }
     }
 }
@@ -777,13 +772,18 @@ fn elements_outside_links<'d>(
     doc: &'d Document,
     record: &Record,
 ) -> impl Iterator<Item = (NodeId, &'d str)> {
+    outside_links(doc, record).filter_map(|i| Some((i, doc.tag(i)?)))
+}
+
+/// The record's nodes that are neither links nor inside one, in document
+/// order.
+fn outside_links<'d>(doc: &'d Document, record: &Record) -> impl Iterator<Item = NodeId> + 'd {
     let mut link_end = 0;
-    (record.start..record.end).filter_map(move |i| {
-        let tag = doc.tag(i)?;
-        if tag == "a" {
+    (record.start..record.end).filter(move |&i| {
+        if doc.is_tag(i, "a") {
             link_end = link_end.max(doc.node(i).end);
         }
-        (i >= link_end).then_some((i, tag))
+        i >= link_end
     })
 }
 
