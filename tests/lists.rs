@@ -1207,3 +1207,38 @@ fn a_bills_last_action_row_continues_its_record() {
 fn an_obituary_is_dated_by_its_publication() {
     check("obituaries_life_dates_published");
 }
+
+/// Regressions (a securities regulator's filings table): rows striped by
+/// a class of a colour's name (`tr.filing-row.blueRow`) were two kinds,
+/// so each pair of filings made one record (20 for 40); the filings,
+/// whose only links are "Documents", "Interactive Data" and a file
+/// number, were titled "Interactive Data"; a "Period of report" dated
+/// them. A class on every other row is a stripe, links every row
+/// repeats are labels (the row's own description titles it, its
+/// Documents button links it), and a period gives way to the filed day.
+#[test]
+fn striped_filing_rows_are_each_a_record_titled_by_their_description() {
+    check("securities_filings_striped_rows");
+}
+
+/// Regressions (an official gazette's notices by type): notices without
+/// the `div.notice__head` wrapper were titled by their issuer or their
+/// number, and every notice was dated by a day in its summary ("until
+/// 5:00 pm on 18 December 2026"). A link classed as the title path's
+/// last step is the title link wherever it stands, an identifier's title
+/// is the bare text after it, and a date inside a sentence gives way to
+/// a date line ("Published 27 November 2026").
+#[test]
+fn gazette_notices_are_titled_after_their_numbers_and_dated_by_publication() {
+    check("gazette_notices_unwrapped_numbers");
+}
+
+/// Regressions (an app's release history as one `dl`): the `dd` notes
+/// were the records (34 for 25 releases), then titled by their words and
+/// linked to help articles. Where no sibling holds a headline, the `dt`
+/// heads its record, titles it without its "Beta" badge and its date
+/// ("Version 5.12.1 — 24 November 2026"), and its `id` links it.
+#[test]
+fn a_release_term_heads_its_notes() {
+    check("release_history_dl_terms");
+}

@@ -162,6 +162,30 @@ fn heading_link(doc: &Document, heading: NodeId, links: &[LinkInfo]) -> Option<U
         .map(|l| l.url.clone())
 }
 
+/// True when `i` is the `dt` that starts `record`, holds no worded link
+/// and is no date: the term a description list's record is about
+/// ("Version 5.12.1 — 24 November 2026" over its notes) heads it as a
+/// heading does, even where a permalink ("¶") would make the record
+/// headless. A term holding its headline link is titled by that link; a
+/// term that is the date of the event its `dd` names is no title.
+fn is_lead_term(doc: &Document, record: &Record, i: NodeId, dates: &DateContext) -> bool {
+    i == record.start
+        && doc.is_tag(i, "dt")
+        && (i..doc.node(i).end)
+            .all(|j| !doc.is_tag(j, "a") || !doc.text(j).chars().any(char::is_alphanumeric))
+        && {
+            // A date term keeps no word of its own beside its date.
+            let text = doc.text(i);
+            let day = crate::extract::dates::find_date(&text, dates).map_or(0..0, |(_, r)| r);
+            let letters = |t: &str| t.chars().filter(|c| c.is_alphabetic()).count();
+            letters(&text[..day.start]) + letters(&text[day.end..]) >= MIN_TERM_LETTERS
+        }
+}
+
+/// Fewest letters a term keeps beside its date to head its record
+/// ([`is_lead_term`]): "Version", not a weekday's "Wed".
+const MIN_TERM_LETTERS: usize = 4;
+
 /// Turn one record into an item. `base` is [`base_url`] of the page.
 pub fn item_from_record(
     doc: &Document,
@@ -207,7 +231,9 @@ pub fn item_from_record(
                 });
             }
         } else if heading.is_none()
-            && (is_heading(name) || is_own_summary(doc, record, i))
+            && (is_heading(name)
+                || is_own_summary(doc, record, i)
+                || is_lead_term(doc, record, i, dates))
             && doc.text_bytes(i) > 0
         {
             heading = Some(i);
@@ -239,7 +265,8 @@ pub fn item_from_record(
     // The link whose text is the title, which dates are not read from (a
     // year in a headline): a headless record's permalink is no title, and
     // its text is often the record's date ("Feb 12th, 2024").
-    let (title, link_node, title_link, title_heading) = if plan.headless {
+    let termed = heading.is_some_and(|h| doc.is_tag(h, "dt"));
+    let (title, link_node, title_link, title_heading) = if plan.headless && !termed {
         let (title, link, title_link) =
             headless_title(doc, record, &links, &plan.permalinks, dates);
         (title, link, title_link, None)
@@ -267,9 +294,9 @@ pub fn item_from_record(
     };
     let link = own
         .map(|l| l.url.clone())
-        .or_else(|| title_heading.and_then(|h| heading_anchor(doc, h, base)))
+        .or_else(|| title_heading.and_then(|h| titles::heading_place(doc, record, h, base)))
         .or_else(by_title)
-        .or_else(|| heading.and_then(|h| heading_anchor(doc, h, base)))
+        .or_else(|| heading.and_then(|h| titles::heading_place(doc, record, h, base)))
         .or_else(|| {
             // An unlinked headline among linked ones has no page of its
             // own: at most its record's place on the page.

@@ -45,6 +45,10 @@ pub struct TitlePlan {
     /// Starts of the records that are lines of activity among posts
     /// ("added the bug label"), not posts (see [`activity_lines`]).
     pub activity: rustc_hash::FxHashSet<NodeId>,
+    /// Where the group has no title path: the links whose text many
+    /// records repeat ("Documents", "Interactive Data", one file number),
+    /// labels of a record, never its headline (see [`label_links`]).
+    pub label_links: rustc_hash::FxHashSet<NodeId>,
 }
 
 /// Share of records a title path must appear in.
@@ -358,6 +362,10 @@ pub fn plan_titles(doc: &Document, records: &[Record], dates: &DateContext) -> T
     } else {
         Default::default()
     };
+    let label_links = match best {
+        None if !headless => label_links(records.len(), &link_texts),
+        _ => Default::default(),
+    };
     TitlePlan {
         path,
         in_headings: best.is_some_and(|st| st.heading * 2 > st.records),
@@ -369,7 +377,39 @@ pub fn plan_titles(doc: &Document, records: &[Record], dates: &DateContext) -> T
         keep_fragments: fragments_identify(doc, &chosen),
         change_links,
         activity,
+        label_links,
     }
+}
+
+/// Fewest records that repeat a link's text for it to be a label
+/// ([`label_links`]), the least share of the group they are, and the
+/// most characters of a label (a thread's repeated subject is no label).
+const MIN_LABEL_RECORDS: usize = 3;
+const LABEL_SHARE: f64 = 0.25;
+const MAX_LABEL_CHARS: usize = 24;
+
+/// The links of a group without a title path whose text is repeated in
+/// [`MIN_LABEL_RECORDS`] or more links, and in a [`LABEL_SHARE`] of the
+/// records or more, a short text of at most [`MAX_LABEL_CHARS`]: a filings table's "Documents" and "Interactive Data"
+/// buttons and its file number, the same in every row. They label their
+/// records; the title is the record's own text (see
+/// `titles::labelled_title`).
+fn label_links(
+    records: usize,
+    link_texts: &rustc_hash::FxHashMap<NodeId, String>,
+) -> rustc_hash::FxHashSet<NodeId> {
+    let floor = MIN_LABEL_RECORDS.max((LABEL_SHARE * records as f64).ceil() as usize);
+    let mut counts: rustc_hash::FxHashMap<&str, usize> = Default::default();
+    for text in link_texts.values() {
+        if text.chars().count() <= MAX_LABEL_CHARS {
+            *counts.entry(text.as_str()).or_insert(0) += 1;
+        }
+    }
+    link_texts
+        .iter()
+        .filter(|(_, t)| counts.get(t.as_str()).is_some_and(|&n| n >= floor))
+        .map(|(&a, _)| a)
+        .collect()
 }
 
 /// True when link `a` (text `text`) says no word and another link of

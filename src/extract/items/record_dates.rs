@@ -100,6 +100,7 @@ pub(super) const PRIOR_LABELS: &[&str] = &[
     "introduced",
     "born",
     "died",
+    "period",
 ];
 
 /// What the class of an element holding the date of a thread's latest
@@ -490,6 +491,10 @@ pub(super) fn text_date<'d>(
     // The first date labelled as a day before publication (a patent's
     // priority date): the record's only when no other date is.
     let mut prior = None;
+    // The first date inside a sentence of the record's words ("until
+    // 5:00 pm on 18 December 2026"): a line of its own ("Published 27
+    // November 2026") dates the record before it.
+    let mut sentence = None;
     for i in record.start..record.end {
         if let NodeData::Text { text, blank: false } = &doc.node(i).data
             && !skipped(i)
@@ -500,6 +505,9 @@ pub(super) fn text_date<'d>(
             } else if labelled_prior(doc, record, i) {
                 labelled.push(i);
                 prior.get_or_insert((d, Cow::Borrowed(text.as_str())));
+            } else if in_sentence(text) {
+                labelled.push(i);
+                sentence.get_or_insert((d, Cow::Borrowed(text.as_str())));
             } else if chrono::Datelike::day(&d) != 1 || names_day(text, ctx) {
                 return Some((d, Cow::Borrowed(text.as_str())));
             } else {
@@ -534,8 +542,21 @@ pub(super) fn text_date<'d>(
     }
     match split_day(doc, record, skipped, ctx) {
         Some((d, split)) => Some((d, Cow::Owned(split))),
-        None => prior,
+        None => sentence.or(prior),
     }
+}
+
+/// Fewest words of a text read as a sentence ([`in_sentence`]).
+const MIN_SENTENCE_WORDS: usize = 10;
+
+/// True when a text holding a date is a sentence of
+/// [`MIN_SENTENCE_WORDS`] words or more, not a date line: a notice's
+/// "Submissions may be lodged with the Council until 5:00 pm on 18
+/// December 2026."
+fn in_sentence(text: &str) -> bool {
+    text.split_whitespace()
+        .nth(MIN_SENTENCE_WORDS - 1)
+        .is_some()
 }
 
 /// True when a text holding a date names its day: "Written 27 November

@@ -810,9 +810,10 @@ fn kickers_decoration_and_heading_anchors_are_no_part_of_a_title() {
     );
     let items = items_of(&html, "rel", "https://docs.example/changelog/");
     // The version link says no word: the heading titles the release,
-    // without its anchor (see `a_version_link_in_a_heading_is_titled_by_the_heading`).
-    assert_eq!(items[0].title, "2.4.0 - 2026-01-20");
-    assert_eq!(items[2].title, "[1.9.2] - 2026-01-20");
+    // without its anchor and its date (see
+    // `a_version_link_in_a_heading_is_titled_by_the_heading`).
+    assert_eq!(items[0].title, "2.4.0");
+    assert_eq!(items[2].title, "1.9.2");
     assert_eq!(
         items[2].link.as_ref().map(Url::as_str),
         Some("https://docs.example/changelog/#192")
@@ -2140,7 +2141,9 @@ fn a_long_post_is_titled_by_its_first_sentence() {
 /// version ("## [2.4.1] - 2025-02-03", the brackets a reference link)
 /// was titled "2.4.1" while an unlinked one beside it was "[2.3.1] -
 /// 2024-11-18": a link that says no word names its heading, which titles
-/// the record. A worded headline link keeps its own text.
+/// the record, without the date after it (the item's date) and the
+/// brackets of an unlinked reference. A worded headline link keeps its
+/// own text.
 #[test]
 fn a_version_link_in_a_heading_is_titled_by_the_heading() {
     let release = |v: &str, day: &str| {
@@ -2159,11 +2162,7 @@ fn a_version_link_in_a_heading_is_titled_by_the_heading() {
     let items = items_of(&html, "rel", "https://docs.example/changelog/");
     assert_eq!(
         items.iter().map(|i| i.title.as_str()).collect::<Vec<_>>(),
-        [
-            "2.4.1 - 2025-02-03",
-            "2.4.0 - 2025-01-14",
-            "[2.3.1] - 2024-11-18"
-        ]
+        ["2.4.1", "2.4.0", "2.3.1"]
     );
     assert_eq!(
         items[0].link.as_ref().map(Url::as_str),
@@ -3026,8 +3025,12 @@ fn a_citations_quoted_title_titles_it() {
         "{:?}",
         items[0].summary
     );
-    // No quotes: the title stays a link's.
-    assert_eq!(items[2].title, "Code");
+    // No quotes, and every link a label the citations repeat: the
+    // record's own words title it, without the bracket of its labels.
+    assert_eq!(
+        items[2].title,
+        "A. Ferreira. Untitled note on robots, 2026."
+    );
 }
 
 /// Regression (an obituaries page): cards were dated by their life dates
@@ -3102,6 +3105,133 @@ fn the_link_to_the_records_own_id_is_its_title_link() {
                 "Relating to harbour dredging fees, part 1",
                 "https://leg.example/bills/HB1214"
             ),
+        ]
+    );
+}
+
+/// A heading's title ends before the date it ends with after a spaced
+/// separator; a date that is the whole heading, or part of its words,
+/// stays.
+#[test]
+fn a_heading_ends_its_title_before_its_date() {
+    let undated = |t: &str| titles::undated_title(t.to_string(), &ctx());
+    assert_eq!(undated("2.8.0 - 2026-11-12"), "2.8.0");
+    assert_eq!(undated("[2.3.1] - 2024-11-18"), "2.3.1");
+    assert_eq!(
+        undated("Version 5.12.1 — 24 November 2026"),
+        "Version 5.12.1"
+    );
+    assert_eq!(undated("Version 5.12.1 —"), "Version 5.12.1");
+    assert_eq!(undated("Release 3.0 | March 5, 2026"), "Release 3.0");
+    for kept in [
+        "Best of 2023",
+        "2026-11-12",
+        "Sci-Fi - A Short History",
+        "Budget 2027 - what changes",
+        "v4.3.0-rc.1",
+    ] {
+        assert_eq!(undated(kept), kept);
+    }
+    // Brackets go only around one reference.
+    assert_eq!(
+        undated("[links] and [refs] - 2026-11-12"),
+        "[links] and [refs]"
+    );
+}
+
+/// Regression (an auction's search results): "NEW LISTING", in a span
+/// classed as no badge, was glued before the title ("NEW LISTINGOlympus
+/// OM-1n …"). A leading label in capitals is a badge; a model number
+/// or a two-letter word is not.
+#[test]
+fn a_leading_label_in_capitals_is_a_badge() {
+    let item = |n: u32, label: &str| {
+        format!(
+            "<li class=s-item><a href=/itm/{n}><div class=s-item__title><span role=heading>\
+             <span class=LIGHT_HIGHLIGHT>{label}</span>Olympus camera body {n}, light seals replaced</span>\
+             </div></a><span>US $129.00</span></li>"
+        )
+    };
+    let html = format!(
+        "<ul>{}{}{}</ul>",
+        item(1, "NEW LISTING"),
+        item(2, "AI"),
+        item(3, "OM-1n")
+    );
+    let items = items_of(&html, "s-item", "https://lots.example/sch/");
+    let titles: Vec<&str> = items.iter().map(|i| i.title.as_str()).collect();
+    assert_eq!(
+        titles,
+        [
+            "Olympus camera body 1, light seals replaced",
+            "AIOlympus camera body 2, light seals replaced",
+            "OM-1nOlympus camera body 3, light seals replaced"
+        ]
+    );
+}
+
+/// Regression (an official gazette's notices): each notice was dated by
+/// a day its summary names ("until 5:00 pm on 18 December 2026") before
+/// its "Published 27 November 2026" line. A date inside a sentence gives
+/// way to a date line; it still dates a record that has no other.
+#[test]
+fn a_date_in_a_sentence_gives_way_to_a_date_line() {
+    let notice = |n: u32, published: &str| {
+        format!(
+            "<li class=notice><a href=/notices/{n}>Development application {n}, Harrow Lane</a>\
+             <p>Submissions may be lodged with the Council until 5:00 pm on 18 December 2026.</p>\
+             {published}</li>"
+        )
+    };
+    let html = format!(
+        "<ol>{}{}</ol>",
+        notice(1, "<span>Published 27 November 2026</span>"),
+        notice(2, "")
+    );
+    let items = items_of(&html, "notice", "https://gazette.example/issues/47");
+    let day = |i: usize| items[i].date.map(|d| d.date_naive().to_string());
+    assert_eq!(day(0).as_deref(), Some("2026-11-27"));
+    assert_eq!(day(1).as_deref(), Some("2026-12-18"));
+}
+
+/// Regression (a school district's announcements accordion): each
+/// announcement, an `h2` around a `button#…-trigger` that holds its
+/// title, a "Posted 11/24/2026" span and a chevron, was titled "Meal
+/// Pickup SitesPosted 11/24/2026" and linked to the button's id. The
+/// title is read inside the button without the date before the chevron;
+/// the record's own place links it, not the control's.
+#[test]
+fn an_accordion_entry_is_titled_inside_its_button_and_linked_by_its_place() {
+    let entry = |n: u32, title: &str| {
+        format!(
+            "<div class='accordion__item' id=announcement-{n}><h2><button id=announcement-{n}-trigger \
+             aria-controls=announcement-{n}-panel><span class=accordion__title>{title}</span>\
+             <span class=accordion__date>Posted <time datetime=2026-11-2{n}>11/2{n}/2026</time></span>\
+             <svg aria-hidden=true><path d='M7 8'/></svg></button></h2>\
+             <div id=announcement-{n}-panel hidden><p>Free meals for any child during the break.</p></div></div>"
+        )
+    };
+    let html = format!(
+        "<div>{}{}</div>",
+        entry(4, "Thanksgiving Break Meal Pickup Sites"),
+        entry(1, "Winter Coat Drive at All Elementary Schools")
+    );
+    let items = items_of(
+        &html,
+        "accordion__item",
+        "https://district.example/announcements",
+    );
+    assert_eq!(
+        titles_and_links(&items),
+        [
+            (
+                "Thanksgiving Break Meal Pickup Sites",
+                "https://district.example/announcements#announcement-4"
+            ),
+            (
+                "Winter Coat Drive at All Elementary Schools",
+                "https://district.example/announcements#announcement-1"
+            )
         ]
     );
 }

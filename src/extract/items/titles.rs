@@ -248,8 +248,72 @@ pub(crate) fn title_text(doc: &Document, node: NodeId) -> String {
 /// The nodes [`title_text`] reads: title element `node` without its
 /// badges.
 pub(crate) fn title_range(doc: &Document, node: NodeId) -> std::ops::Range<NodeId> {
+    let node = sole_wrapper(doc, node);
     let (leading, trailing) = title_badges(doc, node);
+    let trailing = match trailing {
+        Some(t) => Some(label_before_date(doc, node, t).unwrap_or(t)),
+        // A label before a date written out after a separator ("… <span
+        // class=badge-beta>Beta</span> — 28 April 2026"): the title ends
+        // before the label (the date goes with it, see `undated_title`).
+        None => date_tail(doc, node).and_then(|t| label_before_date(doc, node, t)),
+    };
     leading.map_or(node, |b| doc.node(b).end)..trailing.unwrap_or(doc.node(node).end)
+}
+
+/// The element a title element only wraps (an accordion's `h2` around
+/// its `button`, which holds the title and its badges), else `node`. A
+/// link stays: its title is read as a link's ([`link_title_node`]).
+fn sole_wrapper(doc: &Document, node: NodeId) -> NodeId {
+    let mut shown = doc
+        .children(node)
+        .filter(|&c| !matches!(doc.node(c).data, NodeData::Text { blank: true, .. }));
+    match (shown.next(), shown.next()) {
+        (Some(c), None) if doc.element(c).is_some_and(|e| e.name != "a") => c,
+        _ => node,
+    }
+}
+
+/// The last child of `node` when it is a text that opens with a
+/// separator and holds a year ("— 28 April 2026").
+fn date_tail(doc: &Document, node: NodeId) -> Option<NodeId> {
+    let last = doc
+        .children(node)
+        .filter(|&c| !matches!(doc.node(c).data, NodeData::Text { blank: true, .. }))
+        .last()?;
+    match &doc.node(last).data {
+        NodeData::Text { text, .. } => {
+            let t = text.trim_start();
+            let year = crate::extract::dates::byte_runs(t.as_bytes(), u8::is_ascii_digit)
+                .any(|r| r.len() == 4);
+            (t.starts_with(DATE_SEPARATORS) && year).then_some(last)
+        }
+        _ => None,
+    }
+}
+
+/// The label badge right before a dropped trailing date `date`, with
+/// only a separator between them ("Version 5.12.0-beta.2 <span
+/// class=badge-beta>Beta</span> — <time>29 October 2026</time>"): the
+/// title ends before the badge too, when a headline or version stays.
+fn label_before_date(doc: &Document, node: NodeId, date: NodeId) -> Option<NodeId> {
+    let kids: Vec<NodeId> = doc.children(node).take_while(|&c| c < date).collect();
+    let mut before = kids.iter().rev().skip_while(|&&c| match &doc.node(c).data {
+        NodeData::Text { text, .. } => text
+            .trim()
+            .chars()
+            .all(|ch| DATE_SEPARATORS.contains(&ch) || ch.is_whitespace()),
+        _ => false,
+    });
+    let &badge = before.next()?;
+    let e = doc.element(badge)?;
+    let labelled = e
+        .attr("class")
+        .is_some_and(|c| has_part(c.split_ascii_whitespace(), b"-_", BADGE_CLASS_PARTS));
+    let rest = doc.text_of_range(node, badge);
+    (labelled
+        && doc.text_bytes(badge) <= MAX_BADGE_BYTES
+        && (rest.trim().len() >= MIN_TITLE_AFTER_BADGE || releases::has_version(&rest)))
+    .then_some(badge)
 }
 
 /// Class-name parts of a badge: a short label set before or after a
@@ -313,8 +377,33 @@ pub(super) fn title_badges(doc: &Document, node: NodeId) -> (Option<NodeId>, Opt
         ((date && short) || label).then_some((bytes, date))
     };
     let total = doc.text_bytes(node);
-    let leading = badge(first).filter(|&(b, _)| b > 0).map(|b| (first, b));
-    let trailing = last.and_then(|l| Some((l, badge(l)?)));
+    // A leading label in capitals ("NEW LISTING" glued before an
+    // auction's title) is a badge whatever its class says.
+    let caps = |c: NodeId| {
+        let bytes = doc.text_bytes(c);
+        (doc.element(c).is_some() && bytes <= MAX_BADGE_BYTES && is_caps_label(&doc.text(c)))
+            .then_some((bytes, false))
+    };
+    let leading = badge(first)
+        .or_else(|| caps(first))
+        .filter(|&(b, _)| b > 0)
+        .map(|b| (first, b));
+    // A date badge before a trailing symbol (an accordion's "Posted
+    // 11/24/2026" before its chevron) ends the title as the symbol does.
+    let trailing = last.and_then(|l| {
+        let (bytes, date) = badge(l)?;
+        let before = (bytes == 0 && date)
+            .then(|| {
+                doc.children(node)
+                    .take_while(|&c| c < l)
+                    .filter(|&c| !matches!(doc.node(c).data, NodeData::Text { blank: true, .. }))
+                    .last()
+            })
+            .flatten()
+            .filter(|&b| b != first)
+            .and_then(|b| Some((b, badge(b).filter(|d| d.1)?)));
+        Some(before.unwrap_or((l, (bytes, date))))
+    });
     // A label needs a headline or a version beside it (a release's
     // "3.1.1" beside its "yanked"); a date only some text (a release
     // card's "3.14.0" beside its "Oct 2, 2026").
@@ -333,6 +422,19 @@ pub(super) fn title_badges(doc: &Document, node: NodeId) -> (Option<NodeId>, Opt
         (_, Some((l, b))) if keeps(&[b]) => (None, Some(l)),
         _ => (None, None),
     }
+}
+
+/// True for a label written in capitals: two words at most, of capital
+/// letters only, four letters or more in all ("NEW LISTING", "LIVE";
+/// not "AI", nor a model's "OM-1n").
+fn is_caps_label(text: &str) -> bool {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let letters = words.iter().map(|w| w.chars().count()).sum::<usize>();
+    (1..=2).contains(&words.len())
+        && letters >= 4
+        && words
+            .iter()
+            .all(|w| w.chars().all(|c| c.is_alphabetic() && c.is_uppercase()))
 }
 
 /// True for a label in square brackets set apart from a title: a search
@@ -490,11 +592,18 @@ pub(super) fn choose_title(
             links
                 .iter()
                 .filter(usable)
+                .find(|l| leaf_twin(doc, plan, l.node))
+        })
+        .or_else(|| {
+            links
+                .iter()
+                .filter(usable)
                 .max_by_key(|l| (l.text.chars().count(), std::cmp::Reverse(l.node)))
         });
     let link_chars = title_link.map_or(0, |l| l.text.chars().count());
     let link_title =
         |l: &LinkInfo| split_link_title(doc, l.node).unwrap_or_else(|| l.text.to_string());
+    let heading_title = |h: NodeId| undated_title(heading_text(doc, h), dates);
     match (title_link, heading) {
         // A live blog's updates are linked by their timestamps: an update
         // is titled by its heading, or else by its words, as a comment is.
@@ -513,7 +622,7 @@ pub(super) fn choose_title(
                 && doc.contains(h, l.node)
                 && !l.text.chars().any(char::is_alphabetic) =>
         {
-            (heading_text(doc, h), Some(l.node), None)
+            (heading_title(h), Some(l.node), None)
         }
         // A file is no headline: a notice whose heading has no link of
         // its own and whose only page is its file ("Hearing Notice (PDF,
@@ -522,18 +631,18 @@ pub(super) fn choose_title(
             if !links.iter().any(|x| doc.contains(h, x.node))
                 && is_attachment(&l.text, l.url.path()) =>
         {
-            (heading_text(doc, h), Some(l.node), Some(h))
+            (heading_title(h), Some(l.node), Some(h))
         }
         // An identifier is no headline: a preprint listing's entry is
         // linked by "arXiv:2611.18042" and titled in its `div.list-title`.
         (Some(l), _)
             if is_identifier(&l.text)
-                && let Some(title) = identified_title(doc, record) =>
+                && let Some(title) = identified_title(doc, record, l.node) =>
         {
             (title, Some(l.node), None)
         }
         (Some(l), _) if l.on_title_path || in_heading(l) => (link_title(l), Some(l.node), None),
-        (_, Some(h)) if link_chars < 4 => (heading_text(doc, h), title_link.map(|l| l.node), None),
+        (_, Some(h)) if link_chars < 4 => (heading_title(h), title_link.map(|l| l.node), None),
         // A heading off the title path, with no link of its own but its
         // place on the page (a changelog's "[1.9.2] - 2026-01-20¶" whose
         // version has no compare link, a wiki discussion's `h2` with its
@@ -547,7 +656,7 @@ pub(super) fn choose_title(
                 .iter()
                 .find(|l| is_more_text(&l.text))
                 .or_else(|| call_to_action(doc, links));
-            (heading_text(doc, h), more.map(|l| l.node), None)
+            (heading_title(h), more.map(|l| l.node), None)
         }
         // An untitled post among titled ones (a blog's one-line note, its
         // only links the author and the time it was posted) is titled as a
@@ -560,9 +669,67 @@ pub(super) fn choose_title(
         {
             (title, links.iter().find(usable).map(|l| l.node), None)
         }
+        // Every link a label its group repeats (or an identifier, a file
+        // number): the record's own words title it, and its button (or
+        // first link) leads to its page.
+        (Some(_), None)
+            if links.iter().any(|l| plan.label_links.contains(&l.node))
+                && links
+                    .iter()
+                    .filter(usable)
+                    .all(|l| plan.label_links.contains(&l.node) || is_identifier(&l.text))
+                && let Some(title) = labelled_title(doc, record, dates) =>
+        {
+            let link = call_to_action(doc, links).or_else(|| links.iter().find(usable));
+            (title, link.map(|l| l.node), None)
+        }
         (Some(l), _) => (link_title(l), Some(l.node), None),
         _ => (first_line(doc, record), None, None),
     }
+}
+
+/// Separators between a heading's name and the date after it.
+const DATE_SEPARATORS: &[char] = &['-', '–', '—', '|', '·'];
+
+/// Longest date read after a heading's name ([`undated_title`]).
+const MAX_HEADING_DATE_BYTES: usize = 40;
+
+/// A heading's title without the date it ends with after a separator
+/// ("2.8.0 - 2026-11-12", "Version 5.12.1 — 24 November 2026"): the
+/// record's date is its date, its title the name before it, out of the
+/// brackets of an unlinked reference ("[2.3.1]"). A heading that is a
+/// date alone, or whose end is no whole date, stays as it is.
+pub(super) fn undated_title(title: String, dates: &DateContext) -> String {
+    let whole = title.trim_end();
+    let t = whole.trim_end_matches(DATE_SEPARATORS).trim_end();
+    // The separator before a date the title's badges dropped.
+    if t.len() < whole.len() && whole[t.len()..].starts_with(char::is_whitespace) {
+        return t.to_string();
+    }
+    // The last separator with a space on each side.
+    let mut spaced = t.char_indices().filter(|&(at, c)| {
+        DATE_SEPARATORS.contains(&c)
+            && t[..at].ends_with(char::is_whitespace)
+            && t[at + c.len_utf8()..].starts_with(char::is_whitespace)
+    });
+    let Some((at, _)) = spaced.next_back() else {
+        return title;
+    };
+    let (name, day) = (
+        t[..at].trim_end(),
+        t[at..].trim_start_matches(DATE_SEPARATORS).trim(),
+    );
+    let dated = day.len() <= MAX_HEADING_DATE_BYTES
+        && day.bytes().filter(u8::is_ascii_digit).count() >= 4
+        && parse_date(day, dates).is_some();
+    if !dated || !name.chars().any(char::is_alphanumeric) {
+        return title;
+    }
+    let bare = name
+        .strip_prefix('[')
+        .and_then(|n| n.strip_suffix(']'))
+        .filter(|n| !n.contains(['[', ']']));
+    bare.unwrap_or(name).to_string()
 }
 
 /// Class-name parts of a link shown as a button, or of the element
@@ -684,6 +851,27 @@ pub(super) fn emphasis_title(doc: &Document, record: &Record, link_chars: usize)
     best.map(|(_, text)| text)
 }
 
+/// The title of a record whose links are all labels its group repeats
+/// (a filings table's row: "Documents", "Interactive Data", its file
+/// number): its first text outside links of at least
+/// [`MIN_EMPHASIS_TITLE_CHARS`] characters, with a letter and no date,
+/// the description its cell starts with ("Current report, items 7.01
+/// and 9.01", not the form type "8-K" nor an "AMEND" badge).
+fn labelled_title(doc: &Document, record: &Record, dates: &DateContext) -> Option<String> {
+    outside_links(doc, record).find_map(|i| match &doc.node(i).data {
+        NodeData::Text { text, blank: false } => {
+            // Without the bracket its label links open ("… 2026. [").
+            let t = collapse_whitespace(text);
+            let t = t.trim_end_matches(['[', '(', '|', ' ']).to_string();
+            (t.chars().count() >= MIN_EMPHASIS_TITLE_CHARS
+                && t.chars().any(char::is_alphabetic)
+                && parse_date(&t, dates).is_none())
+            .then_some(t)
+        }
+        _ => None,
+    })
+}
+
 /// Calls `f` with each span a text node of `record` outside links holds
 /// between curly quotes: the title of a citation written as plain text
 /// (`J. Kim and L. Marchetti. “Calibrated Uncertainty for …,” Proc.
@@ -753,17 +941,50 @@ const MIN_IDENTIFIER_DIGITS: usize = 4;
 /// [`MIN_EMPHASIS_TITLE_CHARS`] characters: a heading's text
 /// ([`heading_text`]), else the element's without the label before it
 /// ([`without_label`]: "Title:").
-pub(super) fn identified_title(doc: &Document, record: &Record) -> Option<String> {
+pub(super) fn identified_title(doc: &Document, record: &Record, a: NodeId) -> Option<String> {
     // The innermost: a bill's `span.bill-title` in its `td.col-title`,
     // without the cell's "Hot" tag and fiscal note link.
     let innermost = |i: NodeId| !(i + 1..doc.node(i).end).any(|j| is_title_element(doc, j));
+    let long = |text: &String| text.chars().count() >= MIN_EMPHASIS_TITLE_CHARS;
     elements_outside_links(doc, record)
         .filter(|&(i, _)| is_title_element(doc, i) && innermost(i))
         .map(|(i, tag)| match is_heading(tag) {
             true => heading_text(doc, i),
             false => without_label(doc, i),
         })
-        .find(|text| text.chars().count() >= MIN_EMPHASIS_TITLE_CHARS)
+        .find(long)
+        .or_else(|| text_after(doc, a).filter(long))
+}
+
+/// The bare text right after link `a` (a gazette notice's title after
+/// its number link, in no element of its own), collapsed.
+fn text_after(doc: &Document, a: NodeId) -> Option<String> {
+    let next = doc.node(a).end;
+    match &doc.node(next).data {
+        NodeData::Text { text, blank: false } if doc.node(next).parent == doc.node(a).parent => {
+            Some(collapse_whitespace(text))
+        }
+        _ => None,
+    }
+}
+
+/// True when link `a` is classed as the last step of the group's title
+/// path names (`a.notice__number`) though it stands elsewhere: a notice
+/// without the `div.notice__head` its group wraps numbers in.
+fn leaf_twin(doc: &Document, plan: &TitlePlan, a: NodeId) -> bool {
+    let Some(leaf) = plan
+        .path
+        .as_deref()
+        .map(|p| p.rsplit('/').next().unwrap_or(p))
+    else {
+        return false;
+    };
+    let Some(class) = leaf.strip_prefix("a.").filter(|c| !c.is_empty()) else {
+        return false;
+    };
+    doc.element(a)
+        .and_then(|e| e.attr("class"))
+        .is_some_and(|c| c.split_whitespace().any(|t| t == class))
 }
 
 /// The record's elements (with their tags) that are neither links nor
@@ -838,6 +1059,24 @@ pub(super) fn unquoted_title(text: &str) -> &str {
 /// permalink, `#v4-12-0`).
 pub(super) fn heading_anchor(doc: &Document, heading: NodeId, base: &Url) -> Option<Url> {
     Some(place_on_page(base, heading_fragment(doc, heading)?))
+}
+
+/// The place a record's heading `h` links to: its own ([`heading_anchor`]),
+/// unless that is the `id` of a control inside it (an accordion's
+/// `button#announcement-2291-trigger`, there for scripts) and the record
+/// has a place of its own (`div#announcement-2291`).
+pub(super) fn heading_place(doc: &Document, record: &Record, h: NodeId, base: &Url) -> Option<Url> {
+    let control = (h..doc.node(h).end)
+        .find(|&i| {
+            doc.element(i)
+                .and_then(|e| e.attr("id"))
+                .is_some_and(|v| !v.trim().is_empty())
+        })
+        .is_some_and(|i| doc.is_tag(i, "button"));
+    match control {
+        true => record_anchor(doc, record, base).or_else(|| heading_anchor(doc, h, base)),
+        false => heading_anchor(doc, h, base),
+    }
 }
 
 /// `base` linked to the place `fragment` names on it.

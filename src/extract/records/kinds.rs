@@ -136,6 +136,99 @@ pub(super) fn css_module_stem(token: &str) -> Option<&str> {
     (word(component) && word(local) && hashed && stable_class(stem)).then_some(stem)
 }
 
+/// Most distinct class tokens of one parent's children read as
+/// candidate stripes ([`stripe_classes`]): the bound keeps a hostile
+/// parent's work linear.
+const MAX_STRIPE_CANDIDATES: usize = 8;
+
+/// Class tokens that stripe `parent`'s children by alternation, whatever
+/// their name (`tr.filing-row` and `tr.filing-row.blueRow`, then again):
+/// a token is a stripe when, among the children of one tag that share
+/// another class with its bearers (the family), it is on every other
+/// one from the first two to the last two, on two or more, and its
+/// bearers look like their neighbours (as many element children as the
+/// family member beside the first bearer). A title row and its detail
+/// row (`tr.athing` and a bare `tr`) share no class, and a row
+/// `tr.row.main` of three cells before `tr.row.detail` of one is no
+/// stripe: those are parts of one record, not where it falls.
+pub(super) fn stripe_classes(doc: &Document, parent: NodeId) -> Vec<&str> {
+    let class_of = |c: NodeId| doc.element(c).and_then(|e| e.attr("class"));
+    // Stripes need a class attribute that comes back every other child
+    // after a different one (`a b a`): a cheap test, done before any token
+    // is read, that most parents fail.
+    let (mut classed, mut turns) = (0usize, false);
+    let mut last: [Option<&str>; 2] = [None, None];
+    for c in doc.children(parent).take(MAX_CHILDREN as usize) {
+        if let Some(class) = class_of(c) {
+            classed += 1;
+            turns |= last[0] == Some(class) && last[1] != Some(class);
+            last = [last[1], Some(class)];
+        }
+    }
+    if classed < 4 || !turns {
+        return Vec::new();
+    }
+    // Each classed child with its stable tokens, read once.
+    let rows: Vec<(NodeId, Vec<&str>)> = doc
+        .children(parent)
+        .take(MAX_CHILDREN as usize)
+        .filter(|&c| class_of(c).is_some())
+        .map(|c| (c, stable_classes(doc, c).collect()))
+        .collect();
+    let mut candidates: Vec<&str> = Vec::new();
+    'rows: for (_, tokens) in &rows {
+        for &t in tokens {
+            if !candidates.contains(&t) {
+                if candidates.len() == MAX_STRIPE_CANDIDATES {
+                    break 'rows;
+                }
+                candidates.push(t);
+            }
+        }
+    }
+    candidates
+        .into_iter()
+        .filter(|&t| stripes_by_alternation(doc, &rows, t))
+        .collect()
+}
+
+/// True when class `t` alternates through its family among `rows` (see
+/// [`stripe_classes`]).
+fn stripes_by_alternation(doc: &Document, rows: &[(NodeId, Vec<&str>)], t: &str) -> bool {
+    let Some((first, own)) = rows.iter().find(|(_, tokens)| tokens.contains(&t)) else {
+        return false;
+    };
+    let Some(tag) = doc.element(*first).map(|e| e.name.as_str()) else {
+        return false;
+    };
+    let family: Vec<&(NodeId, Vec<&str>)> = rows
+        .iter()
+        .filter(|(c, tokens)| {
+            doc.is_tag(*c, tag) && tokens.iter().any(|y| *y != t && own.contains(y))
+        })
+        .collect();
+    let at: Vec<usize> = (0..family.len())
+        .filter(|&i| family[i].1.contains(&t))
+        .collect();
+    let alternates = at.len() >= 2
+        && family.len() >= 4
+        && at.windows(2).all(|w| w[1] - w[0] == 2)
+        && at[0] <= 1
+        && at[at.len() - 1] + 2 >= family.len();
+    if !alternates {
+        return false;
+    }
+    let beside = if at[0] == 0 { 1 } else { at[0] - 1 };
+    let cells = |c: NodeId| {
+        doc.children(c)
+            .filter(|&k| doc.element(k).is_some())
+            .count()
+    };
+    family
+        .get(beside)
+        .is_some_and(|b| cells(b.0) == cells(family[at[0]].0))
+}
+
 /// Element kinds of one page, cached, and which elements have a sibling
 /// of their own kind.
 pub(super) struct Kinds<'d> {
@@ -163,6 +256,12 @@ pub(super) struct Kinds<'d> {
     classes: Vec<&'d str>,
     /// Reused for the kind counts of one parent's children.
     counts: HashMap<Kind, u32>,
+    /// Per node as a parent: the index in `stripe_sets` of the class
+    /// tokens that stripe its children ([`stripe_classes`]), [`UNKNOWN`]
+    /// until asked.
+    stripes_of: Vec<u32>,
+    /// Stripe sets found; the first is the empty one most parents have.
+    stripe_sets: Vec<Vec<&'d str>>,
 }
 
 impl<'d> Kinds<'d> {
@@ -181,6 +280,8 @@ impl<'d> Kinds<'d> {
             scratch: String::new(),
             classes: Vec::new(),
             counts: HashMap::default(),
+            stripes_of: vec![UNKNOWN; doc.nodes.len()],
+            stripe_sets: vec![Vec::new()],
         }
     }
 
@@ -272,6 +373,32 @@ impl<'d> Kinds<'d> {
             let classes = &mut self.classes;
             classes.clear();
             classes.extend(stable_classes(doc, id));
+            if !classes.is_empty()
+                && let Some(parent) = doc.node(id).parent
+            {
+                let set = match self.stripes_of.get(parent as usize) {
+                    Some(&k) if k != UNKNOWN => k,
+                    _ => {
+                        let found = stripe_classes(doc, parent);
+                        let k = match found.is_empty() {
+                            true => 0,
+                            false => {
+                                self.stripe_sets.push(found);
+                                (self.stripe_sets.len() - 1) as u32
+                            }
+                        };
+                        if let Some(slot) = self.stripes_of.get_mut(parent as usize) {
+                            *slot = k;
+                        }
+                        k
+                    }
+                };
+                if let Some(stripes) = self.stripe_sets.get(set as usize)
+                    && !stripes.is_empty()
+                {
+                    classes.retain(|c| !stripes.contains(c));
+                }
+            }
             classes.sort_unstable();
             classes.dedup();
             k.push_str(&e.name);
@@ -455,5 +582,73 @@ mod tests {
                 "{token:?} is state, generated or a size"
             );
         }
+    }
+
+    /// Regression (round 29's securities filings): rows striped by a
+    /// class of a colour's name (`blueRow`) are one kind; the stripe is
+    /// found by alternation, and the detail rows keep their own kind.
+    #[test]
+    fn a_class_on_every_other_row_is_a_stripe() {
+        let row = |stripe: &str| {
+            format!(
+                "<tr class='filing-row {stripe}'><td>8-K</td><td>Report</td><td>2026-11-25</td></tr>"
+            )
+        };
+        let mut html = String::from("<table>");
+        for i in 0..6 {
+            html.push_str(&row(if i % 2 == 1 { "blueRow" } else { "" }));
+            if i == 2 {
+                html.push_str("<tr class='amend-detail'><td colspan=3>Amendment</td></tr>");
+            }
+        }
+        html.push_str("</table>");
+        let doc = parse(&html);
+        let trs: Vec<NodeId> = (0..doc.nodes.len() as NodeId)
+            .filter(|&i| doc.is_tag(i, "tr"))
+            .collect();
+        let mut kinds = Kinds::new(&doc);
+        let k: Vec<String> = trs
+            .iter()
+            .map(|&i| {
+                let k = kinds.kind(i);
+                kinds.name(k).to_string()
+            })
+            .collect();
+        assert_eq!(
+            k.iter().filter(|n| *n == "tr.filing-row").count(),
+            6,
+            "{k:?}"
+        );
+        assert_eq!(k[3], "tr.amend-detail");
+    }
+
+    /// A title row and its metadata row are no stripes: they share no
+    /// class, or their cells differ.
+    #[test]
+    fn a_records_second_row_is_no_stripe() {
+        let pairs = |first: &str, second: &str| {
+            let mut html = String::from("<table>");
+            for _ in 0..4 {
+                html.push_str(&format!(
+                    "<tr class='{first}'><td>1.</td><td>v</td><td><a href=/s>Story</a></td></tr>\
+                     <tr class='{second}'><td colspan=3>12 points by ann</td></tr>"
+                ));
+            }
+            html.push_str("</table>");
+            let doc = parse(&html);
+            let table = (0..doc.nodes.len() as NodeId)
+                .find(|&i| doc.is_tag(i, "table"))
+                .expect("the table");
+            let body = doc
+                .children(table)
+                .find(|&c| doc.is_tag(c, "tbody"))
+                .unwrap_or(table);
+            stripe_classes(&doc, body)
+                .into_iter()
+                .map(str::to_string)
+                .collect::<Vec<_>>()
+        };
+        assert!(pairs("athing", "subtext").is_empty());
+        assert!(pairs("row main", "row detail").is_empty());
     }
 }
