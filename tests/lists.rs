@@ -1242,3 +1242,13 @@ fn gazette_notices_are_titled_after_their_numbers_and_dated_by_publication() {
 fn a_release_term_heads_its_notes() {
     check("release_history_dl_terms");
 }
+
+/// Regressions (a rendered Keep-a-Changelog file): each release's `h2`,
+/// a compare link ("2.8.0") and " - 2026-11-12", was titled with its date
+/// ("2.8.0 - 2026-11-12"), and a withdrawn one with its "[YANKED]". A
+/// heading's title ends before the date it closes with (the item's date)
+/// and the label after it.
+#[test]
+fn a_release_heading_is_titled_without_its_date() {
+    check("keep_a_changelog_compare_links");
+}

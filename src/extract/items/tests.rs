@@ -3123,6 +3123,8 @@ fn a_heading_ends_its_title_before_its_date() {
     );
     assert_eq!(undated("Version 5.12.1 —"), "Version 5.12.1");
     assert_eq!(undated("Release 3.0 | March 5, 2026"), "Release 3.0");
+    // A withdrawn release's label after its date goes with the date.
+    assert_eq!(undated("2.5.1 - 2026-06-03 [YANKED]"), "2.5.1");
     for kept in [
         "Best of 2023",
         "2026-11-12",
@@ -3198,15 +3200,17 @@ fn a_date_in_a_sentence_gives_way_to_a_date_line() {
 /// announcement, an `h2` around a `button#…-trigger` that holds its
 /// title, a "Posted 11/24/2026" span and a chevron, was titled "Meal
 /// Pickup SitesPosted 11/24/2026" and linked to the button's id. The
-/// title is read inside the button without the date before the chevron;
-/// the record's own place links it, not the control's.
+/// title is read inside the button without the date line before the
+/// chevron (also when it says when it was updated); the record's own
+/// place links it, not the control's.
 #[test]
 fn an_accordion_entry_is_titled_inside_its_button_and_linked_by_its_place() {
     let entry = |n: u32, title: &str| {
         format!(
             "<div class='accordion__item' id=announcement-{n}><h2><button id=announcement-{n}-trigger \
              aria-controls=announcement-{n}-panel><span class=accordion__title>{title}</span>\
-             <span class=accordion__date>Posted <time datetime=2026-11-2{n}>11/2{n}/2026</time></span>\
+             <span class=accordion__date>Posted <time datetime=2026-11-2{n}>11/2{n}/2026</time> \
+             <span>&middot; Updated 11/28/2026</span></span>\
              <svg aria-hidden=true><path d='M7 8'/></svg></button></h2>\
              <div id=announcement-{n}-panel hidden><p>Free meals for any child during the break.</p></div></div>"
         )

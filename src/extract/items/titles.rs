@@ -332,6 +332,9 @@ pub(super) const DATE_BADGE_PARTS: &[&str] = &["time", "date", "timestamp", "pos
 /// Longest badge text (bytes).
 pub(super) const MAX_BADGE_BYTES: usize = 24;
 
+/// Longest date badge text (bytes): a posting day and an update day.
+pub(super) const MAX_DATE_BADGE_BYTES: usize = 48;
+
 /// Text a title keeps at least once its badges are dropped (bytes).
 pub(super) const MIN_TITLE_AFTER_BADGE: usize = 10;
 
@@ -374,7 +377,9 @@ pub(super) fn title_badges(doc: &Document, node: NodeId) -> (Option<NodeId>, Opt
         let date = e.name == "time" || part(DATE_BADGE_PARTS) || decoration;
         let short = bytes <= MAX_BADGE_BYTES;
         let label = short && (part(BADGE_CLASS_PARTS) || is_bracketed_label(&doc.text(c)));
-        ((date && short) || label).then_some((bytes, date))
+        // A date line may say when it changed too ("Posted 11/20/2026 ·
+        // Updated 11/23/2026").
+        ((date && bytes <= MAX_DATE_BADGE_BYTES) || label).then_some((bytes, date))
     };
     let total = doc.text_bytes(node);
     // A leading label in capitals ("NEW LISTING" glued before an
@@ -421,6 +426,15 @@ pub(super) fn title_badges(doc: &Document, node: NodeId) -> (Option<NodeId>, Opt
         (Some((f, a)), _) if keeps(&[a]) => (Some(f), None),
         (_, Some((l, b))) if keeps(&[b]) => (None, Some(l)),
         _ => (None, None),
+    }
+}
+
+/// `text` without a bracketed label it ends with ("2026-06-03
+/// [YANKED]": a changelog's withdrawn release).
+fn without_bracketed_label(text: &str) -> &str {
+    match text.rfind(" [") {
+        Some(at) if is_bracketed_label(&text[at..]) => text[..at].trim_end(),
+        _ => text,
     }
 }
 
@@ -717,7 +731,7 @@ pub(super) fn undated_title(title: String, dates: &DateContext) -> String {
     };
     let (name, day) = (
         t[..at].trim_end(),
-        t[at..].trim_start_matches(DATE_SEPARATORS).trim(),
+        without_bracketed_label(t[at..].trim_start_matches(DATE_SEPARATORS).trim()),
     );
     let dated = day.len() <= MAX_HEADING_DATE_BYTES
         && day.bytes().filter(u8::is_ascii_digit).count() >= 4
