@@ -179,7 +179,7 @@ fn labelled_prior(doc: &Document, record: &Record, i: NodeId) -> bool {
 /// True when `text` holds a run of exactly four digits: what a day
 /// written in a sentence needs to be read without the clock, and what a
 /// label never holds.
-fn has_year_digits(text: &str) -> bool {
+pub(super) fn has_year_digits(text: &str) -> bool {
     crate::extract::dates::byte_runs(text.as_bytes(), u8::is_ascii_digit).any(|r| r.len() == 4)
 }
 

@@ -264,28 +264,27 @@ pub(crate) fn title_range(doc: &Document, node: NodeId) -> std::ops::Range<NodeI
 /// its `button`, which holds the title and its badges), else `node`. A
 /// link stays: its title is read as a link's ([`link_title_node`]).
 fn sole_wrapper(doc: &Document, node: NodeId) -> NodeId {
-    let mut shown = doc
-        .children(node)
-        .filter(|&c| !matches!(doc.node(c).data, NodeData::Text { blank: true, .. }));
+    let mut shown = shown_children(doc, node);
     match (shown.next(), shown.next()) {
         (Some(c), None) if doc.element(c).is_some_and(|e| e.name != "a") => c,
         _ => node,
     }
 }
 
+/// The children of `node` a reader sees: all but blank texts.
+fn shown_children(doc: &Document, node: NodeId) -> impl Iterator<Item = NodeId> + '_ {
+    doc.children(node)
+        .filter(|&c| !matches!(doc.node(c).data, NodeData::Text { blank: true, .. }))
+}
+
 /// The last child of `node` when it is a text that opens with a
 /// separator and holds a year ("— 28 April 2026").
 fn date_tail(doc: &Document, node: NodeId) -> Option<NodeId> {
-    let last = doc
-        .children(node)
-        .filter(|&c| !matches!(doc.node(c).data, NodeData::Text { blank: true, .. }))
-        .last()?;
+    let last = shown_children(doc, node).last()?;
     match &doc.node(last).data {
         NodeData::Text { text, .. } => {
             let t = text.trim_start();
-            let year = crate::extract::dates::byte_runs(t.as_bytes(), u8::is_ascii_digit)
-                .any(|r| r.len() == 4);
-            (t.starts_with(DATE_SEPARATORS) && year).then_some(last)
+            (t.starts_with(DATE_SEPARATORS) && has_year_digits(t)).then_some(last)
         }
         _ => None,
     }
@@ -296,24 +295,24 @@ fn date_tail(doc: &Document, node: NodeId) -> Option<NodeId> {
 /// class=badge-beta>Beta</span> — <time>29 October 2026</time>"): the
 /// title ends before the badge too, when a headline or version stays.
 fn label_before_date(doc: &Document, node: NodeId, date: NodeId) -> Option<NodeId> {
-    let kids: Vec<NodeId> = doc.children(node).take_while(|&c| c < date).collect();
-    let mut before = kids.iter().rev().skip_while(|&&c| match &doc.node(c).data {
-        NodeData::Text { text, .. } => text
-            .trim()
-            .chars()
-            .all(|ch| DATE_SEPARATORS.contains(&ch) || ch.is_whitespace()),
-        _ => false,
-    });
-    let &badge = before.next()?;
-    let e = doc.element(badge)?;
-    let labelled = e
+    let separator = |c: NodeId| {
+        matches!(&doc.node(c).data, NodeData::Text { text, .. }
+            if text.trim().chars().all(|ch| DATE_SEPARATORS.contains(&ch) || ch.is_whitespace()))
+    };
+    let badge = doc
+        .children(node)
+        .take_while(|&c| c < date)
+        .filter(|&c| !separator(c))
+        .last()?;
+    let labelled = doc
+        .element(badge)?
         .attr("class")
         .is_some_and(|c| has_part(c.split_ascii_whitespace(), b"-_", BADGE_CLASS_PARTS));
+    if !labelled || doc.text_bytes(badge) > MAX_BADGE_BYTES {
+        return None;
+    }
     let rest = doc.text_of_range(node, badge);
-    (labelled
-        && doc.text_bytes(badge) <= MAX_BADGE_BYTES
-        && (rest.trim().len() >= MIN_TITLE_AFTER_BADGE || releases::has_version(&rest)))
-    .then_some(badge)
+    (rest.trim().len() >= MIN_TITLE_AFTER_BADGE || releases::has_version(&rest)).then_some(badge)
 }
 
 /// Class-name parts of a badge: a short label set before or after a
@@ -346,9 +345,7 @@ pub(super) const MIN_TITLE_AFTER_BADGE: usize = 10;
 /// need only some text beside them, and go first when not both can. A
 /// badge that is the whole title is none.
 pub(super) fn title_badges(doc: &Document, node: NodeId) -> (Option<NodeId>, Option<NodeId>) {
-    let mut shown = doc
-        .children(node)
-        .filter(|&c| !matches!(doc.node(c).data, NodeData::Text { blank: true, .. }));
+    let mut shown = shown_children(doc, node);
     let Some(first) = shown.next() else {
         return (None, None);
     };
@@ -398,12 +395,7 @@ pub(super) fn title_badges(doc: &Document, node: NodeId) -> (Option<NodeId>, Opt
     let trailing = last.and_then(|l| {
         let (bytes, date) = badge(l)?;
         let before = (bytes == 0 && date)
-            .then(|| {
-                doc.children(node)
-                    .take_while(|&c| c < l)
-                    .filter(|&c| !matches!(doc.node(c).data, NodeData::Text { blank: true, .. }))
-                    .last()
-            })
+            .then(|| shown_children(doc, node).take_while(|&c| c < l).last())
             .flatten()
             .filter(|&b| b != first)
             .and_then(|b| Some((b, badge(b).filter(|d| d.1)?)));
@@ -1029,9 +1021,7 @@ const MAX_LABEL_BYTES: usize = 16;
 /// ending in a colon (`<span class=descriptor>Title:</span>`).
 fn without_label(doc: &Document, id: NodeId) -> String {
     let end = doc.node(id).end;
-    let first = doc
-        .children(id)
-        .find(|&c| !matches!(doc.node(c).data, NodeData::Text { blank: true, .. }));
+    let first = shown_children(doc, id).next();
     let label = first.filter(|&c| {
         let t = doc.text(c);
         let t = t.trim();
@@ -1080,13 +1070,7 @@ pub(super) fn heading_anchor(doc: &Document, heading: NodeId, base: &Url) -> Opt
 /// `button#announcement-2291-trigger`, there for scripts) and the record
 /// has a place of its own (`div#announcement-2291`).
 pub(super) fn heading_place(doc: &Document, record: &Record, h: NodeId, base: &Url) -> Option<Url> {
-    let control = (h..doc.node(h).end)
-        .find(|&i| {
-            doc.element(i)
-                .and_then(|e| e.attr("id"))
-                .is_some_and(|v| !v.trim().is_empty())
-        })
-        .is_some_and(|i| doc.is_tag(i, "button"));
+    let control = first_id(doc, h).is_some_and(|(i, _)| doc.is_tag(i, "button"));
     match control {
         true => record_anchor(doc, record, base).or_else(|| heading_anchor(doc, h, base)),
         false => heading_anchor(doc, h, base),
@@ -1112,15 +1096,18 @@ pub(super) fn record_anchor(doc: &Document, record: &Record, base: &Url) -> Opti
 /// id=…>`), else the `#` place a link inside it points to
 /// ([`anchor_of`]).
 pub(super) fn heading_fragment(doc: &Document, heading: NodeId) -> Option<&str> {
-    let id_of = |i: NodeId| {
-        doc.element(i)?
-            .attr("id")
-            .map(str::trim)
-            .filter(|id| !id.is_empty())
-    };
-    (heading..doc.node(heading).end)
-        .find_map(id_of)
+    first_id(doc, heading)
+        .map(|(_, id)| id)
         .or_else(|| anchor_of(doc, heading))
+}
+
+/// The first element of the subtree at `heading` (itself included) with
+/// a non-blank `id`, and that `id`, trimmed.
+fn first_id(doc: &Document, heading: NodeId) -> Option<(NodeId, &str)> {
+    (heading..doc.node(heading).end).find_map(|i| {
+        let id = doc.element(i)?.attr("id")?.trim();
+        (!id.is_empty()).then_some((i, id))
+    })
 }
 
 /// The in-page place a link inside `heading` points to (its `¶`

@@ -370,32 +370,14 @@ impl<'d> Kinds<'d> {
         let mut tag = "";
         if let Some(e) = doc.element(id) {
             tag = e.name.as_str();
-            let classes = &mut self.classes;
+            let mut classes = std::mem::take(&mut self.classes);
             classes.clear();
             classes.extend(stable_classes(doc, id));
             if !classes.is_empty()
                 && let Some(parent) = doc.node(id).parent
             {
-                let set = match self.stripes_of.get(parent as usize) {
-                    Some(&k) if k != UNKNOWN => k,
-                    _ => {
-                        let found = stripe_classes(doc, parent);
-                        let k = match found.is_empty() {
-                            true => 0,
-                            false => {
-                                self.stripe_sets.push(found);
-                                (self.stripe_sets.len() - 1) as u32
-                            }
-                        };
-                        if let Some(slot) = self.stripes_of.get_mut(parent as usize) {
-                            *slot = k;
-                        }
-                        k
-                    }
-                };
-                if let Some(stripes) = self.stripe_sets.get(set as usize)
-                    && !stripes.is_empty()
-                {
+                let set = self.stripe_set(parent);
+                if let Some(stripes) = self.stripe_sets.get(set).filter(|s| !s.is_empty()) {
                     classes.retain(|c| !stripes.contains(c));
                 }
             }
@@ -409,10 +391,33 @@ impl<'d> Kinds<'d> {
                 k.push('.');
                 k.push_str(c);
             }
+            self.classes = classes;
         }
         let kind = self.intern(&k, tag);
         self.scratch = k;
         kind
+    }
+
+    /// The index in `stripe_sets` of the classes that stripe `parent`'s
+    /// children ([`stripe_classes`]), found once per parent.
+    fn stripe_set(&mut self, parent: NodeId) -> usize {
+        if let Some(&k) = self.stripes_of.get(parent as usize)
+            && k != UNKNOWN
+        {
+            return k as usize;
+        }
+        let found = stripe_classes(self.doc, parent);
+        let k = match found.is_empty() {
+            true => 0,
+            false => {
+                self.stripe_sets.push(found);
+                self.stripe_sets.len() - 1
+            }
+        };
+        if let Some(slot) = self.stripes_of.get_mut(parent as usize) {
+            *slot = k as u32;
+        }
+        k
     }
 
     /// The id of kind string `name`, whose elements are `tag`s.

@@ -205,23 +205,25 @@ pub(super) fn head_kind(
             c = doc.node(c).end;
         }
     }
-    let term = votes
-        .keys()
-        .copied()
-        .filter(|&k| kinds.tag_name(kinds.tag_of(k)) == "dt")
-        .max_by_key(|k| (votes.get(k).map_or(0, |v| v.0), std::cmp::Reverse(*k)));
-    let (kind, (count, weight)) = votes.into_iter().max_by(|a, b| {
+    let (&kind, &(count, weight)) = votes.iter().max_by(|a, b| {
         (a.1.1, a.1.0)
             .cmp(&(b.1.1, b.1.0))
-            .then(kinds.name(b.0).cmp(kinds.name(a.0)))
+            .then(kinds.name(*b.0).cmp(kinds.name(*a.0)))
     })?;
     // Where no sibling holds a headline (a release history's `dt`
     // "Version 5.12.1 — 24 November 2026" and its notes `dd`s, linking
     // only "learn more"), a description list's term heads its record: a
     // `dd` describes the `dt` before it.
-    let (kind, count, weight) = match term {
-        Some(t) if weight == 0 => (t, count, 1),
-        _ => (kind, count, weight),
+    let term = || {
+        votes
+            .iter()
+            .filter(|(k, _)| kinds.tag_name(kinds.tag_of(**k)) == "dt")
+            .max_by_key(|(k, v)| (v.0, std::cmp::Reverse(**k)))
+            .map(|(&k, _)| k)
+    };
+    let (kind, weight) = match weight {
+        0 => term().map_or((kind, 0), |t| (t, 1)),
+        _ => (kind, weight),
     };
     let variant_weight = if weight >= 2 * count { 2 } else { 1 };
     // The highest heading the mined siblings hold: a higher one between
