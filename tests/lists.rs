@@ -1252,3 +1252,70 @@ fn a_release_term_heads_its_notes() {
 fn a_release_heading_is_titled_without_its_date() {
     check("keep_a_changelog_compare_links");
 }
+
+/// Regression (a news topic page): the lead story above the river, its
+/// link carrying a tracking query (`…/great-lakes-warming/?itm_source=…`),
+/// and the row of four secondary cards were lost: five headings of the
+/// records' shape were more than two stragglers. Above the list a dated
+/// lead block of up to six stories joins it, and a path ending in `/`
+/// names its page whatever its query.
+#[test]
+fn a_fronts_lead_story_and_cards_join_its_river() {
+    check("news_topic_lead_block_over_river");
+}
+
+/// Regression (a culture magazine's home page): the featured block (a
+/// hero and three stacked features in three markups) sits beside the
+/// block that holds the "Latest" river and its sidebar, one level beyond
+/// where stragglers were looked for; the four features were lost.
+#[test]
+fn a_magazines_featured_block_beside_its_river_joins_it() {
+    check("magazine_featured_block_beside_river");
+}
+
+/// Regression (a game's store page): its "Development log" of three
+/// posts lost to the comments under the page, which say more. A list
+/// whose caption links the page its records lie under
+/// (`…/devlog` over `…/devlog/811203/…`) gains on the ranking.
+#[test]
+fn a_devlog_captioned_by_its_index_beats_the_comments() {
+    check("game_page_devlog_captioned_by_index");
+}
+
+/// Regressions (a free-software project's hand-written news page): each
+/// item is an `h3`, a `<p><i>date</i></p>` and paragraphs, lists, code
+/// and tables with no wrapper. The paragraph before each `h3` was taken
+/// to lead the record after it, so every record began with the one
+/// before's last paragraph (and date); an `h3` without a link is placed
+/// by its `<a name>`; the "Older news" index of years is no record.
+#[test]
+fn unwrapped_news_items_start_at_their_headings() {
+    check("project_news_unwrapped_named_anchors");
+}
+
+/// Regression (a town council's agendas and minutes): each meeting is a
+/// row of labels ("Agenda", "Minutes", "Watch") and its date. Rows with
+/// one link of their own ("Draft minutes", "Live on the night") were
+/// titled and linked by it, and the others by the longest label. A row
+/// whose first link and most links are labels is titled by its first
+/// date or words and linked by its first link.
+#[test]
+fn meeting_rows_are_titled_by_their_day_and_linked_by_their_agenda() {
+    check("committee_meetings_labelled_rows");
+}
+
+/// Regression (a city's vacancies table): a full-width "Featured
+/// apprenticeship" row, classed unlike the vacancies and linking the
+/// scheme's page, was a vacancy.
+#[test]
+fn a_full_width_banner_row_is_no_vacancy() {
+    check("vacancies_table_banner_row");
+}
+
+/// Regression (a standards tracker's drafts): each row's document cell
+/// is the draft's file name link and its title in bold under it; the
+/// drafts were titled by their file names.
+#[test]
+fn a_draft_is_titled_by_its_bold_name_not_its_file_name() {
+    check("drafts_tracker_slug_names");
+}

@@ -113,8 +113,38 @@ pub fn interruptions(doc: &Document, records: &[Record]) -> Vec<bool> {
                 || slot
                 || is_signup_box(doc, r)
                 || is_navigation(doc, r)
+                || is_archive_index(doc, r)
         })
         .collect()
+}
+
+/// True when a record is an index of older pages placed after the
+/// records: besides its heading, it holds only links named by years or
+/// numbers (a news page's last `h3` "Older news" over "2025 | 2024 | 2023 |
+/// 2012–2022"), at least two of them, and separators between them.
+pub(super) fn is_archive_index(doc: &Document, record: &Record) -> bool {
+    let (mut numbers, mut link_end, mut heading_end) = (0, 0, 0);
+    for i in record.start..record.end {
+        match &doc.node(i).data {
+            NodeData::Element(e) if e.name == "a" => link_end = doc.node(i).end,
+            NodeData::Element(e) if is_heading(&e.name) => heading_end = doc.node(i).end,
+            NodeData::Text { text, blank: false } => {
+                let numeric =
+                    |c: char| c.is_ascii_digit() || "-–— ".contains(c) || c.is_whitespace();
+                let fine = if i < link_end {
+                    numbers += usize::from(text.chars().any(|c| c.is_ascii_digit()));
+                    text.chars().all(numeric)
+                } else {
+                    i < heading_end || !text.chars().any(char::is_alphanumeric)
+                };
+                if !fine {
+                    return false;
+                }
+            }
+            _ => {}
+        }
+    }
+    numbers >= 2
 }
 
 /// True when a record is a navigation block placed among the records: a
@@ -194,7 +224,9 @@ pub fn other_slots(doc: &Document, records: &[Record]) -> Vec<bool> {
 /// columns; a grid's pager row, whose page links are all scripts,
 /// `javascript:__doPostBack(…)`), among records more than half of which
 /// link. A row whose cells line up with the records' (a security release
-/// without a page of its own) stays. All false when no row spans columns.
+/// without a page of its own) stays. So does a spanning row that links a
+/// page, unless it is a banner ([`is_banner_row`]). All false when no row
+/// spans columns.
 pub fn interludes(doc: &Document, records: &[Record]) -> Vec<bool> {
     let spanning: Vec<bool> = records.iter().map(|r| spans_columns(doc, r)).collect();
     // Rows that link are counted only when there are rows to drop.
@@ -203,8 +235,49 @@ pub fn interludes(doc: &Document, records: &[Record]) -> Vec<bool> {
     records
         .iter()
         .zip(spanning)
-        .map(|(r, spans)| rows_link && spans && !links_a_page(doc, r))
+        .map(|(r, spans)| {
+            rows_link && spans && (!links_a_page(doc, r) || is_banner_row(doc, records, r))
+        })
         .collect()
+}
+
+/// Fewest columns of a table whose full-width rows can be banners.
+const MIN_BANNER_COLUMNS: u32 = 3;
+
+/// True when `row` is one cell across the table's columns, as many as
+/// most `records` have cells (at least [`MIN_BANNER_COLUMNS`]), and lacks
+/// a class that most rows carry: a vacancies table's "Featured
+/// apprenticeship" promotion (`tr.vacancy-table__promo` among
+/// `tr.vacancy-table__row`s), which links the scheme's page.
+fn is_banner_row(doc: &Document, records: &[Record], row: &Record) -> bool {
+    let cells = |r: &Record| doc.children(r.start).filter(|&c| doc.element(c).is_some());
+    let mut one = cells(row);
+    let (Some(cell), None) = (one.next(), one.next()) else {
+        return false;
+    };
+    let span = doc
+        .element(cell)
+        .and_then(|e| e.attr("colspan"))
+        .and_then(|v| v.trim().parse::<u32>().ok())
+        .unwrap_or(1);
+    let wide = records
+        .iter()
+        .filter(|r| cells(r).count() as u32 == span)
+        .count();
+    let class = |r: &Record| doc.element(r.start).and_then(|e| e.attr("class"));
+    let own = class(row).unwrap_or("");
+    let missing = class(records.first().unwrap_or(row))
+        .unwrap_or("")
+        .split_ascii_whitespace()
+        .filter(|t| !own.split_ascii_whitespace().any(|o| o == *t))
+        .any(|t| {
+            let carrying = records
+                .iter()
+                .filter(|r| class(r).is_some_and(|c| c.split_ascii_whitespace().any(|o| o == t)))
+                .count();
+            carrying * 2 > records.len()
+        });
+    span >= MIN_BANNER_COLUMNS && wide * 2 > records.len() && missing
 }
 
 /// True for a table row with a cell spanning columns.

@@ -47,8 +47,10 @@ pub struct TitlePlan {
     pub activity: rustc_hash::FxHashSet<NodeId>,
     /// Where the group has no title path: the links whose text many
     /// records repeat ("Documents", "Interactive Data", one file number),
-    /// labels of a record, never its headline (see [`label_links`]).
-    pub label_links: rustc_hash::FxHashSet<NodeId>,
+    /// labels of a record, never its headline (see [`label_links`]); true
+    /// for a label more links repeat than half the records (a meeting's
+    /// "Agenda" in every row).
+    pub label_links: rustc_hash::FxHashMap<NodeId, bool>,
 }
 
 /// Share of records a title path must appear in.
@@ -393,11 +395,12 @@ const MAX_LABEL_CHARS: usize = 24;
 /// records or more, a short text of at most [`MAX_LABEL_CHARS`]: a filings table's "Documents" and "Interactive Data"
 /// buttons and its file number, the same in every row. They label their
 /// records; the title is the record's own text (see
-/// `titles::labelled_title`).
+/// `titles::labelled_title`). Each is mapped to whether more links than
+/// half the records repeat its text.
 fn label_links(
     records: usize,
     link_texts: &rustc_hash::FxHashMap<NodeId, String>,
-) -> rustc_hash::FxHashSet<NodeId> {
+) -> rustc_hash::FxHashMap<NodeId, bool> {
     let floor = MIN_LABEL_RECORDS.max((LABEL_SHARE * records as f64).ceil() as usize);
     let mut counts: rustc_hash::FxHashMap<&str, usize> = Default::default();
     for text in link_texts.values() {
@@ -407,8 +410,10 @@ fn label_links(
     }
     link_texts
         .iter()
-        .filter(|(_, t)| counts.get(t.as_str()).is_some_and(|&n| n >= floor))
-        .map(|(&a, _)| a)
+        .filter_map(|(&a, t)| {
+            let n = *counts.get(t.as_str())?;
+            (n >= floor).then_some((a, n * 2 > records))
+        })
         .collect()
 }
 

@@ -3239,3 +3239,200 @@ fn an_accordion_entry_is_titled_inside_its_button_and_linked_by_its_place() {
         ]
     );
 }
+
+/// Regression (a standards tracker): each draft's cell is its file name
+/// link and, under it, its title in bold; the drafts were titled by their
+/// file names. A name with words after it in plain text (a package and
+/// its description) stays the title.
+#[test]
+fn a_file_name_link_is_titled_by_the_bold_line_under_it() {
+    let row = |n: u32, after: &str| {
+        format!(
+            "<tr class=draft><td><a href=/doc/draft-ruiz-widget-{n}/>draft-ruiz-widget-{n}-03</a>\
+             <br>{after}</td><td>2024-03-0{n}</td></tr>"
+        )
+    };
+    let html = format!(
+        "<table>{}{}{}</table>",
+        row(1, "<b>Widget Transport over QUIC</b>"),
+        row(2, "<b>Unreliable Widget Delivery Using Datagrams</b>"),
+        row(3, "Widget transport, the third of them")
+    );
+    let items = items_of(&html, "draft", "https://tracker.example/doc/search/");
+    assert_eq!(
+        titles_and_links(&items),
+        [
+            (
+                "Widget Transport over QUIC",
+                "https://tracker.example/doc/draft-ruiz-widget-1/"
+            ),
+            (
+                "Unreliable Widget Delivery Using Datagrams",
+                "https://tracker.example/doc/draft-ruiz-widget-2/"
+            ),
+            (
+                "draft-ruiz-widget-3-03",
+                "https://tracker.example/doc/draft-ruiz-widget-3/"
+            )
+        ]
+    );
+    assert!(is_slug("draft-ruiz-widget-transport-03"));
+    for name in [
+        "left-pad",
+        "Widget-Transport-Draft",
+        "v4.3.0-rc.1",
+        "2024-03-01",
+    ] {
+        assert!(!is_slug(name), "{name}");
+    }
+}
+
+/// Regression (a town council's meetings): each row is its day and the
+/// labels every row repeats ("Agenda", "Minutes", "Watch"); a row with a
+/// link of its own beside them ("Draft minutes") was titled and linked by
+/// it, and the others by their longest label. A row whose first link and
+/// most links are labels is titled by its day (before a badge after it)
+/// and linked by its first link.
+#[test]
+fn a_meeting_row_of_labels_is_titled_by_its_day() {
+    let row = |day: u32, badge: &str, minutes: &str| {
+        format!(
+            "<tr class=meeting><td>Tue {day} Feb 2024 7:00pm{badge}</td>\
+             <td><a href=/m/agenda-{day}.pdf>Agenda</a></td><td>{minutes}</td>\
+             <td><a href=/webcast/{day}>Watch</a></td></tr>"
+        )
+    };
+    let minutes = |day: u32| format!("<a href=/m/minutes-{day}.pdf>Minutes</a>");
+    let html = format!(
+        "<table>{}{}{}{}</table>",
+        row(27, "", "<a href=/m/draft-27.pdf>Draft minutes</a>"),
+        row(
+            20,
+            " <span class=badge>Extraordinary meeting</span>",
+            &minutes(20)
+        ),
+        row(13, "", &minutes(13)),
+        row(6, "", &minutes(6))
+    );
+    let items = items_of(&html, "meeting", "https://council.example/meetings");
+    let got: Vec<(&str, &str)> = titles_and_links(&items);
+    assert_eq!(
+        got,
+        [
+            (
+                "Tue 27 Feb 2024 7:00pm",
+                "https://council.example/m/agenda-27.pdf"
+            ),
+            (
+                "Tue 20 Feb 2024 7:00pm",
+                "https://council.example/m/agenda-20.pdf"
+            ),
+            (
+                "Tue 13 Feb 2024 7:00pm",
+                "https://council.example/m/agenda-13.pdf"
+            ),
+            (
+                "Tue 6 Feb 2024 7:00pm",
+                "https://council.example/m/agenda-6.pdf"
+            )
+        ]
+    );
+}
+
+/// Regression (a project's hand-written news page): an item whose `h3`
+/// holds no link but an `<a name>` anchor is linked to that place.
+#[test]
+fn a_heading_is_placed_by_its_named_anchor() {
+    let item = |name: &str, title: &str| {
+        format!(
+            "<div class=news><h3><a name={name}></a>{title}</h3><p><i>2024-02-0{}</i></p>\
+             <p>Details are on the <a href=security.html>security page</a> for everyone.</p></div>",
+            title.len() % 9
+        )
+    };
+    let html = format!(
+        "<div>{}{}{}</div>",
+        item("sec-2024-02", "Security fix: heap overflow in the splitter"),
+        item("maint", "New maintainer for the formatter"),
+        item("git", "Repository moved to new hosting")
+    );
+    let items = items_of(&html, "news", "https://project.example/news.html");
+    assert_eq!(
+        titles_and_links(&items),
+        [
+            (
+                "Security fix: heap overflow in the splitter",
+                "https://project.example/news.html#sec-2024-02"
+            ),
+            (
+                "New maintainer for the formatter",
+                "https://project.example/news.html#maint"
+            ),
+            (
+                "Repository moved to new hosting",
+                "https://project.example/news.html#git"
+            )
+        ]
+    );
+}
+
+/// Regression (a project's news page): its last `h3`, "Older news" over
+/// links to yearly pages, was one more news item. A record holding, beside
+/// its heading, only links named by years or numbers is an index; one
+/// with words outside its links, or links named by pictures, is not.
+#[test]
+fn an_index_of_years_is_no_record() {
+    let whole = |html: &str| {
+        let doc = crate::extract::dom::parse(html);
+        let r = Record {
+            start: 0,
+            end: doc.nodes.len() as NodeId,
+        };
+        interruptions::is_archive_index(&doc, &r)
+    };
+    assert!(whole(
+        "<h3>Older news</h3><p><a href=n-2025.html>2025</a> | <a href=n-2024.html>2024</a> | \
+         <a href=n-old.html>2012–2022</a></p>"
+    ));
+    assert!(!whole(
+        "<h3>Release 2</h3><p>Fixes <a href=/i/1234>1234</a> and <a href=/i/1240>1240</a>.</p>"
+    ));
+    assert!(!whole(
+        "<h3>Harbour photos</h3><a href=/p/1><img src=1.jpg></a><a href=/p/2><img src=2.jpg></a>"
+    ));
+}
+
+/// Regression (a city's vacancies table): a full-width promotion row
+/// among the vacancies (`tr.vacancy-table__promo`, one cell across all
+/// columns) links a page of its own, so it was a vacancy. Such a row,
+/// without the class the rows carry, is an interlude; a spanning row
+/// classed as they are stays.
+#[test]
+fn a_full_width_banner_row_is_an_interlude() {
+    let row = |n: u32| {
+        format!(
+            "<tr class='row vacancy'><td><a href=/jobs/{n}>Planning officer number {n}</a></td>\
+             <td>HR-{n}</td><td>Planning</td><td>01/03/2024</td></tr>"
+        )
+    };
+    let banner = |class: &str| {
+        format!(
+            "<tr class='{class}'><td colspan=4><p>Featured apprenticeship: business administration</p>\
+             <a href=/jobs/apprenticeships>Find out more about apprenticeships</a></td></tr>"
+        )
+    };
+    for (class, dropped) in [("row promo", true), ("row vacancy", false)] {
+        let html = format!(
+            "<table>{}{}{}{}{}</table>",
+            row(1),
+            row(2),
+            banner(class),
+            row(3),
+            row(4)
+        );
+        let doc = crate::extract::dom::parse(&html);
+        let records = records_where(&doc, |i| doc.is_tag(i, "tr"));
+        let flags = interludes(&doc, &records);
+        assert_eq!(flags, [false, false, dropped, false, false], "{class}");
+    }
+}

@@ -647,6 +647,14 @@ pub(super) fn choose_title(
         {
             (title, Some(l.node), None)
         }
+        // A file name is no headline either: a tracker's draft is linked by
+        // "draft-ruiz-widget-transport-03" and titled in bold under it.
+        (Some(l), _)
+            if is_slug(&l.text)
+                && let Some(title) = emphasis_after(doc, l.node) =>
+        {
+            (title, Some(l.node), None)
+        }
         (Some(l), _) if l.on_title_path || in_heading(l) => (link_title(l), Some(l.node), None),
         (_, Some(h)) if link_chars < 4 => (heading_title(h), title_link.map(|l| l.node), None),
         // A heading off the title path, with no link of its own but its
@@ -679,11 +687,7 @@ pub(super) fn choose_title(
         // number): the record's own words title it, and its button (or
         // first link) leads to its page.
         (Some(_), None)
-            if links.iter().any(|l| plan.label_links.contains(&l.node))
-                && links
-                    .iter()
-                    .filter(usable)
-                    .all(|l| plan.label_links.contains(&l.node) || is_identifier(&l.text))
+            if labelled_links(plan, links, usable)
                 && let Some(title) = labelled_title(doc, record, dates) =>
         {
             let link = call_to_action(doc, links).or_else(|| links.iter().find(usable));
@@ -857,25 +861,58 @@ pub(super) fn emphasis_title(doc: &Document, record: &Record, link_chars: usize)
     best.map(|(_, text)| text)
 }
 
+/// True when a record's links are labels its group repeats: all of them
+/// (or identifiers, a file number), with one label at least; or its first
+/// usable link, a label in most records, and at least half of them (a
+/// meeting's "Agenda" and "Minutes" beside its one "Draft minutes" or
+/// "Live on the night"; a tag that few records repeat labels no row).
+fn labelled_links(
+    plan: &TitlePlan,
+    links: &[LinkInfo],
+    usable: impl Fn(&&LinkInfo) -> bool,
+) -> bool {
+    let is_label = |l: &LinkInfo| plan.label_links.contains_key(&l.node);
+    let label = |l: &&LinkInfo| is_label(l) || is_identifier(&l.text);
+    let mut shown = links.iter().filter(usable).peekable();
+    let standing = shown
+        .peek()
+        .is_some_and(|l| plan.label_links.get(&l.node) == Some(&true));
+    let (labels, all) = shown.fold((0, 0), |(n, all), l| (n + usize::from(label(&l)), all + 1));
+    let every = labels == all && links.iter().any(is_label);
+    every || (standing && labels * 2 >= all)
+}
+
 /// The title of a record whose links are all labels its group repeats
 /// (a filings table's row: "Documents", "Interactive Data", its file
 /// number): its first text outside links of at least
 /// [`MIN_EMPHASIS_TITLE_CHARS`] characters, with a letter and no date,
 /// the description its cell starts with ("Current report, items 7.01
-/// and 9.01", not the form type "8-K" nor an "AMEND" badge).
+/// and 9.01", not the form type "8-K" nor an "AMEND" badge); or the
+/// whole date the record opens with: a meeting's row, its links "Agenda",
+/// "Minutes" and "Watch", is known by its day ("Tue 24 Nov 2026 7:00pm"),
+/// not by the "Extraordinary meeting" badge after it.
 fn labelled_title(doc: &Document, record: &Record, dates: &DateContext) -> Option<String> {
+    let first = (record.start..record.end)
+        .find(|&i| matches!(doc.node(i).data, NodeData::Text { blank: false, .. }));
     outside_links(doc, record).find_map(|i| match &doc.node(i).data {
         NodeData::Text { text, blank: false } => {
             // Without the bracket its label links open ("… 2026. [").
             let t = collapse_whitespace(text);
             let t = t.trim_end_matches(['[', '(', '|', ' ']).to_string();
-            (t.chars().count() >= MIN_EMPHASIS_TITLE_CHARS
+            let words = t.chars().count() >= MIN_EMPHASIS_TITLE_CHARS
                 && t.chars().any(char::is_alphabetic)
-                && parse_date(&t, dates).is_none())
-            .then_some(t)
+                && parse_date(&t, dates).is_none();
+            let day = Some(i) == first && is_whole_day(&t, dates);
+            (words || day).then_some(t)
         }
         _ => None,
     })
+}
+
+/// True when `text` names a day with its year (four digits or more),
+/// not "Posted today".
+fn is_whole_day(text: &str, dates: &DateContext) -> bool {
+    text.bytes().filter(u8::is_ascii_digit).count() >= 4 && parse_date(text, dates).is_some()
 }
 
 /// Calls `f` with each span a text node of `record` outside links holds
@@ -960,6 +997,43 @@ pub(super) fn identified_title(doc: &Document, record: &Record, a: NodeId) -> Op
         })
         .find(long)
         .or_else(|| text_after(doc, a).filter(long))
+}
+
+/// Fewest separators in a slug ([`is_slug`]).
+const MIN_SLUG_SEPARATORS: usize = 2;
+
+/// True for a link text that is a document's file name: one token of
+/// lowercase letters, digits and `-`, `_` or `.`, with at least
+/// [`MIN_SLUG_SEPARATORS`] dashes or underscores and a letter
+/// (`draft-ruiz-widget-transport-03`).
+pub(super) fn is_slug(text: &str) -> bool {
+    let t = text.trim();
+    t.bytes()
+        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b"-_.".contains(&b))
+        && t.bytes().filter(|b| b"-_".contains(b)).count() >= MIN_SLUG_SEPARATORS
+        && t.bytes().any(|b| b.is_ascii_lowercase())
+}
+
+/// The words in bold or italics right after link `a` among its
+/// siblings (past a line break), of at least [`MIN_EMPHASIS_TITLE_CHARS`]
+/// characters and two words: `<a>draft-ruiz-widget-transport-03</a><br>
+/// <b>Widget Transport over QUIC</b>`.
+fn emphasis_after(doc: &Document, a: NodeId) -> Option<String> {
+    let mut next = doc.next_element(a)?;
+    if doc.is_tag(next, "br") {
+        next = doc.next_element(next)?;
+    }
+    let between = (doc.node(a).end..next).any(|i| {
+        !doc.is_tag(i, "br") && matches!(&doc.node(i).data, NodeData::Text { blank: false, .. })
+    });
+    let emphasis = ["b", "strong", "em", "i"]
+        .iter()
+        .any(|t| doc.is_tag(next, t));
+    if between || !emphasis {
+        return None;
+    }
+    let text = collapse_whitespace(&doc.text(next));
+    (text.chars().count() >= MIN_EMPHASIS_TITLE_CHARS && text.contains(' ')).then_some(text)
 }
 
 /// The bare text right after link `a` (a gazette notice's title after
@@ -1102,10 +1176,14 @@ pub(super) fn heading_fragment(doc: &Document, heading: NodeId) -> Option<&str> 
 }
 
 /// The first element of the subtree at `heading` (itself included) with
-/// a non-blank `id`, and that `id`, trimmed.
+/// a non-blank `id`, or an anchor with a `name` (a hand-written news
+/// page's `<h3><a name="sec-2026-10"></a>Security fix …</h3>`), and that
+/// `id` or name, trimmed.
 fn first_id(doc: &Document, heading: NodeId) -> Option<(NodeId, &str)> {
     (heading..doc.node(heading).end).find_map(|i| {
-        let id = doc.element(i)?.attr("id")?.trim();
+        let e = doc.element(i)?;
+        let name = || e.attr("name").filter(|_| e.name == "a");
+        let id = e.attr("id").or_else(name)?.trim();
         (!id.is_empty()).then_some((i, id))
     })
 }

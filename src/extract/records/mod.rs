@@ -33,6 +33,7 @@ mod bare;
 mod cells;
 mod companions;
 mod hidden;
+mod indexed;
 mod kinds;
 mod nested;
 mod score;

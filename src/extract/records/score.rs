@@ -12,7 +12,10 @@
 //! A thread's comments are judged by their prose instead of their links
 //! (an author name and "permalink" are not headlines). A link inside a
 //! sentence is a reference, not a headline: a wiki discussion citing ten
-//! pages is one record, not ten.
+//! pages is one record, not ten. A list captioned as an aside ("Related")
+//! scores a quarter ([`super::aside`]); one captioned by a link to the
+//! page its records lie under ("Development log") half as much again
+//! ([`super::indexed`]).
 //!
 //! Invariants: pure over the arena; one pass over each record's nodes.
 
@@ -267,7 +270,17 @@ pub(super) fn score_group(
         .is_some_and(|c| super::aside::captioned_as_aside(doc, c))
     {
         g.score *= super::aside::ASIDE_PENALTY;
+    } else if g
+        .container
+        .is_some_and(|c| super::indexed::captioned_by_index(doc, c, &g.records))
+    {
+        g.score *= super::indexed::INDEX_BONUS;
     }
+}
+
+/// True when `r` holds a `<time>` or a short text with a year in it.
+pub(super) fn is_dated(doc: &Document, r: &Record) -> bool {
+    record_stats(doc, r).dated
 }
 
 /// What content records have and navigation lacks: 1 plus the weighted

@@ -562,6 +562,8 @@ impl Shape {
         };
         // Parts right before a head: only those can lead one.
         let mut before_head: HashSet<Kind> = HashSet::default();
+        // Parts right after a head, by kind: the record's body.
+        let mut after_head: HashMap<Kind, usize> = HashMap::default();
         for w in heads.windows(2) {
             shape.longest = shape.longest.max(w[1] - w[0]);
             for j in (w[0] + 1..w[1]).filter(|&j| !breaks[j]) {
@@ -570,7 +572,20 @@ impl Shape {
             if w[1] > w[0] + 1 && !breaks[w[1] - 1] {
                 before_head.insert(kinds.kind(children[w[1] - 1]));
             }
+            // Only a part that is not also the one before the next head
+            // (a `dt` between two `dd` heads leads the second).
+            if w[1] > w[0] + 2 && !breaks[w[0] + 1] {
+                *after_head
+                    .entry(kinds.kind(children[w[0] + 1]))
+                    .or_default() += 1;
+            }
         }
+        // A kind that follows most heads is what a record says after its
+        // title, not a part leading the next one (a news page's `p` date
+        // line and paragraphs after each `h3`, the last of them right
+        // before the next `h3`).
+        let gaps = heads.len().saturating_sub(1);
+        before_head.retain(|k| after_head.get(k).is_none_or(|&n| n * 2 <= gaps));
         // Those right before the first head show which parts lead, if
         // parts of that kind come right before the other heads too (a
         // link aggregator's rules notice, a plain `tr` like each story's
@@ -1071,5 +1086,31 @@ mod tests {
             .map(|r| doc.is_tag(r.start, "li") && doc.node(r.start).end == r.end)
             .collect();
         assert_eq!(rows, [true; 12], "{}", winner.selector);
+    }
+
+    /// Regression (a project's hand-written news page): each item is an
+    /// `h3`, a date paragraph and more paragraphs, the last of them right
+    /// before the next `h3`; `p` was taken to lead a record, so each one
+    /// began with the paragraphs of the one before. A kind that follows
+    /// most heads is their records' body, never a lead.
+    #[test]
+    fn paragraphs_after_each_heading_do_not_lead_the_next_record() {
+        let item = |n: usize| {
+            let more: String = (0..n % 3 + 1)
+                .map(|k| format!("<p>Paragraph {k} of item {n}, with enough words to count.</p>"))
+                .collect();
+            format!(
+                "<h3><a href=/news/{n}.html>Release {n} of the tools is out</a></h3>\
+                 <p><i>2026-0{}-1{n}</i></p>{more}",
+                1 + n % 9
+            )
+        };
+        let items: String = (0..8).map(item).collect();
+        let html =
+            format!("<body><div class=content><p>News, newest first.</p>{items}</div></body>");
+        let (doc, det) = detect_html(&html);
+        let winner = det.winner().expect("the news");
+        assert_eq!(winner.records.len(), 8);
+        assert!(winner.records.iter().all(|r| doc.is_tag(r.start, "h3")));
     }
 }

@@ -16,9 +16,16 @@
 //! live blog's pinned post, whose links, like its feed's, are in-page
 //! anchors that no link shape tells apart).
 //!
-//! Invariants: at most [`MAX_STRAGGLERS`], never more than the list's own
-//! records, and none at all when more headings (or twins) qualify (those
-//! are another list, not stragglers); never inside `nav`, `aside`, the page's `header`
+//! Above the list a front's lead block may hold more: a lead story and a
+//! row of secondary cards over a news site's "Latest" river, or a
+//! magazine's featured section beside the block that holds its river
+//! (looked for one level further up), up to [`MAX_LEAD_BLOCK`] when each
+//! of its stories and most of the list's records are dated.
+//!
+//! Invariants: at most [`MAX_STRAGGLERS`] (or a dated lead block of at
+//! most [`MAX_LEAD_BLOCK`], half the list, all above it), never more than
+//! the list's own records, and none at all when more headings (or twins)
+//! qualify (those are another list, not stragglers); never inside `nav`, `aside`, the page's `header`
 //! or `footer` (a post's own header is not chrome) or inside a record; each is a whole subtree (the heading, or the
 //! `article` it heads), in page order. Cost: one pass over the scope's
 //! nodes plus a walk up from each heading; each heading is checked against
@@ -32,14 +39,26 @@ use std::collections::{HashMap, HashSet};
 
 use crate::extract::dom::{Document, NodeId};
 
+use super::score::is_dated;
 use super::short::{heading_level, in_chrome, is_link};
 use super::{Record, RecordGroup};
 
 /// More headings of the records' shape than this are a list of their own.
 pub const MAX_STRAGGLERS: usize = 2;
 
+/// Headings of the records' shape above the list that may still be its
+/// own (a front's lead story and a row of secondary cards above its
+/// river), never more than half the list's records; any past the list
+/// count against [`MAX_STRAGGLERS`].
+pub const MAX_LEAD_BLOCK: usize = 6;
+
 /// How many levels above the list's container the scope reaches.
 const SCOPE_LEVELS: usize = 2;
+
+/// How many levels above the list's container a lead block before it is
+/// looked for: a magazine's featured section beside the block that holds
+/// its "Latest" river and the sidebar.
+const LEAD_SCOPE_LEVELS: usize = 3;
 
 /// Headings `h1`..`h4` can head a straggler (smaller ones are captions).
 const MAX_HEADING_LEVEL: usize = 3;
@@ -52,9 +71,12 @@ pub(super) fn find(doc: &Document, group: &RecordGroup) -> Vec<Record> {
         return Vec::new();
     };
     let extent = list_extent(doc, &group.records, container);
-    let scope = scope_of(doc, extent);
+    let scope = scope_of(doc, extent, SCOPE_LEVELS);
     let headed = match records_shape(doc, &group.records) {
-        Some(shape) => headed(doc, group, &shape, container, (scope, extent)),
+        Some(shape) => {
+            let lead = scope_of(doc, extent, LEAD_SCOPE_LEVELS);
+            headed(doc, group, &shape, container, (lead, scope, extent))
+        }
         None => Vec::new(),
     };
     if headed.is_empty() {
@@ -64,14 +86,15 @@ pub(super) fn find(doc: &Document, group: &RecordGroup) -> Vec<Record> {
     }
 }
 
-/// Headings in `scope` (around the list's `extent`) whose one link has
-/// the records' `shape` and is none of theirs (see the module header).
+/// Headings in `scope` (around the list's `extent`), or before it in the
+/// wider `lead` scope, whose one link has the records' `shape` and is
+/// none of theirs (see the module header).
 fn headed(
     doc: &Document,
     group: &RecordGroup,
     shape: &ShapePattern,
     container: NodeId,
-    (scope, extent): (NodeId, NodeId),
+    (lead, scope, extent): (NodeId, NodeId, NodeId),
 ) -> Vec<Record> {
     // The records' own pages, read once a heading's link has their shape.
     let known = OnceCell::new();
@@ -91,8 +114,9 @@ fn headed(
     let admitted =
         |s: &Shape| shape.admits(s) || own().is_some_and(|o| shape.admits(&s.seen_from(o)));
     let limit = MAX_STRAGGLERS.min(group.records.len());
+    let lead_limit = MAX_LEAD_BLOCK.min(group.records.len() / 2).max(limit);
     let mut found = Vec::new();
-    for h in (scope + 1)..doc.node(scope).end {
+    for h in (lead + 1)..doc.node(scope).end {
         if heading_level(doc, h).is_none_or(|l| l > MAX_HEADING_LEVEL)
             || inside_records(&group.records, h)
             || inside_records(&found, h)
@@ -108,13 +132,28 @@ fn headed(
             && !known().contains(&path_of(without_host(href)))
             && !is_caption(doc, top, container)
         {
-            found.push(record_for(doc, top, scope, extent, shape, href));
-            if found.len() > limit {
+            // Past the list, more than the stragglers allowed are another
+            // list; above it, a front's lead block may hold a few more.
+            if h >= extent && found.len() >= limit || found.len() >= lead_limit {
                 return Vec::new();
             }
+            let within = if h < scope { lead } else { scope };
+            found.push(record_for(doc, top, within, extent, shape, href));
         }
     }
+    if found.len() > limit && !dated_lead(doc, &found, &group.records) {
+        return Vec::new();
+    }
     found
+}
+
+/// True when a lead block of more than [`MAX_STRAGGLERS`] is news like
+/// the list: each of its stories and most of the list's records are
+/// dated. A carousel of picks above a grid of undated projects ("Projects
+/// We Love") is another list.
+fn dated_lead(doc: &Document, lead: &[Record], records: &[Record]) -> bool {
+    let dated = |r: &Record| is_dated(doc, r);
+    lead.iter().all(dated) && records.iter().filter(|r| dated(r)).count() * 2 > records.len()
 }
 
 /// Twins of the records above the list: elements of the tag and class
@@ -194,10 +233,11 @@ fn list_extent(doc: &Document, records: &[Record], container: NodeId) -> NodeId 
         .unwrap_or(container)
 }
 
-/// The container's grandparent (or parent), never `body` or `html`.
-fn scope_of(doc: &Document, container: NodeId) -> NodeId {
+/// The container's ancestor `levels` up (or the highest below `body`),
+/// never `body` or `html`.
+fn scope_of(doc: &Document, container: NodeId, levels: usize) -> NodeId {
     let mut scope = container;
-    for p in doc.ancestors(container).take(SCOPE_LEVELS) {
+    for p in doc.ancestors(container).take(levels) {
         if doc.is_tag(p, "body") || doc.is_tag(p, "html") {
             break;
         }
@@ -358,7 +398,8 @@ pub(super) fn heading_link(doc: &Document, r: &Record) -> Option<NodeId> {
 /// ("", "/blog", 2), `/news/2024/03/a-post` → ("", "/news/#/#", 4).
 /// Absolute URLs keep their host. A link with a query names its page by
 /// the query, so the script is part of the shape (`viewtopic.php?t=1` is
-/// not `viewforum.php?f=2`).
+/// not `viewforum.php?f=2`), unless its path ends in `/`: a story's
+/// `/climate/2026/11/29/a-story/?itm_source=lead` is the story.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub(super) struct Shape {
     host: String,
@@ -370,7 +411,9 @@ pub(super) struct Shape {
 pub(super) fn shape_of(href: &str) -> Option<Shape> {
     let (host, full) = host_and_path(href);
     let path = path_of(full);
-    let query = full[path.len()..].starts_with('?') && full.len() > path.len() + 1;
+    // A path ending in `/` names its page itself: its query tracks.
+    let query =
+        full[path.len()..].starts_with('?') && full.len() > path.len() + 1 && !path.ends_with('/');
     let trimmed = path.trim_end_matches('/');
     let (dir, last) = trimmed.rsplit_once('/').unwrap_or(("", trimmed));
     // No page at all, or a listing's own index page.
@@ -415,7 +458,7 @@ fn without_host(href: &str) -> &str {
 
 /// The host and the rest of `href` (trimmed): `("site.example", "/a/")`
 /// for `https://site.example/a/`, `("", "/a/")` for `/a/`.
-fn host_and_path(href: &str) -> (&str, &str) {
+pub(super) fn host_and_path(href: &str) -> (&str, &str) {
     let href = href.trim();
     match href.split_once("://") {
         Some((_, rest)) => rest.split_at(rest.find('/').unwrap_or(rest.len())),
@@ -764,6 +807,58 @@ mod tests {
         assert!(found[0].contains("past their design life"), "{found:?}");
     }
 
+    /// Regression (a news topic page): a lead story, linked in full with
+    /// a tracking query, and a row of four secondary cards stand above the
+    /// "Latest" river; five headings qualified, more than two stragglers,
+    /// so all five were lost. Above the list a lead block may hold six,
+    /// never more than half the list; past the list two stay the most.
+    #[test]
+    fn a_fronts_lead_story_and_card_row_above_its_river_are_stragglers() {
+        let card = |i: usize| {
+            format!(
+                "<article class=card><h3><a href='/climate/2026/11/28/card-{i}/'>Card story {i}</a></h3>\
+                 <time datetime='2026-11-28'>Nov. 28</time></article>"
+            )
+        };
+        let river = |n: usize, after: &str| {
+            let items: String = (0..n)
+                .map(|i| {
+                    format!(
+                        "<li class=item><h3><a href='/climate/2026/11/27/river-{i}/'>River story {i}</a></h3>\
+                         <time datetime='2026-11-27'>Nov. 27</time></li>"
+                    )
+                })
+                .collect();
+            format!(
+                "<section class=river><h2>Latest</h2><ol class=list>{items}</ol></section>{after}"
+            )
+        };
+        let front = |cards: usize, n: usize, after: &str| {
+            let row: String = (0..cards).map(card).collect();
+            format!(
+                "<html><head><link rel=canonical href='https://ledger.example/topics/climate'></head>\
+                 <body><main><section class=lead><h2><a href='https://ledger.example/climate/2026/11/29/lead/?itm_source=lead'>\
+                 The lead story</a></h2><p>Its standfirst, longer than the rest.</p>\
+                 <time datetime='2026-11-29'>Nov. 29</time></section>\
+                 <section class=row>{row}</section>{}</main></body></html>",
+                river(n, after)
+            )
+        };
+        let found = stragglers(&front(4, 12, ""));
+        assert_eq!(found.len(), 5, "{found:?}");
+        assert!(found[0].starts_with("The lead story"), "{found:?}");
+        assert!(found[4].starts_with("Card story 3"), "{found:?}");
+        // Six above a list of ten are more than half of it: another list.
+        assert!(stragglers(&front(5, 10, "")).is_empty());
+        // A heading of the records' shape past the list makes three more
+        // than the stragglers allowed around a list.
+        let past = "<h3><a href='/climate/2026/11/20/older/'>An older story</a></h3>";
+        assert!(stragglers(&front(1, 12, past)).is_empty());
+        // A lead block with an undated story is another list.
+        let undated = front(4, 12, "").replace("<time datetime='2026-11-29'>Nov. 29</time>", "");
+        assert!(stragglers(&undated).is_empty());
+    }
+
     /// Regression (a museum's exhibitions): the list runs across three
     /// sections ("Now on", "Coming soon", "Past"), and the featured
     /// exhibition sits above all of them, beyond the first section's
@@ -865,5 +960,10 @@ mod tests {
         assert_eq!(topic.script.as_deref(), Some("viewtopic.php"));
         assert_eq!(shape_of("./viewtopic.php?f=12&t=77"), Some(topic.clone()));
         assert_ne!(shape_of("./viewforum.php?f=12"), Some(topic));
+        // A path ending in `/` is the page; its query only tracks.
+        assert_eq!(
+            shape_of("/climate/2026/11/29/a-story/?itm_source=lead"),
+            shape_of("/climate/2026/11/28/another-story/")
+        );
     }
 }
