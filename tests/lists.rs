@@ -1319,3 +1319,13 @@ fn a_full_width_banner_row_is_no_vacancy() {
 fn a_draft_is_titled_by_its_bold_name_not_its_file_name() {
     check("drafts_tracker_slug_names");
 }
+
+/// Regression (a web developers' weekly newsletter): its "Quick bits",
+/// one-line `li` items in one more `section.issue-section` after the
+/// three sections of articles, were left out. A list in one more headed
+/// section of the kind that holds the winner's joins it; the sponsor's
+/// `article.item--sponsor` among the articles stays out.
+#[test]
+fn a_newsletters_quick_bits_join_its_sections_of_articles() {
+    check("newsletter_issue_sections_quick_bits");
+}

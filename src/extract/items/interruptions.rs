@@ -18,6 +18,7 @@ pub(super) const AD_MARKERS: &[&str] = &[
     "ads",
     "advert",
     "advertisement",
+    "sponsor",
     "sponsored",
     "promoted",
     "promotedlink",
@@ -48,10 +49,10 @@ pub fn is_advertising(doc: &Document, record: &Record) -> bool {
 }
 
 /// False when `class` cannot hold an [`AD_MARKERS`] part: each marker
-/// holds "ad", "sponsored" or "promoted" (a cheap look before the parts
+/// holds "ad", "sponsor" or "promoted" (a cheap look before the parts
 /// are split out; most classes hold none).
 fn may_name_ad(class: &str) -> bool {
-    crate::extract::dom::holds_any_ascii_ci(class.as_bytes(), &["ad", "sponsored", "promoted"])
+    crate::extract::dom::holds_any_ascii_ci(class.as_bytes(), &["ad", "sponsor", "promoted"])
 }
 
 /// True when the record's own link says it is paid for (`rel` holds

@@ -3436,3 +3436,22 @@ fn a_full_width_banner_row_is_an_interlude() {
         assert_eq!(flags, [false, false, dropped, false, false], "{class}");
     }
 }
+
+/// Regression (a newsletter's issue): a sponsor's item among the
+/// articles, `article.item.item--sponsor`, was one of them once the
+/// issue's "Quick bits" joined the list (the classes most records carry,
+/// which told it apart, were no longer most). A class part "sponsor"
+/// marks an ad as "sponsored" does; "sponsors" (a conference's page of
+/// them) does not.
+#[test]
+fn an_item_classed_as_a_sponsors_is_an_ad() {
+    let item = |class: &str| {
+        format!(
+            "<article class='{class}'><h3><a href=https://logs.example/>Stop grepping \
+             production logs</a></h3><p>Free for your first 10 GB.</p></article>"
+        )
+    };
+    assert!(first_is_ad(&item("item item--sponsor"), "article"));
+    assert!(!first_is_ad(&item("item item--sponsors"), "article"));
+    assert!(!first_is_ad(&item("item"), "article"));
+}

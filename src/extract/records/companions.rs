@@ -13,15 +13,23 @@
 //! title is to be announced has none). Its records join the winner's,
 //! in page order.
 //!
+//! A kept group continues the winner too when the winner's list stands in
+//! a headed section (`section.issue-section` opening with its `h2`, or
+//! several such sections side by side) and the group's records all stand
+//! in one more section of that kind beside them, opening with a heading of
+//! the same level, most of its records holding a link: a newsletter's "Quick bits"
+//! one-line items after its sections of articles, a conference's tracks
+//! listed in a `ul`, a table and `div`s. One group joins per section.
+//!
 //! Invariants: only the winner's records change; they stay disjoint and
 //! in page order; a group joins whole or not at all. Cost: one kind lookup
 //! per group, and one shape per record of a group of the winner's kinds.
 
 use super::kinds::Kinds;
-use super::short::in_chrome;
-use super::straggler::{heading_link, records_shape};
-use super::{Record, RecordGroup};
-use crate::extract::dom::Document;
+use super::short::{heading_level, in_chrome};
+use super::straggler::{heading_link, headline_href, records_shape};
+use super::{Record, RecordGroup, has_link};
+use crate::extract::dom::{Document, NodeId};
 
 /// Join the winner's companions to it (`groups` ranked, winner first).
 pub(super) fn join(doc: &Document, kinds: &mut Kinds<'_>, groups: &mut [RecordGroup]) {
@@ -31,13 +39,29 @@ pub(super) fn join(doc: &Document, kinds: &mut Kinds<'_>, groups: &mut [RecordGr
     if winner.dropped.is_some() || winner.thread {
         return;
     }
+    let mut joined = of_its_kind(doc, kinds, winner, rest);
+    joined.extend(in_sections(doc, kinds, winner, rest, &joined));
+    if !joined.is_empty() {
+        winner.records.extend(joined);
+        winner.records.sort_unstable_by_key(|r| r.start);
+    }
+}
+
+/// The records of the groups in `rest` of the winner's kinds whose
+/// heading links have the shape of its headline links.
+fn of_its_kind(
+    doc: &Document,
+    kinds: &mut Kinds<'_>,
+    winner: &RecordGroup,
+    rest: &[RecordGroup],
+) -> Vec<Record> {
+    let mut joined: Vec<Record> = Vec::new();
     let Some(own) = KindsOf::of(kinds, winner) else {
-        return;
+        return joined;
     };
     // Read only once a group of the winner's kinds is met: most pages
     // have none.
     let mut shape = None;
-    let mut joined: Vec<Record> = Vec::new();
     for g in rest.iter().filter(|g| g.dropped.is_none() && !g.thread) {
         if KindsOf::of(kinds, g) != Some(own)
             || g.container.is_some_and(|c| in_chrome(doc, c))
@@ -52,17 +76,146 @@ pub(super) fn join(doc: &Document, kinds: &mut Kinds<'_>, groups: &mut [RecordGr
             .filter_map(|r| doc.element(heading_link(doc, r)?)?.attr("href"))
             .peekable();
         let Some(shape) = shape.get_or_insert_with(|| records_shape(doc, &winner.records)) else {
-            return;
+            return joined;
         };
         if linked.peek().is_some() && linked.all(|h| shape.admits_href(h)) {
             joined.extend_from_slice(&g.records);
             joined.sort_unstable_by_key(|r| r.start);
         }
     }
-    if !joined.is_empty() {
-        winner.records.extend(joined);
-        winner.records.sort_unstable_by_key(|r| r.start);
+    joined
+}
+
+/// The records of the groups in `rest`, each in one more headed section
+/// beside the winner's ([`Sections`]), one group per section, none of
+/// them overlapping the winner's or `joined`.
+fn in_sections(
+    doc: &Document,
+    kinds: &mut Kinds<'_>,
+    winner: &RecordGroup,
+    rest: &[RecordGroup],
+    joined: &[Record],
+) -> Vec<Record> {
+    let mut found: Vec<Record> = Vec::new();
+    let Some(sections) = Sections::of(doc, kinds, &winner.records) else {
+        return found;
+    };
+    let mut taken: Vec<NodeId> = Vec::new();
+    // Where the winner's headline links share a place, most of the
+    // group's must be there too (a programme's workshops, `/workshops/…`,
+    // beside its papers, `/program/papers/p014/`).
+    let shape = records_shape(doc, &winner.records);
+    let placed = |records: &[Record]| {
+        let Some(shape) = &shape else { return true };
+        let here = records
+            .iter()
+            .filter_map(|r| headline_href(doc, r))
+            .filter(|h| shape.admits_place(h))
+            .count();
+        here * 2 > records.len()
+    };
+    for g in rest.iter().filter(|g| g.dropped.is_none() && !g.thread) {
+        if g.container.is_some_and(|c| in_chrome(doc, c))
+            || overlaps(&winner.records, &g.records)
+            || overlaps(joined, &g.records)
+            || overlaps(&found, &g.records)
+            || g.records.iter().filter(|r| has_link(doc, r)).count() * 2 <= g.records.len()
+            || !placed(&g.records)
+        {
+            continue;
+        }
+        if let Some(section) = sections.another(doc, kinds, &g.records)
+            && !taken.contains(&section)
+        {
+            taken.push(section);
+            found.extend_from_slice(&g.records);
+            found.sort_unstable_by_key(|r| r.start);
+        }
     }
+    found
+}
+
+/// Levels above the winner's first record its section is looked for.
+const SECTION_LEVELS: usize = 6;
+
+/// The headed sections that hold the winner's list: children of `parent`
+/// of one classed `kind`, each opening with a heading of `level`.
+struct Sections {
+    parent: NodeId,
+    kind: super::kinds::Kind,
+    level: usize,
+    /// The sections that hold the winner's records.
+    own: Vec<NodeId>,
+}
+
+impl Sections {
+    /// The nearest ancestor of the first record that is a headed section
+    /// of a classed kind whose siblings of that kind, headed alike, hold
+    /// all of `records`.
+    fn of(doc: &Document, kinds: &mut Kinds<'_>, records: &[Record]) -> Option<Sections> {
+        let first = records.first()?.start;
+        for a in doc.ancestors(first).take(SECTION_LEVELS) {
+            let (Some(parent), Some(level)) = (doc.node(a).parent, opening_level(doc, a)) else {
+                continue;
+            };
+            let kind = kinds.kind(a);
+            if !kinds.name(kind).contains('.') {
+                continue;
+            }
+            let mut own: Vec<NodeId> = Vec::new();
+            let all_in = records.iter().all(|r| {
+                let Some(c) = child_holding(doc, parent, r.start) else {
+                    return false;
+                };
+                let fits =
+                    c == a || (kinds.kind(c) == kind && opening_level(doc, c) == Some(level));
+                if fits && !own.contains(&c) {
+                    own.push(c);
+                }
+                fits
+            });
+            if all_in {
+                return Some(Sections {
+                    parent,
+                    kind,
+                    level,
+                    own,
+                });
+            }
+        }
+        None
+    }
+
+    /// The section of this kind, not one of the winner's, that holds all
+    /// of `records`.
+    fn another(&self, doc: &Document, kinds: &mut Kinds<'_>, records: &[Record]) -> Option<NodeId> {
+        let c = child_holding(doc, self.parent, records.first()?.start)?;
+        let fits = !self.own.contains(&c)
+            && kinds.kind(c) == self.kind
+            && opening_level(doc, c) == Some(self.level)
+            && records.iter().all(|r| doc.contains(c, r.start));
+        fits.then_some(c)
+    }
+}
+
+/// The child of `parent` that holds `id`.
+fn child_holding(doc: &Document, parent: NodeId, id: NodeId) -> Option<NodeId> {
+    std::iter::once(id)
+        .chain(doc.ancestors(id))
+        .find(|&a| doc.node(a).parent == Some(parent))
+}
+
+/// The level of the heading `section` opens with (`0` for `h1`): its
+/// first element child is the heading, or a caption block holding it.
+fn opening_level(doc: &Document, section: NodeId) -> Option<usize> {
+    let first = doc.children(section).find(|&c| doc.element(c).is_some())?;
+    if let Some(level) = heading_level(doc, first) {
+        return Some(level);
+    }
+    if !doc.is_caption(first) {
+        return None;
+    }
+    (first..doc.node(first).end).find_map(|i| heading_level(doc, i))
 }
 
 /// The kinds a group's list is made of: its container's and its first
@@ -98,6 +251,7 @@ fn overlaps(a: &[Record], b: &[Record]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::extract::records::detect_html;
 
     fn records(doc: &Document, class: &str) -> Vec<Record> {
         (0..doc.nodes.len() as u32)
@@ -111,6 +265,44 @@ mod tests {
                 end: doc.node(i).end,
             })
             .collect()
+    }
+
+    /// A newsletter issue: three sections of articles (`section.issue`
+    /// opening with an `h2`), then a "Quick bits" section of the same kind
+    /// holding one-line items in a `ul`, and a "Jobs" section of another.
+    fn issue(quick_section: &str) -> String {
+        let article = |s: usize, i: usize| {
+            format!(
+                "<article class=item><h3 class=item__title><a href='https://blog{s}{i}.example/post'>\
+                 Article {i} of section {s}, a headline of its own</a></h3>\
+                 <p class=item__desc>A paragraph saying what the article is about, at length.</p>\
+                 <p class=item__source>— Author {i}, blog{s}{i}.example</p></article>"
+            )
+        };
+        let mut html = String::from("<body><main class=issue>");
+        for s in 0..3 {
+            let items: String = (0..5).map(|i| article(s, i)).collect();
+            html.push_str(&format!(
+                "<section class=issue-section><h2>Section {s}</h2>{items}</section>"
+            ));
+        }
+        let bits: String = (0..6)
+            .map(|i| format!("<li><a href='https://news{i}.example/r'>Release {i}</a> ships a new feature.</li>"))
+            .collect();
+        html.push_str(&format!(
+            "<section class={quick_section}><h2>Quick bits</h2><ul class=bits>{bits}</ul></section>"
+        ));
+        html.push_str("</main></body>");
+        html
+    }
+
+    #[test]
+    fn a_list_in_one_more_section_of_the_kind_joins_the_winner() {
+        let (_, det) = detect_html(&issue("issue-section"));
+        assert_eq!(det.winner().map(|w| w.records.len()), Some(21));
+        // A section of another kind (the issue's job ads) stays apart.
+        let (_, det) = detect_html(&issue("jobs"));
+        assert_eq!(det.winner().map(|w| w.records.len()), Some(15));
     }
 
     #[test]

@@ -573,6 +573,17 @@ impl ShapePattern {
         shape_of(href).is_some_and(|s| self.admits(&s))
     }
 
+    /// True when the page `href` links is on this host, at this depth
+    /// (and script), whatever its directory: a conference's research
+    /// papers (`/papers/research/r01.pdf`) beside its demos
+    /// (`/papers/demos/d1.pdf`).
+    pub(super) fn admits_place(&self, href: &str) -> bool {
+        shape_of(href).is_some_and(|s| {
+            let place = s.without_dir();
+            place == self.place || (self.any_query && place.without_script() == self.place)
+        })
+    }
+
     /// True when `shape` is of this place and has every shared segment.
     fn admits(&self, shape: &Shape) -> bool {
         let place = &self.place;
