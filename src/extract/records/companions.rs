@@ -103,10 +103,13 @@ fn in_sections(
     let mut taken: Vec<NodeId> = Vec::new();
     // Where the winner's headline links share a place, most of the
     // group's must be there too (a programme's workshops, `/workshops/…`,
-    // beside its papers, `/program/papers/p014/`).
-    let shape = records_shape(doc, &winner.records);
+    // beside its papers, `/program/papers/p014/`). Read once a group is
+    // in a section of the kind: most pages have none.
+    let shape = std::cell::OnceCell::new();
     let placed = |records: &[Record]| {
-        let Some(shape) = &shape else { return true };
+        let Some(shape) = shape.get_or_init(|| records_shape(doc, &winner.records)) else {
+            return true;
+        };
         let here = records
             .iter()
             .filter_map(|r| headline_href(doc, r))
@@ -120,12 +123,12 @@ fn in_sections(
             || overlaps(joined, &g.records)
             || overlaps(&found, &g.records)
             || g.records.iter().filter(|r| has_link(doc, r)).count() * 2 <= g.records.len()
-            || !placed(&g.records)
         {
             continue;
         }
         if let Some(section) = sections.another(doc, kinds, &g.records)
             && !taken.contains(&section)
+            && placed(&g.records)
         {
             taken.push(section);
             found.extend_from_slice(&g.records);
