@@ -124,14 +124,13 @@ pub fn interruptions(doc: &Document, records: &[Record]) -> Vec<bool> {
 /// numbers (a news page's last `h3` "Older news" over "2025 | 2024 | 2023 |
 /// 2012–2022"), at least two of them, and separators between them.
 pub(super) fn is_archive_index(doc: &Document, record: &Record) -> bool {
+    let numeric = |c: char| c.is_ascii_digit() || "-–—".contains(c) || c.is_whitespace();
     let (mut numbers, mut link_end, mut heading_end) = (0, 0, 0);
     for i in record.start..record.end {
         match &doc.node(i).data {
             NodeData::Element(e) if e.name == "a" => link_end = doc.node(i).end,
             NodeData::Element(e) if is_heading(&e.name) => heading_end = doc.node(i).end,
             NodeData::Text { text, blank: false } => {
-                let numeric =
-                    |c: char| c.is_ascii_digit() || "-–— ".contains(c) || c.is_whitespace();
                 let fine = if i < link_end {
                     numbers += usize::from(text.chars().any(|c| c.is_ascii_digit()));
                     text.chars().all(numeric)
@@ -256,11 +255,7 @@ fn is_banner_row(doc: &Document, records: &[Record], row: &Record) -> bool {
     let (Some(cell), None) = (one.next(), one.next()) else {
         return false;
     };
-    let span = doc
-        .element(cell)
-        .and_then(|e| e.attr("colspan"))
-        .and_then(|v| v.trim().parse::<u32>().ok())
-        .unwrap_or(1);
+    let span = colspan(doc, cell);
     let wide = records
         .iter()
         .filter(|r| cells(r).count() as u32 == span)
@@ -286,11 +281,17 @@ fn spans_columns(doc: &Document, record: &Record) -> bool {
     doc.is_tag(record.start, "tr")
         && doc.children(record.start).any(|c| {
             doc.element(c)
-                .filter(|e| e.name == "td" || e.name == "th")
-                .and_then(|e| e.attr("colspan"))
-                .and_then(|v| v.trim().parse::<u32>().ok())
-                .is_some_and(|span| span > 1)
+                .is_some_and(|e| e.name == "td" || e.name == "th")
+                && colspan(doc, c) > 1
         })
+}
+
+/// The columns cell `cell` spans (its `colspan`, 1 when it has none).
+fn colspan(doc: &Document, cell: NodeId) -> u32 {
+    doc.element(cell)
+        .and_then(|e| e.attr("colspan"))
+        .and_then(|v| v.trim().parse::<u32>().ok())
+        .unwrap_or(1)
 }
 
 /// The humps of a camel-case class token (`AdHolder`: `Ad`, `Holder`;

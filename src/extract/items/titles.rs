@@ -729,9 +729,7 @@ pub(super) fn undated_title(title: String, dates: &DateContext) -> String {
         t[..at].trim_end(),
         without_bracketed_label(t[at..].trim_start_matches(DATE_SEPARATORS).trim()),
     );
-    let dated = day.len() <= MAX_HEADING_DATE_BYTES
-        && day.bytes().filter(u8::is_ascii_digit).count() >= 4
-        && parse_date(day, dates).is_some();
+    let dated = day.len() <= MAX_HEADING_DATE_BYTES && is_whole_day(day, dates);
     if !dated || !name.chars().any(char::is_alphanumeric) {
         return title;
     }

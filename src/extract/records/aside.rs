@@ -33,23 +33,25 @@ const ASIDE_WORDS: &[&str] = &[
     "sponsored",
 ];
 
-/// True when the list in `container` is captioned as an aside: the first
-/// element found before it (or before the wrapper around it, up to
-/// [`LEVELS`] levels) is a heading, or a short block holding one, that
-/// says one of [`ASIDE_WORDS`]. Anything else found first there (a
-/// paragraph, a form) means the list has no caption of its own.
-pub(super) fn captioned_as_aside(doc: &Document, container: NodeId) -> bool {
+/// True when a list's `caption` ([`caption_of`]) says one of
+/// [`ASIDE_WORDS`]: the list is captioned as an aside.
+pub(super) fn is_aside_caption(doc: &Document, caption: NodeId) -> bool {
+    says_aside(&doc.text(caption))
+}
+
+/// The list's caption: the first element found before `container` (or
+/// before the wrapper around it, up to [`LEVELS`] levels), when it is a
+/// heading or a short block holding one. Anything else found first there
+/// (a paragraph, a form) means the list has no caption of its own.
+pub(super) fn caption_of(doc: &Document, container: NodeId) -> Option<NodeId> {
     let mut x = container;
     for _ in 0..LEVELS {
         if let Some(before) = doc.previous_element(x) {
-            return doc.is_caption(before) && says_aside(&doc.text(before));
+            return doc.is_caption(before).then_some(before);
         }
-        let Some(parent) = doc.node(x).parent else {
-            return false;
-        };
-        x = parent;
+        x = doc.node(x).parent?;
     }
-    false
+    None
 }
 
 fn says_aside(text: &str) -> bool {

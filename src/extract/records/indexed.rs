@@ -6,44 +6,23 @@
 //! on text alone (the comments under the page, four chatty records
 //! against three bare titles).
 //!
-//! Invariants: reads only the element right before the container and
-//! before each of its [`LEVELS`] nearest ancestors (as a caption is found
-//! for [`super::aside`]), the links of that one caption, and one headline
-//! link per record.
+//! Invariants: reads only the list's caption as [`super::aside::caption_of`]
+//! finds it, the links of that one caption, and one headline link
+//! per record.
 
 use crate::extract::dom::{Document, NodeId};
 
 use super::Record;
 use super::short::is_link;
-use super::straggler::{headline_href, host_and_path};
+use super::straggler::{headline_href, host_and_path, path_of};
 
 /// Factor on the score of a group captioned by its own index.
 pub(super) const INDEX_BONUS: f64 = 1.5;
 
-/// The container and its ancestors looked at for a caption.
-const LEVELS: usize = 3;
-
-/// True when the list in `container` is captioned by its index: the
-/// first element found before it (or before the wrapper around it, up to
-/// [`LEVELS`] levels) is a caption ([`Document::is_caption`]) holding a
-/// link to a page under which more than half of the `records`' headline
-/// links lie.
-pub(super) fn captioned_by_index(doc: &Document, container: NodeId, records: &[Record]) -> bool {
-    let mut x = container;
-    for _ in 0..LEVELS {
-        if let Some(before) = doc.previous_element(x) {
-            return doc.is_caption(before) && indexes(doc, before, records);
-        }
-        let Some(parent) = doc.node(x).parent else {
-            return false;
-        };
-        x = parent;
-    }
-    false
-}
-
-/// True when a link in `caption` is the index of most of `records`.
-fn indexes(doc: &Document, caption: NodeId, records: &[Record]) -> bool {
+/// True when a link in a list's `caption` ([`caption_of`]) is the
+/// index of most of its `records`: a page under which more than half of
+/// their headline links lie.
+pub(super) fn indexes(doc: &Document, caption: NodeId, records: &[Record]) -> bool {
     let end = doc.node(caption).end;
     let hrefs: Vec<&str> = (caption..end)
         .filter(|&i| is_link(doc, i))
@@ -63,8 +42,7 @@ fn indexes(doc: &Document, caption: NodeId, records: &[Record]) -> bool {
 /// below `/log` or `/log/`, never below the site's root.
 fn lies_under(href: &str, index: &str) -> bool {
     let (host, path) = host_and_path(index);
-    let path = path.split(['?', '#']).next().unwrap_or(path);
-    let dir = path.trim_end_matches('/');
+    let dir = path_of(path).trim_end_matches('/');
     if dir.is_empty() {
         return false;
     }

@@ -266,14 +266,11 @@ pub(super) fn score_group(
         richness_of(&stats)
     };
     g.score = g.coverage * headline * link_share * link_share * multi * richness;
-    if g.container
-        .is_some_and(|c| super::aside::captioned_as_aside(doc, c))
-    {
+    // The list's caption, read once for both of its signals.
+    let caption = g.container.and_then(|c| super::aside::caption_of(doc, c));
+    if caption.is_some_and(|c| super::aside::is_aside_caption(doc, c)) {
         g.score *= super::aside::ASIDE_PENALTY;
-    } else if g
-        .container
-        .is_some_and(|c| super::indexed::captioned_by_index(doc, c, &g.records))
-    {
+    } else if caption.is_some_and(|c| super::indexed::indexes(doc, c, &g.records)) {
         g.score *= super::indexed::INDEX_BONUS;
     }
 }

@@ -444,7 +444,7 @@ fn dir_shape(dir: &str) -> String {
 }
 
 /// An href without its query and fragment.
-fn path_of(href: &str) -> &str {
+pub(super) fn path_of(href: &str) -> &str {
     href.split(['?', '#']).next().unwrap_or(href)
 }
 
