@@ -47,6 +47,7 @@ fn show(dir: &Path) {
         day_first: false,
         dash_month_first: false,
         year_near: None,
+        section_dated: false,
     };
     let page =
         feedmine::pipeline::analyze_list(&decoded.text, &base, &MiningParams::default(), &ctx);
@@ -68,6 +69,7 @@ fn report(case: &ExpectedCase, items: &[feedmine::extract::items::Item], base: &
         day_first: false,
         dash_month_first: false,
         year_near: None,
+        section_dated: false,
     };
     let key = |l: Option<&str>| l.map(|l| normalize_link(l, base));
     let mut used = vec![false; items.len()];

@@ -135,6 +135,7 @@ fn date_context() -> DateContext {
         day_first: false,
         dash_month_first: false,
         year_near: None,
+        section_dated: false,
     }
 }
 

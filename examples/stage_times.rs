@@ -57,6 +57,7 @@ fn main() {
         day_first: false,
         dash_month_first: false,
         year_near: None,
+        section_dated: false,
     };
     let params = MiningParams::default();
     let mut per_stage: [Vec<f64>; 5] = Default::default();
@@ -145,6 +146,7 @@ fn synthetic(n: usize, runs: usize) {
         day_first: false,
         dash_month_first: false,
         year_near: None,
+        section_dated: false,
     };
     let params = MiningParams::default();
     let mut stages: [Vec<f64>; 5] = Default::default();

@@ -25,6 +25,7 @@ pub fn default_date_context() -> DateContext {
         day_first: false,
         dash_month_first: false,
         year_near: None,
+        section_dated: false,
     }
 }
 

@@ -486,6 +486,7 @@ mod tests {
             day_first: false,
             dash_month_first: false,
             year_near: None,
+            section_dated: false,
         };
         let url = Url::parse("https://news.example.org/latest").unwrap();
         analyze_list(html, &url, &MiningParams::default(), &ctx)

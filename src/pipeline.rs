@@ -500,6 +500,7 @@ mod tests {
             day_first: false,
             dash_month_first: false,
             year_near: None,
+            section_dated: false,
         };
         let page = analyze_list(
             &html,

@@ -287,6 +287,7 @@ pub fn date_context(feed: &Feed, now: DateTime<Utc>) -> DateContext {
         day_first: false,
         dash_month_first: false,
         year_near: None,
+        section_dated: false,
     }
 }
 

@@ -16,6 +16,7 @@ fn run(html: &str) -> ListPage {
         day_first: false,
         dash_month_first: false,
         year_near: None,
+        section_dated: false,
     };
     analyze_list(html, &url, &MiningParams::default(), &dates)
 }

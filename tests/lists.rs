@@ -52,6 +52,7 @@ fn context() -> DateContext {
         day_first: false,
         dash_month_first: false,
         year_near: None,
+        section_dated: false,
     }
 }
 
@@ -1328,4 +1329,55 @@ fn a_draft_is_titled_by_its_bold_name_not_its_file_name() {
 #[test]
 fn a_newsletters_quick_bits_join_its_sections_of_articles() {
     check("newsletter_issue_sections_quick_bits");
+}
+
+/// Regression (a blog aggregator's posts by day): the sidebar's
+/// "Subscriptions" block, a `div` of `div#sidebar` beside the posts'
+/// `div#content`, was a fifteenth post; four posts were dated by a day
+/// their prose names ("The Board met on 19 November 2026") instead of
+/// their day heading; an untitled post (`div.entry.untitled`, its title
+/// link empty) was titled by its author's name.
+#[test]
+fn a_planets_posts_leave_out_its_sidebar_and_take_their_day_headings() {
+    check("planet_posts_by_day_beside_sidebar");
+}
+
+/// Regression (a company's press releases, `dt`/`dd` pairs): a release
+/// whose title links its PDF was titled by its date line ("2026年10月30日
+/// お知らせ"), and the file's note "(PDF 2.4MB)" ended the others' titles.
+#[test]
+fn a_press_release_filed_as_a_pdf_is_titled_by_its_link() {
+    check("press_releases_dl_file_size_notes");
+}
+
+/// Regression (a git web log): the closing full-width row, a
+/// `tr.nohover` linking the next page as "[...]", was a commit.
+#[test]
+fn a_commit_logs_closing_more_row_is_no_commit() {
+    check("commit_log_table_more_row");
+}
+
+/// Regression (a classic WordPress theme's home page): asides and quotes
+/// have no title but an `h3.entry-format` ("Aside", "Quote") below the
+/// `h2` titles of the other posts; they were titled "Aside" and linked to
+/// their place on the page, not by their permalink.
+#[test]
+fn untitled_post_formats_are_titled_by_their_words() {
+    check("blog_home_post_format_labels");
+}
+
+/// Regression (a council's weekly planning list): two wards in tables of
+/// their own (`<caption>`) and four in one table grouped by header rows;
+/// only the grouped table's 19 applications were found.
+#[test]
+fn a_weekly_list_split_across_tables_of_one_kind_is_one_list() {
+    check("planning_list_tables_by_ward");
+}
+
+/// Regression (a news aggregator's top stories): the 31 "More coverage"
+/// reports under the clusters' leads won over the 12 leads, and the
+/// "For you" section's cards of the same component were stories.
+#[test]
+fn an_aggregators_story_leads_beat_their_coverage_and_its_picks() {
+    check("news_aggregator_clusters_and_picks");
 }

@@ -29,6 +29,7 @@ fn analyze(html: &str) -> ListPage {
         day_first: false,
         dash_month_first: false,
         year_near: None,
+        section_dated: false,
     };
     pipeline::analyze_list(html, &url, &MiningParams::default(), &dates)
 }

@@ -440,6 +440,7 @@ pub fn score_case(case: &ExpectedCase, predicted: &[PredictedRecord]) -> CaseSco
         day_first: false,
         dash_month_first: false,
         year_near: None,
+        section_dated: false,
     };
     let (mut titles_ok, mut titles_total, mut dates_ok, mut dates_total) = (0, 0, 0, 0);
     for &(e, p) in &pairs {

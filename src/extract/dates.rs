@@ -83,6 +83,11 @@ pub struct DateContext {
     /// future: the month heading of its section gives the year
     /// ("December 2026" above an events list, see `section_dates`).
     pub year_near: Option<NaiveDate>,
+    /// The record stands under a day heading of its list ("November 28,
+    /// 2026" above a planet's posts, see `section_dates`): a date that
+    /// only its prose names ("The board met on 19 November 2026") is no
+    /// date of its own, and the heading's day is.
+    pub section_dated: bool,
 }
 
 #[cfg(test)]
@@ -98,6 +103,7 @@ impl DateContext {
             day_first: false,
             dash_month_first: false,
             year_near: None,
+            section_dated: false,
         }
     }
 }
@@ -1521,6 +1527,7 @@ mod tests {
             day_first: false,
             dash_month_first: false,
             year_near: None,
+            section_dated: false,
         }
     }
 
@@ -1804,6 +1811,7 @@ mod tests {
             day_first: false,
             dash_month_first: false,
             year_near: None,
+            section_dated: false,
         };
         assert_eq!(
             parsed("today", &ctx).as_deref(),

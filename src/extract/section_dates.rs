@@ -27,7 +27,10 @@
 //!   dated by a `<time>` right after it (its `datetime`, else its text):
 //!   a header block holding the two and nothing else heads the list.
 //! - Only headings count (`h1`–`h6`), never record text: this module fills
-//!   dates that records lack; it never replaces a record's own date.
+//!   dates that records lack; it never replaces a record's own date. A day
+//!   only the record's prose names ("The board met on 19 November 2026")
+//!   is not its own: under a day heading the record reads none
+//!   (`DateContext::section_dated`), and the heading's day dates it.
 //! - A month heading ("December 2026" above an events list whose cards
 //!   show "Sat 5 Dec") gives no date, but the records' own yearless days
 //!   are read in the year that puts them nearest the middle of its month
@@ -81,6 +84,7 @@ impl Section {
     fn reading(&self, ctx: &DateContext, previous: Option<NaiveDate>) -> DateContext {
         DateContext {
             year_near: self.year_near.or(previous),
+            section_dated: self.day.is_some(),
             ..*ctx
         }
     }
@@ -547,6 +551,39 @@ mod tests {
         ]);
         want.push(None);
         assert_eq!(got, want);
+    }
+
+    /// Regression (a blog aggregator's posts by day): a post whose
+    /// words name another day ("The board met on 1 March 2024") was
+    /// dated by it, not by its day heading. A date line of its own still
+    /// dates a record.
+    #[test]
+    fn a_day_heading_dates_a_post_before_the_days_its_prose_names() {
+        let post = |slug: &str, words: &str| {
+            format!("<li><h3><a href=/{slug}>A post called {slug}</a></h3><p>{words}</p></li>")
+        };
+        let html = format!(
+            "<main><div id=planet><h2>Fri, 8 Mar 2024</h2><ul>{}{}</ul>\
+             <h2>Thu, 7 Mar 2024</h2><ul>{}</ul></div></main>",
+            post(
+                "minutes",
+                "The board met on 1 March 2024 by video call, with all seven members present."
+            ),
+            post("short", "Nothing dated here."),
+            post("late", "Posted 6 Mar 2024"),
+        );
+        let doc = dom::parse(&html);
+        let records = li_records(&doc);
+        let base = url::Url::parse("https://planet.example/").expect("a URL");
+        let plan = crate::extract::items::plan_titles(&doc, &records, &ctx());
+        let items = items_in_sections(&doc, &records, &ctx(), |i, reading| {
+            crate::extract::items::item_from_record(&doc, &records[i], &base, reading, &plan)
+        });
+        let got: Vec<Option<String>> = items
+            .iter()
+            .map(|i| i.date.map(|d| d.date_naive().to_string()))
+            .collect();
+        assert_eq!(got, some(&["2024-03-08", "2024-03-08", "2024-03-06"]));
     }
 
     #[test]

@@ -246,9 +246,11 @@ const MIN_BANNER_COLUMNS: u32 = 3;
 
 /// True when `row` is one cell across the table's columns, as many as
 /// most `records` have cells (at least [`MIN_BANNER_COLUMNS`]), and lacks
-/// a class that most rows carry: a vacancies table's "Featured
-/// apprenticeship" promotion (`tr.vacancy-table__promo` among
-/// `tr.vacancy-table__row`s), which links the scheme's page.
+/// a class that most rows carry, or carries one no other row does: a
+/// vacancies table's "Featured apprenticeship" promotion
+/// (`tr.vacancy-table__promo` among `tr.vacancy-table__row`s), which
+/// links the scheme's page, or a commit log's closing
+/// `tr.nohover` "[...]" to its next page among unclassed rows.
 fn is_banner_row(doc: &Document, records: &[Record], row: &Record) -> bool {
     let cells = |r: &Record| doc.children(r.start).filter(|&c| doc.element(c).is_some());
     let mut one = cells(row);
@@ -273,7 +275,14 @@ fn is_banner_row(doc: &Document, records: &[Record], row: &Record) -> bool {
                 .count();
             carrying * 2 > records.len()
         });
-    span >= MIN_BANNER_COLUMNS && wide * 2 > records.len() && missing
+    let carried = |t: &str| {
+        records
+            .iter()
+            .filter(|r| class(r).is_some_and(|c| c.split_ascii_whitespace().any(|o| o == t)))
+            .count()
+    };
+    let apart = || own.split_ascii_whitespace().any(|t| carried(t) <= 1);
+    span >= MIN_BANNER_COLUMNS && wide * 2 > records.len() && (missing || apart())
 }
 
 /// True for a table row with a cell spanning columns.

@@ -136,6 +136,24 @@ const FILE_NOTES: &[&str] = &[
     "(pdf", "[pdf", "pdf,", "pdf)", "(doc", "[doc", "(xls", "[xls", " kb)", "kb]", " mb)", "mb]",
 ];
 
+/// Longest note of a file's type or size set apart from a title
+/// ([`is_file_note`]), in bytes.
+const MAX_FILE_NOTE_BYTES: usize = 32;
+
+/// True for a note of a file's type or size that is a whole text in
+/// brackets: "(PDF 2.4MB)" in its own `span` after a press release's
+/// title, "[DOCX, 40 kB]", "(1073 KB)".
+pub(super) fn is_file_note(text: &str) -> bool {
+    let t = text.trim();
+    let bracketed =
+        (t.starts_with('(') && t.ends_with(')')) || (t.starts_with('[') && t.ends_with(']'));
+    bracketed
+        && t.len() <= MAX_FILE_NOTE_BYTES
+        && FILE_NOTES
+            .iter()
+            .any(|n| crate::extract::dom::find_ascii_ci(t.as_bytes(), n.as_bytes()).is_some())
+}
+
 /// True when link `text` to `href` is a file attached to the record (a
 /// download, a document by its extension, or a link whose text notes the
 /// file's type or size), not a page of its own.

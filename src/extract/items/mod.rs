@@ -231,7 +231,7 @@ pub fn item_from_record(
                 });
             }
         } else if heading.is_none()
-            && (is_heading(name)
+            && ((is_heading(name) && !plan.is_subheading(name))
                 || is_own_summary(doc, record, i)
                 || is_lead_term(doc, record, i, dates))
             && doc.text_bytes(i) > 0

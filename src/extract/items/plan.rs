@@ -51,6 +51,46 @@ pub struct TitlePlan {
     /// for a label more links repeat than half the records (a meeting's
     /// "Agenda" in every row).
     pub label_links: rustc_hash::FxHashMap<NodeId, bool>,
+    /// The lowest heading level (`h2` is 2) the title links stand in,
+    /// when the title path runs through headings: a lower heading (a
+    /// post's "Aside" format label under its `h2` titles, a body's `h4`)
+    /// titles no record ([`TitlePlan::is_subheading`]).
+    pub title_level: Option<u8>,
+}
+
+/// Heading level of element `name` (`h3` is 3), if it is one.
+fn heading_level(name: &str) -> Option<u8> {
+    match name.as_bytes() {
+        [b'h', d @ b'1'..=b'6'] => Some(d - b'0'),
+        _ => None,
+    }
+}
+
+/// Steps up from a title link looked at for the heading it stands in.
+const TITLE_HEADING_STEPS: usize = 3;
+
+impl TitlePlan {
+    /// True when element `name` is a heading below every heading the
+    /// group's title links stand in.
+    pub(super) fn is_subheading(&self, name: &str) -> bool {
+        matches!((self.title_level, heading_level(name)), (Some(t), Some(l)) if l > t)
+    }
+}
+
+/// The lowest level of the headings `links` stand in (looked for
+/// [`TITLE_HEADING_STEPS`] up), when most of them stand in one.
+fn title_level(doc: &Document, links: &[NodeId]) -> Option<u8> {
+    let levels: Vec<u8> = links
+        .iter()
+        .filter_map(|&a| {
+            doc.ancestors(a)
+                .take(TITLE_HEADING_STEPS)
+                .find_map(|x| heading_level(doc.tag(x)?))
+        })
+        .collect();
+    (levels.len() * 2 > links.len())
+        .then(|| levels.iter().copied().max())
+        .flatten()
 }
 
 /// Share of records a title path must appear in.
@@ -368,9 +408,13 @@ pub fn plan_titles(doc: &Document, records: &[Record], dates: &DateContext) -> T
         None if !headless => label_links(records.len(), &link_texts),
         _ => Default::default(),
     };
+    let in_headings = best.is_some_and(|st| st.heading * 2 > st.records);
     TitlePlan {
         path,
-        in_headings: best.is_some_and(|st| st.heading * 2 > st.records),
+        in_headings,
+        title_level: best
+            .filter(|_| in_headings && !headless)
+            .and_then(|st| title_level(doc, &st.links)),
         shared_images: shared_images(doc, records),
         title_links,
         link_texts,

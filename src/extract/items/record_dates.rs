@@ -542,6 +542,8 @@ pub(super) fn text_date<'d>(
     }
     match split_day(doc, record, skipped, ctx) {
         Some((d, split)) => Some((d, Cow::Owned(split))),
+        // A day heading above the record dates it before its prose does.
+        None if ctx.section_dated => None,
         None => sentence.or(prior),
     }
 }

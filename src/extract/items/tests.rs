@@ -105,6 +105,17 @@ fn items_of(html: &str, class: &str, base: &str) -> Vec<Item> {
     items_of_records(&doc, &records_of_class(&doc, class), base)
 }
 
+/// [`items_of`] the records whose class holds `token` among others.
+fn items_of_token(html: &str, token: &str, base: &str) -> Vec<Item> {
+    let doc = crate::extract::dom::parse(html);
+    let records = records_where(&doc, |i| {
+        doc.element(i)
+            .and_then(|e| e.attr("class"))
+            .is_some_and(|c| c.split_whitespace().any(|t| t == token))
+    });
+    items_of_records(&doc, &records, base)
+}
+
 /// Each item's title and link (`""` for none).
 fn titles_and_links(items: &[Item]) -> Vec<(&str, &str)> {
     items
@@ -3435,6 +3446,25 @@ fn a_full_width_banner_row_is_an_interlude() {
         let flags = interludes(&doc, &records);
         assert_eq!(flags, [false, false, dropped, false, false], "{class}");
     }
+    // Unclassed rows: a spanning row with a class of its own is apart (a
+    // commit log's closing `tr.nohover` "[...]" to its next page), an
+    // unclassed one is not.
+    let commit = |n: u32| {
+        format!(
+            "<tr><td>2026-11-{n:02}</td><td><a href='/repo/commit/?id={n}'>Fix the parser for case {n}</a></td>\
+             <td>Maren Solberg</td><td>2</td><td>-2/+{n}</td></tr>"
+        )
+    };
+    for (class, dropped) in [(" class='nohover'", true), ("", false)] {
+        let rows: String = (1..=4).map(commit).collect();
+        let html = format!(
+            "<table>{rows}<tr{class}><td colspan='5'><a href='/repo/log/?ofs=50'>[...]</a></td></tr></table>"
+        );
+        let doc = crate::extract::dom::parse(&html);
+        let records = records_where(&doc, |i| doc.is_tag(i, "tr"));
+        let flags = interludes(&doc, &records);
+        assert_eq!(flags, [false, false, false, false, dropped], "{class}");
+    }
 }
 
 /// Regression (a newsletter's issue): a sponsor's item among the
@@ -3454,4 +3484,137 @@ fn an_item_classed_as_a_sponsors_is_an_ad() {
     assert!(first_is_ad(&item("item item--sponsor"), "article"));
     assert!(!first_is_ad(&item("item item--sponsors"), "article"));
     assert!(!first_is_ad(&item("item"), "article"));
+}
+
+/// Regression (a classic WordPress theme's home page): an aside has no
+/// title, only the `h3.entry-format` "Aside" label that the link posts
+/// carry under their `h2` titles; it was titled "Aside" and linked to its
+/// place on the page. A heading below every title heading of the group
+/// titles no record: the aside is titled by its words and linked by its
+/// date's permalink.
+#[test]
+fn a_post_format_label_below_the_titles_is_no_title() {
+    let post = |n: u32, head: &str, words: &str| {
+        format!(
+            "<article id=post-{n} class='post hentry'><header class=entry-header><hgroup>{head}</hgroup></header>\
+             <div class=entry-content><p>{words}</p></div><footer class=entry-meta>\
+             <a href=/2026/11/{n}/ rel=bookmark><time datetime=2026-11-{n:02}>November {n}, 2026</time></a> \
+             <span class=author><a href=/author/marama/>Marama</a></span></footer></article>"
+        )
+    };
+    let html = [
+        post(
+            21,
+            "<h2 class=entry-title><a href=/2026/11/21/seed-swap/>The winter seed swap is on</a></h2>",
+            "Bring envelopes and labels.",
+        ),
+        post(
+            22,
+            "<h2 class=entry-title><a href=https://seeds.example/directory/>Seed Savers' Directory</a></h2>\
+             <h3 class=entry-format>Link</h3>",
+            "The directory is up for the season.",
+        ),
+        post(
+            23,
+            "<h3 class=entry-format>Aside</h3>",
+            "Kererū on the washing line again this morning. Fat, green and unbothered.",
+        ),
+        post(
+            24,
+            "<h2 class=entry-title><a href=/2026/11/24/beans/>Beans, at last</a></h2>",
+            "The dwarf beans are up.",
+        ),
+    ]
+    .concat();
+    let items = items_of_token(&html, "post", "https://garden.example/");
+    assert_eq!(
+        titles_and_links(&items)[2],
+        (
+            "Kererū on the washing line again this morning. Fat, green and unbothered.",
+            "https://garden.example/2026/11/23/"
+        )
+    );
+    assert_eq!(
+        titles_and_links(&items)[1].0,
+        "Seed Savers' Directory",
+        "a link post keeps its title"
+    );
+}
+
+/// Regression (a blog aggregator): an untitled post, `div.entry.untitled`
+/// with an empty title link, was titled by its author's name: "untitled"
+/// was read as a class naming a title, so every link of the post stood
+/// in one. It is titled by its words and linked by its permalink.
+#[test]
+fn an_untitled_post_is_titled_by_its_words_not_its_author() {
+    let entry = |class: &str, title: &str, slug: &str| {
+        format!(
+            "<div class='{class}'><div class=person-info><a href=https://dario.example/ title='Dario Fenn'>\
+             <img class=face src=/heads/d.png alt=''><br>Dario Fenn</a></div>\
+             <div class=post><h3 class=post-title><a href=https://dario.example/{slug}>{title}</a></h3>\
+             <div class=post-contents><p>Quick one: the nightly bundles are back. The signing key expired.</p></div>\
+             <p class=byline>Posted by <a href=https://dario.example/>Dario Fenn</a> at 13:58 \
+             <a class=permalink href=https://dario.example/{slug} title=Permalink>#</a></p></div></div>"
+        )
+    };
+    let html = [
+        entry("entry", "Nightly bundles, a post-mortem", "notes/1"),
+        entry("entry untitled", "", "notes/2"),
+        entry("entry", "Signing keys and where to find them", "notes/3"),
+    ]
+    .concat();
+    let items = items_of_token(&html, "entry", "https://planet.example/");
+    assert_eq!(
+        titles_and_links(&items)[1],
+        (
+            "Quick one: the nightly bundles are back. The signing key expired.",
+            "https://dario.example/notes/2"
+        )
+    );
+}
+
+/// Regression (a company's press releases): a release filed as a PDF was
+/// titled by its date line ("2026年10月30日お知らせ", a day and a category),
+/// which says less than the file's own name; and the file's note "(PDF
+/// 2.4MB)", a `span` inside the link before its icon, ended the title. A
+/// notice's summary that says more than its file still titles it.
+#[test]
+fn a_file_link_says_more_than_a_date_line_and_loses_its_size_note() {
+    let release = |head: &str, file: &str, name: &str, note: &str| {
+        format!(
+            "<li class=release><h4>{head}</h4><a href=/pdf/{file}.pdf>{name}<span class=fileSize>{note}</span>\
+             <img src=/img/icon_pdf.gif alt=PDF></a></li>"
+        )
+    };
+    let html = format!(
+        "<ul>{}{}{}</ul>",
+        release(
+            "2026年10月30日<span class=cate>お知らせ</span>",
+            "move",
+            "本社事務所移転のお知らせ",
+            "(PDF 318KB)"
+        ),
+        release(
+            "2026年11月20日<span class=cate>IR</span>",
+            "results",
+            "第2四半期決算説明会資料",
+            "(PDF 2.4MB)"
+        ),
+        release(
+            "Planning Commission: March 6 Meeting Cancelled",
+            "notice",
+            "Cancellation Notice",
+            "(PDF, 41 KB)"
+        ),
+    );
+    let items = items_of(&html, "release", "https://kotobuki.example/news/");
+    let titles: Vec<&str> = items.iter().map(|i| i.title.as_str()).collect();
+    assert_eq!(
+        titles,
+        [
+            "本社事務所移転のお知らせ",
+            "第2四半期決算説明会資料",
+            "Planning Commission: March 6 Meeting Cancelled"
+        ]
+    );
 }

@@ -136,10 +136,14 @@ pub(crate) fn is_title_element(doc: &Document, id: NodeId) -> bool {
 }
 
 /// True for a class token that names a title (`card-title`,
-/// `post-headline`, `app-tender-row__title`), not a subtitle.
+/// `post-headline`, `app-tender-row__title`), not a subtitle, nor its
+/// absence (a planet's untitled post, `div.entry.untitled`, whose every
+/// link would stand in a title).
 pub(super) fn names_title_token(token: &str) -> bool {
     let t = token.as_bytes();
-    holds_any_ascii_ci(t, &["title", "headline", "heading"]) && !names_subtitle(t)
+    holds_any_ascii_ci(t, &["title", "headline", "heading"])
+        && !names_subtitle(t)
+        && !holds_any_ascii_ci(t, &["untitled", "notitle", "no-title"])
 }
 
 /// True for a class token that names a subtitle (`subtitle`,
@@ -349,7 +353,15 @@ pub(super) fn title_badges(doc: &Document, node: NodeId) -> (Option<NodeId>, Opt
     let Some(first) = shown.next() else {
         return (None, None);
     };
-    let last = shown.last();
+    // A file's icon after the note of its size ("(PDF 2.4MB)<img
+    // alt=PDF>") says nothing: the note ends the title.
+    let last = match shown.last() {
+        Some(l) if l != first && doc.is_tag(l, "img") => shown_children(doc, node)
+            .take_while(|&c| c < l)
+            .last()
+            .filter(|&b| b != first),
+        l => l,
+    };
     // A badge's text bytes, and whether it needs only some text beside it
     // (a time stamped into the link: "<span class=time>17:58</span>
     // Changeset [4827]").
@@ -373,7 +385,11 @@ pub(super) fn title_badges(doc: &Document, node: NodeId) -> (Option<NodeId>, Opt
         let decoration = decoration || control;
         let date = e.name == "time" || part(DATE_BADGE_PARTS) || decoration;
         let short = bytes <= MAX_BADGE_BYTES;
-        let label = short && (part(BADGE_CLASS_PARTS) || is_bracketed_label(&doc.text(c)));
+        let label = short
+            && (part(BADGE_CLASS_PARTS) || {
+                let text = doc.text(c);
+                is_bracketed_label(&text) || links::is_file_note(&text)
+            });
         // A date line may say when it changed too ("Posted 11/20/2026 ·
         // Updated 11/23/2026").
         ((date && bytes <= MAX_DATE_BADGE_BYTES) || label).then_some((bytes, date))
@@ -569,6 +585,20 @@ pub(super) fn slug_match(text: &str, href: &str) -> f64 {
     words.iter().filter(|w| text.contains(w.as_str())).count() as f64 / words.len() as f64
 }
 
+/// True when `heading`, its date left out, has fewer than half the
+/// letters and digits of file link text `file`: a press release's date
+/// line, "2026年10月30日お知らせ" (its day and its category) above its
+/// file, "本社事務所移転のお知らせ", says less than the file's name, where a
+/// notice's summary says more than its "Cancellation Notice (PDF, 41 KB)".
+fn says_less(heading: &str, file: &str, dates: &DateContext) -> bool {
+    let words = |t: &str| t.chars().filter(|c| c.is_alphanumeric()).count();
+    let own = match find_date(heading, dates) {
+        Some((_, at)) => words(&heading[..at.start]) + words(&heading[at.end..]),
+        None => words(heading),
+    };
+    own * 2 < words(file)
+}
+
 /// Title and title link of an ordinary record: the link on the group's
 /// title path, else a link inside a heading, else the heading, else (a
 /// post without a headline that has a permalink) the start of its words,
@@ -635,7 +665,8 @@ pub(super) fn choose_title(
         // 212 KB)") is titled by its heading and linked by the file.
         (Some(l), Some(h))
             if !links.iter().any(|x| doc.contains(h, x.node))
-                && is_attachment(&l.text, l.url.path()) =>
+                && is_attachment(&l.text, l.url.path())
+                && !says_less(&heading_text(doc, h), &l.text, dates) =>
         {
             (heading_title(h), Some(l.node), Some(h))
         }

@@ -31,12 +31,25 @@ const ASIDE_WORDS: &[&str] = &[
     "most popular",
     "trending",
     "sponsored",
+    // A news aggregator's other reports of a story under its lead, and
+    // its picks for the reader.
+    "more coverage",
+    "for you",
 ];
 
 /// True when a list's `caption` ([`caption_of`]) says one of
 /// [`ASIDE_WORDS`]: the list is captioned as an aside.
 pub(super) fn is_aside_caption(doc: &Document, caption: NodeId) -> bool {
     says_aside(&doc.text(caption))
+}
+
+/// True when `container` is labelled for assistive technology as an
+/// aside (`aria-label="More coverage"` on the list of a story's other
+/// reports, under its lead): a caption no reader sees, as telling.
+pub(super) fn is_labelled_aside(doc: &Document, container: NodeId) -> bool {
+    doc.element(container)
+        .and_then(|e| e.attr("aria-label"))
+        .is_some_and(says_aside)
 }
 
 /// The list's caption: the first element found before `container` (or
@@ -112,5 +125,47 @@ mod tests {
         // Without its caption, the strip wins on text: the caption decides.
         assert!(!own(winner_links(&page(""))));
         assert!(!own(winner_links(&page("<h2>Friends of the label</h2>"))));
+    }
+
+    /// A news aggregator's clusters: each a lead story and a list of
+    /// other reports of it, `role=list` with `label` as its attributes.
+    fn clusters(label: &str) -> String {
+        let mut html = String::from("<body><main><section class=stories>");
+        for i in 0..6 {
+            html.push_str(&format!(
+                "<div class=cluster><article class=lead><h3><a href='https://pub{i}.example/story'>\
+                 Lead story {i}: the council agrees its budget after overnight talks</a></h3>\
+                 <span class=byline>By Dana Whitcombe</span>\
+                 <time datetime=2026-11-30T10:00:00Z>1 hour ago</time></article>\
+                 <div class=more role=list{label}>"
+            ));
+            for j in 0..3 {
+                html.push_str(&format!(
+                    "<article class=sub role=listitem><h4><a href='https://other{i}{j}.example/report'>\
+                     Report {j} on story {i} from a paper</a></h4>\
+                     <span class=source>The Daily Other {j}</span>\
+                     <time datetime=2026-11-30T09:00:00Z>2 hours ago</time></article>"
+                ));
+            }
+            html.push_str(&format!(
+                "</div><a class=full href='/stories/{i}'>Full coverage</a></div>"
+            ));
+        }
+        html.push_str("</section></main></body>");
+        html
+    }
+
+    /// Regression (a news aggregator's top stories): the reports under
+    /// each lead, more of them and more words each, won over the leads.
+    /// Their list's label for assistive technology, "More coverage", is
+    /// a caption no reader sees: an aside's.
+    #[test]
+    fn a_list_labelled_more_coverage_loses_to_its_leads() {
+        let leads = |links: Vec<String>| links.iter().all(|l| l.starts_with("https://pub"));
+        assert!(leads(winner_links(&clusters(
+            " aria-label='More coverage'"
+        ))));
+        // Unlabelled, the reports win: the label decides.
+        assert!(!leads(winner_links(&clusters(""))));
     }
 }

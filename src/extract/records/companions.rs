@@ -56,24 +56,29 @@ fn of_its_kind(
     rest: &[RecordGroup],
 ) -> Vec<Record> {
     let mut joined: Vec<Record> = Vec::new();
-    let Some(own) = KindsOf::of(kinds, winner) else {
+    let Some(own) = KindsOf::of(doc, kinds, winner) else {
         return joined;
     };
     // Read only once a group of the winner's kinds is met: most pages
     // have none.
     let mut shape = None;
     for g in rest.iter().filter(|g| g.dropped.is_none() && !g.thread) {
-        if KindsOf::of(kinds, g) != Some(own)
+        if KindsOf::of(doc, kinds, g).as_ref() != Some(&own)
             || g.container.is_some_and(|c| in_chrome(doc, c))
             || overlaps(&winner.records, &g.records)
             || overlaps(&joined, &g.records)
         {
             continue;
         }
+        // A table's rows have no headings: each row's first link heads it.
+        let rows = own.record.is_none();
         let mut linked = g
             .records
             .iter()
-            .filter_map(|r| doc.element(heading_link(doc, r)?)?.attr("href"))
+            .filter_map(|r| match rows {
+                true => headline_href(doc, r),
+                false => doc.element(heading_link(doc, r)?)?.attr("href"),
+            })
             .peekable();
         let Some(shape) = shape.get_or_insert_with(|| records_shape(doc, &winner.records)) else {
             return joined;
@@ -223,22 +228,55 @@ fn opening_level(doc: &Document, section: NodeId) -> Option<usize> {
 
 /// The kinds a group's list is made of: its container's and its first
 /// record's, when every record starts at an element of that kind and both
-/// kinds name a class.
-#[derive(Clone, Copy, PartialEq, Eq)]
+/// kinds name a class. A table body is its table's: the rows of a
+/// classed table need no class of their own (a council's weekly list,
+/// `table.planning-list-table` for two wards and the same table grouped
+/// by rows for four, with bare `tr`s in each).
+#[derive(Clone, PartialEq, Eq)]
 struct KindsOf {
-    container: super::kinds::Kind,
-    record: super::kinds::Kind,
+    container: ContainerKind,
+    /// The records' kind; none for a table's rows, which are rows
+    /// whatever their classes (`tr.views-row-first`, then bare `tr`s).
+    record: Option<super::kinds::Kind>,
+}
+
+/// What a list's container is: an element's kind, or a table's stable
+/// classes (its `id` names which table it is, a ward's, not what it is).
+#[derive(Clone, PartialEq, Eq)]
+enum ContainerKind {
+    Element(super::kinds::Kind),
+    Table(String),
 }
 
 impl KindsOf {
-    fn of(kinds: &mut Kinds<'_>, g: &RecordGroup) -> Option<KindsOf> {
+    fn of(doc: &Document, kinds: &mut Kinds<'_>, g: &RecordGroup) -> Option<KindsOf> {
+        if let Some(table) = g.container.and_then(|c| table_of_body(doc, c)) {
+            let rows = g.records.iter().all(|r| doc.is_tag(r.start, "tr"));
+            let classes: Vec<&str> = super::kinds::stable_classes(doc, table).collect();
+            return (rows && !classes.is_empty()).then(|| KindsOf {
+                container: ContainerKind::Table(classes.join(".")),
+                record: None,
+            });
+        }
         let container = kinds.kind(g.container?);
         let first = g.records.first()?;
         let record = kinds.kind(first.start);
         let classed = |kinds: &Kinds<'_>, k| kinds.name(k).contains('.');
         let alike = g.records.iter().all(|r| kinds.kind(r.start) == record);
-        (alike && classed(kinds, container) && classed(kinds, record))
-            .then_some(KindsOf { container, record })
+        (alike && classed(kinds, container) && classed(kinds, record)).then_some(KindsOf {
+            container: ContainerKind::Element(container),
+            record: Some(record),
+        })
+    }
+}
+
+/// The table whose body (`tbody`, or the table itself) `id` is, when
+/// its rows are the records.
+fn table_of_body(doc: &Document, id: NodeId) -> Option<NodeId> {
+    match doc.tag(id)? {
+        "table" => Some(id),
+        "tbody" => doc.node(id).parent.filter(|&t| doc.is_tag(t, "table")),
+        _ => None,
     }
 }
 
@@ -317,5 +355,54 @@ mod tests {
         let s = records(&doc, "s");
         assert!(!overlaps(&r, &s));
         assert!(overlaps(&r, &r[1..]));
+    }
+
+    /// Regression (a council's weekly planning list): two wards in tables
+    /// of their own (an `id` and a `<caption>` each) and two in one table
+    /// grouped by header rows, all `table.planning-list`, rows without a
+    /// class but the first's `views-row-first`; only one table's rows were
+    /// found. A table body is its table's kind, whatever its rows' classes.
+    #[test]
+    fn tables_of_one_class_split_by_ward_are_one_list() {
+        let row = |n: u32| {
+            let class = if n % 10 == 1 {
+                " class=views-row-first"
+            } else {
+                ""
+            };
+            format!(
+                "<tr{class}><td><a href='https://pa.example/applicationDetails.do?keyVal=K{n}'>26/04{n}/FUL</a></td>\
+                 <td>{n} Mill Lane</td><td>Erection of a single storey rear extension, number {n}</td>\
+                 <td>23 Nov 2026</td></tr>"
+            )
+        };
+        let head = "<thead><tr><th>Reference</th><th>Address</th><th>Proposal</th><th>Received</th></tr></thead>";
+        let rows = |from: u32, n: u32| (from..from + n).map(row).collect::<String>();
+        let group =
+            |ward: &str| format!("<tr class=group-header><th colspan=4>Ward: {ward}</th></tr>");
+        let html = format!(
+            "<body><main><h1>Weekly list</h1>\
+             <table class='views-table planning-list' id=ward-abbey><caption>Abbey</caption>{head}<tbody>{}</tbody></table>\
+             <table class='views-table planning-list planning-list--grouped'>{head}<tbody>{}{}{}{}</tbody></table>\
+             <table class='views-table planning-list' id=ward-westgate><caption>Westgate</caption>{head}<tbody>{}</tbody></table>\
+             </main></body>",
+            rows(11, 3),
+            group("Castle"),
+            rows(21, 5),
+            group("Harbour"),
+            rows(31, 6),
+            rows(41, 3),
+        );
+        let (doc, det) = detect_html(&html);
+        let winner = det.winner().expect("a winner");
+        let refs: Vec<String> = winner
+            .records
+            .iter()
+            .filter_map(|r| (r.start..r.end).find(|&i| doc.is_tag(i, "a")))
+            .map(|a| doc.text(a))
+            .collect();
+        assert_eq!(refs.len(), 17, "{refs:?}");
+        assert_eq!(refs.first().map(String::as_str), Some("26/0411/FUL"));
+        assert_eq!(refs.last().map(String::as_str), Some("26/0443/FUL"));
     }
 }

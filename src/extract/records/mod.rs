@@ -40,6 +40,7 @@ mod score;
 mod sections;
 mod short;
 mod siblings;
+mod sidebar;
 mod straggler;
 
 use kinds::{Kind, Kinds, Tag, stable_classes};
@@ -534,7 +535,10 @@ fn detect_structural(
         .into_iter()
         .map(|((place, tag), a)| {
             let tag = kinds.tag_name(tag);
-            let containers = expand_place(doc, &mut kinds, &place, a.containers);
+            let mut containers = expand_place(doc, &mut kinds, &place, a.containers);
+            if !matches!(place, Place::Thread(..)) {
+                sidebar::without_sidebars(doc, &mut containers);
+            }
             let records = match place {
                 Place::Thread(..) => thread_records(doc, &containers),
                 _ => {

@@ -268,7 +268,11 @@ pub(super) fn score_group(
     g.score = g.coverage * headline * link_share * link_share * multi * richness;
     // The list's caption, read once for both of its signals.
     let caption = g.container.and_then(|c| super::aside::caption_of(doc, c));
-    if caption.is_some_and(|c| super::aside::is_aside_caption(doc, c)) {
+    let labelled = || {
+        g.container
+            .is_some_and(|c| super::aside::is_labelled_aside(doc, c))
+    };
+    if caption.is_some_and(|c| super::aside::is_aside_caption(doc, c)) || labelled() {
         g.score *= super::aside::ASIDE_PENALTY;
     } else if caption.is_some_and(|c| super::indexed::indexes(doc, c, &g.records)) {
         g.score *= super::indexed::INDEX_BONUS;

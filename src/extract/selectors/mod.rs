@@ -695,10 +695,13 @@ pub fn group_selector(doc: &Document, css: &CssDoc<'_>, records: &[Record]) -> O
 
 /// [`group_selector`] for record roots `targets` of one tag.
 fn tag_selector(doc: &Document, css: &CssDoc<'_>, targets: &[NodeId]) -> Option<String> {
-    let record_steps = step_options(doc, targets[0], &shared_classes(doc, targets))
+    let mut record_steps = step_options(doc, targets[0], &shared_classes(doc, targets))
         .into_iter()
         .filter(|s| !s.starts_with('#'))
         .collect::<Vec<_>>();
+    // Last, the records apart from their siblings of a class of their own:
+    // `tr:not(.group-header)`, a table's rows between its group headers.
+    record_steps.extend(exclusion_options(doc, targets));
     // Record roots alone, most specific first.
     for r in &record_steps {
         if verifies(doc, css, r, targets) {
