@@ -1381,3 +1381,11 @@ fn a_weekly_list_split_across_tables_of_one_kind_is_one_list() {
 fn an_aggregators_story_leads_beat_their_coverage_and_its_picks() {
     check("news_aggregator_clusters_and_picks");
 }
+
+/// Regression (a crowdfunding project's updates tab): the month
+/// separators among the update cards ("November 2026", `role=separator`)
+/// were updates dated the 1st.
+#[test]
+fn month_separators_among_updates_are_no_updates() {
+    check("project_updates_month_separators");
+}

@@ -95,7 +95,8 @@ pub fn is_signup_box(doc: &Document, record: &Record) -> bool {
 }
 
 /// Which of `records` interrupt their list, in their order: ads
-/// ([`is_advertising`]), sign-up boxes ([`is_signup_box`]) and
+/// ([`is_advertising`]), sign-up boxes ([`is_signup_box`]), pagers
+/// ([`is_navigation`]), separators ([`is_separator`]) and
 /// [`interludes`]. Ads interrupt a list: when more than half of the
 /// records look like ads, the mark means something else (a standards
 /// body's table classes its Area Director column `ad`) and none of them
@@ -114,6 +115,7 @@ pub fn interruptions(doc: &Document, records: &[Record]) -> Vec<bool> {
                 || slot
                 || is_signup_box(doc, r)
                 || is_navigation(doc, r)
+                || is_separator(doc, r)
                 || is_archive_index(doc, r)
         })
         .collect()
@@ -155,6 +157,16 @@ pub fn is_navigation(doc: &Document, record: &Record) -> bool {
         e.name == "nav"
             || e.attr("role")
                 .is_some_and(|r| r.trim().eq_ignore_ascii_case("navigation"))
+    })
+}
+
+/// True when a record is a separator between the records: an element
+/// with `role="separator"` (a project's updates split by month, "November
+/// 2026" over a rule, in a `div` of the updates' own list).
+pub fn is_separator(doc: &Document, record: &Record) -> bool {
+    doc.element(record.start).is_some_and(|e| {
+        e.attr("role")
+            .is_some_and(|r| r.trim().eq_ignore_ascii_case("separator"))
     })
 }
 

@@ -3618,3 +3618,25 @@ fn a_file_link_says_more_than_a_date_line_and_loses_its_size_note() {
         ]
     );
 }
+
+/// Regression (a crowdfunding project's updates): a month's separator,
+/// "November 2026" over a rule in a `div role=separator` among the update
+/// cards, was an update dated the 1st.
+#[test]
+fn a_separator_between_records_is_no_record() {
+    let html = "<div class=updates>\
+        <div role=separator><span>November 2026</span><span class=rule></span></div>\
+        <article class=update><h2><a href=/posts/3>Production samples are in!</a></h2><time>Nov 24, 2026</time></article>\
+        <div role=separator><span>October 2026</span><span class=rule></span></div>\
+        <article class=update><h2><a href=/posts/2>Firmware 0.9 beta for the dimmer</a></h2><time>Oct 21, 2026</time></article>\
+        </div>";
+    let doc = crate::extract::dom::parse(html);
+    let records = records_where(&doc, |i| {
+        doc.node(i).parent.is_some_and(|p| {
+            doc.element(p)
+                .and_then(|e| e.attr("class"))
+                .is_some_and(|c| c == "updates")
+        })
+    });
+    assert_eq!(interruptions(&doc, &records), [true, false, true, false]);
+}

@@ -11,7 +11,10 @@
 //! link in its records' headings is of the shape of the winner's headline
 //! links (same host, directory and depth: see `straggler`; a seminar whose
 //! title is to be announced has none). Its records join the winner's,
-//! in page order.
+//! in page order. Rows are a table's: tables of the same stable classes
+//! join whatever their rows' classes and `id`s, each row headed by its
+//! first link (a council's weekly list, two wards in tables of their own
+//! and four in one table grouped by header rows).
 //!
 //! A kept group continues the winner too when the winner's list stands in
 //! a headed section (`section.issue-section` opening with its `h2`, or

@@ -41,6 +41,7 @@
 use crate::extract::dom::{Document, NodeData, NodeId, is_heading, trim_text};
 
 use super::score::{MAX_DATE_TEXT, has_year, richness};
+use super::short::heading_level;
 use super::{Record, RecordGroup};
 
 /// How many of the ranked groups are tried as sections.
@@ -241,15 +242,20 @@ fn has_own_date_line(doc: &Document, section: &Record, nested: &[Record]) -> boo
 }
 
 /// The `records` (a group's, so in document order) inside `section` and below its top-level
-/// parts.
+/// parts, or among them under a higher heading: a release notes page's
+/// month, an `h2` and the siblings after it, holds the features that
+/// each run from an `h3` (an outline, where no element wraps a level).
 fn nested_in<'r>(doc: &Document, section: &Record, records: &'r [Record]) -> &'r [Record] {
     let from = records.partition_point(|r| r.start < section.start);
     let to = records.partition_point(|r| r.start < section.end);
     let inner = &records[from..to.max(from)];
     let top_parent = doc.node(section.start).parent;
-    let all_nested = inner
-        .iter()
-        .all(|r| r.end <= section.end && doc.node(r.start).parent != top_parent);
+    let level = heading_level(doc, section.start);
+    let below = |r: &Record| {
+        doc.node(r.start).parent != top_parent
+            || level.is_some_and(|l| heading_level(doc, r.start).is_some_and(|h| h > l))
+    };
+    let all_nested = inner.iter().all(|r| r.end <= section.end && below(r));
     if all_nested { inner } else { &[] }
 }
 
@@ -297,6 +303,56 @@ mod tests {
                 end: doc.node(i).end,
             })
             .collect()
+    }
+
+    /// Regression (a product's release notes): each month an `h2`, then
+    /// its features as flat siblings, each an `h3`, a date line, words and
+    /// a "Learn more" link. The months, runs of siblings holding the runs
+    /// of their features, were not their sections (a run among the
+    /// month's own parts was never nested in it) and won over them.
+    #[test]
+    fn a_month_heading_holds_the_features_under_its_lower_headings() {
+        let feature = |m: u32, f: u32| {
+            format!(
+                "<h3 id=f{m}{f}><a class=anchor aria-hidden=true href=#f{m}{f}>#</a>Feature {f} of month {m}</h3>\
+                 <p class=date>November {f}, 2026</p><p>What changed in this release, at some length, \
+                 for the people who use it every day.</p><p><a href=/docs/f{m}{f}>Learn more</a></p>"
+            )
+        };
+        let mut html = String::from("<div>");
+        for m in 0..3 {
+            html.push_str(&format!("<h2 id=m{m}>Month {m} 2026</h2>"));
+            for f in 1..=3 {
+                html.push_str(&feature(m, f));
+            }
+        }
+        html.push_str("</div>");
+        let doc = parse(&html);
+        let runs = |tag: &str, stop: &[&str]| -> Vec<Record> {
+            let heads: Vec<NodeId> = (0..doc.nodes.len() as NodeId)
+                .filter(|&i| doc.is_tag(i, tag))
+                .collect();
+            heads
+                .iter()
+                .map(|&h| {
+                    let next = (h + 1..doc.nodes.len() as NodeId)
+                        .find(|&i| {
+                            doc.node(i).parent == doc.node(h).parent
+                                && stop.iter().any(|t| doc.is_tag(i, t))
+                        })
+                        .unwrap_or(doc.node(doc.node(h).parent.unwrap_or(0)).end);
+                    Record {
+                        start: h,
+                        end: next,
+                    }
+                })
+                .collect()
+        };
+        let months = runs("h2", &["h2"]);
+        let features = runs("h3", &["h2", "h3"]);
+        assert_eq!(records_per_section(&doc, &months, &features), Some(3.0));
+        // Runs of one level are no sections of each other.
+        assert_eq!(records_per_section(&doc, &features, &features), None);
     }
 
     /// Regression (a research group's publications, each year an `h2` and
