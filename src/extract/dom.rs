@@ -192,6 +192,14 @@ pub fn is_heading(name: &str) -> bool {
     matches!(name, "h1" | "h2" | "h3" | "h4" | "h5" | "h6")
 }
 
+/// `0..6` for the heading tags `h1`..`h6`, `None` for any other name.
+pub fn heading_level(name: &str) -> Option<usize> {
+    match name.as_bytes() {
+        [b'h', d @ b'1'..=b'6'] => Some(usize::from(d - b'1')),
+        _ => None,
+    }
+}
+
 /// Elements that break a line when text is read out; text on either side of
 /// them is separated by a space even when the markup has none. One `match`
 /// (by length, then bytes): the text readers ask it of every element.

@@ -153,21 +153,21 @@ pub(super) fn is_archive_index(doc: &Document, record: &Record) -> bool {
 /// `nav`, or an element with `role="navigation"` (a results grid's pager
 /// in a slot of the grid).
 pub fn is_navigation(doc: &Document, record: &Record) -> bool {
-    doc.element(record.start).is_some_and(|e| {
-        e.name == "nav"
-            || e.attr("role")
-                .is_some_and(|r| r.trim().eq_ignore_ascii_case("navigation"))
-    })
+    doc.is_tag(record.start, "nav") || has_role(doc, record, "navigation")
+}
+
+/// True when the record's element has ARIA `role`.
+fn has_role(doc: &Document, record: &Record, role: &str) -> bool {
+    doc.element(record.start)
+        .and_then(|e| e.attr("role"))
+        .is_some_and(|r| r.trim().eq_ignore_ascii_case(role))
 }
 
 /// True when a record is a separator between the records: an element
 /// with `role="separator"` (a project's updates split by month, "November
 /// 2026" over a rule, in a `div` of the updates' own list).
 pub fn is_separator(doc: &Document, record: &Record) -> bool {
-    doc.element(record.start).is_some_and(|e| {
-        e.attr("role")
-            .is_some_and(|r| r.trim().eq_ignore_ascii_case("separator"))
-    })
+    has_role(doc, record, "separator")
 }
 
 /// Share of the records a class must be on to be the list's own

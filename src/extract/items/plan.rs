@@ -51,19 +51,11 @@ pub struct TitlePlan {
     /// for a label more links repeat than half the records (a meeting's
     /// "Agenda" in every row).
     pub label_links: rustc_hash::FxHashMap<NodeId, bool>,
-    /// The lowest heading level (`h2` is 2) the title links stand in,
+    /// The lowest heading level (`dom::heading_level`) the title links stand in,
     /// when the title path runs through headings: a lower heading (a
     /// post's "Aside" format label under its `h2` titles, a body's `h4`)
     /// titles no record ([`TitlePlan::is_subheading`]).
-    pub title_level: Option<u8>,
-}
-
-/// Heading level of element `name` (`h3` is 3), if it is one.
-fn heading_level(name: &str) -> Option<u8> {
-    match name.as_bytes() {
-        [b'h', d @ b'1'..=b'6'] => Some(d - b'0'),
-        _ => None,
-    }
+    pub title_level: Option<usize>,
 }
 
 /// Steps up from a title link looked at for the heading it stands in.
@@ -73,19 +65,19 @@ impl TitlePlan {
     /// True when element `name` is a heading below every heading the
     /// group's title links stand in.
     pub(super) fn is_subheading(&self, name: &str) -> bool {
-        matches!((self.title_level, heading_level(name)), (Some(t), Some(l)) if l > t)
+        matches!((self.title_level, crate::extract::dom::heading_level(name)), (Some(t), Some(l)) if l > t)
     }
 }
 
 /// The lowest level of the headings `links` stand in (looked for
 /// [`TITLE_HEADING_STEPS`] up), when most of them stand in one.
-fn title_level(doc: &Document, links: &[NodeId]) -> Option<u8> {
-    let levels: Vec<u8> = links
+fn title_level(doc: &Document, links: &[NodeId]) -> Option<usize> {
+    let levels: Vec<usize> = links
         .iter()
         .filter_map(|&a| {
             doc.ancestors(a)
                 .take(TITLE_HEADING_STEPS)
-                .find_map(|x| heading_level(doc.tag(x)?))
+                .find_map(|x| crate::extract::dom::heading_level(doc.tag(x)?))
         })
         .collect();
     (levels.len() * 2 > links.len())

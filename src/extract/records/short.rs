@@ -61,17 +61,9 @@ pub(super) fn groups(
     out
 }
 
-/// `0..6` for `h1`..`h6`.
+/// `0..6` for `h1`..`h6` ([`crate::extract::dom::heading_level`]).
 pub(super) fn heading_level(doc: &Document, id: NodeId) -> Option<usize> {
-    match doc.tag(id)? {
-        "h1" => Some(0),
-        "h2" => Some(1),
-        "h3" => Some(2),
-        "h4" => Some(3),
-        "h5" => Some(4),
-        "h6" => Some(5),
-        _ => None,
-    }
+    crate::extract::dom::heading_level(doc.tag(id)?)
 }
 
 pub(super) fn is_link(doc: &Document, id: NodeId) -> bool {
