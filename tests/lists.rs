@@ -1389,3 +1389,34 @@ fn an_aggregators_story_leads_beat_their_coverage_and_its_picks() {
 fn month_separators_among_updates_are_no_updates() {
     check("project_updates_month_separators");
 }
+
+/// Regression (an election-night live blog): updates linked only by
+/// their timestamps, 15 with an unlinked headline and 13 only words; the
+/// unheaded ones were titled by their times ("00:40 CST") and none was
+/// linked.
+#[test]
+fn live_blog_updates_are_titled_by_headline_or_words_and_linked_by_time() {
+    check("live_blog_headlines_and_unheaded_updates");
+}
+
+/// Regression (a council's meetings and agendas): the meeting names
+/// repeat ("Planning Committee" eleven times), so rows were titled by
+/// their date cells, and two were linked to their minutes.
+#[test]
+fn repeated_meeting_names_title_their_meetings() {
+    check("council_meetings_repeated_names");
+}
+
+/// Regression (a Q&A site's newest questions): a closed question's
+/// title kept the site's " [closed]" note.
+#[test]
+fn question_titles_lose_the_sites_status_notes() {
+    check("qa_newest_questions_status_notes");
+}
+
+/// Regression (a chat archive): a message with a link preview card was
+/// titled by the card, and messages introducing a log ran on into it.
+#[test]
+fn chat_messages_are_titled_by_their_own_words() {
+    check("chat_archive_day_dividers_previews");
+}

@@ -272,7 +272,16 @@ pub fn item_from_record(
         (title, link, title_link, None)
     } else {
         let (title, link, heading) = choose_title(doc, record, &links, heading, plan, dates);
-        (title, link, link, heading)
+        // A date line the title was not read from (an untitled review's
+        // "Reviewed … on 3 October 2026") dates its record.
+        let dated_line = links
+            .iter()
+            .find(|l| Some(l.node) == link)
+            .is_some_and(|l| {
+                !title.contains(l.text.as_ref())
+                    && crate::extract::dates::find_date(&l.text, dates).is_some()
+            });
+        (title, link, link.filter(|_| !dated_line), heading)
     };
     let own = links.iter().find(|l| plan.change_links.contains(&l.node));
     // A heading read as the title beside a file link is linked by its own

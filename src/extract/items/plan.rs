@@ -378,7 +378,20 @@ pub fn plan_titles(doc: &Document, records: &[Record], dates: &DateContext) -> T
     let mean_title_chars = best
         .filter(|st| !of_authors(st))
         .map_or(0.0, |st| st.chars as f64 / st.records.max(1) as f64);
-    let headless = headless_group(doc, records, &permalinks, mean_title_chars);
+    // No title path but the records' permalinks (a live blog's timestamp
+    // links), or none at all: without a headless reading, a record
+    // without a heading would be titled by its time.
+    let titled_by_permalinks = best.is_none_or(|st| {
+        let own = st.links.iter().filter(|&&l| permalinks.contains(&Some(l)));
+        own.count() * 2 > st.links.len()
+    });
+    let headless = headless_group(
+        doc,
+        records,
+        &permalinks,
+        mean_title_chars,
+        titled_by_permalinks,
+    );
     let title_links: rustc_hash::FxHashSet<NodeId> = best
         .map(|st| st.links.iter().copied().collect())
         .unwrap_or_default();
@@ -610,6 +623,9 @@ pub(super) fn says_something_each(
     if distinct >= TITLE_PATH_DISTINCT * n {
         return true;
     }
+    if names_own_pages(doc, st, &text) {
+        return true;
+    }
     if distinct < TITLE_PATH_DISTINCT_CHANGED * n {
         return false;
     }
@@ -624,6 +640,35 @@ pub(super) fn says_something_each(
     pairs.sort_unstable();
     pairs.dedup();
     pairs.len() == texts.len() && (distinct >= TITLE_PATH_DISTINCT_PAGES * n || told_apart())
+}
+
+/// Fewest different texts of a title path whose links each go to a page
+/// of their own ([`names_own_pages`]).
+pub(super) const MIN_OWN_PAGE_TEXTS: usize = 3;
+
+/// True when every link at path `st` goes to an address of its own and
+/// they say several things, none in half the records: a council's
+/// meetings, eleven of them "Planning Committee" and nine "Full
+/// Council", each linked to its meeting's page. Labels say one or two
+/// things ("Agenda (PDF)" in every row), and an author's or a category's
+/// name repeats with its address.
+fn names_own_pages<'a>(doc: &Document, st: &PathStats, text: &impl Fn(&NodeId) -> &'a str) -> bool {
+    let mut hrefs: Vec<&str> = st
+        .links
+        .iter()
+        .map(|&a| link_href(doc, a).unwrap_or(""))
+        .collect();
+    hrefs.sort_unstable();
+    hrefs.dedup();
+    if hrefs.len() < st.links.len() {
+        return false;
+    }
+    let mut counts: rustc_hash::FxHashMap<&str, usize> = Default::default();
+    for t in st.links.iter().map(text).filter(|t| !t.is_empty()) {
+        *counts.entry(t).or_insert(0) += 1;
+    }
+    let most = counts.values().copied().max().unwrap_or(0);
+    counts.len() >= MIN_OWN_PAGE_TEXTS && most * 2 <= st.links.len()
 }
 
 /// Forum posts numbered in the thread (`#<a href="showpost.php?p=…">1</a>`,

@@ -20,11 +20,18 @@ pub(super) const HEADLESS_MIN_TEXT: usize = 60;
 /// much more text of their own than in any link (the only short, regular
 /// link is the author's name). Such a group takes its titles from the
 /// records' text instead of the author links.
+///
+/// A group where most records open with an unlinked heading is headless
+/// too when some do not and its only title path is the permalinks
+/// (`titled_by_permalinks`): a live blog's entries, some with a headline
+/// and some only words, each linked by its timestamp. Each is then titled
+/// by its heading ([`lead_heading`]) or its words, never by its time.
 pub(super) fn headless_group(
     doc: &Document,
     records: &[Record],
     permalinks: &[Option<NodeId>],
     mean_title_chars: f64,
+    titled_by_permalinks: bool,
 ) -> bool {
     if records.len() < 2 || mean_title_chars >= HEADLESS_MAX_TITLE_CHARS {
         return false;
@@ -41,7 +48,8 @@ pub(super) fn headless_group(
         })
         .count();
     let with_permalink = permalinks.iter().filter(|p| p.is_some()).count();
-    if with_heading >= half || with_permalink < half {
+    let mixed = titled_by_permalinks && with_heading < records.len();
+    if (with_heading >= half && !mixed) || with_permalink < half {
         return false;
     }
     let mut own: Vec<usize> = records.iter().map(|r| text_outside_links(doc, r)).collect();
@@ -440,11 +448,13 @@ pub(super) fn body_title(doc: &Document, record: &Record, permalink: Option<Node
             // every post of theirs, unless that is all there is.
             let end = doc.node(b).end;
             let mut words = String::new();
+            // A code block is a program's words ("Here's the log:" over
+            // the panic it printed).
             doc.push_text_of_range(b, end, &mut words, |i| {
                 read_as_words(doc, i)
                     && !doc
                         .element(i)
-                        .is_some_and(|e| is_quotation(e) || is_signature(e))
+                        .is_some_and(|e| is_quotation(e) || is_signature(e) || e.name == "pre")
                     && !is_attribution(doc, i)
             });
             if words.trim().is_empty() {
@@ -507,15 +517,19 @@ const ABBREVIATIONS: &[&str] = &[
     "vs", "etc", "cf", "approx", "mr", "mrs", "ms", "dr", "st", "no",
 ];
 
+/// Most digits of a list number ("12."): a longer number before a dot
+/// (a year, "… since 1994.") ends its sentence.
+const MAX_LIST_NUMBER_DIGITS: usize = 3;
+
 /// True when the word that ends `before` (a dot follows it) is an
-/// abbreviation: one letter ("J."), dotted ("e.g", "U.S"), a number ("1",
-/// "0.19") or one of [`ABBREVIATIONS`].
+/// abbreviation: one letter ("J."), dotted ("e.g", "U.S"), a list number
+/// ("1", "0.19") or one of [`ABBREVIATIONS`].
 fn is_abbreviation(before: &str) -> bool {
     let word = before.rsplit(char::is_whitespace).next().unwrap_or("");
     let word = word.trim_start_matches(['(', '"', '\'', '“', '‘']);
     word.chars().count() <= 1
         || word.contains('.')
-        || word.chars().all(|c| c.is_ascii_digit())
+        || (word.len() <= MAX_LIST_NUMBER_DIGITS && word.bytes().all(|c| c.is_ascii_digit()))
         || ABBREVIATIONS.iter().any(|a| a.eq_ignore_ascii_case(word))
 }
 
@@ -654,9 +668,16 @@ pub(super) fn body_block(
         .min_by_key(|&i| (size(i), std::cmp::Reverse(i)))
         .map(|b| paragraphs_block(doc, record, b, permalink))
         .or_else(|| {
-            apart
-                .filter(|&i| own(i) > 0)
-                .max_by_key(|&i| (own(i), std::cmp::Reverse(size(i)), std::cmp::Reverse(i)))
+            // The most of the poster's own words first: a chat message's
+            // line beats the bigger link preview card under it.
+            let plain_own = |i: NodeId| {
+                let (a, b) = span(i);
+                plain[b] - plain[a]
+            };
+            apart.filter(|&i| own(i) > 0).max_by_key(|&i| {
+                let last = (std::cmp::Reverse(size(i)), std::cmp::Reverse(i));
+                (plain_own(i), own(i), last)
+            })
         })
 }
 
@@ -687,7 +708,16 @@ pub(super) fn is_poster_profile(e: &Element) -> bool {
 /// (`js-selectToQuote` on XenForo's whole message body) name what a
 /// script does with the element, not what it is.
 pub(super) fn is_quotation(e: &Element) -> bool {
-    e.name == "blockquote" || class_names(e, b"quote")
+    e.name == "blockquote" || class_names(e, b"quote") || is_link_preview(e)
+}
+
+/// Class words of the card a chat or forum draws under a post for a page
+/// it links (Slack's "unfurl", Discourse's "onebox"): the linked page's
+/// words, quoted, not the poster's.
+const LINK_PREVIEW_CLASSES: &[&[u8]] = &[b"unfurl", b"onebox", b"link-preview"];
+
+fn is_link_preview(e: &Element) -> bool {
+    LINK_PREVIEW_CLASSES.iter().any(|w| class_names(e, w))
 }
 
 /// Longest line that introduces a quotation (bytes): "glazeandgrit:",

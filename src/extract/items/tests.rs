@@ -497,10 +497,9 @@ fn a_post_is_titled_from_the_start_of_its_own_words() {
         .into_iter()
         .map(|it| it.title)
         .collect();
-    assert!(
-        titles[0].starts_with("Here is the map: Coordinator"),
-        "{titles:?}"
-    );
+    // The code block it introduces is a program's words, not the
+    // poster's: the title stops before it.
+    assert_eq!(titles[0], "Here is the map:");
     // What a post quotes is not its own words (a forum's "… said:"
     // block opening a reply was its title).
     assert!(titles[1].starts_with("Same here. In my case"), "{titles:?}");
@@ -947,6 +946,27 @@ fn a_live_update_is_titled_by_its_heading_or_words_not_its_time() {
         items[1].link.as_ref().map(Url::as_str),
         Some("https://herald.example/storm-live#u31")
     );
+    // Regression (an election-night live blog): with the byline unlinked,
+    // the timestamps were the only title path, and the updates without a
+    // headline were titled "21:31 EST, 9:31 p.m." and linked nowhere (the
+    // headlines too). Most open with a headline, not all: the group is
+    // read as posts, each titled by its headline or words, all linked by
+    // their timestamps.
+    let unlinked = html.replace("<a href='/staff/dana'>dana</a>", "dana");
+    let unlinked = unlinked.replace("<a href='/staff/luis'>luis</a>", "luis");
+    let items = items_of(&unlinked, "update", "https://herald.example/storm-live");
+    let got: Vec<(&str, &str)> = titles_and_links(&items);
+    assert_eq!(got[0].0, "Schools closed Friday in four districts");
+    assert!(
+        got[1].0.starts_with("The weather office has extended"),
+        "{got:?}"
+    );
+    assert_eq!(got[2].0, "Governor declares state of emergency");
+    let anchors: Vec<&str> = got.iter().map(|(_, l)| *l).collect();
+    assert_eq!(
+        anchors,
+        [20, 31, 42].map(|n| format!("https://herald.example/storm-live#u{n}"))
+    );
 }
 
 /// Numbers that do not count up through the records (pull-request
@@ -1023,6 +1043,26 @@ fn a_badge_at_the_start_of_the_title_link_is_not_the_title() {
         headline_title("<span class='label'>Short title</span>"),
         "Short title"
     );
+}
+
+/// Regression (a Q&A site's newest questions): a closed question's
+/// title kept the site's " [closed]" note, and a duplicate's its
+/// " [duplicate]"; a bracket the author wrote stays.
+#[test]
+fn a_status_note_after_a_question_is_not_its_title() {
+    assert_eq!(
+        headline_title("Best laptop for programming in 2027? [closed]"),
+        "Best laptop for programming in 2027?"
+    );
+    assert_eq!(
+        headline_title("Regex for escaped quotes [Duplicate]"),
+        "Regex for escaped quotes"
+    );
+    assert_eq!(
+        headline_title("Why does operator[] copy? [C++17]"),
+        "Why does operator[] copy? [C++17]"
+    );
+    assert_eq!(headline_title("[closed]"), "[closed]");
 }
 
 /// Regression: a paywall badge at the end of the headline's link ended
@@ -2119,6 +2159,15 @@ fn a_long_post_is_titled_by_its_first_sentence() {
     assert_eq!(
         first_sentence("Upgrade to version 2. Then restart the daemon twice. Done."),
         Some("Upgrade to version 2. Then restart the daemon twice.")
+    );
+    // Regression (a live blog): a year ends its sentence, as a list
+    // number does not; the title ran on and was cut mid-sentence.
+    assert_eq!(
+        first_sentence(
+            "Turnout is now estimated at 61%, the highest for a midterm since 1994. \
+             The office credits the early-voting window."
+        ),
+        Some("Turnout is now estimated at 61%, the highest for a midterm since 1994.")
     );
     // A first sentence past 120 characters gives no title of its own.
     assert_eq!(first_sentence(&"word ".repeat(30)), None);
@@ -3639,4 +3688,163 @@ fn a_separator_between_records_is_no_record() {
         })
     });
     assert_eq!(interruptions(&doc, &records), [true, false, true, false]);
+}
+
+/// A shop's customer review: headed by its title link when `title` is
+/// given, else only by its date line linking its page.
+fn review(id: &str, title: Option<&str>, day: &str, body: &str) -> String {
+    let page = format!("/gp/customer-reviews/{id}/");
+    let head = title.map_or(String::new(), |t| {
+        format!("<a class='review-title' href='{page}'><span>{t}</span></a>")
+    });
+    let date = match title {
+        Some(_) => {
+            format!("<span class=review-date>Reviewed in the United Kingdom on {day}</span>")
+        }
+        None => format!(
+            "<span class=review-date><a class=review-date-link href='{page}'>Reviewed in the \
+             United Kingdom on {day}</a></span>"
+        ),
+    };
+    format!(
+        "<div class=review id={id}><a class=profile href='/gp/profile/{id}'><span>Marguerite</span></a>\
+         <div class=row>{head}</div>{date}<span class=verified>Verified Purchase</span>\
+         <div class=review-body><span>{body}</span></div>\
+         <span class=actions><button>Helpful</button> <a href='/report/{id}'>Report</a></span></div>"
+    )
+}
+
+/// Regression (a product's reviews): a review without a headline links
+/// its page from its date line, and was titled "Reviewed in the United
+/// Kingdom on 3 October 2026" and left undated (the date was read as part
+/// of its title). It is titled by its words and dated by that line.
+#[test]
+fn an_untitled_review_is_titled_by_its_words_and_dated_by_its_date_line() {
+    let body = "Bought this for my mum, who has arthritis, and she finds it far easier to lift \
+                than her old one. The handle stays cool.";
+    let html = [
+        review("R1", Some("Quiet and quick"), "12 October 2026", body),
+        review("R2", None, "3 October 2026", body),
+        review("R3", Some("Five Stars"), "30 September 2026", body),
+        review(
+            "R4",
+            Some("Lid sticks after a month"),
+            "2 September 2026",
+            body,
+        ),
+    ]
+    .concat();
+    let items = items_of(&html, "review", "https://shop.example/dp/B0CK7/");
+    assert_eq!(
+        titles_and_links(&items)[..2],
+        [
+            (
+                "Quiet and quick",
+                "https://shop.example/gp/customer-reviews/R1/"
+            ),
+            (
+                "Bought this for my mum, who has arthritis, and she finds it far easier to lift \
+                 than her old one.",
+                "https://shop.example/gp/customer-reviews/R2/"
+            ),
+        ]
+    );
+    let day = items[1].date.map(|d| d.date_naive().to_string());
+    assert_eq!(day.as_deref(), Some("2026-10-03"));
+}
+
+/// A chat message: sender and time link to its `#msg` anchor, then
+/// `body`.
+fn chat_message(id: u32, body: &str) -> String {
+    format!(
+        "<div class=msg id=msg-{id}><div class=msg-header><a class=sender href='/u/{id}'>Jun \
+         Watanabe</a> <a class=time href='#msg-{id}'><time datetime='2026-03-02T16:{id}:44Z'>4:{id} \
+         PM</time></a></div><div class=msg-content>{body}</div></div>"
+    )
+}
+
+/// Regression (a chat archive): a message ending in a link preview card
+/// was titled by the card ("tsubame engineering blog Migrating a
+/// 400-crate monorepo…"), and one introducing a log by the log ("Here's
+/// the relevant bit of the log: thread 'remote_cache…"). A message is
+/// titled by its sender's words: not the page it previews, nor a code
+/// block it quotes.
+#[test]
+fn a_message_is_titled_by_its_words_not_its_preview_card_or_code_block() {
+    let html = [
+        chat_message(
+            10,
+            "<div class=msg-body><p>Wrote up how we migrated our monorepo to the remote cache. \
+             Might be useful: <a href='https://blog.example/m/'>https://blog.example/m/</a></p></div>\
+             <div class=unfurl><div class=unfurl-site>tsubame engineering blog</div>\
+             <a class=unfurl-title href='https://blog.example/m/'>Migrating a 400-crate monorepo</a>\
+             <p class=unfurl-desc>How we cut cold CI builds from 41 minutes to 9, and the three \
+             things that surprised us along the way.</p></div>",
+        ),
+        chat_message(
+            20,
+            "<div class=msg-body><p>Here's the relevant bit of the log:</p><pre><code>thread \
+             'remote_cache::evicts_oldest' panicked at crates/fern-cache/src/lru.rs:212:9: \
+             assertion failed</code></pre></div>",
+        ),
+        chat_message(
+            30,
+            "<div class=msg-body><p>Has anyone tried the new cache with a network filesystem \
+             like NFS or SMB? Our CI runners mount the workspace over NFS.</p></div>",
+        ),
+    ]
+    .concat();
+    let items = items_of(&html, "msg", "https://chat.example/archive/build/");
+    let titles: Vec<&str> = items.iter().map(|it| it.title.as_str()).collect();
+    assert_eq!(
+        titles,
+        [
+            "Wrote up how we migrated our monorepo to the remote cache.",
+            "Here's the relevant bit of the log:",
+            "Has anyone tried the new cache with a network filesystem like NFS or SMB?",
+        ]
+    );
+}
+
+/// Regression (a council's meetings): eleven meetings are "Planning
+/// Committee" and nine "Full Council", each linked to its own page; the
+/// meeting names were taken for labels, and those rows were titled by
+/// their date cells ("Tue 8 Dec 2026") and two linked to their minutes.
+/// A column of links to pages of their own saying several things, none
+/// in half the rows, titles its rows; one label in every row does not.
+#[test]
+fn meeting_names_that_repeat_still_title_their_meetings() {
+    let row = |mid: u32, day: &str, name: &str| {
+        format!(
+            "<tr class=row><td class=date><time datetime='2026-11-{day}'>Tue {day} Nov 2026</time></td>\
+             <td class=name><a class=meeting href='meeting/?mid={mid}'>{name}</a></td>\
+             <td class=docs><a class=doc href='/documents/s{mid}/Agenda.pdf'>Agenda (PDF)</a></td></tr>"
+        )
+    };
+    let names = [
+        "Planning Committee",
+        "Full Council",
+        "Planning Committee",
+        "Finance Committee",
+        "Planning Committee",
+        "Full Council",
+    ];
+    let html = format!(
+        "<table><tbody>{}</tbody></table>",
+        names
+            .iter()
+            .enumerate()
+            .map(|(k, n)| row(4130 - k as u32, &format!("{:02}", 20 - k), n))
+            .collect::<String>()
+    );
+    let items = items_of(&html, "row", "https://tc.example/meetings/");
+    let got: Vec<(&str, &str)> = titles_and_links(&items);
+    assert_eq!(
+        got[0],
+        (
+            "Planning Committee",
+            "https://tc.example/meetings/meeting/?mid=4130"
+        )
+    );
+    assert_eq!(got.iter().map(|(t, _)| *t).collect::<Vec<_>>(), names);
 }

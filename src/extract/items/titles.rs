@@ -246,7 +246,40 @@ pub(super) fn completed_title(text: String, tooltip: &str) -> String {
 /// with ([`title_badges`]); field selectors read titles the same way.
 pub(crate) fn title_text(doc: &Document, node: NodeId) -> String {
     let range = title_range(doc, node);
-    doc.shown_text_of_range(range.start, range.end)
+    without_status_note(doc.shown_text_of_range(range.start, range.end))
+}
+
+/// What a Q&A site appends to a question's title when moderators close
+/// it: "Best laptop for programming in 2027? [closed]".
+const STATUS_NOTES: &[&str] = &[
+    "closed",
+    "duplicate",
+    "on hold",
+    "migrated",
+    "deleted",
+    "locked",
+];
+
+/// `title` without a trailing bracketed [`STATUS_NOTES`] word: the site's
+/// note on the record's state, not its author's words (a title that is
+/// nothing but the note stays).
+pub(super) fn without_status_note(title: String) -> String {
+    let cut = title.strip_suffix(']').and_then(|t| {
+        let (head, note) = t.rsplit_once('[')?;
+        let head = head.trim_end();
+        let noted = STATUS_NOTES
+            .iter()
+            .any(|n| note.trim().eq_ignore_ascii_case(n));
+        (noted && !head.is_empty()).then_some(head.len())
+    });
+    match cut {
+        Some(len) => {
+            let mut title = title;
+            title.truncate(len);
+            title
+        }
+        None => title,
+    }
 }
 
 /// The nodes [`title_text`] reads: title element `node` without its
@@ -723,6 +756,15 @@ pub(super) fn choose_title(
         {
             let link = call_to_action(doc, links).or_else(|| links.iter().find(usable));
             (title, link.map(|l| l.node), None)
+        }
+        // A record without the group's headline whose link is its date
+        // line ("Reviewed in the United Kingdom on 3 October 2026" among
+        // reviews headed by their titles) is an untitled post: titled by
+        // its words, linked by its date line.
+        (Some(l), None)
+            if plan.path.is_some() && !l.on_title_path && find_date(&l.text, dates).is_some() =>
+        {
+            (body_title(doc, record, Some(l.node)), Some(l.node), None)
         }
         (Some(l), _) => (link_title(l), Some(l.node), None),
         _ => (first_line(doc, record), None, None),
