@@ -1420,3 +1420,18 @@ fn question_titles_lose_the_sites_status_notes() {
 fn chat_messages_are_titled_by_their_own_words() {
     check("chat_archive_day_dividers_previews");
 }
+
+/// Regression (an agency's press releases by year): releases linking
+/// their PDF kept "PDF, 0.9 MB", the file's note after an icon, in their
+/// titles. The closed years' releases are records as the open year's.
+#[test]
+fn releases_in_closed_years_count_and_lose_their_file_notes() {
+    check("press_releases_year_details_file_notes");
+}
+
+/// A story of three table rows (title, subtext, spacer) is one record,
+/// dated by its age link's UTC time.
+#[test]
+fn three_row_stories_are_one_record_each() {
+    check("hn_like_front_page_three_row_records");
+}

@@ -145,6 +145,9 @@ const MAX_FILE_NOTE_BYTES: usize = 32;
 /// title, "[DOCX, 40 kB]", "(1073 KB)".
 pub(super) fn is_file_note(text: &str) -> bool {
     let t = text.trim();
+    if is_bare_file_note(t) {
+        return true;
+    }
     let bracketed =
         (t.starts_with('(') && t.ends_with(')')) || (t.starts_with('[') && t.ends_with(']'));
     bracketed
@@ -152,6 +155,36 @@ pub(super) fn is_file_note(text: &str) -> bool {
         && FILE_NOTES
             .iter()
             .any(|n| crate::extract::dom::find_ascii_ci(t.as_bytes(), n.as_bytes()).is_some())
+}
+
+/// Document types a file note names ([`is_bare_file_note`]).
+const FILE_TYPES: &[&str] = &[
+    "pdf", "doc", "docx", "odt", "rtf", "xls", "xlsx", "ods", "csv", "ppt", "pptx",
+];
+
+/// Units of a file's size ([`is_bare_file_note`]).
+const SIZE_UNITS: &[&str] = &["kb", "mb", "gb", "kib", "mib", "bytes"];
+
+/// True for a file note without brackets, its own element after a title
+/// (an icon before it): "PDF, 0.9 MB", "DOCX 40kB" — a type, then a
+/// size.
+fn is_bare_file_note(t: &str) -> bool {
+    let lower = t.to_ascii_lowercase();
+    let (kind, rest) = lower.split_at(
+        lower
+            .find(|c: char| !c.is_ascii_alphabetic())
+            .unwrap_or(lower.len()),
+    );
+    let size = rest.trim_start_matches([',', ':', ' ']);
+    let digits = size
+        .find(|c: char| !c.is_ascii_digit() && c != '.')
+        .unwrap_or(size.len());
+    let unit = size[digits..].trim();
+    t.len() <= MAX_FILE_NOTE_BYTES
+        && FILE_TYPES.contains(&kind)
+        && digits > 0
+        && size.as_bytes()[0].is_ascii_digit()
+        && SIZE_UNITS.contains(&unit)
 }
 
 /// True when link `text` to `href` is a file attached to the record (a

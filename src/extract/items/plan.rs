@@ -381,8 +381,10 @@ pub fn plan_titles(doc: &Document, records: &[Record], dates: &DateContext) -> T
     // No title path but the records' permalinks (a live blog's timestamp
     // links), or none at all: without a headless reading, a record
     // without a heading would be titled by its time.
+    let permalink_set: rustc_hash::FxHashSet<NodeId> =
+        permalinks.iter().flatten().copied().collect();
     let titled_by_permalinks = best.is_none_or(|st| {
-        let own = st.links.iter().filter(|&&l| permalinks.contains(&Some(l)));
+        let own = st.links.iter().filter(|l| permalink_set.contains(l));
         own.count() * 2 > st.links.len()
     });
     let headless = headless_group(
@@ -424,7 +426,7 @@ pub fn plan_titles(doc: &Document, records: &[Record], dates: &DateContext) -> T
         title_links,
         link_texts,
         headless,
-        permalinks: permalinks.iter().flatten().copied().collect(),
+        permalinks: permalink_set,
         keep_fragments: fragments_identify(doc, &chosen),
         change_links,
         activity,
@@ -623,7 +625,7 @@ pub(super) fn says_something_each(
     if distinct >= TITLE_PATH_DISTINCT * n {
         return true;
     }
-    if names_own_pages(doc, st, &text) {
+    if texts.len() >= MIN_OWN_PAGE_TEXTS && names_own_pages(doc, st, &text) {
         return true;
     }
     if distinct < TITLE_PATH_DISTINCT_CHANGED * n {

@@ -3848,3 +3848,20 @@ fn meeting_names_that_repeat_still_title_their_meetings() {
     );
     assert_eq!(got.iter().map(|(t, _)| *t).collect::<Vec<_>>(), names);
 }
+
+/// Regression (an agency's press releases): a release linking its PDF
+/// ends its title link with the file's type and size in a span of its
+/// own, after an icon, without brackets ("… published PDF, 0.9 MB").
+#[test]
+fn a_bare_file_note_ends_no_title() {
+    let note =
+        "<span class=release__filemeta><svg aria-hidden=true width=14></svg>PDF, 0.9 MB</span>";
+    assert_eq!(
+        headline_title(&format!("Corporate plan 2025 to 2030 published {note}")),
+        "Corporate plan 2025 to 2030 published"
+    );
+    assert_eq!(
+        headline_title("Annual report <span class=years>2025 to 2026</span>"),
+        "Annual report 2025 to 2026"
+    );
+}
