@@ -169,22 +169,20 @@ const SIZE_UNITS: &[&str] = &["kb", "mb", "gb", "kib", "mib", "bytes"];
 /// (an icon before it): "PDF, 0.9 MB", "DOCX 40kB" — a type, then a
 /// size.
 fn is_bare_file_note(t: &str) -> bool {
-    let lower = t.to_ascii_lowercase();
-    let (kind, rest) = lower.split_at(
-        lower
-            .find(|c: char| !c.is_ascii_alphabetic())
-            .unwrap_or(lower.len()),
-    );
+    let kind_end = t
+        .find(|c: char| !c.is_ascii_alphabetic())
+        .unwrap_or(t.len());
+    let (kind, rest) = t.split_at(kind_end);
     let size = rest.trim_start_matches([',', ':', ' ']);
     let digits = size
         .find(|c: char| !c.is_ascii_digit() && c != '.')
         .unwrap_or(size.len());
     let unit = size[digits..].trim();
+    let one_of = |words: &[&str], w: &str| words.iter().any(|x| x.eq_ignore_ascii_case(w));
     t.len() <= MAX_FILE_NOTE_BYTES
-        && FILE_TYPES.contains(&kind)
-        && digits > 0
-        && size.as_bytes()[0].is_ascii_digit()
-        && SIZE_UNITS.contains(&unit)
+        && one_of(FILE_TYPES, kind)
+        && size.starts_with(|c: char| c.is_ascii_digit())
+        && one_of(SIZE_UNITS, unit)
 }
 
 /// True when link `text` to `href` is a file attached to the record (a

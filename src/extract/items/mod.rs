@@ -23,7 +23,7 @@ use crate::extract::dates::{
 };
 use crate::extract::dom::{
     Document, Element, NodeData, NodeId, collapse_whitespace, ends_with_ascii_ci, find_ascii_ci,
-    holds_any_ascii_ci, is_block_element, is_heading, starts_with_ascii_ci,
+    heading_level, holds_any_ascii_ci, is_block_element, is_heading, starts_with_ascii_ci,
 };
 use crate::extract::records::Record;
 
@@ -278,8 +278,7 @@ pub fn item_from_record(
             .iter()
             .find(|l| Some(l.node) == link)
             .is_some_and(|l| {
-                !title.contains(l.text.as_ref())
-                    && crate::extract::dates::find_date(&l.text, dates).is_some()
+                !title.contains(l.text.as_ref()) && find_date(&l.text, dates).is_some()
             });
         (title, link, link.filter(|_| !dated_line), heading)
     };

@@ -65,7 +65,7 @@ impl TitlePlan {
     /// True when element `name` is a heading below every heading the
     /// group's title links stand in.
     pub(super) fn is_subheading(&self, name: &str) -> bool {
-        matches!((self.title_level, crate::extract::dom::heading_level(name)), (Some(t), Some(l)) if l > t)
+        matches!((self.title_level, heading_level(name)), (Some(t), Some(l)) if l > t)
     }
 }
 
@@ -77,7 +77,7 @@ fn title_level(doc: &Document, links: &[NodeId]) -> Option<usize> {
         .filter_map(|&a| {
             doc.ancestors(a)
                 .take(TITLE_HEADING_STEPS)
-                .find_map(|x| crate::extract::dom::heading_level(doc.tag(x)?))
+                .find_map(|x| heading_level(doc.tag(x)?))
         })
         .collect();
     (levels.len() * 2 > links.len())
@@ -525,13 +525,7 @@ pub(super) fn change_links(
     records: &[Record],
 ) -> rustc_hash::FxHashSet<NodeId> {
     let href = |a: &NodeId| link_href(doc, *a).unwrap_or("");
-    let distinct = |links: &[NodeId]| {
-        let mut hrefs: Vec<&str> = links.iter().map(href).collect();
-        hrefs.sort_unstable();
-        hrefs.dedup();
-        hrefs.len() == links.len()
-    };
-    if distinct(&title.links) {
+    if hrefs_differ(doc, &title.links) {
         return Default::default();
     }
     let text = |a: &NodeId| link_texts.get(a).map_or("", String::as_str);
@@ -557,7 +551,7 @@ pub(super) fn change_links(
         .filter(|st| st.path != title.path && enough(&st.links))
         .map(|st| (st, one_word_links(&st.links, &text)))
         .filter(|(_, links)| enough(links))
-        .filter(|(_, links)| distinct(links) && of_titles(links))
+        .filter(|(_, links)| hrefs_differ(doc, links) && of_titles(links))
         .max_by(|(a, la), (b, lb)| {
             la.len()
                 .cmp(&lb.len())
@@ -620,12 +614,13 @@ pub(super) fn says_something_each(
         .collect();
     let n = texts.len().max(1) as f64;
     texts.sort_unstable();
+    let most = longest_run(&texts);
     texts.dedup();
     let distinct = texts.len() as f64;
     if distinct >= TITLE_PATH_DISTINCT * n {
         return true;
     }
-    if texts.len() >= MIN_OWN_PAGE_TEXTS && names_own_pages(doc, st, &text) {
+    if names_own_pages(doc, st, texts.len(), most) {
         return true;
     }
     if distinct < TITLE_PATH_DISTINCT_CHANGED * n {
@@ -646,31 +641,37 @@ pub(super) fn says_something_each(
 
 /// Fewest different texts of a title path whose links each go to a page
 /// of their own ([`names_own_pages`]).
-pub(super) const MIN_OWN_PAGE_TEXTS: usize = 3;
+const MIN_OWN_PAGE_TEXTS: usize = 3;
 
 /// True when every link at path `st` goes to an address of its own and
-/// they say several things, none in half the records: a council's
-/// meetings, eleven of them "Planning Committee" and nine "Full
-/// Council", each linked to its meeting's page. Labels say one or two
-/// things ("Agenda (PDF)" in every row), and an author's or a category's
-/// name repeats with its address.
-fn names_own_pages<'a>(doc: &Document, st: &PathStats, text: &impl Fn(&NodeId) -> &'a str) -> bool {
-    let mut hrefs: Vec<&str> = st
-        .links
+/// they say several things (`distinct` texts), none in half the records
+/// (`most`, the most links saying one text): a council's meetings, eleven
+/// of them "Planning Committee" and nine "Full Council", each linked to
+/// its meeting's page. Labels say one or two things ("Agenda (PDF)" in
+/// every row), and an author's or a category's name repeats with its
+/// address.
+fn names_own_pages(doc: &Document, st: &PathStats, distinct: usize, most: usize) -> bool {
+    distinct >= MIN_OWN_PAGE_TEXTS && most * 2 <= st.links.len() && hrefs_differ(doc, &st.links)
+}
+
+/// The length of the longest run of equal items in sorted `items`.
+fn longest_run<T: PartialEq>(items: &[T]) -> usize {
+    items
+        .chunk_by(|a, b| a == b)
+        .map(<[T]>::len)
+        .max()
+        .unwrap_or(0)
+}
+
+/// True when each of `links` goes to an address no other of them does.
+fn hrefs_differ(doc: &Document, links: &[NodeId]) -> bool {
+    let mut hrefs: Vec<&str> = links
         .iter()
         .map(|&a| link_href(doc, a).unwrap_or(""))
         .collect();
     hrefs.sort_unstable();
     hrefs.dedup();
-    if hrefs.len() < st.links.len() {
-        return false;
-    }
-    let mut counts: rustc_hash::FxHashMap<&str, usize> = Default::default();
-    for t in st.links.iter().map(text).filter(|t| !t.is_empty()) {
-        *counts.entry(t).or_insert(0) += 1;
-    }
-    let most = counts.values().copied().max().unwrap_or(0);
-    counts.len() >= MIN_OWN_PAGE_TEXTS && most * 2 <= st.links.len()
+    hrefs.len() == links.len()
 }
 
 /// Forum posts numbered in the thread (`#<a href="showpost.php?p=…">1</a>`,

@@ -263,7 +263,7 @@ const STATUS_NOTES: &[&str] = &[
 /// `title` without a trailing bracketed [`STATUS_NOTES`] word: the site's
 /// note on the record's state, not its author's words (a title that is
 /// nothing but the note stays).
-pub(super) fn without_status_note(title: String) -> String {
+pub(super) fn without_status_note(mut title: String) -> String {
     let cut = title.strip_suffix(']').and_then(|t| {
         let (head, note) = t.rsplit_once('[')?;
         let head = head.trim_end();
@@ -272,14 +272,10 @@ pub(super) fn without_status_note(title: String) -> String {
             .any(|n| note.trim().eq_ignore_ascii_case(n));
         (noted && !head.is_empty()).then_some(head.len())
     });
-    match cut {
-        Some(len) => {
-            let mut title = title;
-            title.truncate(len);
-            title
-        }
-        None => title,
+    if let Some(len) = cut {
+        title.truncate(len);
     }
+    title
 }
 
 /// The nodes [`title_text`] reads: title element `node` without its
