@@ -5,12 +5,12 @@
 //! can be measured and tested on plain strings.
 //!
 //! Invariants: the items are in page (or data) order, one per record of the
-//! winning group, with duplicate guids removed (first occurrence kept); an
+//! winning group, with duplicate guids removed (first occurrence kept, its
+//! empty fields filled from the repeats); an
 //! embedded-data group wins only the automatic choice, only when it passed
 //! its rules and outscores the DOM's winner on the same scale (a tie goes
 //! to the DOM); `group = N` and `[feed.select]` always mean the DOM.
 
-use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
 use url::Url;
@@ -214,17 +214,16 @@ fn group_items(
         .unwrap_or_default()
 }
 
-/// Drop items with neither title nor link, and repeated guids; count them.
+/// Drop items with neither title nor link, and merge repeated guids into
+/// their first (`items::without_repeats`); count both.
 fn keep_usable(all: impl Iterator<Item = Item>) -> (Vec<Item>, usize) {
-    let mut seen = HashSet::new();
-    let mut skipped = 0;
-    let kept = all
-        .filter(|it| {
-            let ok = (!it.title.is_empty() || it.link.is_some()) && seen.insert(it.guid.clone());
-            skipped += usize::from(!ok);
-            ok
-        })
+    let mut total = 0;
+    let usable: Vec<Item> = all
+        .inspect(|_| total += 1)
+        .filter(|it| !it.title.is_empty() || it.link.is_some())
         .collect();
+    let kept = items::without_repeats(usable);
+    let skipped = total - kept.len();
     (kept, skipped)
 }
 
@@ -380,14 +379,14 @@ fn disagreement(
 }
 
 /// The items of one record group, in page order, without records that
-/// have neither title nor link, duplicate guids removed.
+/// have neither title nor link, duplicate guids merged into the first
+/// (`items::without_repeats`).
 pub fn items_of_group(
     doc: &Document,
     group: &RecordGroup,
     base: &Url,
     dates: &DateContext,
 ) -> Vec<Item> {
-    let mut seen = HashSet::new();
     let list_dates = items::list_dates(doc, group.records.iter().chain(&group.stragglers), dates);
     let dates = &list_dates;
     let plan = items::plan_titles(doc, &group.records, dates);
@@ -400,7 +399,7 @@ pub fn items_of_group(
         .zip(interrupting)
         .filter(|&(r, interrupts)| !interrupts && !plan.activity.contains(&r.start))
         .map(|(r, _)| r)
-        .filter(|r| !items::is_deleted_entry(doc, r, group.thread))
+        .filter(|r| !items::is_deleted_entry(doc, r, group.thread || plan.headless))
         .map(|r| (*r, false))
         .chain(group.stragglers.iter().map(|r| (*r, true)))
         .collect();
@@ -417,11 +416,8 @@ pub fn items_of_group(
     });
     let mut all = items::without_house_promos(doc, &records, all);
     items::without_list_numbering(&mut all);
-    let mut found: Vec<Item> = all
-        .into_iter()
-        .filter(|it| !it.title.is_empty() || it.link.is_some())
-        .filter(|it| seen.insert(it.guid.clone()))
-        .collect();
+    all.retain(|it| !it.title.is_empty() || it.link.is_some());
+    let mut found = items::without_repeats(all);
     // A "view all" link closing (or opening) the list is not a record.
     if let Some((last, rest)) = found.split_last()
         && items::is_listing_link(last, rest)

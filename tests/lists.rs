@@ -1435,3 +1435,47 @@ fn releases_in_closed_years_count_and_lose_their_file_notes() {
 fn three_row_stories_are_one_record_each() {
     check("hn_like_front_page_three_row_records");
 }
+
+/// Regression (a microblog's public timeline): the statuses were titled
+/// and linked by their posters' names (`/@handle`, which each status's
+/// permalink extends), and a poster's second status was dropped.
+#[test]
+fn statuses_are_titled_by_their_words_not_their_posters() {
+    check("microblog_timeline_poster_links_boosts");
+}
+
+/// Regression (a link aggregator's comment rows): a "[flagged]" comment
+/// and a "[deleted]" one that kept its age link were items.
+#[test]
+fn flagged_and_deleted_comment_rows_are_no_items() {
+    check("news_board_comment_rows_flagged_deleted");
+}
+
+/// Regression (a TV channel's day): eight slots with an "AD" badge
+/// titled "Audio described" were dropped as advertisements.
+#[test]
+fn audio_described_slots_are_programmes_not_ads() {
+    check("tv_channel_day_access_badges");
+}
+
+/// Regression (a package's versions): the tags table's rows came first
+/// undated, their history rows were dropped as repeats, and the two
+/// undated pre-releases ("5.0.0-next.3") were dropped as no release.
+#[test]
+fn tagged_versions_are_dated_by_their_history_rows() {
+    check("package_versions_tags_then_history");
+}
+
+/// Regression (a film diary): the month cell's parts, glued by their
+/// markup ("NOV2026"), dated no row.
+#[test]
+fn diary_rows_are_dated_by_their_glued_month_cell() {
+    check("film_diary_glued_month_cells");
+}
+
+/// Regression (a library's news in definition lists): the second
+/// description of a term was undated.
+#[test]
+fn a_terms_second_description_is_dated_by_it() {
+    check("library_news_terms_shared_descriptions");
+}

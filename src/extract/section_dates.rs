@@ -41,6 +41,9 @@
 //!   first row of each month of a diary) heads the rows it spans: a row
 //!   without a date of its own takes the day the cell names, or the day
 //!   of the cell's month that the row's own day-number cell gives ("16").
+//! - A description (`dd`) that is a record of its own after another
+//!   description of its term (`<dt>27 Nov</dt><dd>…</dd><dd>…</dd>`)
+//!   takes the day its term names: both describe it.
 //! - Outside such sections, a record's yearless day is read near the date
 //!   of the record before it: a list runs in date order and may write the
 //!   year only on its first record of each year ("05 Mar 2024", "08 Mar").
@@ -52,7 +55,7 @@
 use chrono::{DateTime, Datelike, FixedOffset, NaiveDate};
 
 use crate::extract::dates::{DateContext, find_date, parse_date, parse_day, parse_range_start};
-use crate::extract::dom::{Document, NodeId, is_heading};
+use crate::extract::dom::{Document, NodeData, NodeId, is_heading};
 use crate::extract::items::{Item, date_moves_with_clock};
 use crate::extract::records::Record;
 
@@ -159,10 +162,13 @@ pub fn items_in_sections(
             {
                 let heading = match span {
                     Some((read, heading)) if read == cell => heading,
-                    _ => read_heading(doc, cell, ctx, None),
+                    _ => read_heading_text(doc, cell, &cell_text(doc, cell), ctx, None),
                 };
                 span = Some((cell, heading));
                 item.date = span_date(doc, &heading, cell, records[i].start, ctx);
+            }
+            if item.date.is_none() {
+                item.date = term_day(doc, records[i].start, ctx);
             }
             previous = item.date.map(|d| d.date_naive()).or(previous);
             item
@@ -203,6 +209,59 @@ fn spanning_cells(doc: &Document, records: &[Record]) -> Vec<Option<NodeId>> {
         let body_end = doc.node(body).end;
         while i < records.len() && records[i].start < body_end {
             i += 1;
+        }
+    }
+    out
+}
+
+/// Most descriptions one term of a definition list is looked for over.
+const MAX_DESCRIPTIONS_PER_TERM: usize = 8;
+
+/// The day the term of description `dd` names, when `dd` is a record of
+/// its own after another description of that term (`<dt>27 Nov</dt>
+/// <dd>…</dd><dd>…</dd>`: both describe it): the first `<time>` of the
+/// `dt` (its `datetime`, else its text), else the `dt`'s short text.
+/// The `dt` is looked for over at most [`MAX_DESCRIPTIONS_PER_TERM`]
+/// descriptions.
+fn term_day(doc: &Document, dd: NodeId, ctx: &DateContext) -> Option<DateTime<FixedOffset>> {
+    if !doc.is_tag(dd, "dd") {
+        return None;
+    }
+    let mut at = dd;
+    for _ in 0..MAX_DESCRIPTIONS_PER_TERM {
+        at = doc.previous_element(at)?;
+        match doc.tag(at) {
+            Some("dd") => continue,
+            Some("dt") => {
+                let time = (at..doc.node(at).end).find(|&i| doc.is_tag(i, "time"));
+                return match time {
+                    Some(t) => time_day(doc, t, ctx),
+                    None => Some(doc.text(at))
+                        .filter(|t| t.len() <= MAX_HEADING_BYTES)
+                        .and_then(|t| parse_day(&t, ctx)),
+                };
+            }
+            _ => return None,
+        }
+    }
+    None
+}
+
+/// The text nodes of `cell` joined with spaces (at most
+/// [`MAX_HEADING_BYTES`] and a node): a diary's month cell stacks its
+/// parts by CSS (`<strong>NOV</strong><small>2026</small>`), which its
+/// visible text glues into "NOV2026".
+fn cell_text(doc: &Document, cell: NodeId) -> String {
+    let mut out = String::new();
+    for i in cell..doc.node(cell).end {
+        if let NodeData::Text { text, blank: false } = &doc.node(i).data {
+            if !out.is_empty() {
+                out.push(' ');
+            }
+            out.push_str(text.trim());
+            if out.len() > MAX_HEADING_BYTES {
+                break;
+            }
         }
     }
     out
@@ -345,11 +404,21 @@ fn read_heading(
     ctx: &DateContext,
     anchor: Option<DateTime<FixedOffset>>,
 ) -> Section {
-    let text = doc.text(id);
+    read_heading_text(doc, id, &doc.text(id), ctx, anchor)
+}
+
+/// [`read_heading`] of heading `id` whose text is `text`.
+fn read_heading_text(
+    doc: &Document,
+    id: NodeId,
+    text: &str,
+    ctx: &DateContext,
+    anchor: Option<DateTime<FixedOffset>>,
+) -> Section {
     if text.len() > MAX_HEADING_BYTES {
         return Section::default();
     }
-    let heading = without_count(&text);
+    let heading = without_count(text);
     let beside = || {
         let date = time_day(doc, time_beside(doc, id)?, ctx)?;
         Some(SectionDate {
@@ -551,6 +620,71 @@ mod tests {
         ]);
         want.push(None);
         assert_eq!(got, want);
+    }
+
+    /// Every element of `tag` in `doc`, as a record; the days
+    /// [`items_in_sections`] gives them.
+    fn section_days(html: &str, tag: &str) -> Vec<Option<String>> {
+        let doc = dom::parse(html);
+        let records: Vec<Record> = (0..doc.nodes.len() as NodeId)
+            .filter(|&id| doc.is_tag(id, tag))
+            .map(|id| Record {
+                start: id,
+                end: doc.node(id).end,
+            })
+            .collect();
+        items_in_sections(&doc, &records, &ctx(), |_, _| Item::bare("x"))
+            .iter()
+            .map(|i| i.date.map(|d| d.date_naive().to_string()))
+            .collect()
+    }
+
+    /// Regression (a film diary): the month cell stacks its parts by CSS
+    /// (`<strong><a>NOV</a></strong><small>2023</small>`), whose text
+    /// reads "NOV2023": no row had a date.
+    #[test]
+    fn a_month_cell_glued_by_its_markup_dates_its_rows() {
+        let row = |lead: &str, day: u32| {
+            format!(
+                "<tr data-id=9{day}>{lead}<td class=day><a href=/d/2023/11/{day}/>{day}</a></td>\
+                 <td><a href=/film/f{day}/>Film {day}</a></td><td><span>2011</span></td></tr>"
+            )
+        };
+        let month = "<td rowspan=2><div class=date><strong><a href=/d/2023/11/>NOV</a></strong>\
+                     <small>2023</small></div></td>";
+        let html = format!(
+            "<table><tbody>{}{}</tbody></table>",
+            row(month, 29),
+            row("", 4)
+        );
+        assert_eq!(
+            section_days(&html, "tr"),
+            some(&["2023-11-29", "2023-11-04"])
+        );
+    }
+
+    /// Regression (a library's news as definition lists): a term with two
+    /// descriptions (`<dt>27 Nov</dt><dd>…</dd><dd>…</dd>`), each a
+    /// record; the second had no date. A description after a term of no
+    /// day, or after no term, has none.
+    #[test]
+    fn a_terms_second_description_takes_its_day() {
+        let dd = |slug: &str| {
+            format!("<dd><a href=/news/{slug}>News about {slug}</a><p>Two sentences here.</p></dd>")
+        };
+        let html = format!(
+            "<dl class=news><dt><time datetime=2024-02-27>27 Feb</time></dt>{}{}\
+             <dt>Wed 14 Feb 2024</dt>{}{}<dt>Opening hours</dt>{}{}</dl>",
+            dd("a"),
+            dd("b"),
+            dd("c"),
+            dd("d"),
+            dd("e"),
+            dd("f"),
+        );
+        let mut want = some(&["2024-02-27", "2024-02-27", "2024-02-14", "2024-02-14"]);
+        want.extend([None, None]);
+        assert_eq!(section_days(&html, "dd"), want);
     }
 
     /// Regression (a blog aggregator's posts by day): a post whose

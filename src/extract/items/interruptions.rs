@@ -360,15 +360,17 @@ pub(super) fn has_ad_label(
     while i < end {
         let node = doc.node(i);
         let for_screen_readers = doc.element(i).is_some_and(Element::is_for_screen_readers);
-        let labelled = (marked(i) || for_screen_readers || aria_says_ad(doc, i)) && {
-            let text = doc.text(i);
-            let text = text.trim().trim_end_matches(':');
-            let first = text.split_whitespace().next().unwrap_or("");
-            AD_MARKERS.iter().any(|m| {
-                text.eq_ignore_ascii_case(m)
-                    || (for_screen_readers && first.eq_ignore_ascii_case(m))
-            })
-        };
+        let labelled = (marked(i) || for_screen_readers || aria_says_ad(doc, i))
+            && !titled_otherwise(doc, i)
+            && {
+                let text = doc.text(i);
+                let text = text.trim().trim_end_matches(':');
+                let first = text.split_whitespace().next().unwrap_or("");
+                AD_MARKERS.iter().any(|m| {
+                    text.eq_ignore_ascii_case(m)
+                        || (for_screen_readers && first.eq_ignore_ascii_case(m))
+                })
+            };
         if labelled {
             return true;
         }
@@ -380,6 +382,21 @@ pub(super) fn has_ad_label(
         };
     }
     false
+}
+
+/// True when element `id`'s tooltip (`title`) spells out something
+/// other than an ad: a TV slot's "AD" badge titled "Audio described", an
+/// access service, not an advertisement.
+fn titled_otherwise(doc: &Document, id: NodeId) -> bool {
+    let Some(title) = doc.element(id).and_then(|e| e.attr("title")) else {
+        return false;
+    };
+    let says_ad = |w: &str| {
+        AD_MARKERS.iter().any(|m| w.eq_ignore_ascii_case(m))
+            || starts_with_ascii_ci(w, "advert")
+            || starts_with_ascii_ci(w, "sponsor")
+    };
+    !title.trim().is_empty() && !title.split(|c: char| !c.is_alphanumeric()).any(says_ad)
 }
 
 /// True when element `id`'s accessible name says it is an ad
@@ -448,8 +465,9 @@ pub(super) fn folder_of(url: &Url) -> (Option<&str>, &str) {
     )
 }
 
-/// Class-name parts that mark a comment as taken down.
-pub(super) const DELETED_MARKERS: &[&str] = &["deleted", "removed"];
+/// Class-name parts (and whole bracketed notices, "[flagged]") that mark a
+/// comment as taken down.
+pub(super) const DELETED_MARKERS: &[&str] = &["deleted", "removed", "flagged"];
 
 /// Longest text read as a notice that says only "[deleted]".
 const STUB_NOTICE_BYTES: usize = 24;
@@ -491,6 +509,9 @@ pub fn is_deleted_stub(doc: &Document, record: &Record) -> bool {
 /// thread (a news board's one table of rows, indented by spacers), a
 /// stub that links no page of its own: its only links go to places on
 /// the page ("root", "parent") or run a script (the fold toggle).
+/// `thread` is also true for a group of posts without headlines (the
+/// same board's comments, titled by their words): a stub there says
+/// nothing, whatever it links (its poster, its own permalink).
 pub fn is_deleted_entry(doc: &Document, record: &Record, thread: bool) -> bool {
     (thread || !links_a_page(doc, record)) && is_deleted_stub(doc, record)
 }

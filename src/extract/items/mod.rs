@@ -35,6 +35,7 @@ mod plan;
 mod posts;
 mod record_dates;
 mod releases;
+mod repeats;
 mod titles;
 
 use images::*;
@@ -55,6 +56,7 @@ pub use posts::HEADLESS_TITLE_CHARS;
 pub(crate) use record_dates::date_moves_with_clock;
 pub use record_dates::list_dates;
 pub use releases::without_unreleased;
+pub use repeats::without_repeats;
 pub(crate) use titles::{is_action_text, is_title_element, title_text};
 
 /// One entry of a published feed.

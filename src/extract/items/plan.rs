@@ -364,6 +364,8 @@ pub fn plan_titles(doc: &Document, records: &[Record], dates: &DateContext) -> T
     let path = best.map(|st| st.path.clone());
     // A path of author links ("Launchpad Janitor (janitor)", marked
     // `itemprop=creator`) names posters, however long: no headline.
+    // So does a path of links to the posters' own pages, which the
+    // records' permalinks extend (`/@tides` beside `/@tides/1177…`).
     let of_authors = |st: &PathStats| {
         let authors = st
             .links
@@ -371,6 +373,8 @@ pub fn plan_titles(doc: &Document, records: &[Record], dates: &DateContext) -> T
             .filter(|&&l| {
                 doc.element(l)
                     .is_some_and(crate::extract::byline::is_author)
+                    || permalink_of(records, &permalinks, l)
+                        .is_some_and(|p| links_poster_of(doc, l, p))
             })
             .count();
         authors * 2 > st.links.len()
@@ -431,6 +435,43 @@ pub fn plan_titles(doc: &Document, records: &[Record], dates: &DateContext) -> T
         change_links,
         activity,
         label_links,
+    }
+}
+
+/// The permalink of the record holding link `l` (records are in page
+/// order and do not overlap).
+fn permalink_of(records: &[Record], permalinks: &[Option<NodeId>], l: NodeId) -> Option<NodeId> {
+    let i = records.partition_point(|r| r.start <= l).checked_sub(1)?;
+    (l < records[i].end).then_some(permalinks[i]).flatten()
+}
+
+/// Most path segments of a poster's page (`/@tides`, `/user/ana`).
+const MAX_POSTER_SEGMENTS: usize = 2;
+
+/// True when link `a` leads to the page its record's permalink `p` lies
+/// under (`/@tides` of `/@tides/117708415565824107`), a short path of at
+/// most [`MAX_POSTER_SEGMENTS`] outside any heading: the poster's page,
+/// as a status's display name links it, never the status.
+pub(super) fn links_poster_of(doc: &Document, a: NodeId, p: NodeId) -> bool {
+    let (Some(own), Some(permalink)) = (link_href(doc, a), link_href(doc, p)) else {
+        return false;
+    };
+    let (own, permalink) = (href_path(own).trim_end_matches('/'), href_path(permalink));
+    let segments = own.split('/').filter(|s| !s.is_empty()).count();
+    (1..=MAX_POSTER_SEGMENTS).contains(&segments)
+        && permalink
+            .strip_prefix(own)
+            .is_some_and(|rest| rest.len() > 1 && rest.starts_with('/'))
+        && !doc.ancestors(a).any(|x| doc.tag(x).is_some_and(is_heading))
+}
+
+/// The path of `href`, without its scheme, host, query and fragment.
+fn href_path(href: &str) -> &str {
+    let href = href.split(['?', '#']).next().unwrap_or("");
+    match href.split_once("://") {
+        Some((_, rest)) => rest.find('/').map_or("", |i| &rest[i..]),
+        None if href.starts_with("//") => href[2..].find('/').map_or("", |i| &href[2 + i..]),
+        None => href,
     }
 }
 

@@ -470,11 +470,31 @@ pub(super) fn body_title(doc: &Document, record: &Record, permalink: Option<Node
             .map_or_else(|| first_line(doc, record), |b| doc.text(b)),
     };
     let text = collapse_whitespace(&text);
+    let text = without_trailing_hashtags(&text);
     let long = text.chars().nth(HEADLESS_TITLE_CHARS).is_some();
-    match long.then(|| first_sentence(&text)).flatten() {
+    match long.then(|| first_sentence(text)).flatten() {
         Some(sentence) => sentence.to_string(),
-        None => cut_at_word(&text, HEADLESS_TITLE_CHARS),
+        None => cut_at_word(text, HEADLESS_TITLE_CHARS),
     }
+}
+
+/// `text` without the hashtags that end it ("Low tide this evening
+/// #photography #seascape"): a status's tags, not its words; unless
+/// they are all it says. A hashtag is a `#` and a word with a letter.
+pub(super) fn without_trailing_hashtags(text: &str) -> &str {
+    let is_tag = |w: &str| {
+        w.strip_prefix('#')
+            .is_some_and(|t| t.chars().any(char::is_alphabetic))
+    };
+    let text = text.trim_end();
+    let mut rest = text;
+    while let Some((before, last)) = rest.rsplit_once(' ') {
+        if !is_tag(last) {
+            return rest;
+        }
+        rest = before.trim_end();
+    }
+    if is_tag(rest) { text } else { rest }
 }
 
 /// Fewest characters of the opening a post is titled by when it ends a
@@ -576,10 +596,12 @@ pub(super) fn is_time_element(e: &Element) -> bool {
 
 /// False for elements whose text a reader does not read as a post's
 /// words: hidden by the markup (the folded text behind a content warning)
-/// or a button ("Show more").
+/// or a form's control ("Show more", a poll's options in their
+/// `label`s).
 pub(super) fn read_as_words(doc: &Document, id: NodeId) -> bool {
-    doc.element(id)
-        .is_none_or(|e| e.name != "button" && !e.is_hidden())
+    doc.element(id).is_none_or(|e| {
+        !matches!(e.name.as_str(), "button" | "label" | "select" | "textarea") && !e.is_hidden()
+    })
 }
 
 /// The record's body: the smallest element holding at least 60% of the

@@ -34,6 +34,12 @@ pub fn has_version(title: &str) -> bool {
     title.split_whitespace().any(|word| {
         let word = word.trim_matches(|c: char| !c.is_ascii_alphanumeric());
         let word = word.strip_prefix(['v', 'V']).unwrap_or(word);
+        // A semantic version's pre-release or build tag ("5.0.0-next.3",
+        // "1.2.0+build.7") follows its numbers.
+        let word = match word.split_once(['-', '+']) {
+            Some((core, tag)) if is_version_tag(tag) => core,
+            _ => word,
+        };
         if !word.contains('.') {
             return false;
         }
@@ -51,6 +57,16 @@ pub fn has_version(title: &str) -> bool {
         let dated = parts.len() == 3 && parts.iter().any(|p| p.len() == 4 && number(p));
         (2..=4).contains(&parts.len()) && numbers && !dated
     })
+}
+
+/// True when `tag` is a semantic version's pre-release or build tag:
+/// dot-separated words of letters, digits and hyphens ("next.3",
+/// "beta.2", "rc-1"), the first holding a letter or a digit.
+fn is_version_tag(tag: &str) -> bool {
+    !tag.is_empty()
+        && tag
+            .split('.')
+            .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-'))
 }
 
 #[cfg(test)]
@@ -120,6 +136,24 @@ mod tests {
                 "2.0.0"
             ]
         );
+    }
+
+    /// Regression (a package's versions): "5.0.0-next.3" and
+    /// "5.0.0-beta.2", undated in its tags table, were no versions and
+    /// were dropped from the release list.
+    #[test]
+    fn a_pre_release_or_build_tag_is_part_of_a_version() {
+        for v in [
+            "5.0.0-next.3",
+            "5.0.0-beta.2",
+            "v1.2.0-rc-1",
+            "1.2.0+build.7",
+        ] {
+            assert!(has_version(v), "{v}");
+        }
+        for not in ["2026-11-24", "ISO-9001", "a-b.c"] {
+            assert!(!has_version(not), "{not}");
+        }
     }
 
     /// A list that is not mostly releases keeps everything, and so does

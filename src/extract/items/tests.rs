@@ -3204,7 +3204,9 @@ fn a_heading_ends_its_title_before_its_date() {
 /// Regression (an auction's search results): "NEW LISTING", in a span
 /// classed as no badge, was glued before the title ("NEW LISTINGOlympus
 /// OM-1n …"). A leading label in capitals is a badge; a model number
-/// or a two-letter word is not.
+/// or a two-letter word is not. Regression (another auction's results):
+/// "New Listing", not in capitals, was glued the same way; a label of
+/// words the title's capital is glued to is a badge too.
 #[test]
 fn a_leading_label_in_capitals_is_a_badge() {
     let item = |n: u32, label: &str| {
@@ -3215,10 +3217,11 @@ fn a_leading_label_in_capitals_is_a_badge() {
         )
     };
     let html = format!(
-        "<ul>{}{}{}</ul>",
+        "<ul>{}{}{}{}</ul>",
         item(1, "NEW LISTING"),
         item(2, "AI"),
-        item(3, "OM-1n")
+        item(3, "OM-1n"),
+        item(4, "New Listing")
     );
     let items = items_of(&html, "s-item", "https://lots.example/sch/");
     let titles: Vec<&str> = items.iter().map(|i| i.title.as_str()).collect();
@@ -3227,7 +3230,8 @@ fn a_leading_label_in_capitals_is_a_badge() {
         [
             "Olympus camera body 1, light seals replaced",
             "AIOlympus camera body 2, light seals replaced",
-            "OM-1nOlympus camera body 3, light seals replaced"
+            "OM-1nOlympus camera body 3, light seals replaced",
+            "Olympus camera body 4, light seals replaced"
         ]
     );
 }
@@ -3864,4 +3868,203 @@ fn a_bare_file_note_ends_no_title() {
         headline_title("Annual report <span class=years>2025 to 2026</span>"),
         "Annual report 2025 to 2026"
     );
+}
+
+/// Regression (a TV channel's day): a slot's access badges list an "AD"
+/// (`li.badge--ad` titled "Audio described"); eight programmes were
+/// dropped as ads. A badge titled as an ad, or untitled, still is one.
+#[test]
+fn an_ad_badge_titled_audio_described_is_no_ad() {
+    let slot = |badge: &str| {
+        format!(
+            "<li class=slot><time datetime=2026-12-02T07:25:00Z>07:25</time><div><h3>\
+             <a href=/programmes/zoo/3/>Our Little Zoo</a></h3><p>Series 1, Episode 3</p>\
+             <ul class=badges><li class='badge badge--s' title=Subtitles>S</li>{badge}</ul></div></li>"
+        )
+    };
+    for (badge, ad) in [
+        (
+            "<li class='badge badge--ad' title='Audio described'>AD</li>",
+            false,
+        ),
+        (
+            "<li class='badge badge--ad' title='Advertisement'>AD</li>",
+            true,
+        ),
+        ("<li class='badge badge--ad'>AD</li>", true),
+    ] {
+        let doc = crate::extract::dom::parse(&slot(badge));
+        let rec = records_of_class(&doc, "slot")[0];
+        assert_eq!(is_advertising(&doc, &rec), ad, "{badge}");
+    }
+}
+
+/// A status of a microblog's public timeline, in its markup: the
+/// relative time links the permalink, the display name the poster's page.
+fn status(handle: &str, id: u64, body: &str) -> String {
+    format!(
+        "<article class=status><div class=info><a class=time href='/@{handle}/{id}'>\
+         <time datetime='2026-11-30T21:14:02.000Z' title='Nov 30, 2026, 21:14'>3h</time></a>\
+         <a class=display-name href='/@{handle}'><img src='/av/{handle}.png' alt=''>\
+         <span><bdi><strong>{handle} of the harbour</strong></bdi> <span>@{handle}</span></span></a></div>\
+         <div class=content>{body}</div><div class=bar><button>Reply</button><button>Boost</button></div></article>"
+    )
+}
+
+/// Regression (a microblog's public timeline): the display names
+/// ("Marisol Quay @marisol", to `/@marisol`) were taken as the titles and
+/// links of the statuses, and a poster's second status was dropped as a
+/// repeat. The permalinks extend the posters' pages (`/@marisol/1177…`):
+/// the statuses are titled by their words and linked by their times.
+#[test]
+fn a_status_is_titled_by_its_words_not_its_posters_name() {
+    let html = [
+        status(
+            "tides",
+            117708415565824107,
+            "<p>High water at Marren Point this morning is at 06:42, with a height of 4.8 metres.</p>",
+        ),
+        status(
+            "marisol",
+            117708355469312114,
+            "<p>Finally finished restoring the old harbour master's logbook from 1911! Photos soon.</p>",
+        ),
+        status(
+            "tides",
+            117708074450944121,
+            "<p>Low water at Marren Point this afternoon is at 12:57, with a height of 0.9 metres.</p>",
+        ),
+    ]
+    .concat();
+    let items = items_of(&html, "status", "https://toot.harbour.example/public/local");
+    assert_eq!(
+        titles_and_links(&items),
+        [
+            (
+                "High water at Marren Point this morning is at 06:42, with a height of 4.8 metres.",
+                "https://toot.harbour.example/@tides/117708415565824107"
+            ),
+            (
+                "Finally finished restoring the old harbour master's logbook from 1911!",
+                "https://toot.harbour.example/@marisol/117708355469312114"
+            ),
+            (
+                "Low water at Marren Point this afternoon is at 12:57, with a height of 0.9 metres.",
+                "https://toot.harbour.example/@tides/117708074450944121"
+            ),
+        ]
+    );
+}
+
+/// Regression (the same timeline): a status ending in its hashtags was
+/// titled with them ("Low tide this evening #photography #seascape"), and
+/// a poll's options (in `label`s) outweighed the words asking it.
+#[test]
+fn a_status_title_leaves_out_its_hashtags_and_poll_options() {
+    let tag =
+        |t: &str| format!("<a class='mention hashtag' href='/tags/{t}'>#<span>{t}</span></a>");
+    let poll = |opts: &[&str]| {
+        let lis: String = opts
+            .iter()
+            .map(|o| format!("<li><label><input type=radio name=v><span>{o}</span></label></li>"))
+            .collect();
+        format!(
+            "<div class=poll><ul>{lis}</ul><div><button>Vote</button> <span>142 people</span></div></div>"
+        )
+    };
+    let html = [
+        status(
+            "ruairi",
+            117707779080192135,
+            &format!(
+                "<p>Low tide at Marren Point this evening, with the sand bars out past the old pier {} {}</p>",
+                tag("photography"),
+                tag("seascape")
+            ),
+        ),
+        status(
+            "juneo",
+            117707695063040142,
+            &format!(
+                "<p>Quick poll for the book club: what should we read in January?</p></div>{}<div>",
+                poll(&[
+                    "The Lantern Keepers by R. Osei",
+                    "Salt and Iron (the long one)",
+                    "A Year of Small Boats",
+                    "Something with dragons, please",
+                ])
+            ),
+        ),
+        status(
+            "bramdw",
+            117707512112200002,
+            &format!(
+                "<p>Morning walk along the harbour wall, cold hands and warm coffee from the kiosk {}</p>",
+                tag("Marren")
+            ),
+        ),
+    ]
+    .concat();
+    let items = items_of(&html, "status", "https://toot.harbour.example/public/local");
+    let titles: Vec<&str> = items.iter().map(|i| i.title.as_str()).collect();
+    assert_eq!(
+        titles,
+        [
+            "Low tide at Marren Point this evening, with the sand bars out past the old pier",
+            "Quick poll for the book club: what should we read in January?",
+            "Morning walk along the harbour wall, cold hands and warm coffee from the kiosk",
+        ]
+    );
+    // Tags that are all it says stay its title.
+    assert_eq!(
+        without_trailing_hashtags("#caturday #cats"),
+        "#caturday #cats"
+    );
+    assert_eq!(
+        without_trailing_hashtags("We're #1 again #go"),
+        "We're #1 again"
+    );
+}
+
+/// Regression (a news board's comment page, one table of rows): a
+/// "[flagged]" comment, and a "[deleted]" one that kept its own
+/// permalink (`item?id=…` of `tr#…`), were items titled so.
+#[test]
+fn a_flagged_or_deleted_comment_among_headless_ones_is_no_item() {
+    let row = |id: u32, user: &str, text: &str| {
+        format!(
+            "<tr class='athing comtr' id={id}><td><span class=comhead>{user}\
+             <span class=age title='2026-11-30T18:27:10'><a href='item?id={id}'>8 hours ago</a></span>\
+             <a class=togg href='javascript:void(0)'>[–]</a></span>\
+             <div class=commtext>{text}</div></td></tr>"
+        )
+    };
+    let user = |u: &str| format!("<a href='user?id={u}' class=hnuser>{u}</a> ");
+    let html = format!(
+        "<table class=comment-tree>{}{}{}{}</table>",
+        row(
+            4501180,
+            &user("ivo"),
+            "Compensating controls are the unsung heroes of legacy maintenance work."
+        ),
+        row(4501858, "", "[deleted]"),
+        row(4502745, &user("troll_77"), "[flagged]"),
+        row(
+            4502896,
+            &user("okonkwo"),
+            "The trick is to keep the videos short and name them after the task."
+        ),
+    );
+    let doc = crate::extract::dom::parse(&html);
+    let records = records_where(&doc, |i| doc.is_tag(i, "tr"));
+    let dates = DateContext::utc_at(2026, 12, 1, 2);
+    let plan = plan_titles(&doc, &records, &dates);
+    assert!(plan.headless);
+    let stubs: Vec<bool> = records
+        .iter()
+        .map(|r| is_deleted_entry(&doc, r, plan.headless))
+        .collect();
+    assert_eq!(stubs, [false, true, true, false]);
+    // Outside a headless group, a stub linking a page stays an entry.
+    assert!(!is_deleted_entry(&doc, &records[2], false));
 }

@@ -431,8 +431,27 @@ pub(super) fn title_badges(doc: &Document, node: NodeId) -> (Option<NodeId>, Opt
         (doc.element(c).is_some() && bytes <= MAX_BADGE_BYTES && is_caps_label(&doc.text(c)))
             .then_some((bytes, false))
     };
+    // A short label of words the title's words are glued to ("<span>New
+    // Listing</span>Canon AE-1"): only styling sets it apart, as a badge.
+    let glued = |c: NodeId| {
+        let bytes = doc.text_bytes(c);
+        let next = shown_children(doc, node).find(|&n| n > c)?;
+        let NodeData::Text { text, .. } = &doc.node(next).data else {
+            return None;
+        };
+        let label = doc.text(c);
+        let words = label.chars().all(|ch| ch.is_alphabetic() || ch == ' ');
+        let ends_word = words && label.chars().next_back().is_some_and(char::is_lowercase);
+        let opens_word = text
+            .chars()
+            .next()
+            .is_some_and(|ch| ch.is_uppercase() || ch.is_ascii_digit());
+        (doc.element(c).is_some() && bytes <= MAX_BADGE_BYTES && ends_word && opens_word)
+            .then_some((bytes, false))
+    };
     let leading = badge(first)
         .or_else(|| caps(first))
+        .or_else(|| glued(first))
         .filter(|&(b, _)| b > 0)
         .map(|b| (first, b));
     // A date badge before a trailing symbol (an accordion's "Posted

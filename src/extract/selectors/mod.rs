@@ -412,10 +412,11 @@ pub fn apply(
     let list_dates = items::list_dates(doc, &selection.records, dates);
     let dates = &list_dates;
     let plan = items::plan_titles(doc, &selection.records, dates);
-    // Nor are lines of activity among posts ("added the bug label").
-    selection
-        .records
-        .retain(|r| !plan.activity.contains(&r.start));
+    // Nor are lines of activity among posts ("added the bug label"), nor
+    // what a deleted comment leaves.
+    selection.records.retain(|r| {
+        !plan.activity.contains(&r.start) && !items::is_deleted_entry(doc, r, plan.headless)
+    });
     let mut missing: BTreeMap<&'static str, usize> = BTreeMap::new();
     // Records the selectors gave no date take their day heading's; their
     // yearless days are read near their section's month or the record
