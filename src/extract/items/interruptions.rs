@@ -100,7 +100,8 @@ pub fn is_signup_box(doc: &Document, record: &Record) -> bool {
 /// [`interludes`]. Ads interrupt a list: when more than half of the
 /// records look like ads, the mark means something else (a standards
 /// body's table classes its Area Director column `ad`) and none of them
-/// is one.
+/// is one. So do the few records hidden from assistive technology
+/// ([`unseen_slots`]).
 pub fn interruptions(doc: &Document, records: &[Record]) -> Vec<bool> {
     let ads: Vec<bool> = records.iter().map(|r| is_advertising(doc, r)).collect();
     let marks_no_ad = 2 * ads.iter().filter(|&&ad| ad).count() > records.len();
@@ -109,10 +110,12 @@ pub fn interruptions(doc: &Document, records: &[Record]) -> Vec<bool> {
         .zip(ads)
         .zip(interludes(doc, records))
         .zip(other_slots(doc, records))
-        .map(|(((r, ad), interlude), slot)| {
+        .zip(unseen_slots(doc, records))
+        .map(|((((r, ad), interlude), slot), unseen)| {
             (ad && !marks_no_ad)
                 || interlude
                 || slot
+                || unseen
                 || is_signup_box(doc, r)
                 || is_navigation(doc, r)
                 || is_separator(doc, r)
@@ -228,6 +231,35 @@ pub fn other_slots(doc: &Document, records: &[Record]) -> Vec<bool> {
         .iter()
         .map(|r| 2 * tokens(r).filter(|t| own.contains(t)).count() < own.len())
         .collect()
+}
+
+/// Most share of a list's records hidden from assistive technology that
+/// are no records ([`unseen_slots`]).
+pub(super) const UNSEEN_SLOT_SHARE: f64 = 0.25;
+
+/// Which of `records` are slots the page hides from assistive technology
+/// (`aria-hidden="true"` on the record's element) when they are at most
+/// [`UNSEEN_SLOT_SHARE`] of [`MIN_SLOT_RECORDS`] or more: a results
+/// list's template placeholder ("Shop on eBay", filled by script), a
+/// carousel's cloned slide. A carousel hides most of its slides, each a
+/// record: all stay.
+pub fn unseen_slots(doc: &Document, records: &[Record]) -> Vec<bool> {
+    let unseen: Vec<bool> = records
+        .iter()
+        .map(|r| {
+            doc.element(r.start)
+                .and_then(|e| e.attr("aria-hidden"))
+                .is_some_and(|h| h.trim().eq_ignore_ascii_case("true"))
+        })
+        .collect();
+    let count = unseen.iter().filter(|&&u| u).count();
+    let few = records.len() >= MIN_SLOT_RECORDS
+        && count as f64 <= UNSEEN_SLOT_SHARE * records.len() as f64;
+    if few {
+        unseen
+    } else {
+        vec![false; records.len()]
+    }
 }
 
 /// Which of `records` are interludes, in their order: table rows that

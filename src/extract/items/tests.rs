@@ -4068,3 +4068,32 @@ fn a_flagged_or_deleted_comment_among_headless_ones_is_no_item() {
     // Outside a headless group, a stub linking a page stays an entry.
     assert!(!is_deleted_entry(&doc, &records[2], false));
 }
+
+/// Regression (an auction site's sold results): the list opens with a
+/// template slot hidden from assistive technology (`li.s-item
+/// aria-hidden=true`, "Shop on eBay", filled by script), which was an
+/// item. A carousel hiding most of its slides keeps them all.
+#[test]
+fn a_few_slots_hidden_from_assistive_technology_are_no_records() {
+    let item = |n: u32, hidden: bool| {
+        let aria = if hidden { " aria-hidden=true" } else { "" };
+        format!(
+            "<li class=s-item{aria}><a class=s-item__link href=/itm/{n}><span role=heading>\
+             Camera body {n} with lens, tested</span></a><span>Sold Nov 2{n}, 2026</span></li>"
+        )
+    };
+    let list = |hidden: &[bool]| {
+        let lis: String = hidden
+            .iter()
+            .enumerate()
+            .map(|(n, &h)| item(n as u32, h))
+            .collect();
+        let doc = crate::extract::dom::parse(&format!("<ul>{lis}</ul>"));
+        let records = records_where(&doc, |i| doc.is_tag(i, "li"));
+        interruptions(&doc, &records)
+    };
+    let placeholder = [true, false, false, false, false, false];
+    assert_eq!(list(&placeholder), placeholder);
+    let carousel = [false, true, true, true, true, false];
+    assert_eq!(list(&carousel), [false; 6]);
+}
