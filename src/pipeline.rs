@@ -416,8 +416,7 @@ pub fn items_of_group(
     });
     let mut all = items::without_house_promos(doc, &records, all);
     items::without_list_numbering(&mut all);
-    all.retain(|it| !it.title.is_empty() || it.link.is_some());
-    let mut found = items::without_repeats(all);
+    let (mut found, _) = keep_usable(all.into_iter());
     // A "view all" link closing (or opening) the list is not a record.
     if let Some((last, rest)) = found.split_last()
         && items::is_listing_link(last, rest)
