@@ -380,7 +380,8 @@ fn disagreement(
 
 /// The items of one record group, in page order, without records that
 /// have neither title nor link, duplicate guids merged into the first
-/// (`items::without_repeats`).
+/// (`items::without_repeats`), and without the few lines that lead to no
+/// article (`items::without_strays`).
 pub fn items_of_group(
     doc: &Document,
     group: &RecordGroup,
@@ -429,6 +430,11 @@ pub fn items_of_group(
         found.remove(0);
     }
     items::without_unreleased(&mut found);
+    // Paper mode's groups (no container) keep the paper's records as
+    // they are: the strays are a structural reading of a list.
+    if group.container.is_some() {
+        items::without_strays(&mut found, base);
+    }
     found
 }
 

@@ -40,6 +40,12 @@ fn null_as_empty<'de, D: serde::Deserializer<'de>>(d: D) -> Result<String, D::Er
     Ok(Option::<String>::deserialize(d)?.unwrap_or_default())
 }
 
+/// Fixtures besides threaded comments whose records no one selector
+/// names: a reading list's link lines (`details > p > a`) beside the
+/// intro paragraphs of the same sections, told apart only by what they
+/// hold (the selectors have no `:has`).
+const UNPINNABLE: &[&str] = &["start_here_reading_lists_strays"];
+
 fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/lists")
 }
@@ -418,9 +424,9 @@ fn generated_selectors_reselect_the_detected_records_on_every_fixture() {
             // cannot name records that contain other records (a match
             // inside a match is not a record of its own), so threaded
             // comments are the one shape `pin` cannot express.
-            assert_eq!(
-                expected.shape.as_deref(),
-                Some("threaded_comments"),
+            assert!(
+                expected.shape.as_deref() == Some("threaded_comments")
+                    || UNPINNABLE.contains(&name.as_str()),
                 "{name}: no selector for the winner"
             );
             continue;
@@ -1478,4 +1484,35 @@ fn diary_rows_are_dated_by_their_glued_month_cell() {
 #[test]
 fn a_terms_second_description_is_dated_by_it() {
     check("library_news_terms_shared_descriptions");
+}
+
+/// Regression (a handbook's "Start here" page): the reading lists' links
+/// to a whole section (`/guides/`), a tag page, the blog's own profiles on
+/// other sites and a `mailto:` line were items beside the articles.
+#[test]
+fn a_reading_list_gives_its_articles_not_its_index_tag_profile_or_mailto_lines() {
+    check("start_here_reading_lists_strays");
+}
+
+/// Regression (a photo group's pool): every photo was titled by its
+/// "by <user>" link, whose text its href's slug matched, not by its title
+/// link, which holds the tile's `data-photo-id`.
+#[test]
+fn a_photo_tile_is_titled_by_the_link_to_its_own_id_not_its_poster() {
+    check("photo_pool_grid_data_ids");
+}
+
+/// Regression (a food agency's recalls): a pinned help notice in the
+/// cards' markup was an item, and a notice whose "Updated:" line comes
+/// before its "Published:" one was dated by its update.
+#[test]
+fn recalls_leave_out_the_pinned_notice_and_date_by_publication() {
+    check("recalls_pinned_notice_updated_dates");
+}
+
+/// Regression (a business's reviews): a review with the owner's longer
+/// reply nested inside it was titled by the reply.
+#[test]
+fn a_review_is_titled_by_its_own_words_not_the_owners_reply() {
+    check("reviews_with_owner_replies");
 }

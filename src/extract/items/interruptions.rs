@@ -444,21 +444,38 @@ fn aria_says_ad(doc: &Document, id: NodeId) -> bool {
 /// (`card--promo`, `promo-tile`).
 pub(super) const PROMO_MARKERS: &[&str] = &["promo", "promotion"];
 
+/// Class-name parts that mark a card as held at the top of a list
+/// (`views-row--sticky`, `is-pinned`).
+pub(super) const STICKY_MARKERS: &[&str] = &["sticky", "pinned"];
+
 /// True when a record is the site's own advertisement placed among the
 /// records (a museum's "See every exhibition for free" membership card in
 /// its grid of exhibitions): its element is marked as a promotion
 /// ([`PROMO_MARKERS`], as parts of its class tokens) and its `item` links
 /// outside the folder most of the `items` link into. A product on
 /// promotion, marked the same way, links where the other products do.
+/// So is a notice pinned above a dated list ("Important: how to report a
+/// food problem" above the recalls, linking a help page): marked sticky
+/// ([`STICKY_MARKERS`]), undated where most items are dated, and linking
+/// outside their folder. A sticky forum topic links where the others do,
+/// and a pinned post is dated.
 pub(super) fn is_house_promo(doc: &Document, record: &Record, item: &Item, items: &[Item]) -> bool {
-    let marked = doc.element(record.start).is_some_and(|e| {
-        let class = e.attr("class").unwrap_or("");
-        has_part(
-            class.split_whitespace().flat_map(camel_humps),
-            b"-_",
-            PROMO_MARKERS,
-        )
-    });
+    let marked_by = |markers: &[&str]| {
+        doc.element(record.start).is_some_and(|e| {
+            let class = e.attr("class").unwrap_or("");
+            has_part(
+                class.split_whitespace().flat_map(camel_humps),
+                b"-_",
+                markers,
+            )
+        })
+    };
+    let pinned_notice = || {
+        item.date.is_none()
+            && marked_by(STICKY_MARKERS)
+            && items.iter().filter(|it| it.date.is_some()).count() * 2 > items.len()
+    };
+    let marked = marked_by(PROMO_MARKERS) || pinned_notice();
     let Some(own) = item.link.as_ref().filter(|_| marked).map(folder_of) else {
         return false;
     };

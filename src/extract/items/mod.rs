@@ -36,6 +36,7 @@ mod posts;
 mod record_dates;
 mod releases;
 mod repeats;
+mod strays;
 mod titles;
 
 use images::*;
@@ -57,6 +58,7 @@ pub(crate) use record_dates::date_moves_with_clock;
 pub use record_dates::list_dates;
 pub use releases::without_unreleased;
 pub use repeats::without_repeats;
+pub use strays::without_strays;
 pub(crate) use titles::{is_action_text, is_title_element, title_text};
 
 /// One entry of a published feed.
@@ -208,6 +210,9 @@ pub fn item_from_record(
     // The exact date of a thread's latest activity, for a record without
     // a date of its own.
     let mut latest: Option<LatestActivity> = None;
+    // The first attribute date labelled as a revision ("Updated:"): the
+    // record's only when no other date is.
+    let mut revised: Option<LatestActivity> = None;
     for i in record.start..record.end {
         let Some(el) = doc.element(i) else { continue };
         let name = el.name.as_str();
@@ -252,6 +257,10 @@ pub fn item_from_record(
                     if latest.is_none() && labelled_latest_activity(doc, record, i) {
                         latest = Some((d, i..doc.node(i).end));
                     }
+                    None
+                }
+                Some(d) if labelled_revision(doc, record, i) => {
+                    revised.get_or_insert((d, i..doc.node(i).end));
                     None
                 }
                 other => other,
@@ -332,7 +341,11 @@ pub fn item_from_record(
                 link: title_link,
                 heading: title_heading,
             };
-            record_text_date(doc, record, title, &hidden, hidden_date, latest, dates)
+            // A revision's date is one more exact date of the record's
+            // activity: its element is not read again as text ("Updated
+            // <time datetime=…>about 4 hours ago</time>").
+            let exact = latest.or(revised);
+            record_text_date(doc, record, title, &hidden, hidden_date, exact, dates)
         }
     };
     let (author, categories) = crate::extract::byline::byline_and_tags(doc, record, link_node);

@@ -192,9 +192,22 @@ impl PathStats {
                 || is_muted(doc, a),
         );
         self.rank += rank;
-        self.own += usize::from(own_id.is_some_and(|id| links_own_id(id, href)));
+        self.own +=
+            usize::from(own_id.is_some_and(|e| own_ids(e).any(|id| links_own_id(id, href))));
         self.links.push(a);
     }
+}
+
+/// The identifiers a record's first element carries: its `id`, and a
+/// `data-id` or `data-…-id` attribute (a photo tile's
+/// `data-photo-id="53397661455"`, which its title links).
+fn own_ids(el: &crate::extract::dom::Element) -> impl Iterator<Item = &str> {
+    el.attrs
+        .iter()
+        .filter(|(k, _)| {
+            *k == "id" || *k == "data-id" || (k.starts_with("data-") && k.ends_with("-id"))
+        })
+        .map(|(_, v)| v.as_str())
 }
 
 /// Shortest identifier [`links_own_id`] looks for.
@@ -218,8 +231,9 @@ pub(super) struct LinkAt<'d> {
     rank: usize,
     /// The record's heading says what it says ([`names_link`]).
     named: bool,
-    /// The `id` of the record's first element ([`links_own_id`]).
-    own_id: Option<&'d str>,
+    /// The record's first element, whose identifiers ([`own_ids`]) its
+    /// own link may hold ([`links_own_id`]).
+    own_id: Option<&'d crate::extract::dom::Element>,
 }
 
 /// True when a record's heading (`heading`, its text) says what a link
@@ -267,7 +281,7 @@ pub fn plan_titles(doc: &Document, records: &[Record], dates: &DateContext) -> T
     for r in records {
         seen_here.clear();
         let mut permalink = None;
-        let own_id = doc.element(r.start).and_then(|e| e.attr("id"));
+        let own_id = doc.element(r.start);
         // The record's first heading, when it holds no link (one it holds
         // is in a heading anyway), and its text once read.
         let mut met_heading = false;

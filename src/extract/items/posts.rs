@@ -452,9 +452,9 @@ pub(super) fn body_title(doc: &Document, record: &Record, permalink: Option<Node
             // the panic it printed).
             doc.push_text_of_range(b, end, &mut words, |i| {
                 read_as_words(doc, i)
-                    && !doc
-                        .element(i)
-                        .is_some_and(|e| is_quotation(e) || is_signature(e) || e.name == "pre")
+                    && !doc.element(i).is_some_and(|e| {
+                        is_quotation(e) || is_signature(e) || is_owner_reply(e) || e.name == "pre"
+                    })
                     && !is_attribution(doc, i)
             });
             if words.trim().is_empty() {
@@ -636,7 +636,10 @@ pub(super) fn body_block(
         let unread = || {
             (visible && !read_as_words(doc, i))
                 || doc.element(i).is_some_and(is_signature)
-                || (i > record.start && doc.element(i).is_some_and(is_poster_profile))
+                || (i > record.start
+                    && doc
+                        .element(i)
+                        .is_some_and(|e| is_poster_profile(e) || is_owner_reply(e)))
                 || is_comment_under(doc, record, i)
         };
         if i >= unread_end && unread() {
@@ -723,6 +726,19 @@ pub(super) fn is_signature(e: &Element) -> bool {
 /// lines beside each of their posts, like a signature.
 pub(super) fn is_poster_profile(e: &Element) -> bool {
     class_names(e, b"profile")
+}
+
+/// Class words of the one who answers a review: the business's owner or
+/// manager, a seller.
+const ANSWERER_CLASSES: &[&[u8]] = &[b"owner", b"business", b"merchant", b"seller", b"manager"];
+/// Class words of an answer.
+const ANSWER_CLASSES: &[&[u8]] = &[b"reply", b"response"];
+
+/// True for the business's answer under a review (`div.business-owner-reply`,
+/// `section.seller-response`): the owner's words, not the reviewer's.
+pub(super) fn is_owner_reply(e: &Element) -> bool {
+    ANSWERER_CLASSES.iter().any(|w| class_names(e, w))
+        && ANSWER_CLASSES.iter().any(|w| class_names(e, w))
 }
 
 /// True for a quotation: a `blockquote` or an element whose class names a

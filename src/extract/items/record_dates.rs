@@ -69,6 +69,9 @@ pub(super) const DEADLINE_LABELS: &[&str] = &[
     "date of stay",
     // A listing's open house is a day to come, not the day it was listed.
     "open house",
+    // A warning's or an offer's time in force ("Valid: From 06:00 Mon 30
+    // Nov to 21:00", "Valid until") is not the day it was issued.
+    "valid",
 ];
 
 /// Labels of an amendment (lower case, without the colon): the day a
@@ -101,6 +104,19 @@ pub(super) const PRIOR_LABELS: &[&str] = &[
     "born",
     "died",
     "period",
+];
+
+/// Labels of a record's revision (lower case, without the colon): the day
+/// a notice was last updated comes after it was published ("Updated: 27
+/// November 2026" above "Published: 26 November 2026"). Such a date dates
+/// the record only when no other does, as a prior day does.
+pub(super) const REVISION_LABELS: &[&str] = &[
+    "updated",
+    "last updated",
+    "modified",
+    "last modified",
+    "revised",
+    "last revised",
 ];
 
 /// What the class of an element holding the date of a thread's latest
@@ -172,8 +188,14 @@ pub(super) fn labelled_latest_activity(doc: &Document, record: &Record, i: NodeI
 /// was published ([`PRIOR_LABELS`]), by the texts alone (its own, and the
 /// label right before it).
 fn labelled_prior(doc: &Document, record: &Record, i: NodeId) -> bool {
-    text_labelled(doc, record, i, &[PRIOR_LABELS])
+    text_labelled(doc, record, i, &[PRIOR_LABELS, REVISION_LABELS])
         || matches!(&doc.node(i).data, NodeData::Text { text, .. } if spans_years(text))
+}
+
+/// True when the date at node `i` is labelled as the record's revision
+/// ([`REVISION_LABELS`]): a date for the record only when no other is.
+pub(super) fn labelled_revision(doc: &Document, record: &Record, i: NodeId) -> bool {
+    text_labelled(doc, record, i, &[REVISION_LABELS])
 }
 
 /// True when `text` holds a run of exactly four digits: what a day
@@ -212,7 +234,30 @@ fn labelled_as(doc: &Document, record: &Record, i: NodeId, labels: &[&[&str]]) -
     if column_header(doc, record, i).is_some_and(|h| is_label(&doc.text(h))) {
         return true;
     }
+    if term_before(doc, record, i).is_some_and(|t| is_label(&doc.text(t))) {
+        return true;
+    }
     text_labelled(doc, record, i, labels)
+}
+
+/// Nodes looked back at from a description for its term.
+const TERM_LOOKBACK: NodeId = 32;
+
+/// The term (`dt`) right before the description (`dd`) that holds node
+/// `i` in `record`: the label of the dates a definition list gives
+/// ("Valid:" over "From <time>06:00 Mon 30 Nov</time> to …"), as a
+/// column's header labels a table's. Looks back at most
+/// [`TERM_LOOKBACK`] nodes.
+fn term_before(doc: &Document, record: &Record, i: NodeId) -> Option<NodeId> {
+    let dd = std::iter::once(i)
+        .chain(doc.ancestors(i))
+        .take_while(|&a| a > record.start)
+        .find(|&a| doc.is_tag(a, "dd"))?;
+    let parent = doc.node(dd).parent;
+    (dd.saturating_sub(TERM_LOOKBACK).max(record.start)..dd)
+        .rev()
+        .find(|&j| doc.node(j).parent == parent)
+        .filter(|&j| doc.is_tag(j, "dt"))
 }
 
 /// True when the date at node `i` opens with a label of `labels`, or
@@ -403,8 +448,9 @@ pub(super) fn attribute_date(
         })
 }
 
-/// The exact date of a thread's latest activity (a tooltip's) and the
-/// element that carries it, whose text ("7 hours ago") says the same.
+/// The exact date of a thread's latest activity (a tooltip's) or of a
+/// record's last revision ("Updated <time datetime=…>"), and the element
+/// that carries it, whose text ("7 hours ago") says the same.
 pub(super) type LatestActivity = (DateTime<FixedOffset>, Range<NodeId>);
 
 /// A record's date when no visible element carries one in an attribute:
@@ -432,11 +478,14 @@ pub(super) fn record_text_date(
         None => (None, Cow::Borrowed(hidden)),
     };
     // A date in the headline is part of it ("Best of 2023"), but a card
-    // link's date beside its heading is the record's own.
-    let link = title.link.map(|t| {
-        let node = link_title_node(doc, t);
-        node..doc.node(node).end
-    });
+    // link's date beside its heading is the record's own, and so is a
+    // headline that is nothing but a time stamp (a revision list's
+    // "14:02, 27 November 2026" linking each revision).
+    let link = title
+        .link
+        .map(|t| link_title_node(doc, t))
+        .filter(|&node| !is_time_stamp(&doc.text(node), dates))
+        .map(|node| node..doc.node(node).end);
     // A heading read as the title beside a file link ("Notice of
     // Election – General Primary, March 19, 2024") names its own dates:
     // the record's is elsewhere ("Posted 01/31/2024"), if anywhere.
@@ -459,6 +508,16 @@ pub(super) fn record_text_date(
         .or_else(|| latest_date.map(|d| (Some(d), false)))
         .or_else(|| (!hidden.is_empty()).then(|| from_text(&[], None)).flatten())
         .unwrap_or((None, false))
+}
+
+/// Longest title read as a time stamp (bytes).
+const MAX_STAMP_BYTES: usize = 40;
+
+/// True when a title is a date and time and nothing more, or nearly: a
+/// date takes at least half of it ([`date_covers_half`]).
+fn is_time_stamp(title: &str, dates: &DateContext) -> bool {
+    let t = title.trim();
+    t.len() <= MAX_STAMP_BYTES && date_covers_half(t, dates)
 }
 
 /// Where a record's title was read from: its title link, and the heading

@@ -4097,3 +4097,158 @@ fn a_few_slots_hidden_from_assistive_technology_are_no_records() {
     let carousel = [false, true, true, true, true, false];
     assert_eq!(list(&carousel), [false; 6]);
 }
+
+/// Regression (a photo group's pool): each tile's "by <user>" link,
+/// whose text its address's slug matches, titled the photo. The title
+/// link holds the tile's `data-photo-id`, the record's own identifier.
+#[test]
+fn a_link_holding_the_records_data_id_is_its_title() {
+    let tile = |id: u32, title: &str, user: &str, slug: &str| {
+        format!(
+            "<div class=tile data-photo-id=5339{id}><div class=bar>\
+             <a class=title href=/photos/{slug}/5339{id}/>{title}</a>\
+             <a class=attribution href=/photos/{slug}/>by {user}</a></div></div>"
+        )
+    };
+    let html = [
+        tile(
+            101,
+            "Low tide at Merrow Sands",
+            "Ines Calder",
+            "ines_calder",
+        ),
+        tile(
+            102,
+            "Breakwater, blue hour",
+            "Sasha Prylova",
+            "sasha_prylova",
+        ),
+        tile(103, "DSC_0412", "Petrel Works", "petrel_works"),
+        tile(104, "Gull on a piling", "Tobiah Rook", "tobiah_rook"),
+    ]
+    .concat();
+    let items = items_of(&html, "tile", "https://photos.example/groups/harbour/pool/");
+    assert_eq!(
+        titles_and_links(&items)[..2],
+        [
+            (
+                "Low tide at Merrow Sands",
+                "https://photos.example/photos/ines_calder/5339101/"
+            ),
+            (
+                "Breakwater, blue hour",
+                "https://photos.example/photos/sasha_prylova/5339102/"
+            ),
+        ]
+    );
+    assert_eq!(items[2].title, "DSC_0412");
+}
+
+/// Regression (a weather service's warnings): each card's first `time`
+/// is the start of the warning's validity ("Valid: From … to …", a
+/// definition list), not the day it was issued.
+#[test]
+fn a_validity_term_labels_its_dates_as_no_publication() {
+    let html = "<article class=card><h4><a href=/warnings/w1>Yellow warning of wind</a></h4>\
+        <dl><dt>Valid:</dt><dd>From <time datetime=2026-11-30T06:00:00Z>06:00 Mon 30 Nov</time> \
+        to <time datetime=2026-11-30T21:00:00Z>21:00 Mon 30 Nov</time></dd></dl>\
+        <p>Issued at <time datetime=2026-11-29T10:52:00Z>10:52 on Sun 29 Nov 2026</time></p></article>";
+    let item = item_of(html, "article");
+    assert_eq!(
+        item.date.map(|d| d.to_rfc3339()).as_deref(),
+        Some("2026-11-29T10:52:00+00:00")
+    );
+    // A term of its own dates the record as before.
+    let html = "<article class=card><h4><a href=/notices/n1>Road closure notice</a></h4>\
+        <dl><dt>Published:</dt><dd><time datetime=2026-11-20>20 Nov 2026</time></dd></dl></article>";
+    let item = item_of(html, "article");
+    assert_eq!(
+        item.date.map(|d| d.date_naive().to_string()).as_deref(),
+        Some("2026-11-20")
+    );
+}
+
+/// Regression (a food agency's recalls): "Updated: 22 November" before
+/// "Published: 20 November" dated the notice by its update. The update
+/// still dates a record that shows nothing else ("Updated <time>about 4
+/// hours ago</time>", exact in its attribute).
+#[test]
+fn an_update_dates_a_record_only_when_nothing_else_does() {
+    let html = "<article><h3><a href=/alerts/a1>Bakery recalls rye loaf</a></h3>\
+        <p><span>Updated:</span> <time datetime=2026-11-22T09:00:00Z>22 November 2026</time></p>\
+        <p><span>Published:</span> <time datetime=2026-11-20T09:00:00Z>20 November 2026</time></p></article>";
+    let item = item_of(html, "article");
+    assert_eq!(
+        item.date.map(|d| d.date_naive().to_string()).as_deref(),
+        Some("2026-11-20")
+    );
+    let html = "<article><h3><a href=/models/m1>harbour-7b-instruct</a></h3>\
+        <span>Updated <time datetime=2024-03-09T06:12:09Z>about a day ago</time></span></article>";
+    let item = item_of(html, "article");
+    assert_eq!(
+        item.date.map(|d| d.to_rfc3339()).as_deref(),
+        Some("2024-03-09T06:12:09+00:00")
+    );
+    assert!(!item.date_relative);
+}
+
+/// Regression (a revision history): each revision's link is its time
+/// stamp ("14:02, 27 November 2026"), which titled it and, as a date in
+/// a headline, was not read: every revision was undated.
+#[test]
+fn a_title_that_is_a_time_stamp_dates_its_record() {
+    let html = "<ul><li><a href='/w/index.php?oldid=118245512'>14:02, 27 November 2023</a> \
+        <a href=/wiki/User:Marisol>Marisol</a> <span class=comment>(History: added refit)</span></li></ul>";
+    let item = item_of(html, "li");
+    assert_eq!(
+        item.date.map(|d| d.date_naive().to_string()).as_deref(),
+        Some("2023-11-27")
+    );
+    // A year in a headline is still part of it.
+    let html = "<ul><li><a href=/p/best>Best of 2023 in harbour photos</a> <span>4 Mar 2024</span></li></ul>";
+    let item = item_of(html, "li");
+    assert_eq!(
+        item.date.map(|d| d.date_naive().to_string()).as_deref(),
+        Some("2024-03-04")
+    );
+}
+
+/// Regression (a business's reviews): the owner's reply nested in a
+/// review is longer than the review, and titled it.
+#[test]
+fn a_review_is_titled_by_its_words_not_the_owners_reply() {
+    let review = |n: u32, words: &str, reply: &str| {
+        let reply = match reply {
+            "" => String::new(),
+            r => format!(
+                "<div class='owner-reply business-owner-reply'><p>Lin H.</p><p>Business Owner</p>\
+                 <p>10/13/2026</p><p class=comment>{r}</p></div>"
+            ),
+        };
+        format!(
+            "<li class=review><a href=/user_details?userid=u{n}>Reviewer {n}</a>\
+             <span>10/12/2026</span><p class=comment>{words}</p>\
+             <a href='/biz/noodles?hrid=r{n}'>10/12/2026</a>{reply}</li>"
+        )
+    };
+    let html = format!(
+        "<ul>{}{}{}</ul>",
+        review(
+            1,
+            "I really wanted to love this place. Our order was wrong twice and nobody came by.",
+            "Oksana, I am truly sorry. An allergy mistake is the most serious thing that can happen in our kitchen and we failed you twice; we retrained the team."
+        ),
+        review(
+            2,
+            "Best hand-pulled noodles in town. The broth is rich and the staff were lovely all evening.",
+            ""
+        ),
+        review(
+            3,
+            "Good value lunch set, though the dumplings arrived cold. Would come back for the noodles.",
+            ""
+        ),
+    );
+    let items = items_of_lis(&html, "https://reviews.example/biz/noodles");
+    assert_eq!(items[0].title, "I really wanted to love this place.");
+}

@@ -872,21 +872,34 @@ fn relative_candidates(doc: &Document, rec: &Record, id: NodeId) -> Vec<String> 
         out.push(format!("{}.{c}", e.name));
     }
     out.push(e.name.to_string());
-    // Parent step + own step ("h3 a", "h3.title > a").
+    // Parent step + own step ("h3 a", "h3.title > a"), by each of the
+    // parent's first classes: a modifier tells the published date's line
+    // from the updated one's (`p.card__date--published` beside
+    // `p.card__date--updated`, both `p.card__date`).
     let parent = doc
         .node(id)
         .parent
         .filter(|&p| p >= rec.start && p < rec.end);
     if let Some((p, pe)) = parent.and_then(|p| Some((p, doc.element(p)?))) {
-        let pstep = match stable_classes(doc, p).first() {
-            Some(c) => format!("{}.{c}", pe.name),
-            None => pe.name.to_string(),
-        };
-        out.push(format!("{pstep} {}", e.name));
-        out.push(format!("{pstep} > {}", e.name));
+        let classes = stable_classes(doc, p);
+        let mut steps: Vec<String> = classes
+            .iter()
+            .take(PARENT_CLASSES)
+            .map(|c| format!("{}.{c}", pe.name))
+            .collect();
+        if steps.is_empty() {
+            steps.push(pe.name.to_string());
+        }
+        for pstep in steps {
+            out.push(format!("{pstep} {}", e.name));
+            out.push(format!("{pstep} > {}", e.name));
+        }
     }
     out
 }
+
+/// A parent's classes tried as steps of a field's selector.
+const PARENT_CLASSES: usize = 3;
 
 /// Find field selectors for a group whose items the automatic finder made.
 pub fn field_selectors(
