@@ -1516,3 +1516,19 @@ fn recalls_leave_out_the_pinned_notice_and_date_by_publication() {
 fn a_review_is_titled_by_its_own_words_not_the_owners_reply() {
     check("reviews_with_owner_replies");
 }
+
+/// Regression (a map project's changesets): each changeset's only date
+/// is "Closed <abbr title=…>3 days ago</abbr>", a label of a deadline,
+/// and every changeset was undated.
+#[test]
+fn a_closed_changeset_is_dated_by_its_closing_tooltip() {
+    check("changesets_closed_tooltip_dates");
+}
+
+/// Regression (a bookshop's new releases by week): the first week's
+/// heading stands in a header block beside its count ("8 new titles"),
+/// and its books were undated.
+#[test]
+fn the_first_week_heading_beside_its_count_dates_its_books() {
+    check("releases_by_week_counted_headings");
+}

@@ -363,7 +363,8 @@ const HEADER_EXTRA_TEXT: usize = 40;
 
 /// `id` when it is a heading, or the heading a header block around it
 /// holds with nothing else but a few links or buttons: a leaderboard's `div` holding "Launches for
-/// March 9, 2024" and its "Popular / Newest" buttons, above the day's list.
+/// March 9, 2024" and its "Popular / Newest" buttons, above the day's list;
+/// or the count of its section ([`counted`]).
 fn header_heading(doc: &Document, id: NodeId) -> Option<NodeId> {
     if doc.tag(id).is_some_and(is_heading) {
         return Some(id);
@@ -377,7 +378,25 @@ fn header_heading(doc: &Document, id: NodeId) -> Option<NodeId> {
         time_beside(doc, h)
             .is_some_and(|t| doc.text_bytes(id) == doc.text_bytes(h) + doc.text_bytes(t))
     };
-    (controls || dated()).then_some(h)
+    (controls || dated() || counted(doc, id, h)).then_some(h)
+}
+
+/// True when header block `id` holds heading `h` and beside it only the
+/// count of its section ("Week of 23 November 2026" and "8 new titles",
+/// "(12)"): a short text that opens with a number.
+fn counted(doc: &Document, id: NodeId, h: NodeId) -> bool {
+    let extra = doc.text_bytes(id).saturating_sub(doc.text_bytes(h));
+    let beside = (id..doc.node(id).end)
+        .filter(|&i| i < h || i >= doc.node(h).end)
+        .find_map(|i| match &doc.node(i).data {
+            NodeData::Text { text, blank: false } => {
+                Some(text.trim_start().trim_start_matches('('))
+            }
+            _ => None,
+        });
+    extra > 0
+        && extra <= HEADER_EXTRA_TEXT
+        && beside.is_some_and(|t| t.starts_with(|c: char| c.is_ascii_digit()))
 }
 
 /// The `<time>` right after heading `h`, its next element sibling: a
@@ -736,6 +755,32 @@ mod tests {
                 "2024-03-05"
             ])
         );
+    }
+
+    /// Regression (a bookshop's new releases by week): each week's header
+    /// block holds its heading and its count ("8 new titles"); the first
+    /// week's books, above which no heading stands between records, were
+    /// undated. A header with a sentence beside its heading heads nothing.
+    #[test]
+    fn a_heading_beside_its_sections_count_heads_the_first_section() {
+        let week = |day: u32, count: &str, books: &str| {
+            format!(
+                "<section><header><h2>Week of {day} March 2024</h2><span>{count}</span></header>\
+                 <ul>{books}</ul></section>"
+            )
+        };
+        let html = format!(
+            "<main>{}{}</main>",
+            week(4, "2 new titles", "<li>a</li><li>b</li>"),
+            week(26, "1 new title", "<li>c</li>")
+        )
+        .replace("26 March", "26 February");
+        assert_eq!(
+            days(&html),
+            some(&["2024-03-04", "2024-03-04", "2024-02-26"])
+        );
+        let html = html.replace("2 new titles", "Handpicked by our booksellers");
+        assert_eq!(days(&html)[..2], [None, None]);
     }
 
     /// Regression: a conference programme titles each session "Session

@@ -210,8 +210,8 @@ pub fn item_from_record(
     // The exact date of a thread's latest activity, for a record without
     // a date of its own.
     let mut latest: Option<LatestActivity> = None;
-    // The first attribute date labelled as a revision ("Updated:"): the
-    // record's only when no other date is.
+    // The first attribute date labelled as a revision ("Updated:") or a
+    // passed deadline: the record's only when no other date is.
     let mut revised: Option<LatestActivity> = None;
     for i in record.start..record.end {
         let Some(el) = doc.element(i) else { continue };
@@ -256,6 +256,11 @@ pub fn item_from_record(
                 Some(d) if labelled_latest(doc, record, i) => {
                     if latest.is_none() && labelled_latest_activity(doc, record, i) {
                         latest = Some((d, i..doc.node(i).end));
+                    } else if d <= dates.now {
+                        // A deadline already passed ("Closed <abbr title=…>3
+                        // days ago</abbr>", a map edit's changeset) dates a
+                        // record that shows nothing else, as an update does.
+                        revised.get_or_insert((d, i..doc.node(i).end));
                     }
                     None
                 }
@@ -340,6 +345,7 @@ pub fn item_from_record(
             let title = TitleSource {
                 link: title_link,
                 heading: title_heading,
+                permalinks: &plan.permalinks,
             };
             // A revision's date is one more exact date of the record's
             // activity: its element is not read again as text ("Updated

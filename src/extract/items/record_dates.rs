@@ -480,12 +480,16 @@ pub(super) fn record_text_date(
     // A date in the headline is part of it ("Best of 2023"), but a card
     // link's date beside its heading is the record's own, and so is a
     // headline that is nothing but a time stamp (a revision list's
-    // "14:02, 27 November 2026" linking each revision).
+    // "14:02, 27 November 2026" linking each revision): a permalink.
     let link = title
         .link
-        .map(|t| link_title_node(doc, t))
-        .filter(|&node| !is_time_stamp(&doc.text(node), dates))
-        .map(|node| node..doc.node(node).end);
+        .map(|t| (t, link_title_node(doc, t)))
+        .filter(|&(t, node)| {
+            !(title.permalink(t)
+                && doc.text_bytes(node) <= MAX_STAMP_BYTES
+                && is_time_stamp(&doc.text(node), dates))
+        })
+        .map(|(_, node)| node..doc.node(node).end);
     // A heading read as the title beside a file link ("Notice of
     // Election – General Primary, March 19, 2024") names its own dates:
     // the record's is elsewhere ("Posted 01/31/2024"), if anywhere.
@@ -521,11 +525,19 @@ fn is_time_stamp(title: &str, dates: &DateContext) -> bool {
 }
 
 /// Where a record's title was read from: its title link, and the heading
-/// beside a file link (see `choose_title`).
+/// beside a file link (see `choose_title`); and the group's permalinks.
 #[derive(Debug, Clone, Copy)]
-pub(super) struct TitleSource {
+pub(super) struct TitleSource<'p> {
     pub link: Option<NodeId>,
     pub heading: Option<NodeId>,
+    pub permalinks: &'p rustc_hash::FxHashSet<NodeId>,
+}
+
+impl TitleSource<'_> {
+    /// True when link `a` is its record's permalink ([`TitlePlan::permalinks`]).
+    fn permalink(&self, a: NodeId) -> bool {
+        self.permalinks.contains(&a)
+    }
 }
 
 /// First date in the record's text outside its title (`in_title`) and

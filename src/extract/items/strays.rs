@@ -104,7 +104,15 @@ fn stray_kind(item: &Item, parent: bool, mostly_linked: bool, page: &Url) -> Opt
 fn section_indexes(items: &[Item]) -> Vec<bool> {
     let key = |u: &Url| format!("{}{}", u.host_str().unwrap_or(""), u.path());
     let candidate = |u: &Url| u.query().is_none() && u.path() != "/";
-    if !items.iter().filter_map(|i| i.link.as_ref()).any(candidate) {
+    // Only an undated item can be a stray: most lists are dated, and
+    // their paths are never sorted.
+    let undated = |it: &&Item| it.date.is_none();
+    if !items
+        .iter()
+        .filter(undated)
+        .filter_map(|i| i.link.as_ref())
+        .any(candidate)
+    {
         return vec![false; items.len()];
     }
     let mut keys: Vec<String> = items
@@ -116,7 +124,8 @@ fn section_indexes(items: &[Item]) -> Vec<bool> {
     items
         .iter()
         .map(|it| {
-            it.link.as_ref().filter(|u| candidate(u)).is_some_and(|u| {
+            let link = it.link.as_ref().filter(|u| undated(&it) && candidate(u));
+            link.is_some_and(|u| {
                 let mut dir = key(u);
                 if !dir.ends_with('/') {
                     dir.push('/');

@@ -4252,3 +4252,28 @@ fn a_review_is_titled_by_its_words_not_the_owners_reply() {
     let items = items_of_lis(&html, "https://reviews.example/biz/noodles");
     assert_eq!(items[0].title, "I really wanted to love this place.");
 }
+
+/// Regression (a map project's changesets): "Closed <abbr title=…>3 days
+/// ago</abbr>" was a deadline's label, and the changeset undated. A passed
+/// deadline dates a record that shows nothing else; a deadline to come
+/// dates nothing, and a record's own date still wins.
+#[test]
+fn a_passed_deadline_dates_a_record_that_shows_nothing_else() {
+    let row = |label: &str, day: &str, more: &str| {
+        format!(
+            "<li><a href=/changeset/1588>Added bus stops along Harbour Road</a> \
+             {label} <abbr title='{day}'>some days ago</abbr>{more}</li>"
+        )
+    };
+    let date = |html: &str| item_of(html, "li").date.map(|d| d.date_naive().to_string());
+    assert_eq!(
+        date(&row("Closed", "7 March 2024", "")).as_deref(),
+        Some("2024-03-07")
+    );
+    assert_eq!(date(&row("Closes", "17 March 2024", "")), None);
+    let published = " <span>Published <time datetime=2024-02-01>1 Feb</time></span>";
+    assert_eq!(
+        date(&row("Closed", "7 March 2024", published)).as_deref(),
+        Some("2024-02-01")
+    );
+}
