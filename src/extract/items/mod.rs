@@ -212,7 +212,7 @@ pub fn item_from_record(
     let mut latest: Option<LatestActivity> = None;
     // The first attribute date labelled as a revision ("Updated:") or a
     // passed deadline: the record's only when no other date is.
-    let mut revised: Option<LatestActivity> = None;
+    let mut fallback: Option<LatestActivity> = None;
     for i in record.start..record.end {
         let Some(el) = doc.element(i) else { continue };
         let name = el.name.as_str();
@@ -254,18 +254,18 @@ pub fn item_from_record(
         if attr_date.is_none() && !(in_hidden && hidden_date.is_some()) {
             let found = match attribute_date(doc, i, dates) {
                 Some(d) if labelled_latest(doc, record, i) => {
-                    if latest.is_none() && labelled_latest_activity(doc, record, i) {
-                        latest = Some((d, i..doc.node(i).end));
+                    if labelled_latest_activity(doc, record, i) {
+                        latest.get_or_insert((d, i..doc.node(i).end));
                     } else if d <= dates.now {
                         // A deadline already passed ("Closed <abbr title=…>3
                         // days ago</abbr>", a map edit's changeset) dates a
                         // record that shows nothing else, as an update does.
-                        revised.get_or_insert((d, i..doc.node(i).end));
+                        fallback.get_or_insert((d, i..doc.node(i).end));
                     }
                     None
                 }
                 Some(d) if labelled_revision(doc, record, i) => {
-                    revised.get_or_insert((d, i..doc.node(i).end));
+                    fallback.get_or_insert((d, i..doc.node(i).end));
                     None
                 }
                 other => other,
@@ -345,12 +345,12 @@ pub fn item_from_record(
             let title = TitleSource {
                 link: title_link,
                 heading: title_heading,
-                permalinks: &plan.permalinks,
+                link_is_permalink: title_link.is_some_and(|l| plan.permalinks.contains(&l)),
             };
             // A revision's date is one more exact date of the record's
             // activity: its element is not read again as text ("Updated
             // <time datetime=…>about 4 hours ago</time>").
-            let exact = latest.or(revised);
+            let exact = latest.or(fallback);
             record_text_date(doc, record, title, &hidden, hidden_date, exact, dates)
         }
     };

@@ -185,8 +185,9 @@ pub(super) fn labelled_latest_activity(doc: &Document, record: &Record, i: NodeI
 }
 
 /// True when the date at node `i` is labelled as a day before the record
-/// was published ([`PRIOR_LABELS`]), by the texts alone (its own, and the
-/// label right before it).
+/// was published ([`PRIOR_LABELS`]) or as its revision
+/// ([`REVISION_LABELS`]), by the texts alone (its own, and the label
+/// right before it): a date for the record only when no other is.
 fn labelled_prior(doc: &Document, record: &Record, i: NodeId) -> bool {
     text_labelled(doc, record, i, &[PRIOR_LABELS, REVISION_LABELS])
         || matches!(&doc.node(i).data, NodeData::Text { text, .. } if spans_years(text))
@@ -483,13 +484,9 @@ pub(super) fn record_text_date(
     // "14:02, 27 November 2026" linking each revision): a permalink.
     let link = title
         .link
-        .map(|t| (t, link_title_node(doc, t)))
-        .filter(|&(t, node)| {
-            !(title.permalink(t)
-                && doc.text_bytes(node) <= MAX_STAMP_BYTES
-                && is_time_stamp(&doc.text(node), dates))
-        })
-        .map(|(_, node)| node..doc.node(node).end);
+        .map(|t| link_title_node(doc, t))
+        .filter(|&node| !(title.link_is_permalink && is_time_stamp(doc, node, dates)))
+        .map(|node| node..doc.node(node).end);
     // A heading read as the title beside a file link ("Notice of
     // Election – General Primary, March 19, 2024") names its own dates:
     // the record's is elsewhere ("Posted 01/31/2024"), if anywhere.
@@ -517,27 +514,21 @@ pub(super) fn record_text_date(
 /// Longest title read as a time stamp (bytes).
 const MAX_STAMP_BYTES: usize = 40;
 
-/// True when a title is a date and time and nothing more, or nearly: a
-/// date takes at least half of it ([`date_covers_half`]).
-fn is_time_stamp(title: &str, dates: &DateContext) -> bool {
-    let t = title.trim();
-    t.len() <= MAX_STAMP_BYTES && date_covers_half(t, dates)
+/// True when title node `node` is a date and time and nothing more, or
+/// nearly: a date takes at least half of its text ([`date_covers_half`]),
+/// of at most [`MAX_STAMP_BYTES`] (only then is the text read).
+fn is_time_stamp(doc: &Document, node: NodeId, dates: &DateContext) -> bool {
+    doc.text_bytes(node) <= MAX_STAMP_BYTES && date_covers_half(doc.text(node).trim(), dates)
 }
 
 /// Where a record's title was read from: its title link, and the heading
-/// beside a file link (see `choose_title`); and the group's permalinks.
+/// beside a file link (see `choose_title`).
 #[derive(Debug, Clone, Copy)]
-pub(super) struct TitleSource<'p> {
+pub(super) struct TitleSource {
     pub link: Option<NodeId>,
     pub heading: Option<NodeId>,
-    pub permalinks: &'p rustc_hash::FxHashSet<NodeId>,
-}
-
-impl TitleSource<'_> {
-    /// True when link `a` is its record's permalink ([`TitlePlan::permalinks`]).
-    fn permalink(&self, a: NodeId) -> bool {
-        self.permalinks.contains(&a)
-    }
+    /// The title link is the record's permalink ([`TitlePlan::permalinks`]).
+    pub link_is_permalink: bool,
 }
 
 /// First date in the record's text outside its title (`in_title`) and

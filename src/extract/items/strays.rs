@@ -34,6 +34,9 @@ const TAXONOMY_SEGMENTS: &[&str] = &[
 /// than this is too common a string to look for in a path or a title.
 const MIN_SITE_NAME: usize = 4;
 
+/// How many kinds of stray line there are.
+const STRAY_KINDS: usize = 4;
+
 /// The kinds of stray line, one test each.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Stray {
@@ -52,34 +55,36 @@ pub fn without_strays(items: &mut Vec<Item>, page: &Url) {
     let parents = section_indexes(items);
     let linked = items.iter().filter(|i| i.link.is_some()).count();
     let mostly_linked = linked * 4 >= items.len() * 3;
+    let here = site_name(page);
     let kinds: Vec<Option<Stray>> = items
         .iter()
         .zip(&parents)
-        .map(|(it, &parent)| stray_kind(it, parent, mostly_linked, page))
+        .map(|(it, &parent)| stray_kind(it, parent, mostly_linked, page, here.as_deref()))
         .collect();
-    let count = |k: Stray| kinds.iter().filter(|&&x| x == Some(k)).count();
-    let few: Vec<Stray> = [
-        Stray::SectionIndex,
-        Stray::Taxonomy,
-        Stray::ProfileElsewhere,
-        Stray::DeadEnd,
-    ]
-    .into_iter()
-    .filter(|&k| count(k) * STRAY_SHARE <= items.len())
-    .collect();
+    let mut counts = [0usize; STRAY_KINDS];
+    for k in kinds.iter().flatten() {
+        counts[*k as usize] += 1;
+    }
+    let total = items.len();
     let mut kind = kinds.iter();
     items.retain(|_| {
-        !kind
-            .next()
+        kind.next()
             .copied()
             .flatten()
-            .is_some_and(|k| few.contains(&k))
+            .is_none_or(|k| counts[k as usize] * STRAY_SHARE > total)
     });
 }
 
 /// What kind of stray `item` is, if any (`parent`: its link is a section
-/// index of another item's; `mostly_linked`: three in four items link).
-fn stray_kind(item: &Item, parent: bool, mostly_linked: bool, page: &Url) -> Option<Stray> {
+/// index of another item's; `mostly_linked`: three in four items link;
+/// `here`: the page's site's name, [`site_name`]).
+fn stray_kind(
+    item: &Item,
+    parent: bool,
+    mostly_linked: bool,
+    page: &Url,
+    here: Option<&str>,
+) -> Option<Stray> {
     if item.date.is_some() {
         return None;
     }
@@ -90,7 +95,7 @@ fn stray_kind(item: &Item, parent: bool, mostly_linked: bool, page: &Url) -> Opt
         Some(Stray::SectionIndex)
     } else if is_taxonomy(link, page) {
         Some(Stray::Taxonomy)
-    } else if is_profile_elsewhere(&item.title, link, page) {
+    } else if here.is_some_and(|h| is_profile_elsewhere(&item.title, link, h)) {
         Some(Stray::ProfileElsewhere)
     } else {
         None
@@ -153,15 +158,15 @@ fn is_taxonomy(link: &Url, page: &Url) -> bool {
     }
 }
 
-/// True when `link` is the page's site's own profile on another site: the
-/// link's host is another site, whose name the line's `title` says ("Hygge
-/// Work on Instagram"), and the link's path names the page's site
-/// (`instagram.example/hygge.work/`).
-fn is_profile_elsewhere(title: &str, link: &Url, page: &Url) -> bool {
-    let (Some(there), Some(here)) = (site_name(link), site_name(page)) else {
+/// True when `link` is the own profile on another site of the page's site
+/// (named `here`): the link's host is another site, whose name the line's
+/// `title` says ("Hygge Work on Instagram"), and the link's path names the
+/// page's site (`instagram.example/hygge.work/`).
+fn is_profile_elsewhere(title: &str, link: &Url, here: &str) -> bool {
+    let Some(there) = site_name(link) else {
         return false;
     };
-    there != here && folded(title).contains(&there) && folded(link.path()).contains(&here)
+    there != here && folded(title).contains(&there) && folded(link.path()).contains(here)
 }
 
 /// A host's site name: its label before the top-level domain, folded
