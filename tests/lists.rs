@@ -1532,3 +1532,20 @@ fn a_closed_changeset_is_dated_by_its_closing_tooltip() {
 fn the_first_week_heading_beside_its_count_dates_its_books() {
     check("releases_by_week_counted_headings");
 }
+
+/// Regression (a preprint listing whose entries each name new authors):
+/// every entry was titled and linked by its first author, the list of
+/// authors being the one path of distinct names; and the sections'
+/// "Mon, 30 Nov 26" was read as 26 November.
+#[test]
+fn a_preprints_authors_are_no_headline_and_its_short_year_is_read() {
+    check("preprint_listing_author_lists");
+}
+
+/// Regression (a court's opinions, two rows each): an opinion approved
+/// for publication days after its decision was dated by the approval
+/// in its badge, not by its decided date.
+#[test]
+fn an_opinion_is_dated_by_its_decision_not_its_approval() {
+    check("court_opinions_two_row_approved_badge");
+}

@@ -611,6 +611,9 @@ enum Kind {
     /// Groups `a`/`b`/`y`: day/month unless `b` > 12 or the page writes
     /// its dash dates month first.
     DashAmbiguous,
+    /// Groups `wday`, `d`, `mname`, `y2`: a two-digit year (RFC 822's
+    /// "Mon, 30 Nov 26"), read only when the weekday is the date's.
+    ShortYear,
     /// Groups `n`, `unit` (English "ago", CJK "前", Korean "전").
     Relative,
     /// Group `word`: today / yesterday / just now, their German, Spanish
@@ -924,6 +927,16 @@ fn build_patterns() -> Vec<Pattern> {
                 r"{weekday}(?P<d>[0-9]{{1,2}})(?:st|nd|rd|th|er|\.)?(?:\s+(?:of|de)\s+|\s*[-/]\s*|\s+){months}(?:\s*,\s*|\s+de\s+|\s*[-/]\s*|\s+)(?P<y>[0-9]{{4}}){opt_time}"
             ),
         ),
+        // Mon, 30 Nov 26 (a mail's or a listing's two-digit year): only
+        // with its weekday, which must be the date's; without one, "5 March
+        // 26 teams" reads no year.
+        both(
+            Kind::ShortYear,
+            format!(
+                r"(?P<wday>(?i:{})){AB}\.?,?\s+(?P<d>[0-9]{{1,2}})\s+{english_months_caps}\s+(?P<y2>[0-9]{{2}}){opt_time}",
+                WEEKDAYS.join("|")
+            ),
+        ),
         // 2023, Aug 01 / 2024 March 5th (year first)
         both(
             Kind::Calendar,
@@ -1059,10 +1072,27 @@ fn build(kind: Kind, c: &Captures, ctx: &DateContext) -> Option<DateTime<FixedOf
             };
             calendar(c, c.name("y").map(|y| y.as_str()), month, day, ctx)?
         }
+        Kind::ShortYear => short_year(c, ctx)?,
         Kind::Relative => relative(c.name("n")?.as_str(), c.name("unit")?.as_str(), ctx)?,
         Kind::DayWord => day_word(c, ctx)?,
     };
     year_in_range(dt)
+}
+
+/// A date with a two-digit year ([`Kind::ShortYear`]): `00`–`49` in the
+/// 2000s, `50`–`99` in the 1900s (RFC 2822, section 4.3), when the
+/// weekday written before it is the date's.
+fn short_year(c: &Captures, ctx: &DateContext) -> Option<DateTime<FixedOffset>> {
+    let y2: i32 = c.name("y2")?.as_str().parse().ok()?;
+    let year = if y2 < 50 { 2000 + y2 } else { 1900 + y2 };
+    let month = month_number(c.name("mname")?.as_str())?;
+    let date = NaiveDate::from_ymd_opt(year, month, c.name("d")?.as_str().parse().ok()?)?;
+    let wday = c.name("wday")?.as_str().to_ascii_lowercase();
+    let named = date.weekday().to_string().to_ascii_lowercase();
+    wday.get(..3)
+        .is_some_and(|w| named.starts_with(w))
+        .then(|| at_time(c, date, ctx))
+        .flatten()
 }
 
 fn year_in_range(dt: DateTime<FixedOffset>) -> Option<DateTime<FixedOffset>> {
@@ -1516,6 +1546,35 @@ mod tests {
         assert!(
             yearless.as_deref().is_some_and(|d| d.ends_with("-06-02")),
             "{yearless:?}"
+        );
+    }
+
+    /// Regression (a preprint listing's "New submissions for Mon, 30 Nov
+    /// 26"): the two-digit year was left out and "Nov 26" read as 26
+    /// November. A two-digit year is read with its weekday only, and only
+    /// when that is the date's.
+    #[test]
+    fn a_two_digit_year_is_read_with_its_weekday() {
+        let ctx = ctx_utc();
+        let day = |t: &str| find_date(t, &ctx).map(|(d, _)| d.format("%Y-%m-%d").to_string());
+        assert_eq!(
+            day("New submissions for Mon, 30 Nov 26"),
+            Some("2026-11-30".into())
+        );
+        assert_eq!(
+            day("Submitted Fri 27 Nov 26 to Mon 30 Nov 26"),
+            Some("2026-11-27".into())
+        );
+        assert_eq!(
+            day("Date: Thu, 31 Dec 98 23:10:00 +0100").as_deref(),
+            Some("1998-12-31")
+        );
+        // A weekday that is not the date's: no two-digit year.
+        assert_ne!(day("Tue, 30 Nov 26").as_deref(), Some("2026-11-30"));
+        // Without a weekday, a number after a month is no year.
+        assert_ne!(
+            day("On 5 March 26 teams ran").as_deref(),
+            Some("2026-03-05")
         );
     }
 

@@ -160,8 +160,9 @@ pub(super) struct PathStats {
     header: usize,
     slug: f64,
     /// Records where the link is a file download, hidden, a summary, a
-    /// repeat skipped by the keyboard ([`is_skipped_twin`]) or styled as
-    /// muted ([`is_muted`]).
+    /// repeat skipped by the keyboard ([`is_skipped_twin`]), styled as
+    /// muted ([`is_muted`]) or one of the record's authors
+    /// ([`in_author_list`]).
     demoted: usize,
     /// Sum of the link's rank among the record's usable links.
     rank: usize,
@@ -189,13 +190,41 @@ impl PathStats {
                 || in_closed_details(doc, r, a)
                 || is_summary_link(doc, a)
                 || is_skipped_twin(doc, r, a)
-                || is_muted(doc, a),
+                || is_muted(doc, a)
+                || in_author_list(doc, r, a),
         );
         self.rank += rank;
         self.own +=
             usize::from(own_id.is_some_and(|e| own_ids(e).any(|id| links_own_id(id, href))));
         self.links.push(a);
     }
+}
+
+/// Class-name parts of a list of a record's authors (`list-authors`,
+/// `c-article-authors`).
+const AUTHORS_WORDS: &[&str] = &["authors", "contributors"];
+
+/// True when link `a` is one name in a list of record `r`'s authors: an
+/// element between it and the record's own is classed as such a list
+/// ([`AUTHORS_WORDS`]), or is a byline
+/// ([`crate::extract::byline::is_author`]) linking another address too
+/// (a poster's avatar and name lead to one page). A
+/// preprint's first author, a new name in every entry, is no headline
+/// beside the entry's identifier link; a forum post's one poster link
+/// stays what it was (the sign of a headless group, see `of_authors`).
+fn in_author_list(doc: &Document, r: &Record, a: NodeId) -> bool {
+    doc.ancestors(a)
+        .take_while(|&x| x > r.start)
+        .filter_map(|x| Some((x, doc.element(x)?)))
+        .any(|(x, e)| {
+            has_part(
+                e.attr("class").unwrap_or("").split_ascii_whitespace(),
+                b"-_",
+                AUTHORS_WORDS,
+            ) || (crate::extract::byline::is_author(e)
+                && (x + 1..doc.node(x).end)
+                    .any(|j| doc.is_tag(j, "a") && link_href(doc, j) != link_href(doc, a)))
+        })
 }
 
 /// The identifiers a record's first element carries: its `id`, and a

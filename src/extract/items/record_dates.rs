@@ -117,6 +117,9 @@ pub(super) const REVISION_LABELS: &[&str] = &[
     "last modified",
     "revised",
     "last revised",
+    // An approval comes after what it approves: an opinion "Approved for
+    // publication 11/30/2026" was decided on 11/24.
+    "approved",
 ];
 
 /// What the class of an element holding the date of a thread's latest

@@ -4277,3 +4277,69 @@ fn a_passed_deadline_dates_a_record_that_shows_nothing_else() {
         Some("2024-02-01")
     );
 }
+
+/// Regression (a preprint listing whose authors differ in every entry):
+/// the list of authors was the one path of distinct link texts, and its
+/// first name titled and linked every entry. A link in a list of authors
+/// is no headline; a post's single poster link (avatar and name to one
+/// page) is still read as before.
+#[test]
+fn a_list_of_authors_is_no_headline_beside_an_identifier_link() {
+    let names = [
+        ("Ingrid Valtonen", "valtonen_i_1"),
+        ("Noor Al-Haddad", "haddad_n_1"),
+        ("Mateusz Grabowski", "grabowski_m_1"),
+        ("Tomasz Wierzbicki", "wierzbicki_t_1"),
+        ("Shreya Venkataraman", "venkataraman_s_1"),
+    ];
+    let entry = |(n, (name, page)): (usize, &(&str, &str))| {
+        format!(
+            "<div class=entry><a href=/abs/2611.1{n:04}>arXiv:2611.1{n:04}</a> [<a href=/pdf/2611.1{n:04}>pdf</a>]\
+             <div class=list-title><span class=descriptor>Title:</span> Tidal heating of close-in planet {n} around cool stars</div>\
+             <div class=list-authors><span class=descriptor>Authors:</span> \
+             <a href=/a/{page}>{name}</a>, <a href=/a/ortiz_r_{n}>Rafael Ortiz</a></div></div>"
+        )
+    };
+    let html: String = (1..).zip(&names).map(entry).collect();
+    let items = items_of(
+        &html,
+        "entry",
+        "https://preprints.example/list/astro-ph.EP/new",
+    );
+    assert_eq!(
+        titles_and_links(&items)[..2],
+        [
+            (
+                "Tidal heating of close-in planet 1 around cool stars",
+                "https://preprints.example/abs/2611.10001"
+            ),
+            (
+                "Tidal heating of close-in planet 2 around cool stars",
+                "https://preprints.example/abs/2611.10002"
+            ),
+        ]
+    );
+}
+
+/// Regression (a court's opinions): "Approved for publication <time>" in
+/// a badge before the case name dated the opinion by its approval, days
+/// after its decision. An approval dates a record only when nothing
+/// else does.
+#[test]
+fn an_approval_dates_a_record_only_when_nothing_else_does() {
+    let html = "<table><tr><td>A-3301-23</td><td><span class=badge>Approved for publication \
+        <time datetime=2026-11-30>11/30/2026</time></span> <a href=/opinions/A-3301-23.pdf>Oyelaran v. Board of Review</a></td>\
+        <td><time datetime=2026-11-24T12:00:00Z>11/24/2026</time></td></tr></table>";
+    let item = item_of(html, "tr");
+    assert_eq!(
+        item.date.map(|d| d.date_naive().to_string()).as_deref(),
+        Some("2026-11-24")
+    );
+    let html = "<ul><li><a href=/minutes/m7>Minutes of the October meeting</a> \
+        <span>Approved <time datetime=2026-11-12>12 November 2026</time></span></li></ul>";
+    let item = item_of(html, "li");
+    assert_eq!(
+        item.date.map(|d| d.date_naive().to_string()).as_deref(),
+        Some("2026-11-12")
+    );
+}
