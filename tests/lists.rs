@@ -1549,3 +1549,33 @@ fn a_preprints_authors_are_no_headline_and_its_short_year_is_read() {
 fn an_opinion_is_dated_by_its_decision_not_its_approval() {
     check("court_opinions_two_row_approved_badge");
 }
+
+/// Regression (a link aggregator's comment tree): replies by the
+/// original poster (`li.comment.comment-by-op`) and a deleted reply
+/// carry one class more than the others, and all five were left out.
+#[test]
+fn replies_marked_as_the_posters_or_deleted_stay_comments() {
+    check("link_aggregator_comment_tree_op_marks");
+}
+
+/// Regression (a seminar series table whose day cells span their
+/// talks): a "No seminar – reading week" row, its day cell beside one
+/// cell across the other columns, was an item titled by its link.
+#[test]
+fn a_note_row_beside_its_day_cell_is_no_talk() {
+    check("seminar_table_rowspan_days_note_row");
+}
+
+/// Regression (a French town's agenda): "Du 27 novembre au 3 décembre
+/// 2026" was dated by its last day, the first one having no year.
+#[test]
+fn a_french_run_of_days_is_dated_by_its_first_day() {
+    check("city_agenda_french_date_ranges");
+}
+
+/// Regression (a Japanese city's news list): a PDF's note in full-width
+/// brackets, "（PDF：245KB）", was kept in its title.
+#[test]
+fn a_full_width_file_note_is_no_part_of_a_title() {
+    check("city_news_japanese_file_note");
+}

@@ -160,6 +160,11 @@ fn start_before(
 ) -> Option<DateTime<FixedOffset>> {
     let start = start.trim();
     let number = start.trim_end_matches('.');
+    // An ordinal's suffix: "Du 1er au 4 décembre", "1st to 4th".
+    let number = ORDINAL_SUFFIXES
+        .iter()
+        .find_map(|s| number.strip_suffix(s))
+        .unwrap_or(number);
     let day = if (1..=2).contains(&number.len()) && number.bytes().all(|b| b.is_ascii_digit()) {
         parse_day(&format!("{number} {}", end.format("%B %Y")), ctx)?
     } else {
@@ -173,9 +178,28 @@ fn start_before(
     (end - day <= Duration::days(MAX_RANGE_DAYS)).then_some(day)
 }
 
+/// Suffixes of an ordinal day before a range's end ("1er", "2nd").
+const ORDINAL_SUFFIXES: &[&str] = &["er", "st", "nd", "rd", "th", "e"];
+
+/// Words that join the two ends of a range of days, in the languages
+/// whose month names are read: "Du 27 novembre au 3 décembre 2026",
+/// "vom 3. bis 5. Dezember 2026", "del 12 al 14 de diciembre de 2026",
+/// "Les 12 et 13 décembre 2026", "December 4 to 6, 2026".
+const RANGE_WORDS: &[&str] = &["au", "bis", "al", "et", "und", "y", "to", "through", "and"];
+
+/// `before` without the range word it ends with ([`RANGE_WORDS`], a
+/// whole word after a space), or `None`.
+fn without_range_word(before: &str) -> Option<&str> {
+    RANGE_WORDS.iter().find_map(|w| {
+        let cut = before.len().checked_sub(w.len())?;
+        let (head, word) = (before.get(..cut)?, before.get(cut..)?);
+        (word.eq_ignore_ascii_case(w) && head.ends_with(char::is_whitespace)).then_some(head)
+    })
+}
+
 /// A date `found` at `span` of `text`, or, when `text` writes it as the
 /// end of a range whose start leaves out the year ("4 July – 29 November
-/// 2026"), the range's first day ([`start_before`]) with the span widened
+/// 2026", "Du 27 novembre au 3 décembre 2026"), the range's first day ([`start_before`]) with the span widened
 /// over it: a run of days is dated by the day it begins.
 fn range_start_of(
     text: &str,
@@ -184,11 +208,14 @@ fn range_start_of(
 ) -> (DateTime<FixedOffset>, Range<usize>) {
     let (end, span) = found;
     let before = text[..span.start].trim_end();
-    let head = before.strip_suffix(['–', '—']).or_else(|| {
-        before
-            .strip_suffix('-')
-            .filter(|h| h.ends_with(char::is_whitespace))
-    });
+    let head = before
+        .strip_suffix(['–', '—'])
+        .or_else(|| {
+            before
+                .strip_suffix('-')
+                .filter(|h| h.ends_with(char::is_whitespace))
+        })
+        .or_else(|| without_range_word(before));
     let Some(head) = head.map(str::trim_end) else {
         return (end, span);
     };
@@ -1575,6 +1602,30 @@ mod tests {
         assert_ne!(
             day("On 5 March 26 teams ran").as_deref(),
             Some("2026-03-05")
+        );
+    }
+
+    /// Regression (a French town's agenda): "Du 27 novembre au 3 décembre
+    /// 2026" was dated by its last day, the first one having no year. A
+    /// range's words join its two ends as a dash does.
+    #[test]
+    fn a_range_joined_by_a_word_is_dated_by_its_first_day() {
+        let ctx = ctx_utc();
+        let day = |t: &str| find_date(t, &ctx).map(|(d, _)| d.format("%Y-%m-%d").to_string());
+        for (text, first) in [
+            ("Du 27 novembre au 3 décembre 2026", "2026-11-27"),
+            ("Du 1er au 4 décembre 2026", "2026-12-01"),
+            ("Les 12 et 13 décembre 2026", "2026-12-12"),
+            ("vom 3. bis 5. Dezember 2026", "2026-12-03"),
+            ("4 to 6 December 2026", "2026-12-04"),
+            ("Du 28 décembre 2026 au 2 janvier 2027", "2026-12-28"),
+        ] {
+            assert_eq!(day(text).as_deref(), Some(first), "{text}");
+        }
+        // A word that joins no range leaves the day as it is.
+        assert_eq!(
+            day("Talk 12 moved to 3 December 2026").as_deref(),
+            Some("2026-12-03")
         );
     }
 

@@ -288,8 +288,15 @@ pub fn interludes(doc: &Document, records: &[Record]) -> Vec<bool> {
 /// Fewest columns of a table whose full-width rows can be banners.
 const MIN_BANNER_COLUMNS: u32 = 3;
 
-/// True when `row` is one cell across the table's columns, as many as
-/// most `records` have cells (at least [`MIN_BANNER_COLUMNS`]), and lacks
+/// Most cells of a banner row: its note, and the day cell a table of
+/// days keeps in its first column.
+const MAX_BANNER_CELLS: usize = 2;
+
+/// True when `row` is one cell across the table's columns (or its first
+/// column's and one across the others: a seminar list's "Tue 27 Oct
+/// 2026 | No seminar – reading week"), as many as most `records` have
+/// cells or more, one of them spanning at least
+/// [`MIN_BANNER_COLUMNS`], and lacks
 /// a class that most rows carry, or carries one no other row does: a
 /// vacancies table's "Featured apprenticeship" promotion
 /// (`tr.vacancy-table__promo` among `tr.vacancy-table__row`s), which
@@ -297,14 +304,20 @@ const MIN_BANNER_COLUMNS: u32 = 3;
 /// `tr.nohover` "[...]" to its next page among unclassed rows.
 fn is_banner_row(doc: &Document, records: &[Record], row: &Record) -> bool {
     let cells = |r: &Record| doc.children(r.start).filter(|&c| doc.element(c).is_some());
-    let mut one = cells(row);
-    let (Some(cell), None) = (one.next(), one.next()) else {
+    let own_cells: Vec<NodeId> = cells(row).take(MAX_BANNER_CELLS + 1).collect();
+    if own_cells.len() > MAX_BANNER_CELLS {
         return false;
-    };
-    let span = colspan(doc, cell);
+    }
+    let widest = own_cells
+        .iter()
+        .map(|&c| colspan(doc, c))
+        .max()
+        .unwrap_or(0);
+    let span: u32 = own_cells.iter().map(|&c| colspan(doc, c)).sum();
+    // Rows under a day cell's `rowspan` have a cell fewer.
     let wide = records
         .iter()
-        .filter(|r| cells(r).count() as u32 == span)
+        .filter(|r| cells(r).count() as u32 <= span)
         .count();
     let class = |r: &Record| doc.element(r.start).and_then(|e| e.attr("class"));
     let own = class(row).unwrap_or("");
@@ -326,7 +339,7 @@ fn is_banner_row(doc: &Document, records: &[Record], row: &Record) -> bool {
             .count()
     };
     let apart = || own.split_ascii_whitespace().any(|t| carried(t) <= 1);
-    span >= MIN_BANNER_COLUMNS && wide * 2 > records.len() && (missing || apart())
+    widest >= MIN_BANNER_COLUMNS && wide * 2 > records.len() && (missing || apart())
 }
 
 /// True for a table row with a cell spanning columns.

@@ -142,9 +142,14 @@ const MAX_FILE_NOTE_BYTES: usize = 32;
 
 /// True for a note of a file's type or size that is a whole text in
 /// brackets: "(PDF 2.4MB)" in its own `span` after a press release's
-/// title, "[DOCX, 40 kB]", "(1073 KB)".
+/// title, "[DOCX, 40 kB]", "(1073 KB)", and in the full-width brackets
+/// of Japanese and Chinese pages, "（PDF：245KB）".
 pub(super) fn is_file_note(text: &str) -> bool {
     let t = text.trim();
+    if t.contains(FULL_WIDTH_MARKS) {
+        let narrow: String = t.chars().map(narrow_mark).collect();
+        return narrow.len() <= MAX_FILE_NOTE_BYTES && is_file_note(&narrow);
+    }
     if is_bare_file_note(t) {
         return true;
     }
@@ -155,6 +160,21 @@ pub(super) fn is_file_note(text: &str) -> bool {
         && FILE_NOTES
             .iter()
             .any(|n| crate::extract::dom::find_ascii_ci(t.as_bytes(), n.as_bytes()).is_some())
+}
+
+/// The full-width brackets and colon a file note may be written with.
+const FULL_WIDTH_MARKS: [char; 5] = ['（', '）', '［', '］', '：'];
+
+/// `c`, or the ASCII mark of a full-width one ([`FULL_WIDTH_MARKS`]).
+fn narrow_mark(c: char) -> char {
+    match c {
+        '（' => '(',
+        '）' => ')',
+        '［' => '[',
+        '］' => ']',
+        '：' => ':',
+        other => other,
+    }
 }
 
 /// Document types a file note names ([`is_bare_file_note`]).

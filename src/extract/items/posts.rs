@@ -474,6 +474,14 @@ pub(super) fn body_title(doc: &Document, record: &Record, permalink: Option<Node
     let long = text.chars().nth(HEADLESS_TITLE_CHARS).is_some();
     match long.then(|| first_sentence(text)).flatten() {
         Some(sentence) => sentence.to_string(),
+        // One line without a sentence's end, short enough to read as
+        // one ("lol the comments section on the newspaper site is a lot
+        // less friendly than this one"), titles itself whole.
+        None if text.chars().nth(MAX_SENTENCE_TITLE_CHARS).is_none()
+            && !text.contains(['.', '!', '?', '…']) =>
+        {
+            text.to_string()
+        }
         None => cut_at_word(text, HEADLESS_TITLE_CHARS),
     }
 }

@@ -196,6 +196,17 @@ fn labelled_prior(doc: &Document, record: &Record, i: NodeId) -> bool {
         || matches!(&doc.node(i).data, NodeData::Text { text, .. } if spans_years(text))
 }
 
+/// Labels of a deadline that has passed (lower case, without the
+/// colon): a closed consultation's or a map edit's "Closed 3 October
+/// 2026".
+const PASSED_LABELS: &[&str] = &["closed", "ended", "expired"];
+
+/// True when the date at node `i` is labelled as a deadline that has
+/// passed ([`PASSED_LABELS`]), by the texts alone.
+fn labelled_passed(doc: &Document, record: &Record, i: NodeId) -> bool {
+    text_labelled(doc, record, i, &[PASSED_LABELS])
+}
+
 /// True when the date at node `i` is labelled as the record's revision
 /// ([`REVISION_LABELS`]): a date for the record only when no other is.
 pub(super) fn labelled_revision(doc: &Document, record: &Record, i: NodeId) -> bool {
@@ -554,7 +565,8 @@ pub(super) fn text_date<'d>(
     let mut labelled = Vec::new();
     let mut month = None;
     // The first date labelled as a day before publication (a patent's
-    // priority date): the record's only when no other date is.
+    // priority date) or as a deadline already passed: the record's only
+    // when no other date is.
     let mut prior = None;
     // The first date inside a sentence of the record's words ("until
     // 5:00 pm on 18 December 2026"): a line of its own ("Published 27
@@ -567,6 +579,14 @@ pub(super) fn text_date<'d>(
         {
             if labelled_latest(doc, record, i) {
                 labelled.push(i);
+                // A deadline its label says has passed, with its year
+                // written ("Closed 3 October 2026"), as in an attribute:
+                // the record's date only when no other is. A day to come
+                // ("Arrives Thu, Dec 3") is no such date, whatever year
+                // it would be read in.
+                if d <= ctx.now && has_year_digits(text) && labelled_passed(doc, record, i) {
+                    prior.get_or_insert((d, Cow::Borrowed(text.as_str())));
+                }
             } else if labelled_prior(doc, record, i) {
                 labelled.push(i);
                 prior.get_or_insert((d, Cow::Borrowed(text.as_str())));

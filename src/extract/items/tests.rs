@@ -4343,3 +4343,95 @@ fn an_approval_dates_a_record_only_when_nothing_else_does() {
         Some("2026-11-12")
     );
 }
+
+/// Regression (a seminar series whose day cells span their talks): a
+/// "No seminar – reading week" row, its day cell beside one cell across
+/// the other columns and a link to the week's programme, was a talk.
+#[test]
+fn a_note_row_beside_its_day_cell_is_an_interlude() {
+    let talk = |n: u32, day: Option<&str>| {
+        let day = day.map_or(String::new(), |d| format!("<td rowspan=2>{d}</td>"));
+        format!(
+            "<tr class='seminar__row is-past'>{day}<td>16:00</td><td><a href=https://people.example/~s{n}>Speaker {n}</a></td>\
+             <td><a href=/seminars/talk-{n}>Talk number {n} on error correction</a></td><td>MB 2.14</td></tr>"
+        )
+    };
+    let note = "<tr class='seminar__row seminar__row--nosem'><td>Tue 27 Oct 2026</td>\
+        <td colspan=4><em>No seminar – reading week.</em> See the <a href=/events/reading-week/>programme</a>.</td></tr>";
+    let html = format!(
+        "<table>{}{}{note}{}{}</table>",
+        talk(1, Some("Tue 13 Oct 2026")),
+        talk(2, None),
+        talk(3, Some("Tue 3 Nov 2026")),
+        talk(4, None)
+    );
+    let doc = crate::extract::dom::parse(&html);
+    let records = records_where(&doc, |i| doc.is_tag(i, "tr"));
+    assert_eq!(
+        interludes(&doc, &records),
+        [false, false, true, false, false]
+    );
+}
+
+/// Regression (a Japanese city's news list): "（PDF：245KB）" after a
+/// title, in full-width brackets, was kept as part of it.
+#[test]
+fn a_full_width_file_note_is_no_part_of_a_title() {
+    assert!(links::is_file_note("（PDF：245KB）"));
+    assert!(links::is_file_note("(PDF: 245KB)"));
+    assert!(!links::is_file_note("（令和8年度）"));
+    let html = "<ul><li><time datetime=2026-11-27>2026年11月27日</time> \
+        <a href=/files/calendar_r8.pdf>令和8年度 粗大ごみ収集カレンダー<span class=file-info>（PDF：245KB）</span></a></li></ul>";
+    assert_eq!(
+        item_of(html, "li").title,
+        "令和8年度 粗大ごみ収集カレンダー"
+    );
+}
+
+/// Regression (a link aggregator's comments): a comment of one line
+/// without a full stop, 83 characters long, was cut at 80 with an
+/// ellipsis; it titles itself whole. A longer one is still cut.
+#[test]
+fn a_line_without_a_sentence_end_titles_itself_whole() {
+    let line =
+        "lol the comments section on the newspaper site is a lot less friendly than this one";
+    let long = "word ".repeat(30);
+    let words = [
+        "Fair enough, a rota with three people is more than most councils ever get.",
+        line,
+        long.trim(),
+        "Boring and cheap is the dream, and it took the council two years to see it.",
+    ];
+    let html: String = words
+        .iter()
+        .enumerate()
+        .map(|(n, w)| {
+            format!(
+                "<li class=comment><a class=comment-user href=/users/7/jb>jb</a> \
+                 <a class=comment-link href=/comment/88125{n}>Mar {}, 2024 at 9:12</a><p>{w}</p></li>",
+                n + 1
+            )
+        })
+        .collect();
+    let items = items_of_lis(&format!("<ul>{html}</ul>"), "https://lemmy.example/post/1");
+    assert_eq!(items.len(), 4);
+    assert_eq!(items[1].title, line);
+    assert!(items[2].title.ends_with('…'), "{:?}", items[2].title);
+}
+
+/// A deadline its label says has passed, written as text with its year
+/// ("Closed 3 October 2026"), dates a record that shows nothing else; a
+/// published day still comes first, and a day to come dates nothing.
+#[test]
+fn a_passed_deadline_in_text_dates_a_record_that_shows_nothing_else() {
+    let day = |html: &str| item_of(html, "li").date.map(|d| d.date_naive().to_string());
+    let closed = "<ul><li><a href=/consultations/harbour-access>Harbour access review</a> \
+        <span>Closed 3 October 2023</span></li></ul>";
+    assert_eq!(day(closed).as_deref(), Some("2023-10-03"));
+    let both = "<ul><li><a href=/consultations/harbour-access>Harbour access review</a> \
+        <span>Closed 3 October 2023</span> · <span>Published 8 August 2023</span></li></ul>";
+    assert_eq!(day(both).as_deref(), Some("2023-08-08"));
+    let open = "<ul><li><a href=/consultations/tides>Tide gauges review</a> \
+        <span>Closes 12 January 2027</span></li></ul>";
+    assert_eq!(day(open), None);
+}

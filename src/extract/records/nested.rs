@@ -7,7 +7,9 @@
 //! replies.
 //!
 //! Only the best few groups are tried, and only kinds with a class name (a
-//! bare `div` nests everywhere) or bare list items. A split is kept only
+//! bare `div` nests everywhere) or bare list items. A nested element of
+//! the kind's classes and more (`li.comment.comment-by-op` under
+//! `li.comment`) is of the kind. A split is kept only
 //! when its records carry text outside their links (a comment has text of
 //! its own; a menu with submenus is links all the way down): a classed
 //! kind needs prose, a bare `li` needs words of its own in nearly every
@@ -20,6 +22,7 @@
 
 use crate::extract::dom::{Document, NodeId};
 
+use super::kinds::stable_classes;
 use super::score::record_stats;
 use super::{Kinds, Record, RecordGroup, thread_records};
 
@@ -68,6 +71,7 @@ fn split(doc: &Document, kinds: &mut Kinds<'_>, records: &[Record]) -> Option<Ve
         return None;
     }
     let tag = doc.tag(first.start)?.to_string();
+    let classes: Vec<&str> = stable_classes(doc, first.start).collect();
     let mut all: Vec<NodeId> = Vec::with_capacity(records.len());
     let mut nested = false;
     for r in records {
@@ -76,7 +80,9 @@ fn split(doc: &Document, kinds: &mut Kinds<'_>, records: &[Record]) -> Option<Ve
         }
         all.push(r.start);
         for i in r.start + 1..r.end {
-            if doc.is_tag(i, &tag) && kinds.kind(i) == kind {
+            if doc.is_tag(i, &tag)
+                && (kinds.kind(i) == kind || (classed && marks_its_kind(doc, i, &classes)))
+            {
                 all.push(i);
                 nested = true;
             }
@@ -93,6 +99,14 @@ fn split(doc: &Document, kinds: &mut Kinds<'_>, records: &[Record]) -> Option<Ve
         worded as f64 >= MIN_WORDED_SHARE * split.len() as f64
     };
     own_text.then_some(split)
+}
+
+/// True when element `i` carries every one of `classes` (the stable
+/// classes of the group's kind) and more: a reply marked as the original
+/// poster's or as deleted (`li.comment.comment-by-op`) is a reply still.
+fn marks_its_kind(doc: &Document, i: NodeId, classes: &[&str]) -> bool {
+    let own: Vec<&str> = stable_classes(doc, i).collect();
+    own.len() > classes.len() && classes.iter().all(|c| own.contains(c))
 }
 
 /// Median bytes of text outside links over the records.
@@ -172,6 +186,33 @@ mod tests {
         assert_eq!(titles.len(), 15, "{titles:?}");
         assert_eq!(titles[0], "[dev] Topic number 0 for the list");
         assert_eq!(titles[1], "[dev] Re: Topic number 0 for the list");
+    }
+
+    /// Regression (a link aggregator's comment tree): replies marked by one
+    /// more class, the original poster's (`li.comment.comment-by-op`) or a
+    /// deleted one, were left out of the split.
+    #[test]
+    fn replies_with_a_class_more_are_split_too() {
+        let comment = |n: u32, mark: &str, words: &str| {
+            format!(
+                "<li class='comment {mark}'><article><a href='/u/user{n}'>user{n}</a> \
+                 <span title='Fri, 27 Nov 2026 14:02:11 GMT'>3d</span><p>{words} number {n}, with enough words to read as prose.</p>\
+                 <a href='/comment/88{n:03}'>link</a></article>"
+            )
+        };
+        let mut h = String::from("<html><body><h1>Post</h1><ul class=comments>");
+        for t in 0..5 {
+            h += &comment(t * 10, "", "A top comment");
+            h += "<ul class=comments>";
+            h += &comment(t * 10 + 1, "comment-by-op", "The poster answers");
+            h += "<ul class=comments>";
+            h += &comment(t * 10 + 2, "comment-deleted", "A deleted reply");
+            h += "</li></ul></li></ul></li>";
+        }
+        h += "</ul></body></html>";
+        let titles = winner_titles(&h);
+        assert_eq!(titles.len(), 15, "{titles:?}");
+        assert_eq!(titles[..3], ["user0", "user1", "user2"]);
     }
 
     #[test]
