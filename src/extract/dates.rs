@@ -278,10 +278,19 @@ fn by_patterns(core: &str, ctx: &DateContext, day: bool) -> Option<DateTime<Fixe
         return year_in_range(dt);
     }
     let sets = &*SETS;
+    let rare = core
+        .as_bytes()
+        .first()
+        .is_some_and(u8::is_ascii_alphabetic)
+        .then_some(&sets.whole_rare)
+        .into_iter()
+        .flatten()
+        .copied();
     sets.whole
         .matches(core)
         .iter()
         .map(|i| sets.whole_of[i])
+        .chain(rare)
         .find_map(|(kind, re)| {
             let c = re.captures(core)?;
             let month_only = kind == Kind::Calendar && c.name("d").is_none();
@@ -655,6 +664,10 @@ struct Pattern {
     /// Form for [`find_date`], anchored at its start only ([`at_start`]);
     /// `None` when not accepted there.
     find: Option<Regex>,
+    /// The whole form is kept out of the pattern set and tried alone after
+    /// it, on strings that start with a letter only: a rare form should not
+    /// cost every attribute read whole.
+    rare: bool,
 }
 
 /// ASCII word boundary: unlike `\b` it also holds between a digit and a CJK
@@ -834,6 +847,8 @@ static PATTERNS: LazyLock<Vec<Pattern>> = LazyLock::new(build_patterns);
 struct PatternSets {
     whole: RegexSet,
     whole_of: Vec<(Kind, &'static Regex)>,
+    /// Whole forms of the rare patterns ([`Pattern::rare`]).
+    whole_rare: Vec<(Kind, &'static Regex)>,
     find: RegexSet,
     find_of: Vec<(Kind, &'static Regex)>,
 }
@@ -849,11 +864,17 @@ static SETS: LazyLock<PatternSets> = LazyLock::new(|| {
             .expect("each pattern compiled alone");
         (set, of)
     };
-    let (whole, whole_of) = form(|p| p.whole.as_ref());
+    let (whole, whole_of) = form(|p| p.whole.as_ref().filter(|_| !p.rare));
+    let whole_rare = patterns
+        .iter()
+        .filter(|p| p.rare)
+        .filter_map(|p| p.whole.as_ref().map(|re| (p.kind, re)))
+        .collect();
     let (find, find_of) = form(|p| p.find.as_ref());
     PatternSets {
         whole,
         whole_of,
+        whole_rare,
         find,
         find_of,
     }
@@ -893,16 +914,25 @@ fn build_patterns() -> Vec<Pattern> {
         kind,
         whole: Some(anchored(&body)),
         find: Some(at_start(&body)),
+        rare: false,
     };
     let whole_only = |kind: Kind, body: String| Pattern {
         kind,
         whole: Some(anchored(&body)),
         find: None,
+        rare: false,
+    };
+    let rare = |kind: Kind, body: String| Pattern {
+        kind,
+        whole: Some(anchored(&body)),
+        find: Some(at_start(&body)),
+        rare: true,
     };
     let split = |kind: Kind, whole: String, find: String| Pattern {
         kind,
         whole: Some(anchored(&whole)),
         find: Some(at_start(&find)),
+        rare: false,
     };
 
     let day_words_latin = format!(
@@ -956,8 +986,8 @@ fn build_patterns() -> Vec<Pattern> {
         ),
         // Mon, 30 Nov 26 (a mail's or a listing's two-digit year): only
         // with its weekday, which must be the date's; without one, "5 March
-        // 26 teams" reads no year.
-        both(
+        // 26 teams" reads no year. Rare: read whole only after the set.
+        rare(
             Kind::ShortYear,
             format!(
                 r"(?P<wday>(?i:{})){AB}\.?,?\s+(?P<d>[0-9]{{1,2}})\s+{english_months_caps}\s+(?P<y2>[0-9]{{2}}){opt_time}",

@@ -160,9 +160,9 @@ pub(super) struct PathStats {
     header: usize,
     slug: f64,
     /// Records where the link is a file download, hidden, a summary, a
-    /// repeat skipped by the keyboard ([`is_skipped_twin`]), styled as
-    /// muted ([`is_muted`]) or one of the record's authors
-    /// ([`in_author_list`]).
+    /// repeat skipped by the keyboard ([`is_skipped_twin`]) or styled as
+    /// muted ([`is_muted`]). (A link in a list of authors demotes too, see
+    /// [`authored`]: asked of the paths that may win only.)
     demoted: usize,
     /// Sum of the link's rank among the record's usable links.
     rank: usize,
@@ -190,14 +190,30 @@ impl PathStats {
                 || in_closed_details(doc, r, a)
                 || is_summary_link(doc, a)
                 || is_skipped_twin(doc, r, a)
-                || is_muted(doc, a)
-                || in_author_list(doc, r, a),
+                || is_muted(doc, a),
         );
         self.rank += rank;
         self.own +=
             usize::from(own_id.is_some_and(|e| own_ids(e).any(|id| links_own_id(id, href))));
         self.links.push(a);
     }
+}
+
+/// The links of path `st` in a list of their record's authors
+/// ([`in_author_list`]), counted only while the path is not demoted
+/// already.
+fn authored(doc: &Document, records: &[Record], st: &PathStats) -> usize {
+    if st.demoted * 2 > st.records {
+        return 0;
+    }
+    st.links
+        .iter()
+        .filter(|&&a| {
+            let i = records.partition_point(|r| r.start <= a);
+            i.checked_sub(1)
+                .is_some_and(|i| in_author_list(doc, &records[i], a))
+        })
+        .count()
 }
 
 /// Class-name parts of a list of a record's authors (`list-authors`,
@@ -386,7 +402,7 @@ pub fn plan_titles(doc: &Document, records: &[Record], dates: &DateContext) -> T
             } else {
                 1.0
             };
-            let demoted = if st.demoted * 2 > st.records {
+            let demoted = if (st.demoted + authored(doc, records, st)) * 2 > st.records {
                 0.3
             } else {
                 1.0
