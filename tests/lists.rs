@@ -1579,3 +1579,26 @@ fn a_french_run_of_days_is_dated_by_its_first_day() {
 fn a_full_width_file_note_is_no_part_of_a_title() {
     check("city_news_japanese_file_note");
 }
+
+/// Regression (a local news article's comments): "… in the engineering
+/// report on page 31." read the page number as a list number, so the
+/// title ran past the sentence's end and was cut mid-sentence.
+#[test]
+fn a_number_after_a_word_ends_a_comments_first_sentence() {
+    check("news_article_nested_comments");
+}
+
+/// A Mailman archive's thread index: nested `<ul>`s of bare `<li><a>`
+/// messages without closing tags, every "Re:" reply a record.
+#[test]
+fn a_mailing_list_thread_index_gives_every_message() {
+    check("mailing_list_archive_threads");
+}
+
+/// A statistics office's publications as `<dt>` dates and `<dd>` titles
+/// under month headings: each pair one record, linked to its page, not
+/// its PDF.
+#[test]
+fn date_terms_and_their_descriptions_are_one_record_each() {
+    check("agency_publications_dl");
+}

@@ -28,6 +28,11 @@
 //! - Expected dates are read with [`crate::extract::dates::parse_date`] (offset UTC, a
 //!   fixed `now`, so only absolute dates count); an expected date that does
 //!   not parse is left out of the date accuracy rather than counted wrong.
+//!   An expected date with a time of day (and so an offset) is compared as
+//!   the calendar day in its offset; one without (a bare "2026-11-28", "24
+//!   Mar 2026") is the site's local day, compared with the predicted date's
+//!   day in the predicted date's own offset: a comment posted at 23:18 at
+//!   -05:00 is of that day, not of the next day in UTC.
 //! - A case whose extractor returned `Err` scores as an empty prediction
 //!   (F1 0) and is counted as a failure; it has no timings, so it is left out
 //!   of the timing statistics.
@@ -453,12 +458,12 @@ pub fn score_case(case: &ExpectedCase, predicted: &[PredictedRecord]) -> CaseSco
         let expected_date = case.records[e]
             .date
             .as_deref()
-            .and_then(|d| parse_date(d, &date_ctx));
-        if let Some(expected_date) = expected_date {
+            .and_then(|d| Some((parse_date(d, &date_ctx)?, d.contains(':'))));
+        if let Some((expected_date, timed)) = expected_date {
             dates_total += 1;
             if predicted[p]
                 .date
-                .is_some_and(|d| same_day(d, expected_date))
+                .is_some_and(|d| same_day(d, expected_date, timed))
             {
                 dates_ok += 1;
             }
@@ -505,9 +510,19 @@ pub fn score_case(case: &ExpectedCase, predicted: &[PredictedRecord]) -> CaseSco
     }
 }
 
-/// Same calendar day in the expected date's offset.
-fn same_day(predicted: DateTime<FixedOffset>, expected: DateTime<FixedOffset>) -> bool {
-    predicted.with_timezone(expected.offset()).date_naive() == expected.date_naive()
+/// Same calendar day: in the expected date's offset when it has a time of
+/// day (`timed`), else in the predicted date's own (the site's local day).
+fn same_day(
+    predicted: DateTime<FixedOffset>,
+    expected: DateTime<FixedOffset>,
+    timed: bool,
+) -> bool {
+    let day = if timed {
+        predicted.with_timezone(expected.offset()).date_naive()
+    } else {
+        predicted.date_naive()
+    };
+    day == expected.date_naive()
 }
 
 fn ratio(part: usize, whole: usize) -> f64 {
@@ -1016,8 +1031,9 @@ mod tests {
         let predicted = [
             // 2019-05-19T10:00Z is 19:00 on the 19th in Tokyo → same day.
             dated("a", "/a", "2019-05-19T10:00:00Z"),
-            // 23:00 on the 23rd at -05:00 is the 24th 04:00 UTC → same day.
-            dated("b", "/b", "2026-03-23T23:00:00-05:00"),
+            // A bare day is the site's: 00:30 on the 24th at -05:00 is of
+            // the 24th (already 05:30 UTC, still the 24th either way).
+            dated("b", "/b", "2026-03-24T00:30:00-05:00"),
             pred("c", Some("/c")),
             dated("d", "/d", "2020-01-01T00:00:00Z"),
             dated("e", "/e", "2020-01-01T00:00:00Z"),
@@ -1030,6 +1046,14 @@ mod tests {
         let wrong = [dated("a", "/a", "2019-05-19T15:00:00Z")];
         let s = score_case(&c, &wrong);
         assert_eq!((s.dates_ok, s.dates_total), (0, 1));
+
+        // A bare expected day is the site's local day: 23:18 on the 23rd
+        // at -05:00 is the 23rd (the 24th in UTC), 20:00 on the 24th is the
+        // 24th (the 25th in UTC). Regression: both were read in UTC.
+        let s = score_case(&c, &[dated("b", "/b", "2026-03-23T23:18:00-05:00")]);
+        assert_eq!((s.dates_ok, s.dates_total), (0, 1));
+        let s = score_case(&c, &[dated("b", "/b", "2026-03-24T20:00:00-05:00")]);
+        assert_eq!((s.dates_ok, s.dates_total), (1, 1));
 
         // The date-only form our own parser produces for the Apple page.
         let noon = FixedOffset::east_opt(8 * 3600)

@@ -551,13 +551,24 @@ const MAX_LIST_NUMBER_DIGITS: usize = 3;
 
 /// True when the word that ends `before` (a dot follows it) is an
 /// abbreviation: one letter ("J."), dotted ("e.g", "U.S"), a list number
-/// ("1", "0.19") or one of [`ABBREVIATIONS`].
+/// ("Steps: 1.", "0.19") or one of [`ABBREVIATIONS`]. A number is a list
+/// number only where a list starts or goes on: first, or after a colon or
+/// a sentence's end; after a word it ends its sentence ("… on page 31.",
+/// "… by December 15.").
 fn is_abbreviation(before: &str) -> bool {
-    let word = before.rsplit(char::is_whitespace).next().unwrap_or("");
+    let mut words = before.rsplit(char::is_whitespace);
+    let word = words.next().unwrap_or("");
     let word = word.trim_start_matches(['(', '"', '\'', '“', '‘']);
+    let number = !word.is_empty()
+        && word.len() <= MAX_LIST_NUMBER_DIGITS
+        && word.bytes().all(|c| c.is_ascii_digit());
+    if number {
+        return words
+            .find(|w| !w.is_empty())
+            .is_none_or(|w| w.ends_with([':', '.', '!', '?', ';']));
+    }
     word.chars().count() <= 1
         || word.contains('.')
-        || (word.len() <= MAX_LIST_NUMBER_DIGITS && word.bytes().all(|c| c.is_ascii_digit()))
         || ABBREVIATIONS.iter().any(|a| a.eq_ignore_ascii_case(word))
 }
 

@@ -2157,8 +2157,17 @@ fn a_long_post_is_titled_by_its_first_sentence() {
         Some("Tools e.g. sqlite3 vs. duckdb on v0.19. and more words here.")
     );
     assert_eq!(
-        first_sentence("Upgrade to version 2. Then restart the daemon twice. Done."),
-        Some("Upgrade to version 2. Then restart the daemon twice.")
+        first_sentence("Steps that worked: 1. Stop the daemon. 2. Remove the WAL."),
+        Some("Steps that worked: 1. Stop the daemon.")
+    );
+    // Regression (a news site's comments): a number after a word ends its
+    // sentence; read as a list number, the title ran on and was cut.
+    assert_eq!(
+        first_sentence(
+            "They did look at phasing, it's in the engineering report on page 31. \
+             Keeping one lane open would have stretched construction to 26 months."
+        ),
+        Some("They did look at phasing, it's in the engineering report on page 31.")
     );
     // Regression (a live blog): a year ends its sentence, as a list
     // number does not; the title ran on and was cut mid-sentence.
