@@ -431,9 +431,11 @@ pub fn items_of_group(
     }
     items::without_unreleased(&mut found);
     // Paper mode's groups (no container) keep the paper's records as
-    // they are: the strays are a structural reading of a list.
+    // they are: the strays and the titles' dates are a structural reading
+    // of a list.
     if group.container.is_some() {
         items::without_strays(&mut found, base);
+        items::dated_by_titles(&mut found, dates);
     }
     found
 }

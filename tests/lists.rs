@@ -1602,3 +1602,37 @@ fn a_mailing_list_thread_index_gives_every_message() {
 fn date_terms_and_their_descriptions_are_one_record_each() {
     check("agency_publications_dl");
 }
+
+/// Regression (a new blog on a WordPress theme): its two posts carry
+/// their categories and tags as classes (`category-caminhadas`,
+/// `tag-inverno`), so they were two kinds and no list, and the footer's
+/// columns won; then a sidebar's widgets outscored them.
+#[test]
+fn two_posts_filed_under_different_terms_beat_the_footer() {
+    check("portuguese_blog_two_posts");
+}
+
+/// Regression (a parish's weekly bulletins): the sidebar's calendar
+/// widget, five dated events in an `aside`, beat the article's four
+/// bulletins, each a link straight to its PDF and dated only by the
+/// Sunday its title names.
+#[test]
+fn bulletins_in_the_article_beat_the_sidebar_and_are_dated_by_their_titles() {
+    check("parish_bulletins_pdfs");
+}
+
+/// Regression (a workshop's accepted papers): a paper without a page of
+/// its own was linked, or even titled, by the longest of its authors'
+/// names; it is linked by its PDF and titled in bold.
+#[test]
+fn an_unlinked_paper_is_linked_by_its_file_not_its_authors() {
+    check("conference_accepted_papers");
+}
+
+/// Regression (an Arabic news section, right to left): "٣٠ نوفمبر ٢٠٢٦"
+/// and "30 نوفمبر 2026" dated nothing, neither Arabic-Indic digits in
+/// running text nor Arabic month names being read.
+#[test]
+fn arabic_dates_with_either_digits_are_read() {
+    check("arabic_news_section_rtl");
+}

@@ -259,7 +259,7 @@ pub(crate) fn parse_any(s: &str, ctx: &DateContext) -> Option<DateTime<FixedOffs
 
 /// `s` as one date; with `day`, only a date that names its day.
 fn parse_whole(s: &str, ctx: &DateContext, day: bool) -> Option<DateTime<FixedOffset>> {
-    let ascii_digits = fullwidth_digits_to_ascii(s);
+    let ascii_digits = foreign_digits_to_ascii(s);
     let core = strip_noise(&ascii_digits);
     // Longer strings are sentences, not dates; this also bounds regex work.
     if core.is_empty() || core.len() > 120 {
@@ -406,7 +406,16 @@ pub fn find_date(text: &str, ctx: &DateContext) -> Option<(DateTime<FixedOffset>
     if !may_hold_date(text) {
         return None;
     }
+    if !text.is_ascii() && text.chars().any(is_foreign_digit) {
+        return find_foreign_digits(text, ctx);
+    }
     find_ranged(text, ctx)
+}
+
+/// True for the letters of Arabic script: beside a digit, they may be a
+/// month's name ([`ARABIC_MONTHS`]).
+fn is_arabic_letter(c: char) -> bool {
+    ('\u{0621}'..='\u{064A}').contains(&c)
 }
 
 /// [`find_any`], a range's end read as the range's first day
@@ -706,7 +715,9 @@ const ZONES: &[(&str, i32)] = &[
 ];
 
 /// Month names (lower case, without a trailing dot) in English, German,
-/// French and Spanish.
+/// French and Spanish; Portuguese, Italian and Dutch by their full names
+/// (their short forms "out", "set", "gen", "mag" are words of other
+/// languages).
 const MONTH_NAMES: &[(&str, u32)] = &[
     ("january", 1),
     ("jan", 1),
@@ -785,6 +796,33 @@ const MONTH_NAMES: &[(&str, u32)] = &[
     ("déc", 12),
     ("diciembre", 12),
     ("dic", 12),
+    // Portuguese.
+    ("janeiro", 1),
+    ("fevereiro", 2),
+    ("março", 3),
+    ("maio", 5),
+    ("junho", 6),
+    ("julho", 7),
+    ("setembro", 9),
+    ("outubro", 10),
+    ("novembro", 11),
+    ("dezembro", 12),
+    // Italian.
+    ("gennaio", 1),
+    ("febbraio", 2),
+    ("aprile", 4),
+    ("maggio", 5),
+    ("giugno", 6),
+    ("luglio", 7),
+    ("settembre", 9),
+    ("ottobre", 10),
+    ("dicembre", 12),
+    // Dutch.
+    ("januari", 1),
+    ("februari", 2),
+    ("maart", 3),
+    ("mei", 5),
+    ("augustus", 8),
 ];
 
 /// English month names only (used where a year is missing, which needs more
@@ -816,8 +854,45 @@ const ENGLISH_MONTHS: &[&str] = &[
     "dec",
 ];
 
+/// Arabic month names: the Gregorian ones of Egypt and the Gulf
+/// ("نوفمبر", with the spellings of their hamza), and the Levant's
+/// ("تشرين الثاني"). Read by their own pattern: the other month names end
+/// at an ASCII word boundary, which no Arabic letter makes.
+const ARABIC_MONTHS: &[(&str, u32)] = &[
+    ("يناير", 1),
+    ("فبراير", 2),
+    ("مارس", 3),
+    ("أبريل", 4),
+    ("إبريل", 4),
+    ("ابريل", 4),
+    ("مايو", 5),
+    ("يونيو", 6),
+    ("يونيه", 6),
+    ("يوليو", 7),
+    ("يوليه", 7),
+    ("أغسطس", 8),
+    ("اغسطس", 8),
+    ("سبتمبر", 9),
+    ("أكتوبر", 10),
+    ("اكتوبر", 10),
+    ("نوفمبر", 11),
+    ("ديسمبر", 12),
+    ("كانون الثاني", 1),
+    ("شباط", 2),
+    ("آذار", 3),
+    ("نيسان", 4),
+    ("أيار", 5),
+    ("حزيران", 6),
+    ("تموز", 7),
+    ("آب", 8),
+    ("أيلول", 9),
+    ("تشرين الأول", 10),
+    ("تشرين الثاني", 11),
+    ("كانون الأول", 12),
+];
+
 static MONTH_LOOKUP: LazyLock<rustc_hash::FxHashMap<&'static str, u32>> =
-    LazyLock::new(|| MONTH_NAMES.iter().copied().collect());
+    LazyLock::new(|| MONTH_NAMES.iter().chain(ARABIC_MONTHS).copied().collect());
 
 /// Alternation of names, longest first so that "march" wins over "mar".
 fn alternation<S: AsRef<str>>(names: impl IntoIterator<Item = S>) -> String {
@@ -992,6 +1067,15 @@ fn build_patterns() -> Vec<Pattern> {
             format!(
                 r"(?P<wday>(?i:{})){AB}\.?,?\s+(?P<d>[0-9]{{1,2}})\s+{english_months_caps}\s+(?P<y2>[0-9]{{2}}){opt_time}",
                 WEEKDAYS.join("|")
+            ),
+        ),
+        // ٣٠ نوفمبر ٢٠٢٦, 30 تشرين الثاني 2026 (Arabic-Indic digits are
+        // read as ASCII ones first, see `foreign_digits_to_ascii`)
+        both(
+            Kind::Calendar,
+            format!(
+                r"(?P<d>[0-9]{{1,2}})\s+(?P<mname>{})\s*[،,]?\s*(?P<y>[0-9]{{4}}){opt_time}",
+                alternation(ARABIC_MONTHS.iter().map(|(n, _)| *n))
             ),
         ),
         // 2023, Aug 01 / 2024 March 5th (year first)
@@ -1461,7 +1545,8 @@ pub(crate) fn may_hold_date(s: &str) -> bool {
     !s.is_ascii()
         && s.chars().any(|c| {
             CJK_DATE_CHARS.contains(&c)
-                || is_fullwidth_digit(c)
+                || is_foreign_digit(c)
+                || (has_digit && is_arabic_letter(c))
                 || (has_digit && NON_ASCII_DATE_MARKS.contains(&c))
         })
 }
@@ -1553,24 +1638,53 @@ fn is_month_name(word: &[u8]) -> bool {
         .is_some_and(|w| MONTH_LOOKUP.contains_key(w))
 }
 
-/// The digits [`fullwidth_digits_to_ascii`] converts (and the prefilter
-/// lets through).
-fn is_fullwidth_digit(c: char) -> bool {
-    ('０'..='９').contains(&c)
+/// The digits [`foreign_digits_to_ascii`] converts (and the prefilter
+/// lets through): full-width ones ("２０２４年"), Arabic-Indic ones ("٣٠
+/// نوفمبر ٢٠٢٦") and their Persian forms.
+fn is_foreign_digit(c: char) -> bool {
+    foreign_digit_value(c).is_some()
 }
 
-/// "２０２４年３月５日" → "2024年3月5日" (full-width digits are common in CJK
-/// pages).
-fn fullwidth_digits_to_ascii(s: &str) -> std::borrow::Cow<'_, str> {
-    if !s.chars().any(is_fullwidth_digit) {
+/// The value of a [`is_foreign_digit`] digit.
+fn foreign_digit_value(c: char) -> Option<u32> {
+    let zero = match c {
+        '０'..='９' => '０',
+        '٠'..='٩' => '٠',
+        '۰'..='۹' => '۰',
+        _ => return None,
+    };
+    Some(c as u32 - zero as u32)
+}
+
+/// `s` with its [`is_foreign_digit`] digits as ASCII ones.
+fn foreign_digits_to_ascii(s: &str) -> std::borrow::Cow<'_, str> {
+    if !s.chars().any(is_foreign_digit) {
         return std::borrow::Cow::Borrowed(s);
     }
     s.chars()
-        .map(|c| match c {
-            '０'..='９' => char::from(b'0' + (c as u32 - '０' as u32) as u8),
-            other => other,
+        .map(|c| match foreign_digit_value(c) {
+            Some(v) => char::from(b'0' + v as u8),
+            None => c,
         })
         .collect()
+}
+
+/// [`find_ranged`] over `text` whose foreign digits are read as ASCII
+/// ones, the span given back in `text`'s own bytes.
+fn find_foreign_digits(
+    text: &str,
+    ctx: &DateContext,
+) -> Option<(DateTime<FixedOffset>, Range<usize>)> {
+    let ascii = foreign_digits_to_ascii(text);
+    // Where each byte of `ascii` (and its end) starts in `text`.
+    let mut at: Vec<usize> = Vec::with_capacity(ascii.len() + 1);
+    for (i, c) in text.char_indices() {
+        let len = if is_foreign_digit(c) { 1 } else { c.len_utf8() };
+        at.extend(std::iter::repeat_n(i, len));
+    }
+    at.push(text.len());
+    let (date, span) = find_ranged(&ascii, ctx)?;
+    Some((date, *at.get(span.start)?..*at.get(span.end)?))
 }
 
 #[cfg(test)]
@@ -1578,6 +1692,42 @@ mod tests {
     use super::*;
 
     use chrono::TimeZone;
+
+    /// Regression (an Arabic news section): dates in Arabic-Indic digits
+    /// and Arabic month names were not read, in running text or whole;
+    /// the span found is in the text's own bytes.
+    #[test]
+    fn arabic_dates_are_read_with_either_digits() {
+        let ctx = ctx_utc();
+        let day = |t: &str| find_date(t, &ctx).map(|(d, _)| d.format("%Y-%m-%d").to_string());
+        assert_eq!(day("٣٠ نوفمبر ٢٠٢٦"), Some("2026-11-30".into()));
+        assert_eq!(day("نشر في 1 ديسمبر 2026"), Some("2026-12-01".into()));
+        assert_eq!(day("٢ تشرين الثاني ٢٠٢٦"), Some("2026-11-02".into()));
+        let text = "أسواق ١ ديسمبر ٢٠٢٦ تحديث";
+        let (_, span) = find_date(text, &ctx).expect("a date");
+        assert_eq!(&text[span], "١ ديسمبر ٢٠٢٦");
+        let whole = parse_date("٣٠ نوفمبر ٢٠٢٦", &ctx).map(|d| d.format("%Y-%m-%d").to_string());
+        assert_eq!(whole, Some("2026-11-30".into()));
+        // Digits beside words that name no month are no date.
+        assert_eq!(day("قرأ ٣٠ مقالا في ٢٠٢٦"), None);
+    }
+
+    /// Regression (a Portuguese blog): "28 de novembro de 2026" was no
+    /// date, Portuguese month names unknown; Italian and Dutch ones were
+    /// not read either. Their short forms are not month names.
+    #[test]
+    fn portuguese_italian_and_dutch_months_are_read() {
+        let ctx = ctx_utc();
+        let day = |t: &str| find_date(t, &ctx).map(|(d, _)| d.format("%Y-%m-%d").to_string());
+        assert_eq!(day("28 de novembro de 2026"), Some("2026-11-28".into()));
+        assert_eq!(
+            day("Publicado em 3 de março de 2026"),
+            Some("2026-03-03".into())
+        );
+        assert_eq!(day("12 ottobre 2026"), Some("2026-10-12".into()));
+        assert_eq!(day("5 mei 2026"), Some("2026-05-05".into()));
+        assert_eq!(day("Rated 3 out of 5 in 2026"), None);
+    }
 
     /// Regression (an obituaries list): "June 2, 1938 – March 3, 2024",
     /// a life, dated the card June 2 of the reader's year (the birth day

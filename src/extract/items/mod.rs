@@ -37,6 +37,7 @@ mod record_dates;
 mod releases;
 mod repeats;
 mod strays;
+mod title_dates;
 mod titles;
 
 use images::*;
@@ -59,6 +60,7 @@ pub use record_dates::list_dates;
 pub use releases::without_unreleased;
 pub use repeats::without_repeats;
 pub use strays::without_strays;
+pub use title_dates::dated_by_titles;
 pub(crate) use titles::{is_action_text, is_title_element, title_text};
 
 /// One entry of a published feed.
@@ -323,10 +325,16 @@ pub fn item_from_record(
         .or_else(|| heading.and_then(|h| titles::heading_place(doc, record, h, base)))
         .or_else(|| {
             // An unlinked headline among linked ones has no page of its
-            // own: at most its record's place on the page.
+            // own: at most its record's place on the page. Else the first
+            // link that is no author's name (a paper without a page of its
+            // own is linked by its PDF, not by its first author's site).
             match heading.is_some_and(|h| titles::unlinked_headline(doc, h, &links, plan)) {
                 true => record_anchor(doc, record, base),
-                false => links.first().map(|l| l.url.clone()),
+                false => links
+                    .iter()
+                    .find(|l| !plan::in_author_list(doc, record, l.node))
+                    .or(links.first())
+                    .map(|l| l.url.clone()),
             }
         });
 

@@ -228,7 +228,7 @@ const AUTHORS_WORDS: &[&str] = &["authors", "contributors"];
 /// preprint's first author, a new name in every entry, is no headline
 /// beside the entry's identifier link; a forum post's one poster link
 /// stays what it was (the sign of a headless group, see `of_authors`).
-fn in_author_list(doc: &Document, r: &Record, a: NodeId) -> bool {
+pub(super) fn in_author_list(doc: &Document, r: &Record, a: NodeId) -> bool {
     doc.ancestors(a)
         .take_while(|&x| x > r.start)
         .filter_map(|x| Some((x, doc.element(x)?)))

@@ -667,6 +667,7 @@ pub(super) fn choose_title(
     };
     // Read only when asked: most records' title link is on the path.
     let in_heading = |l: &LinkInfo| in_or_has_heading(doc, record, l.node);
+    let authored = |l: &LinkInfo| super::plan::in_author_list(doc, record, l.node);
     let title_link = links
         .iter()
         .filter(usable)
@@ -679,9 +680,13 @@ pub(super) fn choose_title(
                 .find(|l| leaf_twin(doc, plan, l.node))
         })
         .or_else(|| {
+            // Off the title path, a name in the record's list of authors
+            // is no headline (an accepted paper without a page of its
+            // own, "Leonie Brandt and Matteo Guidi" under its title).
             links
                 .iter()
                 .filter(usable)
+                .filter(|l| !authored(l))
                 .max_by_key(|l| (l.text.chars().count(), std::cmp::Reverse(l.node)))
         });
     let link_chars = title_link.map_or(0, |l| l.text.chars().count());
@@ -760,7 +765,12 @@ pub(super) fn choose_title(
         _ if link_chars < MIN_EMPHASIS_TITLE_CHARS
             && let Some(title) = emphasis_title(doc, record, link_chars) =>
         {
-            (title, links.iter().find(usable).map(|l| l.node), None)
+            let link = links
+                .iter()
+                .filter(usable)
+                .find(|l| !authored(l))
+                .or_else(|| links.iter().find(usable));
+            (title, link.map(|l| l.node), None)
         }
         // Every link a label its group repeats (or an identifier, a file
         // number): the record's own words title it, and its button (or

@@ -108,13 +108,31 @@ pub(super) fn stable_class(token: &str) -> bool {
 /// CSS module's class by its component and local name
 /// ([`css_module_stem`]).
 pub(super) fn stable_classes(doc: &Document, id: NodeId) -> impl Iterator<Item = &str> {
-    class_tokens(doc, id).filter_map(|c| {
-        if stable_class(c) {
+    let terms = names_its_terms(doc, id);
+    class_tokens(doc, id).filter_map(move |c| {
+        if terms && TERM_PREFIXES.iter().any(|p| c.starts_with(p)) {
+            None
+        } else if stable_class(c) {
             Some(c)
         } else {
             css_module_stem(c)
         }
     })
+}
+
+/// Prefixes of the classes a WordPress post carries for each of its terms
+/// (`category-recipes`, `tag-winter`).
+const TERM_PREFIXES: &[&str] = &["category-", "tag-"];
+
+/// True when `id` is a WordPress post that names its terms in its classes
+/// (`post type-post status-publish category-recipes tag-winter`, from
+/// `post_class`): those say what the post is filed under, not what it
+/// is, and differ from post to post (two posts on a new blog were two
+/// kinds, and no list). Read on the attribute, one substring test first.
+fn names_its_terms(doc: &Document, id: NodeId) -> bool {
+    doc.element(id)
+        .and_then(|e| e.attr("class"))
+        .is_some_and(|c| c.contains("status-") && c.contains("type-"))
 }
 
 /// Length of the build hash a CSS module appends to its classes.

@@ -31,6 +31,7 @@ use rustc_hash::FxHashMap as HashMap;
 mod aside;
 mod bare;
 mod cells;
+mod chrome;
 mod companions;
 mod hidden;
 mod indexed;
@@ -596,6 +597,9 @@ fn detect_structural(
     if nested::split_top(doc, &mut kinds, &mut groups, |g| {
         score_group(doc, g, params, total_text, min_ins)
     }) {
+        rank(&mut groups);
+    }
+    if chrome::demote(doc, &mut groups) {
         rank(&mut groups);
     }
     if sections::demote(doc, &mut groups) {

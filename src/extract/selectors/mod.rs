@@ -439,8 +439,10 @@ pub fn apply(
     // The site's own promotion among the selected records is no item either.
     let mut items = items::without_house_promos(doc, records, items);
     items::without_list_numbering(&mut items);
-    // A release list's "Unreleased" is no release, as in detection.
+    // A release list's "Unreleased" is no release, and a list of dated
+    // titles is dated by them, as in detection.
     items::without_unreleased(&mut items);
+    items::dated_by_titles(&mut items, dates);
     SelectedItems {
         selection,
         items,
