@@ -43,8 +43,10 @@ fn null_as_empty<'de, D: serde::Deserializer<'de>>(d: D) -> Result<String, D::Er
 /// Fixtures besides threaded comments whose records no one selector
 /// names: a reading list's link lines (`details > p > a`) beside the
 /// intro paragraphs of the same sections, told apart only by what they
-/// hold (the selectors have no `:has`).
-const UNPINNABLE: &[&str] = &["start_here_reading_lists_strays"];
+/// hold (the selectors have no `:has`); a wiki's day lists (`ul > li`)
+/// beside its "See also" list of the same markup, told apart only by
+/// their headings' words.
+const UNPINNABLE: &[&str] = &["start_here_reading_lists_strays", "wikinews_day_sections"];
 
 fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/lists")
@@ -1635,4 +1637,20 @@ fn an_unlinked_paper_is_linked_by_its_file_not_its_authors() {
 #[test]
 fn arabic_dates_with_either_digits_are_read() {
     check("arabic_news_section_rtl");
+}
+
+/// Regression (an Indonesian news index): a "Baca juga:" line between
+/// the articles, an editor's link to an older one, was an item, and
+/// "Selasa, 1 Desember 2026 | 08:02 WIB" dated nothing.
+#[test]
+fn a_read_also_line_among_the_articles_is_no_item() {
+    check("indonesian_news_index");
+}
+
+/// Regression (a wiki's latest news by day): the "See also" list after
+/// the day sections, four links to archive and portal pages, was joined
+/// to the news as a sixth section.
+#[test]
+fn a_see_also_list_after_the_day_sections_is_no_section() {
+    check("wikinews_day_sections");
 }

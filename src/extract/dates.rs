@@ -715,7 +715,8 @@ const ZONES: &[(&str, i32)] = &[
 ];
 
 /// Month names (lower case, without a trailing dot) in English, German,
-/// French and Spanish; Portuguese, Italian and Dutch by their full names
+/// French and Spanish; Portuguese, Italian, Dutch and Indonesian by their
+/// full names
 /// (their short forms "out", "set", "gen", "mag" are words of other
 /// languages).
 const MONTH_NAMES: &[(&str, u32)] = &[
@@ -817,12 +818,16 @@ const MONTH_NAMES: &[(&str, u32)] = &[
     ("settembre", 9),
     ("ottobre", 10),
     ("dicembre", 12),
-    // Dutch.
+    // Dutch, and Indonesian (whose "Januari", "Februari", "Mei" and
+    // "Agustus" are Dutch ones too).
     ("januari", 1),
     ("februari", 2),
     ("maart", 3),
     ("mei", 5),
     ("augustus", 8),
+    ("maret", 3),
+    ("agustus", 8),
+    ("desember", 12),
 ];
 
 /// English month names only (used where a year is missing, which needs more
@@ -1726,6 +1731,12 @@ mod tests {
         );
         assert_eq!(day("12 ottobre 2026"), Some("2026-10-12".into()));
         assert_eq!(day("5 mei 2026"), Some("2026-05-05".into()));
+        // Regression (an Indonesian news index): "Selasa, 1 Desember 2026
+        // | 08:02 WIB" was no date.
+        assert_eq!(
+            day("Selasa, 1 Desember 2026 | 08:02 WIB"),
+            Some("2026-12-01".into())
+        );
         assert_eq!(day("Rated 3 out of 5 in 2026"), None);
     }
 

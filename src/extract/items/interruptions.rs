@@ -461,18 +461,59 @@ pub(super) const PROMO_MARKERS: &[&str] = &["promo", "promotion"];
 /// (`views-row--sticky`, `is-pinned`).
 pub(super) const STICKY_MARKERS: &[&str] = &["sticky", "pinned"];
 
+/// What the promotion tests ask of a whole list, read once per list: a
+/// test per record that read every item made a list of 6,000 records
+/// quadratic.
+pub(super) struct ListFacts<'i> {
+    items: &'i [Item],
+    /// Most items are dated.
+    most_dated: bool,
+    /// The host and folder most items link into, found when first asked.
+    main_folder: std::cell::OnceCell<Option<(Option<&'i str>, &'i str)>>,
+}
+
+impl<'i> ListFacts<'i> {
+    pub(super) fn new(items: &'i [Item]) -> Self {
+        ListFacts {
+            items,
+            most_dated: items.iter().filter(|it| it.date.is_some()).count() * 2 > items.len(),
+            main_folder: std::cell::OnceCell::new(),
+        }
+    }
+
+    fn main_folder(&self) -> Option<(Option<&'i str>, &'i str)> {
+        *self.main_folder.get_or_init(|| {
+            let mut counts: std::collections::HashMap<(Option<&str>, &str), usize> =
+                Default::default();
+            for link in self.items.iter().filter_map(|it| it.link.as_ref()) {
+                *counts.entry(folder_of(link)).or_default() += 1;
+            }
+            counts
+                .into_iter()
+                .find(|&(_, n)| n * 2 > self.items.len())
+                .map(|(folder, _)| folder)
+        })
+    }
+}
+
 /// True when a record is the site's own advertisement placed among the
 /// records (a museum's "See every exhibition for free" membership card in
 /// its grid of exhibitions): its element is marked as a promotion
 /// ([`PROMO_MARKERS`], as parts of its class tokens) and its `item` links
-/// outside the folder most of the `items` link into. A product on
+/// outside the folder most of the list's items link into. A product on
 /// promotion, marked the same way, links where the other products do.
 /// So is a notice pinned above a dated list ("Important: how to report a
 /// food problem" above the recalls, linking a help page): marked sticky
 /// ([`STICKY_MARKERS`]), undated where most items are dated, and linking
 /// outside their folder. A sticky forum topic links where the others do,
-/// and a pinned post is dated.
-pub(super) fn is_house_promo(doc: &Document, record: &Record, item: &Item, items: &[Item]) -> bool {
+/// and a pinned post is dated. So is an editor's cross-link among the
+/// records ([`is_read_also`]).
+pub(super) fn is_house_promo(
+    doc: &Document,
+    record: &Record,
+    item: &Item,
+    list: &ListFacts<'_>,
+) -> bool {
     let marked_by = |markers: &[&str]| {
         doc.element(record.start).is_some_and(|e| {
             let class = e.attr("class").unwrap_or("");
@@ -483,32 +524,68 @@ pub(super) fn is_house_promo(doc: &Document, record: &Record, item: &Item, items
             )
         })
     };
-    let pinned_notice = || {
-        item.date.is_none()
-            && marked_by(STICKY_MARKERS)
-            && items.iter().filter(|it| it.date.is_some()).count() * 2 > items.len()
-    };
+    let pinned_notice = || item.date.is_none() && list.most_dated && marked_by(STICKY_MARKERS);
+    if item.date.is_none() && list.most_dated && is_read_also(doc, record) {
+        return true;
+    }
     let marked = marked_by(PROMO_MARKERS) || pinned_notice();
     let Some(own) = item.link.as_ref().filter(|_| marked).map(folder_of) else {
         return false;
     };
-    let mut counts: std::collections::HashMap<(Option<&str>, &str), usize> = Default::default();
-    for link in items.iter().filter_map(|it| it.link.as_ref()) {
-        *counts.entry(folder_of(link)).or_default() += 1;
-    }
-    counts
-        .into_iter()
-        .find(|&(_, n)| n * 2 > items.len())
-        .is_some_and(|(folder, _)| folder != own)
+    list.main_folder().is_some_and(|folder| folder != own)
+}
+
+/// Labels (lower case, without the colon) of an editor's cross-link placed
+/// among a list's records: "Baca juga: <a>…</a>", "Read also:".
+pub(super) const READ_ALSO_LABELS: &[&str] = &[
+    "read also",
+    "also read",
+    "see also",
+    "baca juga",
+    "lihat juga",
+    "lire aussi",
+    "à lire aussi",
+    "lesen sie auch",
+    "auch interessant",
+    "leia também",
+    "lee también",
+    "leggi anche",
+    "lees ook",
+    "czytaj także",
+    "читайте также",
+];
+
+/// True when a record is an editor's cross-link to another article,
+/// placed among a list's records: its text opens with a label
+/// ([`READ_ALSO_LABELS`]) before its one link (a news index's "Baca juga:"
+/// line between its articles; asked of undated records of a dated list).
+fn is_read_also(doc: &Document, record: &Record) -> bool {
+    let mut links = (record.start..record.end).filter(|&i| doc.is_tag(i, "a"));
+    let (Some(link), None) = (links.next(), links.next()) else {
+        return false;
+    };
+    // The label stands before the link, outside it.
+    let label = (record.start..link).find_map(|i| match &doc.node(i).data {
+        NodeData::Text { text, blank: false } => Some(text.as_str()),
+        _ => None,
+    });
+    label.is_some_and(|l| {
+        let l = l
+            .trim()
+            .trim_end_matches([':', '：', ' ', '\u{a0}'])
+            .to_lowercase();
+        READ_ALSO_LABELS.contains(&l.as_str())
+    })
 }
 
 /// `items` (one for each of `records`) without the site's own promotions
 /// among them ([`is_house_promo`]).
 pub fn without_house_promos(doc: &Document, records: &[Record], items: Vec<Item>) -> Vec<Item> {
+    let list = ListFacts::new(&items);
     let promos: Vec<bool> = records
         .iter()
         .zip(&items)
-        .map(|(r, it)| is_house_promo(doc, r, it, &items))
+        .map(|(r, it)| is_house_promo(doc, r, it, &list))
         .collect();
     items
         .into_iter()

@@ -378,10 +378,21 @@ pub fn plan_titles(doc: &Document, records: &[Record], dates: &DateContext) -> T
         permalinks.push(permalink);
     }
     let k = records.len().max(1) as f64;
+    let present = |st: &&PathStats| st.records as f64 >= TITLE_PATH_PRESENCE * k && st.chars > 0;
+    let in_heading = |st: &PathStats| st.heading * 2 >= st.records;
+    let own = |st: &PathStats| st.own * 2 > st.records;
+    // Where a heading's links are the records' own too, a link to the
+    // same address outside the heading (a teaser's excerpt, all of it a
+    // link) is no heading's equal.
+    let headed_own = paths
+        .stats
+        .iter()
+        .filter(present)
+        .any(|st| in_heading(st) && own(st));
     let best = paths
         .stats
         .iter()
-        .filter(|st| st.records as f64 >= TITLE_PATH_PRESENCE * k && st.chars > 0)
+        .filter(present)
         .filter(|st| {
             records.len() < 3
                 || says_something_each(doc, st, &link_texts, || {
@@ -394,8 +405,9 @@ pub fn plan_titles(doc: &Document, records: &[Record], dates: &DateContext) -> T
             // Length counts, but with diminishing returns: an excerpt link is
             // longer than the headline link, and must not win on length alone.
             // A link whose address the site ties to the record's own id
-            // counts as a heading's does.
-            let heading = if st.heading * 2 >= st.records || st.own * 2 > st.records {
+            // counts as a heading's does, unless a heading's links are the
+            // records' own as well (`headed_own`).
+            let heading = if in_heading(st) || (own(st) && !headed_own) {
                 3.0
             } else if st.header * 2 >= st.records {
                 2.0

@@ -4444,3 +4444,36 @@ fn a_passed_deadline_in_text_dates_a_record_that_shows_nothing_else() {
         <span>Closes 12 January 2027</span></li></ul>";
     assert_eq!(day(open), None);
 }
+
+/// Regression (a Vietnamese news section): each teaser's headline and its
+/// excerpt, all of it a link, both link the article whose id the teaser
+/// carries (`data-id`); the longer excerpt won as the title, the own id
+/// lifting it to a heading's weight.
+#[test]
+fn an_excerpt_linking_the_records_own_page_is_no_headline_beside_its_heading() {
+    let teaser = |id: u32, title: &str, excerpt: &str| {
+        format!(
+            "<article class='item-news' data-id='{id}'>\
+             <a class=thumb href='https://news.example/{id}.html'><img src='/{id}.jpg'></a>\
+             <h3 class='title-news'><a href='https://news.example/{id}.html'>{title}</a></h3>\
+             <p class=description><a href='https://news.example/{id}.html'>{excerpt}</a></p>\
+             <div class=meta><span class=date>30/11/2026</span></div></article>"
+        )
+    };
+    let html = [
+        teaser(4890488, "Tỷ giá USD tăng phiên thứ ba liên tiếp", "Giá USD bán ra tại các ngân hàng thương mại sáng nay tăng thêm 25 đồng, lên mức cao nhất hai tháng."),
+        teaser(4890461, "Doanh nghiệp xuất khẩu gạo chốt đơn hàng quý I", "Nhiều đơn vị tại Đồng bằng sông Cửu Long đã ký hợp đồng giao hàng cho khách ở Philippines và Indonesia."),
+        teaser(4890420, "Hãng bay xin tăng đội tàu lên 30 máy bay", "Hãng hàng không đề xuất thuê thêm 8 tàu thân hẹp để phục vụ cao điểm Tết và các đường bay mới."),
+    ]
+    .concat();
+    let items = items_of(&html, "item-news", "https://news.example/kinh-doanh/");
+    let titles: Vec<&str> = items.iter().map(|it| it.title.as_str()).collect();
+    assert_eq!(
+        titles,
+        [
+            "Tỷ giá USD tăng phiên thứ ba liên tiếp",
+            "Doanh nghiệp xuất khẩu gạo chốt đơn hàng quý I",
+            "Hãng bay xin tăng đội tàu lên 30 máy bay"
+        ]
+    );
+}

@@ -25,6 +25,7 @@ const ASIDE_WORDS: &[&str] = &[
     "also bought",
     "also viewed",
     "also read",
+    "see also",
     "recommended",
     "related",
     "most read",

@@ -108,9 +108,12 @@ pub(super) fn stable_class(token: &str) -> bool {
 /// CSS module's class by its component and local name
 /// ([`css_module_stem`]).
 pub(super) fn stable_classes(doc: &Document, id: NodeId) -> impl Iterator<Item = &str> {
-    let terms = names_its_terms(doc, id);
+    // Asked of the element only when a token has a term's prefix.
+    let terms = std::cell::OnceCell::new();
     class_tokens(doc, id).filter_map(move |c| {
-        if terms && TERM_PREFIXES.iter().any(|p| c.starts_with(p)) {
+        if TERM_PREFIXES.iter().any(|p| c.starts_with(p))
+            && *terms.get_or_init(|| names_its_terms(doc, id))
+        {
             None
         } else if stable_class(c) {
             Some(c)
@@ -128,7 +131,7 @@ const TERM_PREFIXES: &[&str] = &["category-", "tag-"];
 /// (`post type-post status-publish category-recipes tag-winter`, from
 /// `post_class`): those say what the post is filed under, not what it
 /// is, and differ from post to post (two posts on a new blog were two
-/// kinds, and no list). Read on the attribute, one substring test first.
+/// kinds, and no list).
 fn names_its_terms(doc: &Document, id: NodeId) -> bool {
     doc.element(id)
         .and_then(|e| e.attr("class"))

@@ -7,14 +7,15 @@
 //! component as its headline clusters. Where some of a group's
 //! containers are set apart (an element between them and their common
 //! ancestor whose `id` or `class` names a sidebar: `sidebar`,
-//! `l-sidebar`, `sidebar-left`; or a first child that is a caption
-//! saying what an aside's does, see `aside`) and some are not, those set
-//! apart are not the list's.
+//! `l-sidebar`, `sidebar-left`; or a first child, or the heading right
+//! before it, that is a caption saying what an aside's does, see `aside`:
+//! a wiki's "See also" list after its day sections) and some are not,
+//! those set apart are not the list's.
 //!
 //! Invariants: a group whose containers are all set apart, or none, is
 //! left as it is, so a list that is itself a sidebar's stays one list.
 //! Each container is read up to the containers' common ancestor, and the
-//! text of at most its first child.
+//! text of at most its first child and of its caption.
 
 use crate::extract::dom::{Document, NodeId};
 use crate::extract::items::has_part;
@@ -37,7 +38,7 @@ pub(super) fn without_sidebars(doc: &Document, containers: &mut Vec<NodeId>) {
     };
     let marked: Vec<bool> = containers
         .iter()
-        .map(|&c| in_sidebar(doc, c, common) || opens_with_aside(doc, c))
+        .map(|&c| in_sidebar(doc, c, common) || opens_with_aside(doc, c) || captioned_aside(doc, c))
         .collect();
     if marked.iter().all(|&m| m) || !marked.iter().any(|&m| m) {
         return;
@@ -52,6 +53,13 @@ fn opens_with_aside(doc: &Document, container: NodeId) -> bool {
     doc.children(container)
         .find(|&c| doc.element(c).is_some())
         .is_some_and(|c| doc.is_caption(c) && super::aside::is_aside_caption(doc, c))
+}
+
+/// True when `container`'s caption, the heading right before it, says
+/// what an aside's does: a wiki's "See also" list after the day sections
+/// of its latest news.
+fn captioned_aside(doc: &Document, container: NodeId) -> bool {
+    super::aside::caption_of(doc, container).is_some_and(|c| super::aside::is_aside_caption(doc, c))
 }
 
 /// True when `id`, or an ancestor of it below `common`, names a sidebar.
