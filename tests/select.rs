@@ -3,8 +3,10 @@
 //! from 127.0.0.1.
 //!
 //! The page: an arts centre's "What's on" with three event cards and a
-//! footer sitemap of twelve long links. Detection ranks the footer first
-//! (more text, more records); the user's levers must get the cards.
+//! footer sitemap of twelve long links, in a `div` styled as the footer
+//! (in a `footer` element it would be chrome and lose). Detection ranks
+//! the footer first (more text, more records); the user's levers must
+//! get the cards.
 
 mod common;
 
@@ -53,14 +55,14 @@ const FOOTER_LINKS: [&str; 12] = [
 ];
 
 fn footer() -> String {
-    let mut h = String::from("<footer class=\"site-footer\"><ul class=\"sitemap\">\n");
+    let mut h = String::from("<div class=\"site-footer\"><ul class=\"sitemap\">\n");
     for (i, l) in FOOTER_LINKS.iter().enumerate() {
         h += &format!(
             "<li><a href=\"/info/page-{}\">{l}</a></li>\n",
             (b'a' + i as u8) as char
         );
     }
-    h + "</ul><p class=\"legal\">© Riverside Arts Centre, registered charity 1234567</p></footer>"
+    h + "</ul><p class=\"legal\">© Riverside Arts Centre, registered charity 1234567</p></div>"
 }
 
 /// The events page as it is: cards in `div.events > article.card`.
