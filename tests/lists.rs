@@ -1654,3 +1654,12 @@ fn a_read_also_line_among_the_articles_is_no_item() {
 fn a_see_also_list_after_the_day_sections_is_no_section() {
     check("wikinews_day_sections");
 }
+
+/// Regression (a Vietnamese news section): the "Tin nổi bật" box between
+/// the teasers, its linked heading over a list of other headlines, was a
+/// straggling record; and the teasers were titled by their excerpts,
+/// which link the same page as their headings.
+#[test]
+fn a_box_of_headlines_among_the_teasers_is_no_record() {
+    check("vietnamese_news_list");
+}

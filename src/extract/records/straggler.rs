@@ -26,7 +26,9 @@
 //! most [`MAX_LEAD_BLOCK`], half the list, all above it), never more than
 //! the list's own records, and none at all when more headings (or twins)
 //! qualify (those are another list, not stragglers); never inside `nav`, `aside`, the page's `header`
-//! or `footer` (a post's own header is not chrome) or inside a record; each is a whole subtree (the heading, or the
+//! or `footer` (a post's own header is not chrome) or inside a record,
+//! never a heading over a list of headlines (a box of other stories
+//! between the teasers, see `heads_headlines`); each is a whole subtree (the heading, or the
 //! `article` it heads), in page order. Cost: one pass over the scope's
 //! nodes plus a walk up from each heading; each heading is checked against
 //! the records by binary search and against their links by hash, and the
@@ -131,6 +133,7 @@ fn headed(
         if shape_of(href).is_some_and(|s| admitted(&s))
             && !known().contains(&path_of(without_host(href)))
             && !is_caption(doc, top, container)
+            && !heads_headlines(doc, top)
         {
             // Past the list, more than the stragglers allowed are another
             // list; above it, a front's lead block may hold a few more.
@@ -292,6 +295,30 @@ fn is_caption(doc: &Document, top: NodeId, container: NodeId) -> bool {
         .any(|a| {
             next_element(doc, a).is_some_and(|n| container >= n && container < doc.node(n).end)
         })
+}
+
+/// Fewest headline links in the list a heading stands over for it to be
+/// that list's caption ([`heads_headlines`]).
+const MIN_BOX_HEADLINES: usize = 3;
+
+/// Fewest characters of a headline link's text ([`heads_headlines`]): a
+/// post's tags are shorter.
+const MIN_BOX_HEADLINE_CHARS: usize = 20;
+
+/// True when the element right after `top` is a list (`ul`, `ol`) of at
+/// least [`MIN_BOX_HEADLINES`] headline links: `top` captions a box of
+/// other stories placed among the records (a news section's "Tin nổi
+/// bật" between its teasers), and is no straggling record.
+fn heads_headlines(doc: &Document, top: NodeId) -> bool {
+    let Some(next) = next_element(doc, top).filter(|&n| doc.is_tag(n, "ul") || doc.is_tag(n, "ol"))
+    else {
+        return false;
+    };
+    (next..doc.node(next).end)
+        .filter(|&i| is_link(doc, i))
+        .filter(|&i| doc.text(i).chars().count() >= MIN_BOX_HEADLINE_CHARS)
+        .nth(MIN_BOX_HEADLINES - 1)
+        .is_some()
 }
 
 /// The next element sibling of `id`.
