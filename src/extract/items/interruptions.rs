@@ -304,16 +304,15 @@ const MAX_BANNER_CELLS: usize = 2;
 /// `tr.nohover` "[...]" to its next page among unclassed rows.
 fn is_banner_row(doc: &Document, records: &[Record], row: &Record) -> bool {
     let cells = |r: &Record| doc.children(r.start).filter(|&c| doc.element(c).is_some());
-    let own_cells: Vec<NodeId> = cells(row).take(MAX_BANNER_CELLS + 1).collect();
-    if own_cells.len() > MAX_BANNER_CELLS {
+    let spans: Vec<u32> = cells(row)
+        .take(MAX_BANNER_CELLS + 1)
+        .map(|c| colspan(doc, c))
+        .collect();
+    if spans.len() > MAX_BANNER_CELLS {
         return false;
     }
-    let widest = own_cells
-        .iter()
-        .map(|&c| colspan(doc, c))
-        .max()
-        .unwrap_or(0);
-    let span: u32 = own_cells.iter().map(|&c| colspan(doc, c)).sum();
+    let widest = spans.iter().copied().max().unwrap_or(0);
+    let span: u32 = spans.iter().sum();
     // Rows under a day cell's `rowspan` have a cell fewer.
     let wide = records
         .iter()

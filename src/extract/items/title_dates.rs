@@ -16,6 +16,7 @@
 use crate::extract::dates::{DateContext, find_date, parse_day};
 
 use super::Item;
+use super::record_dates::has_year_digits;
 
 /// Fewest items of a list dated by its titles: one title naming a day is
 /// a headline that mentions one.
@@ -39,11 +40,7 @@ pub fn dated_by_titles(items: &mut [Item], dates: &DateContext) {
 fn title_day(title: &str, dates: &DateContext) -> Option<chrono::DateTime<chrono::FixedOffset>> {
     let (_, span) = find_date(title, dates)?;
     let text = &title[span];
-    let year = text
-        .as_bytes()
-        .windows(4)
-        .any(|w| w.iter().all(u8::is_ascii_digit));
-    if !year {
+    if !has_year_digits(text) {
         return None;
     }
     parse_day(text, dates)
