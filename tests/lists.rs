@@ -1657,9 +1657,45 @@ fn a_see_also_list_after_the_day_sections_is_no_section() {
 
 /// Regression (a Vietnamese news section): the "Tin nổi bật" box between
 /// the teasers, its linked heading over a list of other headlines, was a
-/// straggling record; and the teasers were titled by their excerpts,
-/// which link the same page as their headings.
+/// straggling record; the teasers were titled by their excerpts, which
+/// link the same page as their headings; and the top story, in a section
+/// of its own before the list's section (beside a market-data box), was
+/// missed.
 #[test]
 fn a_box_of_headlines_among_the_teasers_is_no_record() {
     check("vietnamese_news_list");
+}
+
+/// Regression (a site builder's company blog): the featured post, in a
+/// section of its own before the section holding the grid's three
+/// collection lists, six wrappers above them, was missed.
+#[test]
+fn a_featured_post_in_the_section_before_the_grid_is_an_item() {
+    check("company_blog_grid_with_inserts");
+}
+
+/// Regression (a church's sermons by series): each series, a heading with
+/// a date line spanning its sermons ("October 18, 2026 – November 29,
+/// 2026 · 7 messages") over a table of dated sermons, was taken for a
+/// record with notes (as a changelog's release is), and the four series
+/// won over the sermons, which the miner finds as one group per table.
+#[test]
+fn a_series_date_line_over_dated_sermons_is_a_sections_heading() {
+    check("sermon_archive_by_series");
+}
+
+/// Regression (a Thai news section): "30 พ.ย. 2569 10:45 น.", a Thai
+/// month name with a Buddhist-era year, dated nothing.
+#[test]
+fn thai_dates_in_the_buddhist_era_date_the_stories() {
+    check("thai_news_section_buddhist_era");
+}
+
+/// Regression (a forge's discussions): the three pinned cards above the
+/// list, built differently from its rows, were missed: the rows' dates
+/// are `<relative-time datetime>` elements ("2 hours ago"), which did not
+/// count as dated, so the pinned cards were no dated lead block.
+#[test]
+fn pinned_discussions_above_rows_dated_by_relative_time_are_items() {
+    check("github_discussions_list");
 }

@@ -418,6 +418,12 @@ fn is_arabic_letter(c: char) -> bool {
     ('\u{0621}'..='\u{064A}').contains(&c)
 }
 
+/// True for the letters of Thai script: beside a digit, they may be a
+/// month's name ([`THAI_MONTHS`]).
+fn is_thai_letter(c: char) -> bool {
+    ('\u{0E01}'..='\u{0E4E}').contains(&c)
+}
+
 /// [`find_any`], a range's end read as the range's first day
 /// ([`range_start_of`]); the end of a span that starts in a year no date
 /// can have (a life, "June 2, 1938 – March 3, 2024") is no date: the
@@ -896,8 +902,45 @@ const ARABIC_MONTHS: &[(&str, u32)] = &[
     ("كانون الأول", 12),
 ];
 
-static MONTH_LOOKUP: LazyLock<rustc_hash::FxHashMap<&'static str, u32>> =
-    LazyLock::new(|| MONTH_NAMES.iter().chain(ARABIC_MONTHS).copied().collect());
+/// Thai month names, full and abbreviated (the abbreviations without
+/// their last dot, which [`month_number`] trims): "30 พฤศจิกายน 2569",
+/// "30 พ.ย. 2569". Read by their own pattern, as [`ARABIC_MONTHS`] are,
+/// with the year in the Buddhist era ([`year_of`]).
+const THAI_MONTHS: &[(&str, u32)] = &[
+    ("มกราคม", 1),
+    ("กุมภาพันธ์", 2),
+    ("มีนาคม", 3),
+    ("เมษายน", 4),
+    ("พฤษภาคม", 5),
+    ("มิถุนายน", 6),
+    ("กรกฎาคม", 7),
+    ("สิงหาคม", 8),
+    ("กันยายน", 9),
+    ("ตุลาคม", 10),
+    ("พฤศจิกายน", 11),
+    ("ธันวาคม", 12),
+    ("ม.ค", 1),
+    ("ก.พ", 2),
+    ("มี.ค", 3),
+    ("เม.ย", 4),
+    ("พ.ค", 5),
+    ("มิ.ย", 6),
+    ("ก.ค", 7),
+    ("ส.ค", 8),
+    ("ก.ย", 9),
+    ("ต.ค", 10),
+    ("พ.ย", 11),
+    ("ธ.ค", 12),
+];
+
+static MONTH_LOOKUP: LazyLock<rustc_hash::FxHashMap<&'static str, u32>> = LazyLock::new(|| {
+    MONTH_NAMES
+        .iter()
+        .chain(ARABIC_MONTHS)
+        .chain(THAI_MONTHS)
+        .copied()
+        .collect()
+});
 
 /// Alternation of names, longest first so that "march" wins over "mar".
 fn alternation<S: AsRef<str>>(names: impl IntoIterator<Item = S>) -> String {
@@ -1083,6 +1126,15 @@ fn build_patterns() -> Vec<Pattern> {
                 alternation(ARABIC_MONTHS.iter().map(|(n, _)| *n))
             ),
         ),
+        // 30 พ.ย. 2569 10:45 น., 30 พฤศจิกายน 2569 (Buddhist era, see
+        // `year_of`; Thai digits are read as ASCII ones first)
+        both(
+            Kind::Calendar,
+            format!(
+                r"(?P<d>[0-9]{{1,2}})\s*(?P<mname>{})\.?\s*(?P<yb>[0-9]{{4}}){opt_time}",
+                alternation(THAI_MONTHS.iter().map(|(n, _)| *n))
+            ),
+        ),
         // 2023, Aug 01 / 2024 March 5th (year first)
         both(
             Kind::Calendar,
@@ -1201,7 +1253,7 @@ fn build(kind: Kind, c: &Captures, ctx: &DateContext) -> Option<DateTime<FixedOf
                 Some(d) => d.as_str().parse().ok()?,
                 None => 1,
             };
-            calendar(c, c.name("y").map(|y| y.as_str()), month, day, ctx)?
+            calendar(c, year_of(c)?, month, day, ctx)?
         }
         Kind::SlashAmbiguous | Kind::DashAmbiguous => {
             let a: u32 = c.name("a")?.as_str().parse().ok()?;
@@ -1216,7 +1268,7 @@ fn build(kind: Kind, c: &Captures, ctx: &DateContext) -> Option<DateTime<FixedOf
             } else {
                 (a, b)
             };
-            calendar(c, c.name("y").map(|y| y.as_str()), month, day, ctx)?
+            calendar(c, year_of(c)?, month, day, ctx)?
         }
         Kind::ShortYear => short_year(c, ctx)?,
         Kind::Relative => relative(c.name("n")?.as_str(), c.name("unit")?.as_str(), ctx)?,
@@ -1255,17 +1307,42 @@ fn local_today(ctx: &DateContext) -> NaiveDate {
     ctx.now.with_timezone(&ctx.offset).date_naive()
 }
 
+/// First year of the Buddhist era that a Thai date may give: later years
+/// are read as such, earlier ones as the common era's ("30 พ.ย. 2026").
+const FIRST_BUDDHIST_YEAR: i32 = 2400;
+
+/// Years between the Buddhist era (Thailand's calendar) and the common era.
+const BUDDHIST_ERA_OFFSET: i32 = 543;
+
+/// The captured year: `y`, or `yb`, a Thai date's year, in the Buddhist
+/// era when past [`FIRST_BUDDHIST_YEAR`] ("30 พ.ย. 2569" is 2026). `None`
+/// inside when none was written; `None` outside when it is no number.
+fn year_of(c: &Captures) -> Option<Option<i32>> {
+    if let Some(y) = c.name("y") {
+        return y.as_str().parse().ok().map(Some);
+    }
+    let Some(y) = c.name("yb") else {
+        return Some(None);
+    };
+    let y: i32 = y.as_str().parse().ok()?;
+    Some(Some(if y >= FIRST_BUDDHIST_YEAR {
+        y - BUDDHIST_ERA_OFFSET
+    } else {
+        y
+    }))
+}
+
 /// A calendar date, the year given or inferred, with the captured time (if
 /// any) or noon.
 fn calendar(
     c: &Captures,
-    year: Option<&str>,
+    year: Option<i32>,
     month: u32,
     day: u32,
     ctx: &DateContext,
 ) -> Option<DateTime<FixedOffset>> {
     let date = match year {
-        Some(y) => NaiveDate::from_ymd_opt(y.parse().ok()?, month, day)?,
+        Some(y) => NaiveDate::from_ymd_opt(y, month, day)?,
         None => infer_year(month, day, ctx)?,
     };
     at_time(c, date, ctx)
@@ -1551,7 +1628,7 @@ pub(crate) fn may_hold_date(s: &str) -> bool {
         && s.chars().any(|c| {
             CJK_DATE_CHARS.contains(&c)
                 || is_foreign_digit(c)
-                || (has_digit && is_arabic_letter(c))
+                || (has_digit && (is_arabic_letter(c) || is_thai_letter(c)))
                 || (has_digit && NON_ASCII_DATE_MARKS.contains(&c))
         })
 }
@@ -1645,7 +1722,7 @@ fn is_month_name(word: &[u8]) -> bool {
 
 /// The digits [`foreign_digits_to_ascii`] converts (and the prefilter
 /// lets through): full-width ones ("２０２４年"), Arabic-Indic ones ("٣٠
-/// نوفمبر ٢٠٢٦") and their Persian forms.
+/// نوفمبر ٢٠٢٦"), their Persian forms and Thai ones ("๓๐ พ.ย. ๒๕๖๙").
 fn is_foreign_digit(c: char) -> bool {
     foreign_digit_value(c).is_some()
 }
@@ -1656,6 +1733,7 @@ fn foreign_digit_value(c: char) -> Option<u32> {
         '０'..='９' => '０',
         '٠'..='٩' => '٠',
         '۰'..='۹' => '۰',
+        '๐'..='๙' => '๐',
         _ => return None,
     };
     Some(c as u32 - zero as u32)
@@ -1697,6 +1775,28 @@ mod tests {
     use super::*;
 
     use chrono::TimeZone;
+
+    /// Regression (a Thai news section): "30 พ.ย. 2569 10:45 น." and "30
+    /// พฤศจิกายน 2569", Thai month names with a Buddhist-era year, were
+    /// no dates; the year is the common era's less 543, a year already in
+    /// the common era is kept, and Thai digits are read.
+    #[test]
+    fn thai_dates_are_read_in_the_buddhist_era() {
+        let ctx = ctx_utc();
+        let day = |t: &str| find_date(t, &ctx).map(|(d, _)| d.format("%Y-%m-%d %H:%M").to_string());
+        assert_eq!(
+            day("30 พ.ย. 2569 10:45 น."),
+            Some("2026-11-30 10:45".into())
+        );
+        assert_eq!(
+            day("อัปเดต 28 พฤศจิกายน 2569"),
+            Some("2026-11-28 12:00".into())
+        );
+        assert_eq!(day("1 ธ.ค. 2026"), Some("2026-12-01 12:00".into()));
+        assert_eq!(day("๓๐ พ.ย. ๒๕๖๙"), Some("2026-11-30 12:00".into()));
+        // A count beside a Thai word is no date.
+        assert_eq!(day("ผู้ชม 2569 ครั้ง"), None);
+    }
 
     /// Regression (an Arabic news section): dates in Arabic-Indic digits
     /// and Arabic month names were not read, in running text or whole;

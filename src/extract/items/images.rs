@@ -7,10 +7,7 @@
 use super::*;
 
 /// Image sources found in more than one record (decoration, not content).
-pub(super) fn shared_images(
-    doc: &Document,
-    records: &[Record],
-) -> std::collections::HashSet<String> {
+pub fn shared_images(doc: &Document, records: &[Record]) -> std::collections::HashSet<String> {
     let mut image_records: rustc_hash::FxHashMap<String, usize> = Default::default();
     for r in records {
         let mut here: Vec<&str> = (r.start..r.end)
@@ -95,7 +92,7 @@ pub(super) const IMG_SOURCE_ATTRS: [&str; 4] =
 
 /// The address an `img` shows as written (see [`IMG_SOURCE_ATTRS`]); inline
 /// `data:` images are none.
-pub(super) fn shown_src(el: &Element) -> Option<&str> {
+pub fn shown_src(el: &Element) -> Option<&str> {
     IMG_SOURCE_ATTRS
         .iter()
         .filter_map(|a| el.attr(a))

@@ -46,7 +46,7 @@ use posts::*;
 use record_dates::*;
 use titles::*;
 
-pub use images::img_source;
+pub use images::{img_source, shared_images, shown_src};
 pub use interruptions::{
     interludes, interruptions, is_advertising, is_deleted_entry, is_deleted_stub, is_signup_box,
     without_house_promos,

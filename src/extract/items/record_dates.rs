@@ -137,24 +137,37 @@ pub(super) const LATEST_CLASS_WORDS: &[&str] = &[
 ];
 
 /// True when an element from `i` up to the record's root is classed as
-/// holding a thread's latest activity ([`LATEST_CLASS_WORDS`]).
+/// holding a thread's latest activity ([`LATEST_CLASS_WORDS`]), or is a
+/// link whose query or fragment says so: a forum's last-post time links
+/// `forum.php?mod=redirect&goto=lastpost#lastpost`, its tooltip the full
+/// day (a slug's words, `/my-last-post/`, are the record's own).
 fn in_latest_block(doc: &Document, record: &Record, i: NodeId) -> bool {
     // One buffer for every token's word.
     let mut word = String::new();
+    let mut says_latest = |token: &str| {
+        word.clear();
+        word.extend(
+            token
+                .chars()
+                .filter(|c| !matches!(c, '-' | '_'))
+                .map(|c| c.to_ascii_lowercase()),
+        );
+        holds_any_ascii_ci(word.as_bytes(), LATEST_CLASS_WORDS)
+    };
     std::iter::once(i)
         .chain(doc.ancestors(i))
         .take_while(|&a| a >= record.start)
-        .filter_map(|a| doc.element(a)?.attr("class"))
-        .flat_map(str::split_ascii_whitespace)
-        .any(|token| {
-            word.clear();
-            word.extend(
-                token
-                    .chars()
-                    .filter(|c| !matches!(c, '-' | '_'))
-                    .map(|c| c.to_ascii_lowercase()),
-            );
-            holds_any_ascii_ci(word.as_bytes(), LATEST_CLASS_WORDS)
+        .filter_map(|a| doc.element(a))
+        .any(|e| {
+            let target = (e.name == "a")
+                .then(|| e.attr("href"))
+                .flatten()
+                .and_then(|href| href.find(['?', '#']).map(|at| &href[at..]));
+            e.attr("class")
+                .into_iter()
+                .flat_map(str::split_ascii_whitespace)
+                .chain(target)
+                .any(&mut says_latest)
         })
 }
 

@@ -1915,6 +1915,28 @@ fn a_date_in_an_element_classed_as_the_last_post_is_not_the_records() {
     assert_eq!(days, ["2019-03-06", "2019-03-07", "2019-03-08"]);
 }
 
+/// Regression (a Discuz! board): a thread's start day is text in its
+/// author cell ("2026-11-26"), its last post's a tooltip ("2026-11-30
+/// 20:02") on "昨天 20:02", inside a link to
+/// `forum.php?mod=redirect&goto=lastpost#lastpost`. The last post dated
+/// the thread; a slug with the same words is the thread's own link.
+#[test]
+fn a_date_in_a_link_to_the_last_post_is_not_the_records() {
+    let thread = |t: u32, day: u32| {
+        format!(
+            "<li><a class='s xst' href='thread-{t}-1-1.html'>Thread number {t} about a bathroom</a>             <cite><a href='space-uid-{t}.html'>user{t}</a></cite><em><span>2026-11-{day:02}</span></em>             <em><a href='forum.php?mod=redirect&amp;tid={t}&amp;goto=lastpost#lastpost'>             <span title='2026-11-30 20:02'>昨天&nbsp;20:02</span></a></em></li>"
+        )
+    };
+    let html = format!(
+        "<ul>{}{}{}</ul>",
+        thread(1, 26),
+        thread(2, 27),
+        thread(3, 28)
+    );
+    let items = items_of_lis(&html, "https://bbs.example/");
+    assert_eq!(days_of(&items), ["2026-11-26", "2026-11-27", "2026-11-28"]);
+}
+
 /// A record titled by its unlinked heading is linked by its "Full story"
 /// link when it has one (its own page), else by the heading's place.
 #[test]

@@ -21,7 +21,12 @@
 //! a table row is not the section of its cells.
 //! Sections that mostly hold a date line of their own outside their
 //! headings are records with notes, not sections: a changelog's release
-//! is a version heading, "November 18, 2026" and its lists of changes.
+//! is a version heading, "November 18, 2026" and its lists of changes;
+//! unless most of their nested records are dated too (a sermon series'
+//! "October 18, 2026 – November 29, 2026" spans its dated sermons).
+//! The nested records may be those of several kept groups of one kind
+//! (tag and class) taken together: each series' table of sermons is a
+//! group of its own for the miner.
 //! So are sections whose nested records mostly link only inside their
 //! sentences (a change citing "#1301" is a note, not a record).
 //!
@@ -36,11 +41,12 @@
 //!
 //! Invariants: only scores change; the work is one binary search per
 //! section, one text count per nested record and one pass over each
-//! section's own nodes, for the few best groups.
+//! section's own nodes, for the few best groups, and once more over the
+//! records of each kind that has two or more groups.
 
 use crate::extract::dom::{Document, NodeData, NodeId, is_heading, trim_text};
 
-use super::score::{MAX_DATE_TEXT, has_year, richness};
+use super::score::{MAX_DATE_TEXT, has_year, is_dated, richness};
 use super::short::heading_level;
 use super::{Record, RecordGroup};
 
@@ -79,7 +85,8 @@ pub(super) fn demote(doc: &Document, groups: &mut [RecordGroup]) -> bool {
                     records_in_region(doc, sections.len(), largest.as_ref()?, records)
                 })
             })
-            .fold(1.0_f64, f64::max);
+            .fold(1.0_f64, f64::max)
+            .max(per_section_of_twins(doc, groups, &kept, s));
         if per_section > 1.0 {
             // The sections' headings and dates are theirs, not a record's:
             // the richness they earned goes with them.
@@ -90,11 +97,44 @@ pub(super) fn demote(doc: &Document, groups: &mut [RecordGroup]) -> bool {
     changed
 }
 
+/// [`records_per_section`] of the section group `s` over the records of
+/// the other kept groups of one kind taken together: a sermon archive's
+/// series, each a heading and a table of its own, whose rows the miner
+/// finds as one group per table (1.0 when none holds).
+fn per_section_of_twins(doc: &Document, groups: &[RecordGroup], kept: &[usize], s: usize) -> f64 {
+    let kind = |g: &RecordGroup| {
+        let e = doc.element(g.records.first()?.start)?;
+        Some((e.name.as_str(), e.attr("class").unwrap_or("").trim()))
+    };
+    // Each kind, its groups' records and how many groups it has.
+    let mut by_kind: Vec<((&str, &str), Vec<Record>, usize)> = Vec::new();
+    for &r in kept.iter().filter(|&&r| r != s) {
+        let Some(k) = kind(&groups[r]) else { continue };
+        match by_kind.iter_mut().find(|(kk, _, _)| *kk == k) {
+            Some((_, records, n)) => {
+                records.extend_from_slice(&groups[r].records);
+                *n += 1;
+            }
+            None => by_kind.push((k, groups[r].records.clone(), 1)),
+        }
+    }
+    // A kind of one group was tried alone.
+    by_kind
+        .into_iter()
+        .filter(|(_, _, n)| *n >= 2)
+        .filter_map(|(_, mut records, _)| {
+            records.sort_by_key(|r| r.start);
+            let disjoint = records.windows(2).all(|w| w[0].end <= w[1].start);
+            disjoint.then(|| records_per_section(doc, &groups[s].records, &records))?
+        })
+        .fold(1.0, f64::max)
+}
+
 /// When `sections` are sections of `records` (see the module header): the
 /// mean number of `records` each section that holds any holds.
 fn records_per_section(doc: &Document, sections: &[Record], records: &[Record]) -> Option<f64> {
     let (mut holders, mut inside, mut headed, mut dated) = (0usize, 0usize, 0usize, 0usize);
-    let (mut several, mut standing) = (0usize, 0usize);
+    let (mut several, mut standing, mut nested_dated) = (0usize, 0usize, 0usize);
     let mut shares: Vec<f64> = Vec::new();
     for s in sections {
         let nested = nested_in(doc, s, records);
@@ -104,6 +144,7 @@ fn records_per_section(doc: &Document, sections: &[Record], records: &[Record]) 
             _ => several += 1,
         }
         standing += nested.iter().filter(|r| has_standing_link(doc, r)).count();
+        nested_dated += nested.iter().filter(|r| is_dated(doc, r)).count();
         headed += usize::from(has_own_heading(doc, s, nested) || headed_before(doc, s));
         dated += usize::from(has_own_date_line(doc, s, nested));
         let text = doc.range_text_bytes(s.start, s.end).max(1);
@@ -119,8 +160,10 @@ fn records_per_section(doc: &Document, sections: &[Record], records: &[Record]) 
     let median = shares.get(shares.len() / 2).copied().unwrap_or(0.0);
     // Sections dated outside their headings are records with notes of
     // their own (a changelog's releases, each a version heading, a date
-    // line and its lists of changes), not the headings of a list.
-    let own_dates = dated * 2 > holders;
+    // line and its lists of changes), not the headings of a list, unless
+    // their records are dated too: a sermon series' line "October 18,
+    // 2026 – November 29, 2026 · 7 messages" spans its dated sermons.
+    let own_dates = dated * 2 > holders && nested_dated * 2 <= inside;
     // Sections that each hold one record are records and their parts (an
     // article and its body); a day of a blog's archive may hold one post
     // where others hold two.

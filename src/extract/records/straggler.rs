@@ -20,7 +20,9 @@
 //! row of secondary cards over a news site's "Latest" river, or a
 //! magazine's featured section beside the block that holds its river
 //! (looked for one level further up), up to [`MAX_LEAD_BLOCK`] when each
-//! of its stories and most of the list's records are dated.
+//! of its stories and most of the list's records are dated. Further up
+//! still, a featured story in a block of its own right before the list's
+//! section joins it when it is dated, as most records are ([`featured`]).
 //!
 //! Invariants: at most [`MAX_STRAGGLERS`] (or a dated lead block of at
 //! most [`MAX_LEAD_BLOCK`], half the list, all above it), never more than
@@ -35,6 +37,8 @@
 //! pass stops once more headings qualify than stragglers may be (a page of
 //! 6,000 teasers, 4,000 of them past the record cap, made the checks
 //! quadratic: 270 of the page's 350 million instructions of detection).
+//! A featured story costs one pass over the first block before the list
+//! that holds a heading, and the list's links read once.
 
 use std::cell::OnceCell;
 use std::collections::{HashMap, HashSet};
@@ -74,18 +78,105 @@ pub(super) fn find(doc: &Document, group: &RecordGroup) -> Vec<Record> {
     };
     let extent = list_extent(doc, &group.records, container);
     let scope = scope_of(doc, extent, SCOPE_LEVELS);
-    let headed = match records_shape(doc, &group.records) {
+    let shape = records_shape(doc, &group.records);
+    let headed = match &shape {
         Some(shape) => {
             let lead = scope_of(doc, extent, LEAD_SCOPE_LEVELS);
-            headed(doc, group, &shape, container, (lead, scope, extent))
+            headed(doc, group, shape, container, (lead, scope, extent))
         }
         None => Vec::new(),
     };
-    if headed.is_empty() {
-        twins(doc, &group.records, scope, extent)
-    } else {
-        headed
+    if !headed.is_empty() {
+        return headed;
     }
+    let twins = twins(doc, &group.records, scope, extent);
+    match shape {
+        Some(shape) if twins.is_empty() => featured(doc, &group.records, &shape, extent),
+        _ => twins,
+    }
+}
+
+/// How many levels above the list's extent a featured block before it is
+/// looked for ([`featured`]): a site builder's list sits in six wrappers
+/// inside its section.
+const FEATURED_LEVELS: usize = 8;
+
+/// A featured story in a block of its own before the list: the newest
+/// post shown large in the section before the list's section (a news
+/// section's top story beside a market-data box, a company blog's
+/// "Featured" hero over its grid), too far up for the lead scope.
+/// Walking up from the list's `extent` (below `body`), the element right
+/// before each ancestor is looked at; the
+/// first that holds a heading decides. It must hold exactly one
+/// heading whose one link has the records' `shape` and is none of
+/// theirs, and that story must be dated, as most of the list's records
+/// are. Chrome before the list ends the search.
+fn featured(
+    doc: &Document,
+    records: &[Record],
+    shape: &ShapePattern,
+    extent: NodeId,
+) -> Vec<Record> {
+    let dated = records.iter().filter(|r| is_dated(doc, r)).count();
+    if records.len() < 2 || dated * 2 <= records.len() {
+        return Vec::new();
+    }
+    let before = std::iter::once(extent)
+        .chain(doc.ancestors(extent))
+        .take(FEATURED_LEVELS)
+        .take_while(|&a| !doc.is_tag(a, "body") && !doc.is_tag(a, "html"))
+        .filter_map(|a| doc.previous_element(a));
+    for block in before {
+        if in_chrome(doc, block) {
+            return Vec::new();
+        }
+        let headings: Vec<NodeId> = (block..doc.node(block).end)
+            .filter(|&h| heading_level(doc, h).is_some_and(|l| l <= MAX_HEADING_LEVEL))
+            .collect();
+        if !headings.is_empty() {
+            return featured_story(doc, records, shape, (block, extent), &headings)
+                .filter(|r| is_dated(doc, r))
+                .into_iter()
+                .collect();
+        }
+    }
+    Vec::new()
+}
+
+/// The one story among a featured `block`'s `headings` ([`featured`]).
+fn featured_story(
+    doc: &Document,
+    records: &[Record],
+    shape: &ShapePattern,
+    (block, list): (NodeId, NodeId),
+    headings: &[NodeId],
+) -> Option<Record> {
+    let own = own_host(doc);
+    let admitted = |s: &Shape| {
+        shape.admits(s)
+            || own
+                .as_deref()
+                .is_some_and(|o| shape.admits(&s.seen_from(o)))
+    };
+    let known: HashSet<&str> = records
+        .iter()
+        .flat_map(|r| record_hrefs(doc, r))
+        .map(|href| path_of(without_host(href)))
+        .collect();
+    let mut stories = headings.iter().filter_map(|&h| {
+        let (link, href) = sole_link(doc, h)?;
+        let top = if link < h { link } else { h };
+        let fits = shape_of(href).is_some_and(|s| admitted(&s))
+            && !known.contains(&path_of(without_host(href)))
+            && !heads_headlines(doc, top);
+        fits.then_some((top, href))
+    });
+    let (top, href) = stories.next()?;
+    if stories.next().is_some() {
+        return None;
+    }
+    let scope = doc.node(block).parent?;
+    Some(record_for(doc, top, scope, list, shape, href))
 }
 
 /// Headings in `scope` (around the list's `extent`), or before it in the

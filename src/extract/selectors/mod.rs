@@ -24,7 +24,7 @@
 
 mod matching;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 
 use url::Url;
 
@@ -426,7 +426,8 @@ pub fn apply(
         let r = &records[i];
         let mut item = items::item_from_record(doc, r, base, dates, &plan);
         for (field, fs) in &select.fields {
-            if !set_field(doc, css, r, base, dates, *field, fs, &mut item) {
+            let reading = (base, dates, &plan.shared_images);
+            if !set_field(doc, css, r, reading, *field, fs, &mut item) {
                 *missing.entry(field.key()).or_default() += 1;
             }
         }
@@ -452,13 +453,14 @@ pub fn apply(
 
 /// Set one field from its selector; false when the selector found nothing
 /// usable in this record (the field is then left empty).
-#[allow(clippy::too_many_arguments)]
+/// `reading` is the page's base URL, its dates' context and the pictures
+/// shared by the records (decoration, never a record's image: a
+/// placeholder shown where a story has no photo).
 fn set_field(
     doc: &Document,
     css: &CssDoc<'_>,
     r: &Record,
-    base: &Url,
-    dates: &DateContext,
+    (base, dates, shared): (&Url, &DateContext, &HashSet<String>),
     field: Field,
     fs: &FieldSelector,
     item: &mut Item,
@@ -505,7 +507,9 @@ fn set_field(
                 None => css
                     .matches(&fs.compiled, r.start..r.end)
                     .into_iter()
-                    .find_map(|id| items::img_source(doc.element(id)?, base)),
+                    .filter_map(|id| doc.element(id))
+                    .filter(|el| !items::shown_src(el).is_some_and(|s| shared.contains(s.trim())))
+                    .find_map(|el| items::img_source(el, base)),
             };
             item.image.is_some()
         }
@@ -925,7 +929,8 @@ pub fn field_selectors(
         if f == Field::Link && !plan.change_links.is_empty() {
             continue;
         }
-        if let Some(s) = best_field_selector(doc, css, records, &autos, base, dates, f) {
+        let reading = (base, dates, &plan.shared_images);
+        if let Some(s) = best_field_selector(doc, css, records, &autos, reading, f) {
             out.set(f, s);
         }
     }
@@ -1021,10 +1026,10 @@ fn best_field_selector(
     css: &CssDoc<'_>,
     records: &[Record],
     autos: &[Item],
-    base: &Url,
-    dates: &DateContext,
+    reading: (&Url, &DateContext, &HashSet<String>),
     f: Field,
 ) -> Option<String> {
+    let (base, dates, _) = reading;
     // Candidates from the first few records that have a value.
     let mut cands: Vec<String> = Vec::new();
     for (rec, item) in records.iter().zip(autos).take(50) {
@@ -1062,7 +1067,7 @@ fn best_field_selector(
         for (rec, item) in records.iter().zip(autos) {
             let want = auto_values(item, f);
             let mut probe = item.clone();
-            let found = set_field(doc, css, rec, base, dates, f, &fs, &mut probe);
+            let found = set_field(doc, css, rec, reading, f, &fs, &mut probe);
             let got = auto_values(&probe, f);
             if want.is_empty() {
                 wrong += usize::from(found);
@@ -1486,6 +1491,50 @@ mod tests {
         assert_eq!(
             first.map(Url::as_str),
             Some("https://shop.example/img/1.jpg")
+        );
+    }
+
+    /// Regression (a Thai news section): a pinned `img` gave two stories
+    /// without a photo the section's placeholder picture, which detection
+    /// leaves out as shared by several records.
+    #[test]
+    fn image_selector_skips_a_picture_shared_by_several_records() {
+        let story = |k: u32, img: &str| {
+            format!(
+                "<article class=story><a href=/news/{k}><img src='{img}' width=360 height=203></a>\
+                 <h3><a href=/news/{k}>Story number {k} about the budget</a></h3></article>"
+            )
+        };
+        let html = format!(
+            "<main>{}{}{}{}</main>",
+            story(1, "/images/1.jpg"),
+            story(2, "/assets/placeholder.png"),
+            story(3, "/images/3.jpg"),
+            story(4, "/assets/placeholder.png")
+        );
+        let doc = parse(&html);
+        let css = CssDoc::new(&doc);
+        let mut spec = SelectSpec {
+            records: "article.story".into(),
+            ..SelectSpec::default()
+        };
+        spec.fields.insert("image", "img".into());
+        let out = apply(&doc, &css, &spec.compile().unwrap(), &base(), &dates());
+        let images: Vec<Option<&str>> = out
+            .items
+            .iter()
+            .map(|i| i.image.as_ref().map(Url::as_str))
+            .collect();
+        let host = base();
+        let at = |p: &str| host.join(p).map(String::from).ok();
+        assert_eq!(
+            images,
+            [
+                at("/images/1.jpg").as_deref(),
+                None,
+                at("/images/3.jpg").as_deref(),
+                None
+            ]
         );
     }
 
