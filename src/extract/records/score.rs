@@ -91,10 +91,6 @@ pub(super) fn record_stats(doc: &Document, r: &Record) -> RecordStats {
                 match e.name.as_str() {
                     "h1" | "h2" | "h3" | "h4" | "h5" | "h6" => st.heading = true,
                     "time" => st.dated = true,
-                    // A script's own date element (`relative-time`,
-                    // `local-time`) holds its day in `datetime` as `time`
-                    // does, showing "2 hours ago".
-                    name if name.contains('-') && e.attr("datetime").is_some() => st.dated = true,
                     "a" if let Some(href) = e.attr("href").map(str::trim)
                         && !href.is_empty() =>
                     {
@@ -116,6 +112,12 @@ pub(super) fn record_stats(doc: &Document, r: &Record) -> RecordStats {
                             }
                             st.headline_links += 1;
                         }
+                    }
+                    // A script's own date element (`relative-time`,
+                    // `local-time`) holds its day in `datetime` as `time`
+                    // does, showing "2 hours ago".
+                    name if name.bytes().any(|b| b == b'-') && e.attr("datetime").is_some() => {
+                        st.dated = true
                     }
                     _ => {}
                 }

@@ -106,26 +106,37 @@ fn per_section_of_twins(doc: &Document, groups: &[RecordGroup], kept: &[usize], 
         let e = doc.element(g.records.first()?.start)?;
         Some((e.name.as_str(), e.attr("class").unwrap_or("").trim()))
     };
-    // Each kind, its groups' records and how many groups it has.
-    let mut by_kind: Vec<((&str, &str), Vec<Record>, usize)> = Vec::new();
-    for &r in kept.iter().filter(|&&r| r != s) {
-        let Some(k) = kind(&groups[r]) else { continue };
-        match by_kind.iter_mut().find(|(kk, _, _)| *kk == k) {
-            Some((_, records, n)) => {
-                records.extend_from_slice(&groups[r].records);
-                *n += 1;
-            }
-            None => by_kind.push((k, groups[r].records.clone(), 1)),
-        }
-    }
-    // A kind of one group was tried alone.
-    by_kind
-        .into_iter()
-        .filter(|(_, _, n)| *n >= 2)
-        .filter_map(|(_, mut records, _)| {
+    let sections = &groups[s].records;
+    // The section holding node `id` (the sections are disjoint, in order).
+    let section_of = |id: NodeId| {
+        let k = sections.partition_point(|x| x.start <= id);
+        (k > 0 && id < sections[k - 1].end).then(|| k - 1)
+    };
+    // The one section all of group `g`'s records lie in.
+    let within = |g: &RecordGroup| {
+        let (first, last) = (g.records.first()?, g.records.last()?);
+        let at = section_of(first.start)?;
+        (section_of(last.start)? == at).then_some(at)
+    };
+    // The other kept groups that each lie in one section, by kind and
+    // section; a kind in one section only was tried group by group.
+    let mut kinds: Vec<((&str, &str), usize, usize)> = kept
+        .iter()
+        .filter(|&&r| r != s)
+        .filter_map(|&r| Some((kind(&groups[r])?, within(&groups[r])?, r)))
+        .collect();
+    kinds.sort_unstable();
+    kinds
+        .chunk_by(|a, b| a.0 == b.0)
+        .filter(|run| run.first().map(|f| f.1) != run.last().map(|l| l.1))
+        .filter_map(|run| {
+            let mut records: Vec<Record> = run
+                .iter()
+                .flat_map(|&(_, _, r)| groups[r].records.iter().copied())
+                .collect();
             records.sort_by_key(|r| r.start);
             let disjoint = records.windows(2).all(|w| w[0].end <= w[1].start);
-            disjoint.then(|| records_per_section(doc, &groups[s].records, &records))?
+            disjoint.then(|| records_per_section(doc, sections, &records))?
         })
         .fold(1.0, f64::max)
 }
