@@ -1699,3 +1699,21 @@ fn thai_dates_in_the_buddhist_era_date_the_stories() {
 fn pinned_discussions_above_rows_dated_by_relative_time_are_items() {
     check("github_discussions_list");
 }
+
+/// Regression (a university department's news, built with Drupal): the
+/// featured story, in a view of its own before the news view, was
+/// missed: the news view's caption, an unlinked "Latest news" heading
+/// right before the grid, ended the search for a featured block.
+#[test]
+fn a_featured_story_before_a_captioned_grid_is_an_item() {
+    check("university_department_news_grid");
+}
+
+/// Regression (a county court's hearing calendar): each day a row of one
+/// header cell across the table ("Thursday, December 3, 2026") over the
+/// day's hearings, which show only their time: no hearing was dated, as
+/// only heading elements headed sections.
+#[test]
+fn a_calendars_day_rows_date_the_hearings_below_them() {
+    check("county_court_calendar_table");
+}

@@ -26,7 +26,9 @@
 //! - A heading that names no day ("Top products launching today") is
 //!   dated by a `<time>` right after it (its `datetime`, else its text):
 //!   a header block holding the two and nothing else heads the list.
-//! - Only headings count (`h1`–`h6`), never record text: this module fills
+//! - Only headings count (`h1`–`h6`, and a table's row of one header
+//!   cell or one cell spanning columns: a court calendar's day rows),
+//!   never record text: this module fills
 //!   dates that records lack; it never replaces a record's own date. A day
 //!   only the record's prose names ("The board met on 19 November 2026")
 //!   is not its own: under a day heading the record reads none
@@ -313,12 +315,37 @@ fn day_number(text: &str) -> Option<u32> {
     (1..=31).contains(&day).then_some(day)
 }
 
+/// True when `id` heads a section: a heading element, or a table's row
+/// of one cell that is a header cell or spans columns (a court
+/// calendar's `<tr><th colspan=6>Thursday, December 3, 2026</th></tr>`
+/// over the day's hearings).
+fn is_section_heading(doc: &Document, id: NodeId) -> bool {
+    match doc.tag(id) {
+        Some("tr") => {
+            let mut cells = doc.children(id).filter(|&c| doc.element(c).is_some());
+            match (cells.next(), cells.next()) {
+                (Some(cell), None) => {
+                    doc.is_tag(cell, "th")
+                        || doc
+                            .element(cell)
+                            .and_then(|e| e.attr("colspan"))
+                            .and_then(|v| v.trim().parse::<u32>().ok())
+                            .is_some_and(|n| n >= 2)
+                }
+                _ => false,
+            }
+        }
+        Some(tag) => is_heading(tag),
+        None => false,
+    }
+}
+
 /// The last heading element among the nodes `gap` (outside any record).
 fn last_heading_in(doc: &Document, gap: std::ops::Range<NodeId>) -> Option<NodeId> {
     let mut found = None;
     let mut id = gap.start;
     while id < gap.end {
-        if doc.tag(id).is_some_and(is_heading) {
+        if is_section_heading(doc, id) {
             found = Some(id);
             // Nothing inside a heading is a heading of its own section.
             id = doc.node(id).end;
@@ -366,7 +393,7 @@ const HEADER_EXTRA_TEXT: usize = 40;
 /// March 9, 2024" and its "Popular / Newest" buttons, above the day's list;
 /// or the count of its section ([`counted`]).
 fn header_heading(doc: &Document, id: NodeId) -> Option<NodeId> {
-    if doc.tag(id).is_some_and(is_heading) {
+    if is_section_heading(doc, id) {
         return Some(id);
     }
     let h = (id..doc.node(id).end).find(|&i| doc.tag(i).is_some_and(is_heading))?;

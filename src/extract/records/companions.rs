@@ -169,8 +169,11 @@ impl Sections {
             let (Some(parent), Some(level)) = (doc.node(a).parent, opening_level(doc, a)) else {
                 continue;
             };
-            let kind = kinds.kind(a);
-            if !kinds.name(kind).contains('.') {
+            // Its component (tag and first class): a section's own class
+            // beside it (`section.block.section-local`) names that one
+            // section, not its kind.
+            let kind = kinds.component(a);
+            if kinds.name(kind).ends_with(".*") {
                 continue;
             }
             let mut own: Vec<NodeId> = Vec::new();
@@ -179,7 +182,7 @@ impl Sections {
                     return false;
                 };
                 let fits =
-                    c == a || (kinds.kind(c) == kind && opening_level(doc, c) == Some(level));
+                    c == a || (kinds.component(c) == kind && opening_level(doc, c) == Some(level));
                 if fits && !own.contains(&c) {
                     own.push(c);
                 }
@@ -202,7 +205,7 @@ impl Sections {
     fn another(&self, doc: &Document, kinds: &mut Kinds<'_>, records: &[Record]) -> Option<NodeId> {
         let c = child_holding(doc, self.parent, records.first()?.start)?;
         let fits = !self.own.contains(&c)
-            && kinds.kind(c) == self.kind
+            && kinds.component(c) == self.kind
             && opening_level(doc, c) == Some(self.level)
             && records.iter().all(|r| doc.contains(c, r.start));
         fits.then_some(c)
@@ -347,6 +350,33 @@ mod tests {
         // A section of another kind (the issue's job ads) stays apart.
         let (_, det) = detect_html(&issue("jobs"));
         assert_eq!(det.winner().map(|w| w.records.len()), Some(15));
+    }
+
+    /// Regression (a newspaper's home page): each desk a `section.block`
+    /// with a class of its own (`section-sports`) and its heading in a
+    /// `header`, then a grid of four cards. The desks' own classes made
+    /// each section a kind of its own, so one desk's four stories were
+    /// the feed.
+    #[test]
+    fn sections_with_classes_of_their_own_are_one_kind() {
+        let card = |desk: &str, i: usize| {
+            format!(
+                "<article class='card summary'><h3><a href='/{desk}/story-{i}-of-the-{desk}-desk/article_{i}.html'>\
+                 Story {i} of the {desk} desk, a headline</a></h3><p>What happened, in a sentence or two.</p>\
+                 <time datetime='2026-11-30'>Nov. 30, 2026</time></article>"
+            )
+        };
+        let mut html = String::from("<body><main>");
+        for desk in ["sports", "business", "opinion"] {
+            let cards: String = (0..4).map(|i| card(desk, i)).collect();
+            html.push_str(&format!(
+                "<section class='block section-{desk}'><header class=block-title><h2><a href='/{desk}/'>{desk}</a></h2></header>\
+                 <div class=card-grid>{cards}</div></section>"
+            ));
+        }
+        html.push_str("</main></body>");
+        let (_, det) = detect_html(&html);
+        assert_eq!(det.winner().map(|w| w.records.len()), Some(12));
     }
 
     #[test]

@@ -79,19 +79,26 @@ pub(super) fn find(doc: &Document, group: &RecordGroup) -> Vec<Record> {
     let extent = list_extent(doc, &group.records, container);
     let scope = scope_of(doc, extent, SCOPE_LEVELS);
     let shape = records_shape(doc, &group.records);
+    // `None` when more headings qualify than may be stragglers.
     let headed = match &shape {
         Some(shape) => {
             let lead = scope_of(doc, extent, LEAD_SCOPE_LEVELS);
             headed(doc, group, shape, container, (lead, scope, extent))
         }
-        None => Vec::new(),
+        None => Some(Vec::new()),
     };
-    if !headed.is_empty() {
-        return headed;
-    }
+    let another_list = match headed {
+        Some(found) if !found.is_empty() => return found,
+        Some(_) => false,
+        None => true,
+    };
     let twins = twins(doc, &group.records, scope, extent);
     match shape {
-        Some(shape) if twins.is_empty() => featured(doc, &group.records, &shape, extent),
+        // Headings of the records' shape around the list that are another
+        // list leave no featured story either.
+        Some(shape) if twins.is_empty() && !another_list => {
+            featured(doc, &group.records, &shape, extent)
+        }
         _ => twins,
     }
 }
@@ -106,8 +113,11 @@ const FEATURED_LEVELS: usize = 8;
 /// section's top story beside a market-data box, a company blog's
 /// "Featured" hero over its grid), too far up for the lead scope.
 /// Walking up from the list's `extent` (below `body`), the element right
-/// before each ancestor is looked at; the
-/// first that holds a heading decides. It must hold exactly one
+/// before each ancestor is looked at; the first that holds a linked
+/// heading decides (a heading that links nothing, such as the list's
+/// caption "Latest news" or the page's title, is passed over; a
+/// Drupal view's featured story sits before the view holding that
+/// caption and the list). It must hold exactly one
 /// heading whose one link has the records' `shape` and is none of
 /// theirs, and that story must be dated, as most of the list's records
 /// are. Chrome before the list ends the search.
@@ -130,8 +140,11 @@ fn featured(
         if in_chrome(doc, block) {
             return Vec::new();
         }
+        // Headings that link nothing (the list's caption "Latest news",
+        // the page's title) are passed over.
         let headings: Vec<NodeId> = (block..doc.node(block).end)
             .filter(|&h| heading_level(doc, h).is_some_and(|l| l <= MAX_HEADING_LEVEL))
+            .filter(|&h| sole_link(doc, h).is_some())
             .collect();
         if !headings.is_empty() {
             return featured_story(doc, records, shape, (block, extent), &headings)
@@ -181,14 +194,15 @@ fn featured_story(
 
 /// Headings in `scope` (around the list's `extent`), or before it in the
 /// wider `lead` scope, whose one link has the records' `shape` and is
-/// none of theirs (see the module header).
+/// none of theirs (see the module header); `None` when more qualify
+/// than may be stragglers (another list).
 fn headed(
     doc: &Document,
     group: &RecordGroup,
     shape: &ShapePattern,
     container: NodeId,
     (lead, scope, extent): (NodeId, NodeId, NodeId),
-) -> Vec<Record> {
+) -> Option<Vec<Record>> {
     // The records' own pages, read once a heading's link has their shape.
     let known = OnceCell::new();
     let known = || {
@@ -229,16 +243,16 @@ fn headed(
             // Past the list, more than the stragglers allowed are another
             // list; above it, a front's lead block may hold a few more.
             if h >= extent && found.len() >= limit || found.len() >= lead_limit {
-                return Vec::new();
+                return None;
             }
             let within = if h < scope { lead } else { scope };
             found.push(record_for(doc, top, within, extent, shape, href));
         }
     }
     if found.len() > limit && !dated_lead(doc, &found, &group.records) {
-        return Vec::new();
+        return None;
     }
-    found
+    Some(found)
 }
 
 /// True when a lead block of more than [`MAX_STRAGGLERS`] is news like
