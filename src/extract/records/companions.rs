@@ -19,8 +19,10 @@
 //! A kept group continues the winner too when the winner's list stands in
 //! a headed section (`section.issue-section` opening with its `h2`, or
 //! several such sections side by side) and the group's records all stand
-//! in one more section of that kind beside them, opening with a heading of
-//! the same level, most of its records holding a link: a newsletter's "Quick bits"
+//! in one more section of that kind (tag and first class) beside them,
+//! opening with a heading of the same level, most of its records holding
+//! a link, most of their headline links on the winner's host and depth or
+//! sharing its templated file name (`article_<uuid>.html`): a newsletter's "Quick bits"
 //! one-line items after its sections of articles, a conference's tracks
 //! listed in a `ul`, a table and `div`s. One group joins per section.
 //!
@@ -113,15 +115,20 @@ fn in_sections(
     // group's must be there too (a programme's workshops, `/workshops/…`,
     // beside its papers, `/program/papers/p014/`). Read once a group is
     // in a section of the kind: most pages have none.
+    // Or, where the winner's pages share a templated file name
+    // (`article_<uuid>.html`), there: a newspaper's Local desk one folder
+    // deeper (`/news/local/…`) than its Sports and Business desks.
     let shape = std::cell::OnceCell::new();
+    let form = std::cell::OnceCell::new();
     let placed = |records: &[Record]| {
         let Some(shape) = shape.get_or_init(|| records_shape(doc, &winner.records)) else {
             return true;
         };
+        let form = form.get_or_init(|| common_file_form(doc, &winner.records));
         let here = records
             .iter()
             .filter_map(|r| headline_href(doc, r))
-            .filter(|h| shape.admits_place(h))
+            .filter(|h| shape.admits_place(h) || form.as_ref().is_some_and(|f| file_form(h) == *f))
             .count();
         here * 2 > records.len()
     };
@@ -295,6 +302,50 @@ fn overlaps(a: &[Record], b: &[Record]) -> bool {
     })
 }
 
+/// The templated file name (see [`file_form`]) most of `records`'
+/// headline links share, if any: `article_#.html`.
+fn common_file_form(doc: &Document, records: &[Record]) -> Option<String> {
+    let mut forms: Vec<String> = records
+        .iter()
+        .filter_map(|r| headline_href(doc, r))
+        .map(file_form)
+        .filter(|f| f.contains('#'))
+        .collect();
+    forms.sort_unstable();
+    let run = forms.chunk_by(|a, b| a == b).max_by_key(|run| run.len())?;
+    (run.len() * 2 > records.len()).then(|| run[0].clone())
+}
+
+/// A link's file name (its last path segment) with each run of hex
+/// digits and dashes that holds a digit written `#`:
+/// `/news/local/a-story/article_8f80f1e4-c45f-7c41.html` →
+/// `article_#.html`, `/papers/p014/` → `p#`. A slug without digits is
+/// its own form, so only templated names are ever shared.
+fn file_form(href: &str) -> String {
+    let path = href.split(['?', '#']).next().unwrap_or("");
+    let name = path.trim_end_matches('/').rsplit('/').next().unwrap_or("");
+    let mut out = String::with_capacity(name.len());
+    let mut run = String::new();
+    let flush = |run: &mut String, out: &mut String| {
+        if run.bytes().any(|b| b.is_ascii_digit()) {
+            out.push('#');
+        } else {
+            out.push_str(run);
+        }
+        run.clear();
+    };
+    for c in name.chars() {
+        if c.is_ascii_hexdigit() || c == '-' {
+            run.push(c);
+        } else {
+            flush(&mut run, &mut out);
+            out.push(c);
+        }
+    }
+    flush(&mut run, &mut out);
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -377,6 +428,44 @@ mod tests {
         html.push_str("</main></body>");
         let (_, det) = detect_html(&html);
         assert_eq!(det.winner().map(|w| w.records.len()), Some(12));
+    }
+
+    /// Regression (a newspaper's home page): the Local desk's stories
+    /// (`/news/local/<slug>/article_<uuid>.html`) lie one folder deeper
+    /// than the other desks' (`/sports/<slug>/article_<uuid>.html`), so
+    /// the desk was left out; the templated file name they share places
+    /// them. A programme's workshops beside its papers share none.
+    #[test]
+    fn a_desk_one_folder_deeper_joins_by_its_templated_file_names() {
+        let card = |dir: &str, i: usize| {
+            format!(
+                "<article class='card summary'><h3><a href='/{dir}/story-{i}-from-{i}/article_{i}f3c9a0e-77b{i}.html'>\
+                 Story {i} from {dir}, a headline</a></h3><p>What happened, in a sentence or two.</p>\
+                 <time datetime='2026-11-30'>Nov. 30, 2026</time></article>"
+            )
+        };
+        let mut html = String::from("<body><main>");
+        for (desk, dir) in [
+            ("local", "news/local"),
+            ("sports", "sports"),
+            ("business", "business"),
+        ] {
+            let cards: String = (0..4).map(|i| card(dir, i)).collect();
+            html.push_str(&format!(
+                "<section class='block section-{desk}'><header class=block-title><h2><a href='/{dir}/'>{desk}</a></h2></header>\
+                 <div class=card-grid>{cards}</div></section>"
+            ));
+        }
+        html.push_str("</main></body>");
+        let (_, det) = detect_html(&html);
+        assert_eq!(det.winner().map(|w| w.records.len()), Some(12));
+        assert_eq!(
+            file_form("/news/local/a-story/article_8f80f1e4-c45f-7c41.html"),
+            "article_#.html"
+        );
+        assert_eq!(file_form("/program/papers/p014/"), "p#");
+        assert_eq!(file_form("/workshops/ws3/"), "ws#");
+        assert_eq!(file_form("/blog/a-post-about-rust/"), "a-post-about-rust");
     }
 
     #[test]
