@@ -404,6 +404,15 @@ impl Document {
         self.tag(id) == Some(name)
     }
 
+    /// The columns table cell `cell` spans (its `colspan`, 1 when it has
+    /// none or it is no number).
+    pub fn colspan(&self, cell: NodeId) -> u32 {
+        self.element(cell)
+            .and_then(|e| e.attr("colspan"))
+            .and_then(|v| v.trim().parse::<u32>().ok())
+            .unwrap_or(1)
+    }
+
     /// The element right before `x` among its siblings, found from the
     /// node before `x` in document order (the last node inside that
     /// sibling) by climbing to the parent's child: no walk over the

@@ -324,14 +324,7 @@ fn is_section_heading(doc: &Document, id: NodeId) -> bool {
         Some("tr") => {
             let mut cells = doc.children(id).filter(|&c| doc.element(c).is_some());
             match (cells.next(), cells.next()) {
-                (Some(cell), None) => {
-                    doc.is_tag(cell, "th")
-                        || doc
-                            .element(cell)
-                            .and_then(|e| e.attr("colspan"))
-                            .and_then(|v| v.trim().parse::<u32>().ok())
-                            .is_some_and(|n| n >= 2)
-                }
+                (Some(cell), None) => doc.is_tag(cell, "th") || doc.colspan(cell) >= 2,
                 _ => false,
             }
         }

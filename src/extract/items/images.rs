@@ -7,7 +7,10 @@
 use super::*;
 
 /// Image sources found in more than one record (decoration, not content).
-pub fn shared_images(doc: &Document, records: &[Record]) -> std::collections::HashSet<String> {
+pub(super) fn shared_images(
+    doc: &Document,
+    records: &[Record],
+) -> std::collections::HashSet<String> {
     let mut image_records: rustc_hash::FxHashMap<String, usize> = Default::default();
     for r in records {
         let mut here: Vec<&str> = (r.start..r.end)
@@ -90,9 +93,16 @@ pub(super) fn in_icon_box(doc: &Document, id: NodeId) -> bool {
 pub(super) const IMG_SOURCE_ATTRS: [&str; 4] =
     ["data-src", "data-lazy-src", "data-original", "src"];
 
+/// True when the picture `el` shows is one of the `shared` pictures of a
+/// list's records ([`shared_images`]): decoration, a "no photo"
+/// placeholder, never a record's image.
+pub fn is_shared_image(el: &Element, shared: &std::collections::HashSet<String>) -> bool {
+    shown_src(el).is_some_and(|s| shared.contains(s.trim()))
+}
+
 /// The address an `img` shows as written (see [`IMG_SOURCE_ATTRS`]); inline
 /// `data:` images are none.
-pub fn shown_src(el: &Element) -> Option<&str> {
+pub(super) fn shown_src(el: &Element) -> Option<&str> {
     IMG_SOURCE_ATTRS
         .iter()
         .filter_map(|a| el.attr(a))

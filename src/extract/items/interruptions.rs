@@ -306,7 +306,7 @@ fn is_banner_row(doc: &Document, records: &[Record], row: &Record) -> bool {
     let cells = |r: &Record| doc.children(r.start).filter(|&c| doc.element(c).is_some());
     let spans: Vec<u32> = cells(row)
         .take(MAX_BANNER_CELLS + 1)
-        .map(|c| colspan(doc, c))
+        .map(|c| doc.colspan(c))
         .collect();
     if spans.len() > MAX_BANNER_CELLS {
         return false;
@@ -347,16 +347,8 @@ fn spans_columns(doc: &Document, record: &Record) -> bool {
         && doc.children(record.start).any(|c| {
             doc.element(c)
                 .is_some_and(|e| e.name == "td" || e.name == "th")
-                && colspan(doc, c) > 1
+                && doc.colspan(c) > 1
         })
-}
-
-/// The columns cell `cell` spans (its `colspan`, 1 when it has none).
-fn colspan(doc: &Document, cell: NodeId) -> u32 {
-    doc.element(cell)
-        .and_then(|e| e.attr("colspan"))
-        .and_then(|v| v.trim().parse::<u32>().ok())
-        .unwrap_or(1)
 }
 
 /// The humps of a camel-case class token (`AdHolder`: `Ad`, `Holder`;

@@ -46,7 +46,7 @@ use posts::*;
 use record_dates::*;
 use titles::*;
 
-pub use images::{img_source, shared_images, shown_src};
+pub use images::{img_source, is_shared_image};
 pub use interruptions::{
     interludes, interruptions, is_advertising, is_deleted_entry, is_deleted_stub, is_signup_box,
     without_house_promos,
@@ -248,7 +248,7 @@ pub fn item_from_record(
             heading = Some(i);
         } else if name == "img"
             && image.is_none()
-            && !shown_src(el).is_some_and(|s| plan.shared_images.contains(s.trim()))
+            && !is_shared_image(el, &plan.shared_images)
             && !in_icon_box(doc, i)
         {
             image = image_url(el, base);

@@ -145,7 +145,7 @@ fn per_section_of_twins(doc: &Document, groups: &[RecordGroup], kept: &[usize], 
 /// mean number of `records` each section that holds any holds.
 fn records_per_section(doc: &Document, sections: &[Record], records: &[Record]) -> Option<f64> {
     let (mut holders, mut inside, mut headed, mut dated) = (0usize, 0usize, 0usize, 0usize);
-    let (mut several, mut standing, mut nested_dated) = (0usize, 0usize, 0usize);
+    let (mut several, mut standing) = (0usize, 0usize);
     let mut shares: Vec<f64> = Vec::new();
     for s in sections {
         let nested = nested_in(doc, s, records);
@@ -155,7 +155,6 @@ fn records_per_section(doc: &Document, sections: &[Record], records: &[Record]) 
             _ => several += 1,
         }
         standing += nested.iter().filter(|r| has_standing_link(doc, r)).count();
-        nested_dated += nested.iter().filter(|r| is_dated(doc, r)).count();
         headed += usize::from(has_own_heading(doc, s, nested) || headed_before(doc, s));
         dated += usize::from(has_own_date_line(doc, s, nested));
         let text = doc.range_text_bytes(s.start, s.end).max(1);
@@ -174,7 +173,7 @@ fn records_per_section(doc: &Document, sections: &[Record], records: &[Record]) 
     // line and its lists of changes), not the headings of a list, unless
     // their records are dated too: a sermon series' line "October 18,
     // 2026 – November 29, 2026 · 7 messages" spans its dated sermons.
-    let own_dates = dated * 2 > holders && nested_dated * 2 <= inside;
+    let own_dates = dated * 2 > holders && !mostly_dated(doc, sections, records, inside);
     // Sections that each hold one record are records and their parts (an
     // article and its body); a day of a blog's archive may hold one post
     // where others hold two.
@@ -191,6 +190,21 @@ fn records_per_section(doc: &Document, sections: &[Record], records: &[Record]) 
     let records_inside = inside * 4 >= records.len() * 3;
     (sections_hold && records_inside && median >= MIN_NESTED_TEXT)
         .then(|| inside as f64 / holders as f64)
+}
+
+/// True when most of the `inside` records nested in `sections` are dated
+/// (read only for sections that carry date lines of their own).
+fn mostly_dated(doc: &Document, sections: &[Record], records: &[Record], inside: usize) -> bool {
+    let dated: usize = sections
+        .iter()
+        .map(|s| {
+            nested_in(doc, s, records)
+                .iter()
+                .filter(|r| is_dated(doc, r))
+                .count()
+        })
+        .sum();
+    dated * 2 > inside
 }
 
 /// A group's record with the most text: the page region, if the group's

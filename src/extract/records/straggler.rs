@@ -127,8 +127,7 @@ fn featured(
     shape: &ShapePattern,
     extent: NodeId,
 ) -> Vec<Record> {
-    let dated = records.iter().filter(|r| is_dated(doc, r)).count();
-    if records.len() < 2 || dated * 2 <= records.len() {
+    if records.len() < 2 {
         return Vec::new();
     }
     let before = std::iter::once(extent)
@@ -147,8 +146,13 @@ fn featured(
             .filter(|&h| sole_link(doc, h).is_some())
             .collect();
         if !headings.is_empty() {
+            // The records' dates are read only once a story is found.
+            let dated = |story: &Record| {
+                is_dated(doc, story)
+                    && records.iter().filter(|r| is_dated(doc, r)).count() * 2 > records.len()
+            };
             return featured_story(doc, records, shape, (block, extent), &headings)
-                .filter(|r| is_dated(doc, r))
+                .filter(dated)
                 .into_iter()
                 .collect();
         }
@@ -164,24 +168,11 @@ fn featured_story(
     (block, list): (NodeId, NodeId),
     headings: &[NodeId],
 ) -> Option<Record> {
-    let own = own_host(doc);
-    let admitted = |s: &Shape| {
-        shape.admits(s)
-            || own
-                .as_deref()
-                .is_some_and(|o| shape.admits(&s.seen_from(o)))
-    };
-    let known: HashSet<&str> = records
-        .iter()
-        .flat_map(|r| record_hrefs(doc, r))
-        .map(|href| path_of(without_host(href)))
-        .collect();
+    let targets = Targets::new(doc, records, shape);
     let mut stories = headings.iter().filter_map(|&h| {
         let (link, href) = sole_link(doc, h)?;
         let top = if link < h { link } else { h };
-        let fits = shape_of(href).is_some_and(|s| admitted(&s))
-            && !known.contains(&path_of(without_host(href)))
-            && !heads_headlines(doc, top);
+        let fits = targets.another_of_shape(href) && !heads_headlines(doc, top);
         fits.then_some((top, href))
     });
     let (top, href) = stories.next()?;
@@ -190,6 +181,53 @@ fn featured_story(
     }
     let scope = doc.node(block).parent?;
     Some(record_for(doc, top, scope, list, shape, href))
+}
+
+/// What a straggler's link is checked against: the records' `shape`, and
+/// their own pages, read once a link has their shape; the page's own
+/// host, read once a link has another.
+struct Targets<'d, 's> {
+    doc: &'d Document,
+    records: &'s [Record],
+    shape: &'s ShapePattern,
+    known: OnceCell<HashSet<&'d str>>,
+    own: OnceCell<Option<String>>,
+}
+
+impl<'d, 's> Targets<'d, 's> {
+    fn new(doc: &'d Document, records: &'s [Record], shape: &'s ShapePattern) -> Self {
+        Targets {
+            doc,
+            records,
+            shape,
+            known: OnceCell::new(),
+            own: OnceCell::new(),
+        }
+    }
+
+    /// True when `href` has the records' shape (also as seen from the
+    /// page's own host) and is none of their pages.
+    fn another_of_shape(&self, href: &str) -> bool {
+        let admitted = |s: &Shape| {
+            self.shape.admits(s)
+                || self
+                    .own
+                    .get_or_init(|| own_host(self.doc))
+                    .as_deref()
+                    .is_some_and(|o| self.shape.admits(&s.seen_from(o)))
+        };
+        let known = || {
+            self.known.get_or_init(|| {
+                self.records
+                    .iter()
+                    .flat_map(|r| record_hrefs(self.doc, r))
+                    .map(|href| path_of(without_host(href)))
+                    .collect()
+            })
+        };
+        shape_of(href).is_some_and(|s| admitted(&s))
+            && !known().contains(&path_of(without_host(href)))
+    }
 }
 
 /// Headings in `scope` (around the list's `extent`), or before it in the
@@ -203,23 +241,7 @@ fn headed(
     container: NodeId,
     (lead, scope, extent): (NodeId, NodeId, NodeId),
 ) -> Option<Vec<Record>> {
-    // The records' own pages, read once a heading's link has their shape.
-    let known = OnceCell::new();
-    let known = || {
-        known.get_or_init(|| {
-            group
-                .records
-                .iter()
-                .flat_map(|r| record_hrefs(doc, r))
-                .map(|href| path_of(without_host(href)))
-                .collect::<HashSet<&str>>()
-        })
-    };
-    // The page's own host, read once a heading's link has another host.
-    let own = OnceCell::new();
-    let own = || own.get_or_init(|| own_host(doc)).as_deref();
-    let admitted =
-        |s: &Shape| shape.admits(s) || own().is_some_and(|o| shape.admits(&s.seen_from(o)));
+    let targets = Targets::new(doc, &group.records, shape);
     let limit = MAX_STRAGGLERS.min(group.records.len());
     let lead_limit = MAX_LEAD_BLOCK.min(group.records.len() / 2).max(limit);
     let mut found = Vec::new();
@@ -235,8 +257,7 @@ fn headed(
             continue;
         };
         let top = if link < h { link } else { h };
-        if shape_of(href).is_some_and(|s| admitted(&s))
-            && !known().contains(&path_of(without_host(href)))
+        if targets.another_of_shape(href)
             && !is_caption(doc, top, container)
             && !heads_headlines(doc, top)
         {

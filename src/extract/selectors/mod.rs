@@ -508,7 +508,7 @@ fn set_field(
                     .matches(&fs.compiled, r.start..r.end)
                     .into_iter()
                     .filter_map(|id| doc.element(id))
-                    .filter(|el| !items::shown_src(el).is_some_and(|s| shared.contains(s.trim())))
+                    .filter(|el| !items::is_shared_image(el, shared))
                     .find_map(|el| items::img_source(el, base)),
             };
             item.image.is_some()
