@@ -1717,3 +1717,49 @@ fn a_featured_story_before_a_captioned_grid_is_an_item() {
 fn a_calendars_day_rows_date_the_hearings_below_them() {
     check("county_court_calendar_table");
 }
+
+/// Regression (a newspaper's home page): the lead story, an `article` in a
+/// section of its own above the desks (Local, Sports, Business, Opinion),
+/// was missed: its link, `/news/local/<slug>/article_<uuid>.html`, is one
+/// folder deeper than most desks' stories, and the records' links share no
+/// named folder, so they had no shape for a straggler to match. Their
+/// templated file name (`article_#.html`) on one host is that shape.
+#[test]
+fn a_lead_story_above_the_desks_joins_by_its_templated_file_name() {
+    check("newspaper_homepage_sections");
+}
+
+/// Regression (a game's patch notes archive): each patch a `<details>`
+/// whose `<summary>` reads "Patch 7.14.2 — November 26, 2026" and a
+/// tagline, its only link a "Full notes" at the foot of its body, the same
+/// in every patch: each was titled by a hero's name in bold in its body.
+/// The summary titles the patch, up to the date that follows its name, and
+/// the repeated link leads to its page.
+#[test]
+fn a_disclosures_summary_titles_the_patch_up_to_its_date() {
+    check("game_patch_notes_archive");
+}
+
+/// Regression (a vBulletin thread): each post's words are set in a
+/// `blockquote.postcontent`, read as a quotation, so each post was titled
+/// by its poster's profile ("BarleyWineBarb View Profile View Forum Posts
+/// Super Moderator …"). A quoted earlier post inside it is still left out.
+#[test]
+fn a_forums_message_blockquote_is_the_posts_own_words() {
+    check("vbulletin_thread_posts");
+}
+
+/// Regression (a Hindi news section): "30 नवंबर 2026, 18:45 IST" and
+/// "अपडेटेड: 01 दिसंबर 2026" dated no story.
+#[test]
+fn hindi_month_names_date_the_stories() {
+    check("hindi_news_section");
+}
+
+/// Regression (a Persian news agency's section): its stories are dated in
+/// the Solar Hijri calendar with Persian digits ("۱۰ آذر ۱۴۰۵ - ۱۸:۳۰"),
+/// and none was dated.
+#[test]
+fn solar_hijri_dates_date_the_stories() {
+    check("persian_news_agency_section");
+}

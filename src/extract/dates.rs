@@ -424,6 +424,21 @@ fn is_thai_letter(c: char) -> bool {
     ('\u{0E01}'..='\u{0E4E}').contains(&c)
 }
 
+/// True for the letters of Devanagari script: beside a digit, they may be
+/// a month's name ([`HINDI_MONTHS`]).
+fn is_devanagari_letter(c: char) -> bool {
+    ('\u{0900}'..='\u{0965}').contains(&c) || ('\u{0970}'..='\u{097F}').contains(&c)
+}
+
+/// True for the letters Persian adds to Arabic script (پ چ ژ ک گ ی):
+/// beside a digit, they may be in a month's name ([`SOLAR_HIJRI_MONTHS`]).
+fn is_persian_letter(c: char) -> bool {
+    matches!(
+        c,
+        '\u{067E}' | '\u{0686}' | '\u{0698}' | '\u{06A9}' | '\u{06AF}' | '\u{06CC}'
+    )
+}
+
 /// [`find_any`], a range's end read as the range's first day
 /// ([`range_start_of`]); the end of a span that starts in a year no date
 /// can have (a life, "June 2, 1938 – March 3, 2024") is no date: the
@@ -933,14 +948,78 @@ const THAI_MONTHS: &[(&str, u32)] = &[
     ("ธ.ค", 12),
 ];
 
+/// Hindi month names, with the spellings of their nasal and nukta
+/// ("नवंबर" and "नवम्बर", "फ़रवरी" written with a combining or a
+/// precomposed nukta, or none): "30 नवंबर 2026". Read by their own
+/// pattern, as [`ARABIC_MONTHS`] are.
+const HINDI_MONTHS: &[(&str, u32)] = &[
+    ("जनवरी", 1),
+    ("फ़रवरी", 2),
+    ("\u{095E}रवरी", 2),
+    ("फरवरी", 2),
+    ("मार्च", 3),
+    ("अप्रैल", 4),
+    ("अप्रेल", 4),
+    ("मई", 5),
+    ("जून", 6),
+    ("जुलाई", 7),
+    ("अगस्त", 8),
+    ("सितंबर", 9),
+    ("सितम्बर", 9),
+    ("अक्टूबर", 10),
+    ("अक्तूबर", 10),
+    ("नवंबर", 11),
+    ("नवम्बर", 11),
+    ("दिसंबर", 12),
+    ("दिसम्बर", 12),
+];
+
+/// Month names of the Solar Hijri calendar (Iran's and Afghanistan's),
+/// by their number in that calendar: the Persian names ("۱۰ آذر ۱۴۰۵")
+/// and the Dari zodiac names of Afghanistan ("۱۰ قوس ۱۴۰۵"). A date in
+/// them is read in that calendar ([`solar_hijri`]).
+const SOLAR_HIJRI_MONTHS: &[(&str, u32)] = &[
+    ("فروردین", 1),
+    ("اردیبهشت", 2),
+    ("خرداد", 3),
+    ("تیر", 4),
+    ("مرداد", 5),
+    ("امرداد", 5),
+    ("شهریور", 6),
+    ("مهر", 7),
+    ("آبان", 8),
+    ("آذر", 9),
+    ("دی", 10),
+    ("بهمن", 11),
+    ("اسفند", 12),
+    ("حمل", 1),
+    ("ثور", 2),
+    ("جوزا", 3),
+    ("سرطان", 4),
+    ("اسد", 5),
+    ("سنبله", 6),
+    ("میزان", 7),
+    ("عقرب", 8),
+    ("قوس", 9),
+    ("جدی", 10),
+    ("دلو", 11),
+    ("حوت", 12),
+];
+
 static MONTH_LOOKUP: LazyLock<rustc_hash::FxHashMap<&'static str, u32>> = LazyLock::new(|| {
     MONTH_NAMES
         .iter()
         .chain(ARABIC_MONTHS)
         .chain(THAI_MONTHS)
+        .chain(HINDI_MONTHS)
         .copied()
         .collect()
 });
+
+/// [`SOLAR_HIJRI_MONTHS`] by name: apart from [`MONTH_LOOKUP`], as their
+/// numbers count that calendar's months.
+static SOLAR_HIJRI_LOOKUP: LazyLock<rustc_hash::FxHashMap<&'static str, u32>> =
+    LazyLock::new(|| SOLAR_HIJRI_MONTHS.iter().copied().collect());
 
 /// Alternation of names, longest first so that "march" wins over "mar".
 fn alternation<S: AsRef<str>>(names: impl IntoIterator<Item = S>) -> String {
@@ -1135,6 +1214,24 @@ fn build_patterns() -> Vec<Pattern> {
                 alternation(THAI_MONTHS.iter().map(|(n, _)| *n))
             ),
         ),
+        // 30 नवंबर 2026, 18:45 IST (Devanagari digits are read as ASCII
+        // ones first)
+        both(
+            Kind::Calendar,
+            format!(
+                r"(?P<d>[0-9]{{1,2}})\s+(?P<mname>{})\s*,?\s*(?P<y>[0-9]{{4}}){opt_time}",
+                alternation(HINDI_MONTHS.iter().map(|(n, _)| *n))
+            ),
+        ),
+        // ۱۰ آذر ۱۴۰۵ - ۱۸:۳۰ (Solar Hijri, see `solar_hijri`; Persian
+        // digits are read as ASCII ones first)
+        both(
+            Kind::Calendar,
+            format!(
+                r"(?P<d>[0-9]{{1,2}})\s+(?P<mhijri>{})\s+(?P<yhijri>[0-9]{{4}}){opt_time}",
+                alternation(SOLAR_HIJRI_MONTHS.iter().map(|(n, _)| *n))
+            ),
+        ),
         // 2023, Aug 01 / 2024 March 5th (year first)
         both(
             Kind::Calendar,
@@ -1243,6 +1340,10 @@ fn at_start(body: &str) -> Regex {
 
 fn build(kind: Kind, c: &Captures, ctx: &DateContext) -> Option<DateTime<FixedOffset>> {
     let dt = match kind {
+        Kind::Calendar if c.name("yhijri").is_some() => {
+            let date = solar_hijri(c)?;
+            calendar(c, Some(date.year()), date.month(), date.day(), ctx)?
+        }
         Kind::Calendar => {
             let month = match (c.name("m"), c.name("mname")) {
                 (Some(m), _) => m.as_str().parse().ok()?,
@@ -1305,6 +1406,24 @@ fn month_number(name: &str) -> Option<u32> {
 /// Today's date where the page is.
 fn local_today(ctx: &DateContext) -> NaiveDate {
     ctx.now.with_timezone(&ctx.offset).date_naive()
+}
+
+/// The common-era day of a Solar Hijri date (`d`, `mhijri`, `yhijri`):
+/// 10 Azar 1405 is 1 December 2026. The calendar's arithmetic (its
+/// 33-year cycle of leap years, checked against the astronomical new
+/// year) is `icu_calendar`'s.
+fn solar_hijri(c: &Captures) -> Option<NaiveDate> {
+    let year: i32 = c.name("yhijri")?.as_str().parse().ok()?;
+    let month = *SOLAR_HIJRI_LOOKUP.get(c.name("mhijri")?.as_str())?;
+    let day: u8 = c.name("d")?.as_str().parse().ok()?;
+    let iso = icu_calendar::Date::try_new_persian(year, u8::try_from(month).ok()?, day)
+        .ok()?
+        .to_calendar(icu_calendar::Iso);
+    NaiveDate::from_ymd_opt(
+        iso.year().extended_year(),
+        u32::from(iso.month().ordinal),
+        u32::from(iso.day_of_month().0),
+    )
 }
 
 /// First year of the Buddhist era that a Thai date may give: later years
@@ -1628,9 +1747,15 @@ pub(crate) fn may_hold_date(s: &str) -> bool {
         && s.chars().any(|c| {
             CJK_DATE_CHARS.contains(&c)
                 || is_foreign_digit(c)
-                || (has_digit && (is_arabic_letter(c) || is_thai_letter(c)))
+                || (has_digit && is_script_month_letter(c))
                 || (has_digit && NON_ASCII_DATE_MARKS.contains(&c))
         })
+}
+
+/// True for a letter of the scripts whose month names have patterns of
+/// their own: Arabic (and Persian), Thai, Devanagari.
+fn is_script_month_letter(c: char) -> bool {
+    is_arabic_letter(c) || is_persian_letter(c) || is_thai_letter(c) || is_devanagari_letter(c)
 }
 
 /// Non-ASCII characters that, beside a digit, may make a date: 月 and 월
@@ -1734,6 +1859,7 @@ fn foreign_digit_value(c: char) -> Option<u32> {
         '٠'..='٩' => '٠',
         '۰'..='۹' => '۰',
         '๐'..='๙' => '๐',
+        '०'..='९' => '०',
         _ => return None,
     };
     Some(c as u32 - zero as u32)
@@ -1796,6 +1922,43 @@ mod tests {
         assert_eq!(day("๓๐ พ.ย. ๒๕๖๙"), Some("2026-11-30 12:00".into()));
         // A count beside a Thai word is no date.
         assert_eq!(day("ผู้ชม 2569 ครั้ง"), None);
+    }
+
+    /// Regression (a Hindi news section): Hindi month names, in either
+    /// spelling, with ASCII or Devanagari digits, were not read.
+    #[test]
+    fn hindi_dates_are_read_with_either_digits() {
+        let ctx = ctx_utc();
+        let day = |t: &str| find_date(t, &ctx).map(|(d, _)| d.format("%Y-%m-%d %H:%M").to_string());
+        assert_eq!(
+            day("30 नवंबर 2026, 18:45 IST"),
+            Some("2026-11-30 18:45".into())
+        );
+        assert_eq!(
+            day("अपडेटेड: 01 दिसम्बर 2026"),
+            Some("2026-12-01 12:00".into())
+        );
+        assert_eq!(day("२८ नवंबर २०२६"), Some("2026-11-28 12:00".into()));
+        assert_eq!(day("3 फ़रवरी 2026"), Some("2026-02-03 12:00".into()));
+        // A relative time ("45 minutes ago") names no day here.
+        assert_eq!(day("45 मिनट पहले"), None);
+    }
+
+    /// Regression (a Persian news agency's section): its dates are in the
+    /// Solar Hijri calendar, with Persian digits; none was read. 10 Azar
+    /// 1405 is 1 December 2026; the year starts on 21 March (1 Farvardin
+    /// 1405). Afghanistan's Dari month names count the same months.
+    #[test]
+    fn solar_hijri_dates_are_read_in_the_common_era() {
+        let ctx = ctx_utc();
+        let day = |t: &str| find_date(t, &ctx).map(|(d, _)| d.format("%Y-%m-%d %H:%M").to_string());
+        assert_eq!(day("۱۰ آذر ۱۴۰۵ - ۱۸:۳۰"), Some("2026-12-01 18:30".into()));
+        assert_eq!(day("۱ فروردین ۱۴۰۵"), Some("2026-03-21 12:00".into()));
+        assert_eq!(day("29 اسفند 1404"), Some("2026-03-20 12:00".into()));
+        assert_eq!(day("۱۱ دی ۱۴۰۵"), Some("2027-01-01 12:00".into()));
+        assert_eq!(day("۱۰ قوس ۱۴۰۵"), Some("2026-12-01 12:00".into()));
+        // No such day: the seventh month has 30.
+        assert_eq!(day("31 مهر 1405"), None);
     }
 
     /// Regression (an Arabic news section): dates in Arabic-Indic digits

@@ -763,10 +763,18 @@ pub(super) fn is_owner_reply(e: &Element) -> bool {
 /// True for a quotation: a `blockquote` or an element whose class names a
 /// quote (another poster's words, with its "… said:" line). Script hooks
 /// (`js-selectToQuote` on XenForo's whole message body) name what a
-/// script does with the element, not what it is.
+/// script does with the element, not what it is. A `blockquote` whose
+/// class names the post's own content is no quotation: forum software
+/// sets the whole message in one (vBulletin's `blockquote.postcontent`,
+/// XenForo 1's `blockquote.messageText`).
 pub(super) fn is_quotation(e: &Element) -> bool {
-    e.name == "blockquote" || class_names(e, b"quote") || is_link_preview(e)
+    (e.name == "blockquote" && !POST_BODY_CLASSES.iter().any(|w| class_names(e, w)))
+        || class_names(e, b"quote")
+        || is_link_preview(e)
 }
+
+/// Class words of the element holding a post's own words.
+const POST_BODY_CLASSES: &[&[u8]] = &[b"postcontent", b"messagetext", b"post_message", b"postbody"];
 
 /// Class words of the card a chat or forum draws under a post for a page
 /// it links (Slack's "unfurl", Discourse's "onebox"): the linked page's

@@ -288,7 +288,9 @@ pub(crate) fn title_range(doc: &Document, node: NodeId) -> std::ops::Range<NodeI
         // A label before a date written out after a separator ("… <span
         // class=badge-beta>Beta</span> — 28 April 2026"): the title ends
         // before the label (the date goes with it, see `undated_title`).
-        None => date_tail(doc, node).and_then(|t| label_before_date(doc, node, t)),
+        None => date_tail(doc, node)
+            .and_then(|t| label_before_date(doc, node, t))
+            .or_else(|| date_inside(doc, node)),
     };
     leading.map_or(node, |b| doc.node(b).end)..trailing.unwrap_or(doc.node(node).end)
 }
@@ -321,6 +323,38 @@ fn date_tail(doc: &Document, node: NodeId) -> Option<NodeId> {
         }
         _ => None,
     }
+}
+
+/// The separator before a date element inside title element `node`,
+/// with a name before it and words after it ("<span>Patch 7.14.2</span> —
+/// <time>November 26, 2026</time> <span>Frostbound event fixes</span>"
+/// in a disclosure's summary): the title is the name before the date, and
+/// the words after it are the record's tagline.
+fn date_inside(doc: &Document, node: NodeId) -> Option<NodeId> {
+    let children: Vec<NodeId> = shown_children(doc, node).collect();
+    let at = children.iter().position(|&c| {
+        doc.element(c).is_some_and(|e| {
+            e.name == "time"
+                || e.attr("class").is_some_and(|class| {
+                    has_part(class.split_ascii_whitespace(), b"-_", DATE_BADGE_PARTS)
+                })
+        })
+    })?;
+    let separator = *children.get(at.checked_sub(1)?)?;
+    let text = doc.text(separator);
+    let is_separator = !text.trim().is_empty()
+        && text
+            .trim()
+            .chars()
+            .all(|ch| DATE_SEPARATORS.contains(&ch) || ch.is_whitespace());
+    let named = doc
+        .text_of_range(node, separator)
+        .chars()
+        .any(char::is_alphanumeric);
+    let after = children[at + 1..]
+        .iter()
+        .any(|&c| doc.text(c).chars().any(char::is_alphabetic));
+    (is_separator && named && after).then_some(separator)
 }
 
 /// The label badge right before a dropped trailing date `date`, with
@@ -761,6 +795,15 @@ pub(super) fn choose_title(
         // comment is, and linked by its permalink.
         (_, None) if let Some(p) = links.iter().find(|l| permalinks.contains(&l.node)) => {
             (body_title(doc, record, Some(p.node)), Some(p.node), None)
+        }
+        // A heading without a link over a link whose text every record
+        // repeats (a patch's `<summary>` over its "Full notes"): the
+        // heading titles the record and the label leads to its page.
+        (Some(l), Some(h))
+            if plan.label_links.get(&l.node) == Some(&true)
+                && !links.iter().any(|x| doc.contains(h, x.node)) =>
+        {
+            (heading_title(h), Some(l.node), None)
         }
         _ if link_chars < MIN_EMPHASIS_TITLE_CHARS
             && let Some(title) = emphasis_title(doc, record, link_chars) =>

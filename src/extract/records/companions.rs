@@ -32,7 +32,7 @@
 
 use super::kinds::Kinds;
 use super::short::{heading_level, in_chrome};
-use super::straggler::{heading_link, headline_href, records_shape};
+use super::straggler::{common_file_form, file_form, heading_link, headline_href, records_shape};
 use super::{Record, RecordGroup, has_link};
 use crate::extract::dom::{Document, NodeId};
 
@@ -300,50 +300,6 @@ fn overlaps(a: &[Record], b: &[Record]) -> bool {
         let i = a.partition_point(|x| x.end <= r.start);
         a.get(i).is_some_and(|x| x.start < r.end)
     })
-}
-
-/// The templated file name (see [`file_form`]) most of `records`'
-/// headline links share, if any: `article_#.html`.
-fn common_file_form(doc: &Document, records: &[Record]) -> Option<String> {
-    let mut forms: Vec<String> = records
-        .iter()
-        .filter_map(|r| headline_href(doc, r))
-        .map(file_form)
-        .filter(|f| f.contains('#'))
-        .collect();
-    forms.sort_unstable();
-    let run = forms.chunk_by(|a, b| a == b).max_by_key(|run| run.len())?;
-    (run.len() * 2 > records.len()).then(|| run[0].clone())
-}
-
-/// A link's file name (its last path segment) with each run of hex
-/// digits and dashes that holds a digit written `#`:
-/// `/news/local/a-story/article_8f80f1e4-c45f-7c41.html` →
-/// `article_#.html`, `/papers/p014/` → `p#`. A slug without digits is
-/// its own form, so only templated names are ever shared.
-fn file_form(href: &str) -> String {
-    let path = href.split(['?', '#']).next().unwrap_or("");
-    let name = path.trim_end_matches('/').rsplit('/').next().unwrap_or("");
-    let mut out = String::with_capacity(name.len());
-    let mut run = String::new();
-    let flush = |run: &mut String, out: &mut String| {
-        if run.bytes().any(|b| b.is_ascii_digit()) {
-            out.push('#');
-        } else {
-            out.push_str(run);
-        }
-        run.clear();
-    };
-    for c in name.chars() {
-        if c.is_ascii_hexdigit() || c == '-' {
-            run.push(c);
-        } else {
-            flush(&mut run, &mut out);
-            out.push(c);
-        }
-    }
-    flush(&mut run, &mut out);
-    out
 }
 
 #[cfg(test)]

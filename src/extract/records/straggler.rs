@@ -7,7 +7,9 @@
 //! parent or grandparent of the list's container (of the element holding
 //! all its sections, for a list across sections), never `body` — that carries one
 //! link whose target has the shape of the records' own links (same host,
-//! same directory, same depth) and is none of them. A link to the host the
+//! same directory, same depth; or, when they share no directory, the same
+//! host and templated file name, `article_<uuid>.html` on a newspaper's
+//! desks) and is none of them. A link to the host the
 //! page names as its own (its canonical link's) is on the same host as a
 //! link without one: a lead post linked in full above relative teasers.
 //!
@@ -78,7 +80,7 @@ pub(super) fn find(doc: &Document, group: &RecordGroup) -> Vec<Record> {
     };
     let extent = list_extent(doc, &group.records, container);
     let scope = scope_of(doc, extent, SCOPE_LEVELS);
-    let shape = records_shape(doc, &group.records);
+    let shape = records_shape(doc, &group.records).or_else(|| form_shape(doc, &group.records));
     // `None` when more headings qualify than may be stragglers.
     let headed = match &shape {
         Some(shape) => {
@@ -209,12 +211,12 @@ impl<'d, 's> Targets<'d, 's> {
     /// page's own host) and is none of their pages.
     fn another_of_shape(&self, href: &str) -> bool {
         let admitted = |s: &Shape| {
-            self.shape.admits(s)
+            self.shape.admits_link(s, href)
                 || self
                     .own
                     .get_or_init(|| own_host(self.doc))
                     .as_deref()
-                    .is_some_and(|o| self.shape.admits(&s.seen_from(o)))
+                    .is_some_and(|o| self.shape.admits_link(&s.seen_from(o), href))
         };
         let known = || {
             self.known.get_or_init(|| {
@@ -511,7 +513,8 @@ fn is_card_of(doc: &Document, a: NodeId, shape: &ShapePattern, path: &str, level
                 .element(i)
                 .and_then(|e| e.attr("href"))
                 .is_some_and(|href| {
-                    path_of(href) != path && shape_of(href).is_some_and(|s| shape.admits(&s))
+                    path_of(href) != path
+                        && shape_of(href).is_some_and(|s| shape.admits_link(&s, href))
                 });
         if other {
             return false;
@@ -645,6 +648,78 @@ fn own_host(doc: &Document) -> Option<String> {
         .map(str::to_ascii_lowercase)
 }
 
+/// The templated file name (see [`file_form`]) most of `records`'
+/// headline links share, if any: `article_#.html`.
+pub(super) fn common_file_form(doc: &Document, records: &[Record]) -> Option<String> {
+    let mut forms: Vec<String> = records
+        .iter()
+        .filter_map(|r| headline_href(doc, r))
+        .map(file_form)
+        .filter(|f| f.contains('#'))
+        .collect();
+    forms.sort_unstable();
+    let run = forms.chunk_by(|a, b| a == b).max_by_key(|run| run.len())?;
+    (run.len() * 2 > records.len()).then(|| run[0].clone())
+}
+
+/// A link's file name (its last path segment) with each run of hex
+/// digits and dashes that holds a digit written `#`:
+/// `/news/local/a-story/article_8f80f1e4-c45f-7c41.html` →
+/// `article_#.html`, `/papers/p014/` → `p#`. A slug without digits is
+/// its own form, so only templated names are ever shared.
+pub(super) fn file_form(href: &str) -> String {
+    let path = href.split(['?', '#']).next().unwrap_or("");
+    let name = path.trim_end_matches('/').rsplit('/').next().unwrap_or("");
+    let mut out = String::with_capacity(name.len());
+    let mut run = String::new();
+    let flush = |run: &mut String, out: &mut String| {
+        if run.bytes().any(|b| b.is_ascii_digit()) {
+            out.push('#');
+        } else {
+            out.push_str(run);
+        }
+        run.clear();
+    };
+    for c in name.chars() {
+        if c.is_ascii_hexdigit() || c == '-' {
+            run.push(c);
+        } else {
+            flush(&mut run, &mut out);
+            out.push(c);
+        }
+    }
+    flush(&mut run, &mut out);
+    out
+}
+
+/// The records' shape by their templated file name alone, when their
+/// headline links share no directory ([`records_shape`] gives none): a
+/// newspaper's desks (`/sports/<slug>/article_<uuid>.html`, `/news/local/
+/// <slug>/article_<uuid>.html`) on one host, with the file name most of
+/// them share ([`common_file_form`]).
+fn form_shape(doc: &Document, records: &[Record]) -> Option<ShapePattern> {
+    let form = common_file_form(doc, records)?;
+    let hosts: Vec<Shape> = records
+        .iter()
+        .filter_map(|r| headline_href(doc, r))
+        .filter(|h| file_form(h) == form)
+        .filter_map(shape_of)
+        .map(|s| Shape {
+            host: s.host,
+            dir: String::new(),
+            depth: 0,
+            script: None,
+        })
+        .collect();
+    let place = majority(&hosts, records.len())?.clone();
+    Some(ShapePattern {
+        place,
+        dir: Vec::new(),
+        any_query: false,
+        form: Some(form),
+    })
+}
+
 /// The shape of the records' headline links: the one more than half of
 /// them share; else, when more than half share host, depth and script
 /// but their directories differ, those with each directory segment that
@@ -693,6 +768,9 @@ pub(super) struct ShapePattern {
     dir: Vec<Option<String>>,
     /// The records' queries track clicks: any query (or none) is admitted.
     any_query: bool,
+    /// The templated file name that alone makes the shape, on the place's
+    /// host, whatever the directory and depth ([`form_shape`]).
+    form: Option<String>,
 }
 
 impl ShapePattern {
@@ -702,6 +780,7 @@ impl ShapePattern {
             place: shape.without_dir(),
             dir,
             any_query: false,
+            form: None,
         }
     }
 
@@ -737,11 +816,21 @@ impl ShapePattern {
         })
     }
 
+    /// True when the page `href` links has this shape: of its place with
+    /// every shared segment, or on its host with its templated file name.
+    fn admits_link(&self, shape: &Shape, href: &str) -> bool {
+        match &self.form {
+            Some(form) => shape.host == self.place.host && file_form(href) == *form,
+            None => self.admits(shape),
+        }
+    }
+
     /// True when `shape` is of this place and has every shared segment.
     fn admits(&self, shape: &Shape) -> bool {
         let place = &self.place;
         let mut segments = shape.dir.split('/');
-        shape.host == place.host
+        self.form.is_none()
+            && shape.host == place.host
             && shape.depth == place.depth
             && (self.any_query || shape.script == place.script)
             && self.dir.iter().all(|want| {
