@@ -1763,3 +1763,13 @@ fn hindi_month_names_date_the_stories() {
 fn solar_hijri_dates_date_the_stories() {
     check("persian_news_agency_section");
 }
+
+/// Regression (a financial portal's market news): rows dated by the day
+/// rows above them ("Tuesday, December 1, 2026" in a cell spanning the
+/// table); the empty row of an advertisement's slot between them (one
+/// cell spanning the table, `tr.ad-row`) was read as a section heading
+/// without a date, and the rows below it lost their day.
+#[test]
+fn an_advertisements_row_heads_no_section() {
+    check("markets_news_table");
+}

@@ -58,7 +58,7 @@ use chrono::{DateTime, Datelike, FixedOffset, NaiveDate};
 
 use crate::extract::dates::{DateContext, find_date, parse_date, parse_day, parse_range_start};
 use crate::extract::dom::{Document, NodeData, NodeId, is_heading};
-use crate::extract::items::{Item, date_moves_with_clock};
+use crate::extract::items::{Item, date_moves_with_clock, is_advertising};
 use crate::extract::records::Record;
 
 /// Longest heading text read for a date (bytes, whitespace collapsed): a
@@ -318,13 +318,25 @@ fn day_number(text: &str) -> Option<u32> {
 /// True when `id` heads a section: a heading element, or a table's row
 /// of one cell that is a header cell or spans columns (a court
 /// calendar's `<tr><th colspan=6>Thursday, December 3, 2026</th></tr>`
-/// over the day's hearings).
+/// over the day's hearings) and says something; an advertisement's row
+/// between the records (`tr.ad-row`, its slot filled by a script) heads
+/// nothing.
 fn is_section_heading(doc: &Document, id: NodeId) -> bool {
     match doc.tag(id) {
         Some("tr") => {
             let mut cells = doc.children(id).filter(|&c| doc.element(c).is_some());
             match (cells.next(), cells.next()) {
-                (Some(cell), None) => doc.is_tag(cell, "th") || doc.colspan(cell) >= 2,
+                (Some(cell), None) => {
+                    (doc.is_tag(cell, "th") || doc.colspan(cell) >= 2)
+                        && doc.text_bytes(cell) > 0
+                        && !is_advertising(
+                            doc,
+                            &Record {
+                                start: id,
+                                end: doc.node(id).end,
+                            },
+                        )
+                }
                 _ => false,
             }
         }
