@@ -1773,3 +1773,40 @@ fn solar_hijri_dates_date_the_stories() {
 fn an_advertisements_row_heads_no_section() {
     check("markets_news_table");
 }
+
+/// Regression (a Swahili news section on a news theme): its three newest
+/// stories, each dated, in a hero block of their own before the wrapper
+/// of the category's river, five levels above the list, were missed: a
+/// featured block could hold one story only. Its dates ("1 Desemba
+/// 2026", "Desemba 1, 2026") were not read either.
+#[test]
+fn a_hero_block_of_three_dated_stories_above_the_river_joins_it() {
+    check("swahili_news_list");
+}
+
+/// Regression (a football league's results): each match linked only by
+/// its score ("2–1") between its two teams was titled "2–1"; it is read
+/// with the teams around it, "Ashcombe Town 2–1 Bramwell Rovers".
+#[test]
+fn a_score_between_two_teams_is_read_with_them() {
+    check("sports_fixtures_results_by_date");
+}
+
+/// Regression (a wiki's log of new pages): each line a timestamp linking
+/// the page's first revision, the page's name, its byte count, its
+/// creator and the edit summary, all in one line of the list. Read as
+/// comments (a timestamp link, words beside short links), each line was
+/// titled by its edit summary and linked by its revision; a line whose
+/// words stand in no block of their own is titled by its linked name.
+#[test]
+fn a_log_line_is_titled_by_its_linked_name_not_its_summary() {
+    check("mediawiki_new_pages_log");
+}
+
+/// Regression (an Urdu news section): "30 نومبر 2026" and "یکم دسمبر
+/// 2026" (the first of December, the day written as a word) dated no
+/// story.
+#[test]
+fn urdu_month_names_date_the_stories() {
+    check("urdu_news_list");
+}

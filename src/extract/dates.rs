@@ -528,7 +528,7 @@ fn year_follows(rest: &str) -> bool {
 /// [`is_delimited`] accepts, in order: the start of a run of ASCII letters
 /// and digits that begins with a digit or with a word in [`START_WORDS`]
 /// (a run glued to a letter or digit before it is refused anyway), and
-/// every one of [`CJK_START_CHARS`]. (Unicode case folding lets a pattern
+/// every one of [`CJK_START_CHARS`], and [`URDU_FIRST_DAY`]. (Unicode case folding lets a pattern
 /// read `ſ` or the Kelvin sign as `s` or `k`; a date spelt with them is
 /// not looked for.)
 fn date_starts(text: &str) -> impl Iterator<Item = usize> + '_ {
@@ -539,10 +539,16 @@ fn date_starts(text: &str) -> impl Iterator<Item = usize> + '_ {
             let starts = run_start && (c.is_ascii_digit() || is_start_word(&b[i..]));
             starts.then_some(i)
         } else {
-            CJK_START_CHARS.contains(&c).then_some(i)
+            let first = c == URDU_FIRST_DAY_START && text[i..].starts_with(URDU_FIRST_DAY);
+            (CJK_START_CHARS.contains(&c) || first).then_some(i)
         }
     })
 }
+
+/// "The first" (of a month) in Urdu, which a date may open with ("یکم
+/// دسمبر 2026"), and its first letter.
+const URDU_FIRST_DAY: &str = "یکم";
+const URDU_FIRST_DAY_START: char = '\u{06CC}';
 
 /// True when the run of ASCII letters `b` begins with is in
 /// [`START_WORDS`] (any case).
@@ -736,8 +742,8 @@ const ZONES: &[(&str, i32)] = &[
 ];
 
 /// Month names (lower case, without a trailing dot) in English, German,
-/// French and Spanish; Portuguese, Italian, Dutch and Indonesian by their
-/// full names
+/// French and Spanish; Portuguese, Italian, Dutch, Indonesian and Swahili
+/// by their full names
 /// (their short forms "out", "set", "gen", "mag" are words of other
 /// languages).
 const MONTH_NAMES: &[(&str, u32)] = &[
@@ -849,6 +855,15 @@ const MONTH_NAMES: &[(&str, u32)] = &[
     ("maret", 3),
     ("agustus", 8),
     ("desember", 12),
+    // Swahili ("Januari", "Februari", "Mei" and "Juni" are above).
+    ("machi", 3),
+    ("aprili", 4),
+    ("julai", 7),
+    ("agosti", 8),
+    ("septemba", 9),
+    ("oktoba", 10),
+    ("novemba", 11),
+    ("desemba", 12),
 ];
 
 /// English month names only (used where a year is missing, which needs more
@@ -974,6 +989,24 @@ const HINDI_MONTHS: &[(&str, u32)] = &[
     ("दिसम्बर", 12),
 ];
 
+/// Urdu month names (the Gregorian months): "30 نومبر 2026", and the
+/// first of the month written as a word, "یکم دسمبر 2026". Read by their
+/// own pattern, as [`ARABIC_MONTHS`] are.
+const URDU_MONTHS: &[(&str, u32)] = &[
+    ("جنوری", 1),
+    ("فروری", 2),
+    ("مارچ", 3),
+    ("اپریل", 4),
+    ("مئی", 5),
+    ("جون", 6),
+    ("جولائی", 7),
+    ("اگست", 8),
+    ("ستمبر", 9),
+    ("اکتوبر", 10),
+    ("نومبر", 11),
+    ("دسمبر", 12),
+];
+
 /// Month names of the Solar Hijri calendar (Iran's and Afghanistan's),
 /// by their number in that calendar: the Persian names ("۱۰ آذر ۱۴۰۵")
 /// and the Dari zodiac names of Afghanistan ("۱۰ قوس ۱۴۰۵"). A date in
@@ -1012,6 +1045,7 @@ static MONTH_LOOKUP: LazyLock<rustc_hash::FxHashMap<&'static str, u32>> = LazyLo
         .chain(ARABIC_MONTHS)
         .chain(THAI_MONTHS)
         .chain(HINDI_MONTHS)
+        .chain(URDU_MONTHS)
         .copied()
         .collect()
 });
@@ -1221,6 +1255,15 @@ fn build_patterns() -> Vec<Pattern> {
             format!(
                 r"(?P<d>[0-9]{{1,2}})\s+(?P<mname>{})\s*,?\s*(?P<y>[0-9]{{4}}){opt_time}",
                 alternation(HINDI_MONTHS.iter().map(|(n, _)| *n))
+            ),
+        ),
+        // 30 نومبر 2026, یکم دسمبر 2026 ("the first", read as day 1: a
+        // date without a day is the month's first)
+        both(
+            Kind::Calendar,
+            format!(
+                r"(?:(?P<d>[0-9]{{1,2}})|{URDU_FIRST_DAY})\s+(?P<mname>{})\s*[،,]?\s*(?P<y>[0-9]{{4}}){opt_time}",
+                alternation(URDU_MONTHS.iter().map(|(n, _)| *n))
             ),
         ),
         // ۱۰ آذر ۱۴۰۵ - ۱۸:۳۰ (Solar Hijri, see `solar_hijri`; Persian
@@ -1944,6 +1987,21 @@ mod tests {
         assert_eq!(day("45 मिनट पहले"), None);
     }
 
+    /// Regression (an Urdu news section): Urdu month names, and the first
+    /// of the month written "یکم", were not read.
+    #[test]
+    fn urdu_dates_are_read() {
+        let ctx = ctx_utc();
+        let day = |t: &str| find_date(t, &ctx).map(|(d, _)| d.format("%Y-%m-%d").to_string());
+        assert_eq!(day("30 نومبر 2026"), Some("2026-11-30".into()));
+        assert_eq!(
+            day("یکم دسمبر 2026 | 01:40 دوپہر"),
+            Some("2026-12-01".into())
+        );
+        assert_eq!(day("۲۸ نومبر ۲۰۲۶"), Some("2026-11-28".into()));
+        assert_eq!(day("دسمبر 2026"), None);
+    }
+
     /// Regression (a Persian news agency's section): its dates are in the
     /// Solar Hijri calendar, with Persian digits; none was read. 10 Azar
     /// 1405 is 1 December 2026; the year starts on 21 March (1 Farvardin
@@ -2001,6 +2059,11 @@ mod tests {
             Some("2026-12-01".into())
         );
         assert_eq!(day("Rated 3 out of 5 in 2026"), None);
+        // Regression (a Swahili news section): "30 Novemba 2026" and
+        // "Desemba 1, 2026" were no dates.
+        assert_eq!(day("30 Novemba 2026"), Some("2026-11-30".into()));
+        assert_eq!(day("Desemba 1, 2026"), Some("2026-12-01".into()));
+        assert_eq!(day("Imesasishwa 4 Machi 2026"), Some("2026-03-04".into()));
     }
 
     /// Regression (an obituaries list): "June 2, 1938 – March 3, 2024",

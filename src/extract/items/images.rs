@@ -42,16 +42,51 @@ pub(super) fn image_url(el: &Element, base: &Url) -> Option<Url> {
     // People's pictures beside a record (a poster's avatar) are not its
     // own, nor are pictures the page's classes call icons or emoji
     // (`img-icon`: a commenter's picture in their name's link).
-    let decoration_class = el.attr("class").is_some_and(|c| {
-        find_ascii_ci(c.as_bytes(), b"avatar").is_some()
-            || has_part(c.split_ascii_whitespace(), b"-_", &["icon", "emoji"])
-    });
-    if tiny || decoration_class {
+    if tiny || decoration_class(el) {
         return None;
     }
     // Judged by the picture shown, not a lazy loader's placeholder `src`
     // ("blank.gif" with the real picture in `data-src`).
-    let source = img_source(el, base)?;
+    content_source(img_source(el, base)?)
+}
+
+/// True when `el`'s class calls it a person's picture or decoration
+/// (`avatar`, `img-icon`, a chat's `i.emoji`).
+fn decoration_class(el: &Element) -> bool {
+    el.attr("class").is_some_and(|c| {
+        find_ascii_ci(c.as_bytes(), b"avatar").is_some()
+            || has_part(c.split_ascii_whitespace(), b"-_", &["icon", "emoji"])
+    })
+}
+
+/// The picture an element other than `img` shows as its CSS background
+/// (`style="background-image: url(…)"`, a news theme's thumbnail box or a
+/// channel's photo link), read from its lazy loader's `data-src` first as
+/// an `img` is ([`img_source`]), when it names no decoration.
+pub(super) fn background_image(el: &Element, base: &Url) -> Option<Url> {
+    let styled = el
+        .attr("style")
+        .is_some_and(|s| background_url(s).is_some());
+    if !styled || decoration_class(el) {
+        return None;
+    }
+    content_source(img_source(el, base)?)
+}
+
+/// The address in a `style`'s `background-image: url(…)` (or
+/// `background: … url(…)`), quotes trimmed.
+fn background_url(style: &str) -> Option<&str> {
+    let at = find_ascii_ci(style.as_bytes(), b"background")?;
+    let rest = &style[at..];
+    let open = find_ascii_ci(rest.as_bytes(), b"url(")? + 4;
+    let close = rest[open..].find(')')? + open;
+    let url = rest[open..close].trim().trim_matches(['\'', '"']).trim();
+    (!url.is_empty() && !url.starts_with("data:")).then_some(url)
+}
+
+/// `source` unless its file or address names decoration (an icon, a
+/// spacer, an avatar).
+fn content_source(source: Url) -> Option<Url> {
     let path = source.path().to_ascii_lowercase();
     let name = path.rsplit('/').next().unwrap_or("");
     // File names that say what the picture is for.
@@ -111,7 +146,8 @@ pub(super) fn shown_src(el: &Element) -> Option<&str> {
 
 /// The picture an `img` shows, resolved: a lazy-loading attribute first
 /// (`src` then holds a placeholder), then `src`, then the first `srcset`
-/// candidate; inline `data:` images are skipped.
+/// candidate, then an element's CSS background ([`background_image`]);
+/// inline `data:` images are skipped.
 pub fn img_source(el: &Element, base: &Url) -> Option<Url> {
     let candidates = IMG_SOURCE_ATTRS
         .iter()
@@ -127,6 +163,11 @@ pub fn img_source(el: &Element, base: &Url) -> Option<Url> {
                         .next()
                         .map(str::to_string)
                 }),
+        )
+        .chain(
+            el.attr("style")
+                .and_then(background_url)
+                .map(str::to_string),
         );
     for c in candidates {
         if c.trim_start().starts_with("data:") {
@@ -137,4 +178,48 @@ pub fn img_source(el: &Element, base: &Url) -> Option<Url> {
         }
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Regression (a news theme's hero block, a photo pool's tiles): a
+    /// picture shown as an element's CSS background was no record's image.
+    #[test]
+    fn a_css_background_is_read_as_a_picture() {
+        assert_eq!(
+            background_url("width: 164px; background-image: url(\"//cdn.example/p/1_n.jpg\");"),
+            Some("//cdn.example/p/1_n.jpg")
+        );
+        assert_eq!(
+            background_url("background: #000 url('/img/hero.jpg') no-repeat"),
+            Some("/img/hero.jpg")
+        );
+        assert_eq!(background_url("background-color: #fff"), None);
+        assert_eq!(
+            background_url("background-image: url(data:image/gif;base64,R0l)"),
+            None
+        );
+        let base = Url::parse("https://news.example/habari/").expect("static URL");
+        let doc = crate::extract::dom::parse(
+            "<div class=thumb style=\"background-image: url('/up/a-750x536.jpg')\"></div>\
+             <i class=icon style=\"background-image: url('/theme/sprite-icons.png')\"></i>\
+             <i class=emoji style=\"background-image: url('//chat.example/emoji/40/F09F.png')\"></i>",
+        );
+        let shown: Vec<Option<String>> = (0..doc.nodes.len())
+            .filter_map(|i| NodeId::try_from(i).ok())
+            .filter_map(|i| doc.element(i))
+            .filter(|e| e.name == "div" || e.name == "i")
+            .map(|e| background_image(e, &base).map(|u| u.to_string()))
+            .collect();
+        assert_eq!(
+            shown,
+            [
+                Some("https://news.example/up/a-750x536.jpg".to_string()),
+                None,
+                None
+            ]
+        );
+    }
 }

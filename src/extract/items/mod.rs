@@ -253,6 +253,9 @@ pub fn item_from_record(
         {
             image = image_url(el, base);
         }
+        if image.is_none() && name != "img" {
+            image = background_image(el, base);
+        }
         if attr_date.is_none() && !(in_hidden && hidden_date.is_some()) {
             let found = match attribute_date(doc, i, dates) {
                 Some(d) if labelled_latest(doc, record, i) => {

@@ -53,9 +53,45 @@ pub(super) fn headless_group(
         return false;
     }
     let mut own: Vec<usize> = records.iter().map(|r| text_outside_links(doc, r)).collect();
+    let in_blocks = records
+        .iter()
+        .zip(&own)
+        .filter(|&(r, &own)| text_in_blocks(doc, r) * 2 >= own)
+        .count();
     own.sort_unstable();
     let median = own[own.len() / 2];
-    median >= HEADLESS_MIN_TEXT && median as f64 >= 3.0 * mean_title_chars
+    median >= HEADLESS_MIN_TEXT && median as f64 >= 3.0 * mean_title_chars && in_blocks >= half
+}
+
+/// Text bytes outside links that `r` holds in blocks of its own (a
+/// comment's paragraphs, its `div.content`), not in the line its links
+/// stand in: a log's line (a wiki's new page: "14:31, 1 December 2026
+/// Kestrel Ridge Loop (hist) [4,812 bytes] Marisol Ventura (talk |
+/// contribs) (Created page with …)") is all one line, its words the edit
+/// summary beside its links, and is titled by its linked name.
+fn text_in_blocks(doc: &Document, r: &Record) -> usize {
+    let mut total = 0;
+    let mut i = r.start;
+    while i < r.end {
+        match &doc.node(i).data {
+            NodeData::Element(e) if e.name == "a" => {
+                i = doc.node(i).end;
+                continue;
+            }
+            NodeData::Text { text, blank: false } => {
+                let in_block = doc
+                    .ancestors(i)
+                    .take_while(|&a| a > r.start)
+                    .any(|a| doc.tag(a).is_some_and(is_block_element));
+                if in_block {
+                    total += text.trim().len();
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    total
 }
 
 /// True when heading `h` of `record` names the poster, not the post: it

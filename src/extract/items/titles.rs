@@ -773,6 +773,14 @@ pub(super) fn choose_title(
         {
             (title, Some(l.node), None)
         }
+        // A title link that says no word between the words around it (a
+        // result's score "2–1" between its two teams) is read with them.
+        (Some(l), _)
+            if !l.text.chars().any(char::is_alphabetic)
+                && let Some(title) = between_words(doc, l.node) =>
+        {
+            (title, Some(l.node), None)
+        }
         (Some(l), _) if l.on_title_path || in_heading(l) => (link_title(l), Some(l.node), None),
         (_, Some(h)) if link_chars < 4 => (heading_title(h), title_link.map(|l| l.node), None),
         // A heading off the title path, with no link of its own but its
@@ -837,6 +845,25 @@ pub(super) fn choose_title(
         (Some(l), _) => (link_title(l), Some(l.node), None),
         _ => (first_line(doc, record), None, None),
     }
+}
+
+/// Most characters of the words around a link that says none, read as
+/// one title with it ([`between_words`]).
+const MAX_BETWEEN_WORDS_CHARS: usize = 120;
+
+/// The text of link `a`'s parent when words stand on both sides of the
+/// link inside it, and it is short: "Ashcombe Town 2–1 Bramwell Rovers"
+/// around a score linking the match report.
+fn between_words(doc: &Document, a: NodeId) -> Option<String> {
+    let parent = doc.node(a).parent?;
+    let worded = |range: std::ops::Range<NodeId>| {
+        doc.text_of_range(range.start, range.end)
+            .chars()
+            .any(char::is_alphabetic)
+    };
+    let both = worded(parent + 1..a) && worded(doc.node(a).end..doc.node(parent).end);
+    let text = collapse_whitespace(&doc.text(parent));
+    (both && text.chars().count() <= MAX_BETWEEN_WORDS_CHARS).then_some(text)
 }
 
 /// Separators between a heading's name and the date after it.

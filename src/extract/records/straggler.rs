@@ -113,16 +113,18 @@ const FEATURED_LEVELS: usize = 8;
 /// A featured story in a block of its own before the list: the newest
 /// post shown large in the section before the list's section (a news
 /// section's top story beside a market-data box, a company blog's
-/// "Featured" hero over its grid), too far up for the lead scope.
+/// "Featured" hero over its grid), too far up for the lead scope; or a
+/// hero block of a few such stories (a news theme's three newest over
+/// its category's river), each dated.
 /// Walking up from the list's `extent` (below `body`), the element right
 /// before each ancestor is looked at; the first that holds a linked
 /// heading decides (a heading that links nothing, such as the list's
 /// caption "Latest news" or the page's title, is passed over; a
 /// Drupal view's featured story sits before the view holding that
-/// caption and the list). It must hold exactly one
-/// heading whose one link has the records' `shape` and is none of
-/// theirs, and that story must be dated, as most of the list's records
-/// are. Chrome before the list ends the search.
+/// caption and the list). Its headings whose one link has the records'
+/// `shape` and is none of theirs are its stories: one, or a few, at most
+/// [`MAX_LEAD_BLOCK`] and half the list; each must be dated, as most of
+/// the list's records are. Chrome before the list ends the search.
 fn featured(
     doc: &Document,
     records: &[Record],
@@ -149,40 +151,42 @@ fn featured(
             .collect();
         if !headings.is_empty() {
             // The records' dates are read only once a story is found.
-            let dated = |story: &Record| {
-                is_dated(doc, story)
-                    && records.iter().filter(|r| is_dated(doc, r)).count() * 2 > records.len()
-            };
-            return featured_story(doc, records, shape, (block, extent), &headings)
-                .filter(dated)
-                .into_iter()
-                .collect();
+            return featured_stories(doc, records, shape, (block, extent), &headings)
+                .filter(|stories| dated_lead(doc, stories, records))
+                .unwrap_or_default();
         }
     }
     Vec::new()
 }
 
-/// The one story among a featured `block`'s `headings` ([`featured`]).
-fn featured_story(
+/// The stories among a featured `block`'s `headings` ([`featured`]): one,
+/// or a hero block of a few (at most [`MAX_LEAD_BLOCK`], half the list);
+/// `None` when none or more.
+fn featured_stories(
     doc: &Document,
     records: &[Record],
     shape: &ShapePattern,
     (block, list): (NodeId, NodeId),
     headings: &[NodeId],
-) -> Option<Record> {
+) -> Option<Vec<Record>> {
     let targets = Targets::new(doc, records, shape);
-    let mut stories = headings.iter().filter_map(|&h| {
-        let (link, href) = sole_link(doc, h)?;
-        let top = if link < h { link } else { h };
-        let fits = targets.another_of_shape(href) && !heads_headlines(doc, top);
-        fits.then_some((top, href))
-    });
-    let (top, href) = stories.next()?;
-    if stories.next().is_some() {
-        return None;
-    }
+    let limit = MAX_LEAD_BLOCK.min(records.len() / 2).max(1);
     let scope = doc.node(block).parent?;
-    Some(record_for(doc, top, scope, list, shape, href))
+    let mut stories = Vec::new();
+    for &h in headings {
+        let Some((link, href)) = sole_link(doc, h) else {
+            continue;
+        };
+        let top = if link < h { link } else { h };
+        if !targets.another_of_shape(href) || heads_headlines(doc, top) {
+            continue;
+        }
+        if stories.len() == limit {
+            return None;
+        }
+        stories.push(record_for(doc, top, scope, list, shape, href));
+    }
+    (!stories.is_empty()).then_some(stories)
 }
 
 /// What a straggler's link is checked against: the records' `shape`, and
