@@ -1810,3 +1810,15 @@ fn a_log_line_is_titled_by_its_linked_name_not_its_summary() {
 fn urdu_month_names_date_the_stories() {
     check("urdu_news_list");
 }
+
+/// Regression (a phpBB thread): every post is headed by the thread's
+/// subject ("Re: 1x12 czy 2x12 na gravela pod bikepacking?"), so the
+/// posts were read as titled, by their posters' names, and five posts of
+/// repeat posters were lost as duplicates of their profile links. A
+/// subject most posts repeat (a reply mark aside) titles none; each post
+/// is titled by its own words, past the post it quotes, and linked by its
+/// subject's `./viewtopic.php?p=…#p…`, whose fragment names the post.
+#[test]
+fn a_threads_repeated_subject_titles_no_post() {
+    check("polish_forum_thread_posts");
+}

@@ -250,6 +250,7 @@ pub fn item_from_record(
             && image.is_none()
             && !is_shared_image(el, &plan.shared_images)
             && !in_icon_box(doc, i)
+            && !in_poster_profile(doc, record, i)
         {
             image = image_url(el, base);
         }
@@ -288,8 +289,13 @@ pub fn item_from_record(
     // its text is often the record's date ("Feb 12th, 2024").
     let termed = heading.is_some_and(|h| doc.is_tag(h, "dt"));
     let (title, link_node, title_link, title_heading) = if plan.headless && !termed {
-        let (title, link, title_link) =
-            headless_title(doc, record, &links, &plan.permalinks, dates);
+        let (title, link, title_link) = headless_title(
+            doc,
+            record,
+            &links,
+            (&plan.permalinks, plan.subjects),
+            dates,
+        );
         (title, link, title_link, None)
     } else {
         let (title, link, heading) = choose_title(doc, record, &links, heading, plan, dates);

@@ -56,6 +56,10 @@ pub struct TitlePlan {
     /// post's "Aside" format label under its `h2` titles, a body's `h4`)
     /// titles no record ([`TitlePlan::is_subheading`]).
     pub title_level: Option<usize>,
+    /// The records' headings mostly say one thing, a thread's subject
+    /// (`posts::repeats_subject`): a headless group's posts are titled by
+    /// their words, not by it.
+    pub subjects: bool,
 }
 
 /// Steps up from a title link looked at for the heading it stands in.
@@ -491,7 +495,9 @@ pub fn plan_titles(doc: &Document, records: &[Record], dates: &DateContext) -> T
         _ => Default::default(),
     };
     let in_headings = best.is_some_and(|st| st.heading * 2 > st.records);
+    let subjects = headless && super::posts::repeats_subject(doc, records);
     TitlePlan {
+        subjects,
         path,
         in_headings,
         title_level: best

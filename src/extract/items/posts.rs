@@ -37,16 +37,14 @@ pub(super) fn headless_group(
         return false;
     }
     let half = records.len().div_ceil(2);
-    let with_heading = records
-        .iter()
-        .filter(|r| {
-            (r.start..r.end).any(|i| {
-                doc.tag(i).is_some_and(is_heading)
-                    && doc.text_bytes(i) > 0
-                    && !is_byline_heading(doc, r, i)
-            })
-        })
-        .count();
+    let with_heading = if repeats_subject(doc, records) {
+        0
+    } else {
+        records
+            .iter()
+            .filter(|r| first_heading(doc, r).is_some())
+            .count()
+    };
     let with_permalink = permalinks.iter().filter(|p| p.is_some()).count();
     let mixed = titled_by_permalinks && with_heading < records.len();
     if (with_heading >= half && !mixed) || with_permalink < half {
@@ -92,6 +90,52 @@ fn text_in_blocks(doc: &Document, r: &Record) -> usize {
         i += 1;
     }
     total
+}
+
+/// The record's first heading with text that does not name its poster.
+fn first_heading(doc: &Document, r: &Record) -> Option<NodeId> {
+    (r.start..r.end).find(|&i| {
+        doc.tag(i).is_some_and(is_heading) && doc.text_bytes(i) > 0 && !is_byline_heading(doc, r, i)
+    })
+}
+
+/// Most characters of the reply mark a post's subject opens with ("Re:",
+/// "Odp:", "AW:").
+const MAX_REPLY_MARK_CHARS: usize = 4;
+
+/// True when most of the records' headings say one thing: a forum
+/// thread's posts, each headed by the thread's subject ("Re: 1x12 czy
+/// 2x12 na gravela?" under the first post's "1x12 czy 2x12 na
+/// gravela?"), a reply mark aside. Such a heading titles no post: the
+/// posts are read as comments are ([`headless_group`], [`lead_heading`]).
+pub(super) fn repeats_subject(doc: &Document, records: &[Record]) -> bool {
+    let mut subjects: Vec<String> = records
+        .iter()
+        .filter_map(|r| first_heading(doc, r))
+        .map(|h| without_reply_mark(&collapse_whitespace(&doc.text(h))).to_lowercase())
+        .collect();
+    let headed = subjects.len();
+    subjects.sort_unstable();
+    let most = subjects
+        .chunk_by(|a, b| a == b)
+        .map(<[String]>::len)
+        .max()
+        .unwrap_or(0);
+    headed >= 3 && most * 2 > headed
+}
+
+/// A post's subject without the reply mark it opens with ("Re: …").
+fn without_reply_mark(subject: &str) -> &str {
+    match subject.split_once(':') {
+        Some((mark, rest))
+            if !mark.is_empty()
+                && mark.chars().count() <= MAX_REPLY_MARK_CHARS
+                && mark.chars().all(char::is_alphabetic) =>
+        {
+            rest.trim()
+        }
+        _ => subject,
+    }
 }
 
 /// True when heading `h` of `record` names the poster, not the post: it
@@ -293,15 +337,22 @@ pub(super) fn names_permalink(
 const OWN_ANCHOR_NODES: NodeId = 64;
 
 /// True when link `a` goes to the record's own place on the page: its
-/// `href` is a fragment naming the record or an anchor at its start,
-/// before any of its text (a forum post's subject linking `#p512340`, the
-/// post's `id` and its `<a name=p512340>`); not a block inside it (a
-/// publication's "BibTeX" toggle to its `#bib-…` entry).
+/// `href`'s fragment names the record or an anchor at its start, before
+/// any of its text (a forum post's subject linking `#p512340`, or, from a
+/// link with text, `./viewtopic.php?p=512340#p512340` as phpBB writes it;
+/// the post's `id`
+/// and its `<a name=p512340>`); not a block inside it (a publication's
+/// "BibTeX" toggle to its `#bib-…` entry).
 pub(super) fn links_to_own_anchor(doc: &Document, record: &Record, a: NodeId) -> bool {
     let Some(fragment) = doc
         .element(a)
         .and_then(|e| e.attr("href"))
-        .and_then(|h| h.trim().strip_prefix('#'))
+        .and_then(|h| h.trim().split_once('#'))
+        // Another page's address before the fragment only on a link that
+        // says something: a comment's vote arrow (`vote?id=12&how=up#12`)
+        // is no permalink.
+        .filter(|(page, _)| page.is_empty() || doc.text_bytes(a) > 0)
+        .map(|(_, f)| f)
         .filter(|f| !f.is_empty())
     else {
         return false;
@@ -432,7 +483,7 @@ pub(super) fn headless_title(
     doc: &Document,
     record: &Record,
     links: &[LinkInfo],
-    permalinks: &rustc_hash::FxHashSet<NodeId>,
+    (permalinks, subjects): (&rustc_hash::FxHashSet<NodeId>, bool),
     dates: &DateContext,
 ) -> (String, Option<NodeId>, Option<NodeId>) {
     let permalink = links
@@ -441,7 +492,8 @@ pub(super) fn headless_title(
             permalinks.contains(&l.node) || names_permalink(doc, record, l.node, &l.text, dates)
         })
         .map(|l| l.node);
-    if let Some(h) = lead_heading(doc, record, permalink) {
+    // A thread's subject over every post titles none ([`repeats_subject`]).
+    if let Some(h) = lead_heading(doc, record, permalink).filter(|_| !subjects) {
         let own = links.iter().find(|l| doc.contains(h, l.node));
         // A heading that is its link is titled as links are (badges out).
         let title = match own {
@@ -781,6 +833,16 @@ pub(super) fn is_signature(e: &Element) -> bool {
 /// lines beside each of their posts, like a signature.
 pub(super) fn is_poster_profile(e: &Element) -> bool {
     class_names(e, b"profile")
+}
+
+/// True when node `i` of `record` lies in its poster's profile
+/// ([`is_poster_profile`]): a moderator's rank badge there is no picture
+/// of the post's.
+pub(super) fn in_poster_profile(doc: &Document, record: &Record, i: NodeId) -> bool {
+    doc.ancestors(i)
+        .take_while(|&a| a > record.start)
+        .filter_map(|a| doc.element(a))
+        .any(is_poster_profile)
 }
 
 /// Class words of the one who answers a review: the business's owner or
