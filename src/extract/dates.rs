@@ -965,8 +965,8 @@ const THAI_MONTHS: &[(&str, u32)] = &[
 
 /// Hindi month names, with the spellings of their nasal and nukta
 /// ("नवंबर" and "नवम्बर", "फ़रवरी" written with a combining or a
-/// precomposed nukta, or none): "30 नवंबर 2026". Read by their own
-/// pattern, as [`ARABIC_MONTHS`] are.
+/// precomposed nukta, or none): "30 नवंबर 2026". Read by the pattern of
+/// [`ARABIC_MONTHS`].
 const HINDI_MONTHS: &[(&str, u32)] = &[
     ("जनवरी", 1),
     ("फ़रवरी", 2),
@@ -990,8 +990,8 @@ const HINDI_MONTHS: &[(&str, u32)] = &[
 ];
 
 /// Urdu month names (the Gregorian months): "30 نومبر 2026", and the
-/// first of the month written as a word, "یکم دسمبر 2026". Read by their
-/// own pattern, as [`ARABIC_MONTHS`] are.
+/// first of the month written as a word, "یکم دسمبر 2026". Read by the
+/// pattern of [`ARABIC_MONTHS`].
 const URDU_MONTHS: &[(&str, u32)] = &[
     ("جنوری", 1),
     ("فروری", 2),
@@ -1230,13 +1230,22 @@ fn build_patterns() -> Vec<Pattern> {
                 WEEKDAYS.join("|")
             ),
         ),
-        // ٣٠ نوفمبر ٢٠٢٦, 30 تشرين الثاني 2026 (Arabic-Indic digits are
-        // read as ASCII ones first, see `foreign_digits_to_ascii`)
+        // ٣٠ نوفمبر ٢٠٢٦, 30 تشرين الثاني 2026, and the same in Urdu and
+        // Hindi: 30 نومبر 2026, یکم دسمبر 2026 ("the first", read as day 1:
+        // a date without a day is the month's first), 30 नवंबर 2026, 18:45
+        // (Arabic-Indic and Devanagari digits are read as ASCII ones first,
+        // see `foreign_digits_to_ascii`)
         both(
             Kind::Calendar,
             format!(
-                r"(?P<d>[0-9]{{1,2}})\s+(?P<mname>{})\s*[،,]?\s*(?P<y>[0-9]{{4}}){opt_time}",
-                alternation(ARABIC_MONTHS.iter().map(|(n, _)| *n))
+                r"(?:(?P<d>[0-9]{{1,2}})|{URDU_FIRST_DAY})\s+(?P<mname>{})\s*[،,]?\s*(?P<y>[0-9]{{4}}){opt_time}",
+                alternation(
+                    ARABIC_MONTHS
+                        .iter()
+                        .chain(URDU_MONTHS)
+                        .chain(HINDI_MONTHS)
+                        .map(|(n, _)| *n)
+                )
             ),
         ),
         // 30 พ.ย. 2569 10:45 น., 30 พฤศจิกายน 2569 (Buddhist era, see
@@ -1246,24 +1255,6 @@ fn build_patterns() -> Vec<Pattern> {
             format!(
                 r"(?P<d>[0-9]{{1,2}})\s*(?P<mname>{})\.?\s*(?P<yb>[0-9]{{4}}){opt_time}",
                 alternation(THAI_MONTHS.iter().map(|(n, _)| *n))
-            ),
-        ),
-        // 30 नवंबर 2026, 18:45 IST (Devanagari digits are read as ASCII
-        // ones first)
-        both(
-            Kind::Calendar,
-            format!(
-                r"(?P<d>[0-9]{{1,2}})\s+(?P<mname>{})\s*,?\s*(?P<y>[0-9]{{4}}){opt_time}",
-                alternation(HINDI_MONTHS.iter().map(|(n, _)| *n))
-            ),
-        ),
-        // 30 نومبر 2026, یکم دسمبر 2026 ("the first", read as day 1: a
-        // date without a day is the month's first)
-        both(
-            Kind::Calendar,
-            format!(
-                r"(?:(?P<d>[0-9]{{1,2}})|{URDU_FIRST_DAY})\s+(?P<mname>{})\s*[،,]?\s*(?P<y>[0-9]{{4}}){opt_time}",
-                alternation(URDU_MONTHS.iter().map(|(n, _)| *n))
             ),
         ),
         // ۱۰ آذر ۱۴۰۵ - ۱۸:۳۰ (Solar Hijri, see `solar_hijri`; Persian

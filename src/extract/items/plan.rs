@@ -57,7 +57,7 @@ pub struct TitlePlan {
     /// titles no record ([`TitlePlan::is_subheading`]).
     pub title_level: Option<usize>,
     /// The records' headings mostly say one thing, a thread's subject
-    /// (`posts::repeats_subject`): a headless group's posts are titled by
+    /// (see `posts::headless_group`): a headless group's posts are titled by
     /// their words, not by it.
     pub subjects: bool,
 }
@@ -466,7 +466,7 @@ pub fn plan_titles(doc: &Document, records: &[Record], dates: &DateContext) -> T
         let own = st.links.iter().filter(|l| permalink_set.contains(l));
         own.count() * 2 > st.links.len()
     });
-    let headless = headless_group(
+    let (headless, subjects) = headless_group(
         doc,
         records,
         &permalinks,
@@ -495,7 +495,6 @@ pub fn plan_titles(doc: &Document, records: &[Record], dates: &DateContext) -> T
         _ => Default::default(),
     };
     let in_headings = best.is_some_and(|st| st.heading * 2 > st.records);
-    let subjects = headless && super::posts::repeats_subject(doc, records);
     TitlePlan {
         subjects,
         path,

@@ -26,29 +26,31 @@ pub(super) const HEADLESS_MIN_TEXT: usize = 60;
 /// (`titled_by_permalinks`): a live blog's entries, some with a headline
 /// and some only words, each linked by its timestamp. Each is then titled
 /// by its heading ([`lead_heading`]) or its words, never by its time.
+///
+/// Gives whether the group is headless, and whether its headings repeat
+/// one subject ([`repeats_subject`]), which then titles none of its posts.
 pub(super) fn headless_group(
     doc: &Document,
     records: &[Record],
     permalinks: &[Option<NodeId>],
     mean_title_chars: f64,
     titled_by_permalinks: bool,
-) -> bool {
+) -> (bool, bool) {
     if records.len() < 2 || mean_title_chars >= HEADLESS_MAX_TITLE_CHARS {
-        return false;
+        return (false, false);
     }
     let half = records.len().div_ceil(2);
-    let with_heading = if repeats_subject(doc, records) {
+    let headings: Vec<Option<NodeId>> = records.iter().map(|r| first_heading(doc, r)).collect();
+    let subjects = repeats_subject(doc, &headings);
+    let with_heading = if subjects {
         0
     } else {
-        records
-            .iter()
-            .filter(|r| first_heading(doc, r).is_some())
-            .count()
+        headings.iter().flatten().count()
     };
     let with_permalink = permalinks.iter().filter(|p| p.is_some()).count();
     let mixed = titled_by_permalinks && with_heading < records.len();
     if (with_heading >= half && !mixed) || with_permalink < half {
-        return false;
+        return (false, false);
     }
     let mut own: Vec<usize> = records.iter().map(|r| text_outside_links(doc, r)).collect();
     let in_blocks = records
@@ -58,7 +60,9 @@ pub(super) fn headless_group(
         .count();
     own.sort_unstable();
     let median = own[own.len() / 2];
-    median >= HEADLESS_MIN_TEXT && median as f64 >= 3.0 * mean_title_chars && in_blocks >= half
+    let headless =
+        median >= HEADLESS_MIN_TEXT && median as f64 >= 3.0 * mean_title_chars && in_blocks >= half;
+    (headless, headless && subjects)
 }
 
 /// Text bytes outside links that `r` holds in blocks of its own (a
@@ -103,16 +107,16 @@ fn first_heading(doc: &Document, r: &Record) -> Option<NodeId> {
 /// "Odp:", "AW:").
 const MAX_REPLY_MARK_CHARS: usize = 4;
 
-/// True when most of the records' headings say one thing: a forum
+/// True when most of the records' first `headings` say one thing: a forum
 /// thread's posts, each headed by the thread's subject ("Re: 1x12 czy
 /// 2x12 na gravela?" under the first post's "1x12 czy 2x12 na
 /// gravela?"), a reply mark aside. Such a heading titles no post: the
 /// posts are read as comments are ([`headless_group`], [`lead_heading`]).
-pub(super) fn repeats_subject(doc: &Document, records: &[Record]) -> bool {
-    let mut subjects: Vec<String> = records
+fn repeats_subject(doc: &Document, headings: &[Option<NodeId>]) -> bool {
+    let mut subjects: Vec<String> = headings
         .iter()
-        .filter_map(|r| first_heading(doc, r))
-        .map(|h| without_reply_mark(&collapse_whitespace(&doc.text(h))).to_lowercase())
+        .flatten()
+        .map(|&h| without_reply_mark(&collapse_whitespace(&doc.text(h))).to_lowercase())
         .collect();
     let headed = subjects.len();
     subjects.sort_unstable();

@@ -331,30 +331,39 @@ fn date_tail(doc: &Document, node: NodeId) -> Option<NodeId> {
 /// in a disclosure's summary): the title is the name before the date, and
 /// the words after it are the record's tagline.
 fn date_inside(doc: &Document, node: NodeId) -> Option<NodeId> {
-    let children: Vec<NodeId> = shown_children(doc, node).collect();
-    let at = children.iter().position(|&c| {
-        doc.element(c).is_some_and(|e| {
-            e.name == "time"
-                || e.attr("class").is_some_and(|class| {
-                    has_part(class.split_ascii_whitespace(), b"-_", DATE_BADGE_PARTS)
-                })
-        })
-    })?;
-    let separator = *children.get(at.checked_sub(1)?)?;
+    let mut children = shown_children(doc, node);
+    let mut separator = None;
+    loop {
+        let c = children.next()?;
+        if doc.element(c).is_some_and(names_date) {
+            break;
+        }
+        separator = Some(c);
+    }
+    let separator = separator?;
     let text = doc.text(separator);
-    let is_separator = !text.trim().is_empty()
-        && text
-            .trim()
+    let named = || {
+        doc.text_of_range(node, separator)
             .chars()
-            .all(|ch| DATE_SEPARATORS.contains(&ch) || ch.is_whitespace());
-    let named = doc
-        .text_of_range(node, separator)
+            .any(char::is_alphanumeric)
+    };
+    let after = children.any(|c| doc.text(c).chars().any(char::is_alphabetic));
+    (after && !text.trim().is_empty() && only_separators(&text) && named()).then_some(separator)
+}
+
+/// True when element `e` is a date: a `<time>`, or classed as one
+/// ([`DATE_BADGE_PARTS`]).
+fn names_date(e: &Element) -> bool {
+    e.name == "time"
+        || e.attr("class")
+            .is_some_and(|class| has_part(class.split_ascii_whitespace(), b"-_", DATE_BADGE_PARTS))
+}
+
+/// True when `text` holds nothing but [`DATE_SEPARATORS`] and spaces.
+fn only_separators(text: &str) -> bool {
+    text.trim()
         .chars()
-        .any(char::is_alphanumeric);
-    let after = children[at + 1..]
-        .iter()
-        .any(|&c| doc.text(c).chars().any(char::is_alphabetic));
-    (is_separator && named && after).then_some(separator)
+        .all(|ch| DATE_SEPARATORS.contains(&ch) || ch.is_whitespace())
 }
 
 /// The label badge right before a dropped trailing date `date`, with
@@ -362,10 +371,7 @@ fn date_inside(doc: &Document, node: NodeId) -> Option<NodeId> {
 /// class=badge-beta>Beta</span> — <time>29 October 2026</time>"): the
 /// title ends before the badge too, when a headline or version stays.
 fn label_before_date(doc: &Document, node: NodeId, date: NodeId) -> Option<NodeId> {
-    let separator = |c: NodeId| {
-        matches!(&doc.node(c).data, NodeData::Text { text, .. }
-            if text.trim().chars().all(|ch| DATE_SEPARATORS.contains(&ch) || ch.is_whitespace()))
-    };
+    let separator = |c: NodeId| matches!(&doc.node(c).data, NodeData::Text { text, .. } if only_separators(text));
     let badge = doc
         .children(node)
         .take_while(|&c| c < date)
@@ -446,7 +452,7 @@ pub(super) fn title_badges(doc: &Document, node: NodeId) -> (Option<NodeId>, Opt
             && (c..doc.node(c).end).any(|i| doc.is_tag(i, "a"))
             && is_action_text(&doc.text(c));
         let decoration = decoration || control;
-        let date = e.name == "time" || part(DATE_BADGE_PARTS) || decoration;
+        let date = names_date(e) || decoration;
         let short = bytes <= MAX_BADGE_BYTES;
         let label = short
             && (part(BADGE_CLASS_PARTS) || {
