@@ -1143,6 +1143,8 @@ fn build_patterns() -> Vec<Pattern> {
     );
     let counts = RELATIVE_COUNT_WORDS.join("|");
     let weekday = format!(r"(?:(?i:{})\.?,?\s+)?", WEEKDAYS.join("|"));
+    // The weekday before a date without its year, kept: it tells the year.
+    let named_weekday = format!(r"(?:(?P<wd>(?i:{})){AB}\.?,?\s+)?", WEEKDAYS.join("|"));
     // "5th", and "5 th" where markup split the suffix off ("Jul 24<sup>th</sup>").
     let ordinal = format!(r"(?:\s*(?:st|nd|rd|th){AB})?");
 
@@ -1281,13 +1283,19 @@ fn build_patterns() -> Vec<Pattern> {
         // Mar 5 / March 5th, 14:30 (no year; capitalised names in running text)
         split(
             Kind::Calendar,
-            format!(r"{weekday}{english_months_any}\s*(?P<d>[0-9]{{1,2}}){ordinal}{opt_time}"),
-            format!(r"{english_months_caps}\s*(?P<d>[0-9]{{1,2}}){ordinal}{opt_time}"),
+            format!(
+                r"{named_weekday}{english_months_any}\s*(?P<d>[0-9]{{1,2}}){ordinal}{opt_time}"
+            ),
+            format!(
+                r"{named_weekday}{english_months_caps}\s*(?P<d>[0-9]{{1,2}}){ordinal}{opt_time}"
+            ),
         ),
         // 5 March / 5th March (no year, whole strings only)
         whole_only(
             Kind::Calendar,
-            format!(r"{weekday}(?P<d>[0-9]{{1,2}}){ordinal}(?:\s+of)?\s+{english_months_any}"),
+            format!(
+                r"{named_weekday}(?P<d>[0-9]{{1,2}}){ordinal}(?:\s+of)?\s+{english_months_any}"
+            ),
         ),
         // 2024年3月5日 14:30, 2024年03月05日
         both(
@@ -1496,9 +1504,33 @@ fn calendar(
 ) -> Option<DateTime<FixedOffset>> {
     let date = match year {
         Some(y) => NaiveDate::from_ymd_opt(y, month, day)?,
-        None => infer_year(month, day, ctx)?,
+        None => c
+            .name("wd")
+            .and_then(|wd| year_of_weekday(wd.as_str(), month, day, ctx))
+            .map_or_else(|| infer_year(month, day, ctx), Some)?,
     };
     at_time(c, date, ctx)
+}
+
+/// The day `month`/`day` in the year, of the one before, this one and the
+/// next, whose weekday is `weekday` ("Sat, December 5": 2026, when
+/// December 5 of 2025 was a Friday), nearest today (or
+/// `ctx.year_near`); `None` when none is, or two are.
+fn year_of_weekday(weekday: &str, month: u32, day: u32, ctx: &DateContext) -> Option<NaiveDate> {
+    let near = ctx.year_near.unwrap_or_else(|| local_today(ctx));
+    let wd = weekday.get(..3)?.to_ascii_lowercase();
+    let mut fits = (near.year() - 1..=near.year() + 1)
+        .filter_map(|y| NaiveDate::from_ymd_opt(y, month, day))
+        .filter(|d| {
+            d.weekday()
+                .to_string()
+                .to_ascii_lowercase()
+                .starts_with(&wd)
+        });
+    match (fits.next(), fits.next()) {
+        (Some(d), None) => Some(d),
+        _ => None,
+    }
 }
 
 /// Current year, or the previous one when the date would be in the future;
@@ -2082,6 +2114,28 @@ mod tests {
             yearless.as_deref().is_some_and(|d| d.ends_with("-06-02")),
             "{yearless:?}"
         );
+    }
+
+    /// Regression (a game store's news hub): an event "Sat, December 5",
+    /// its year left out, was read as the past December 5 (a Friday, in
+    /// 2025); the weekday names the year, a coming one too. Without a
+    /// weekday, or with one no nearby year has, the day is the last one
+    /// past.
+    #[test]
+    fn a_weekday_names_the_year_of_a_yearless_date() {
+        let ctx = DateContext::utc_at(2026, 12, 1, 9);
+        let day = |t: &str| find_date(t, &ctx).map(|(d, _)| d.format("%Y-%m-%d").to_string());
+        assert_eq!(day("Sat, December 5 · 10:00"), Some("2026-12-05".into()));
+        assert_eq!(day("Saturday December 5"), Some("2026-12-05".into()));
+        assert_eq!(day("Fri, December 5"), Some("2025-12-05".into()));
+        assert_eq!(
+            parse_date("Thu 3 December", &ctx).map(|d| d.format("%Y-%m-%d").to_string()),
+            Some("2026-12-03".into())
+        );
+        assert_eq!(day("December 5"), Some("2025-12-05".into()));
+        // No year around has December 5 on a Monday (2025 a Friday, 2026
+        // a Saturday, 2027 a Sunday): the last one past, as without one.
+        assert_eq!(day("Mon, December 5"), Some("2025-12-05".into()));
     }
 
     /// Regression (a preprint listing's "New submissions for Mon, 30 Nov

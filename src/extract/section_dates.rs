@@ -925,10 +925,16 @@ mod tests {
         assert_eq!(days_at(html, &ctx), vec![None; 5]);
         // One month heading above the whole list does not split it: the
         // reader's year, the latest that is not ahead.
-        let html = "<h2>December 2026</h2><ul><li>Thu 3 Dec</li><li>Sat 5 Dec</li></ul>";
+        let html = "<h2>December 2026</h2><ul><li>3 Dec</li><li>5 Dec</li></ul>";
         assert_eq!(
             read_in_sections(html, &ctx),
             some(&["2025-12-03", "2025-12-05"])
+        );
+        // Unless the days' weekdays name their year.
+        let html = "<h2>December 2026</h2><ul><li>Thu 3 Dec</li><li>Sat 5 Dec</li></ul>";
+        assert_eq!(
+            read_in_sections(html, &ctx),
+            some(&["2026-12-03", "2026-12-05"])
         );
     }
 

@@ -125,6 +125,16 @@ fn has_extension(href: &str, extensions: &[&str]) -> bool {
         .any(|e| crate::extract::dom::ends_with_ascii_ci(path, e))
 }
 
+/// File extensions of pictures: a link to one shows a photo, it is no
+/// page of the record's.
+const PICTURE_EXTENSIONS: &[&str] = &[".jpg", ".jpeg", ".png", ".gif", ".webp", ".avif"];
+
+/// True when `href` names a picture file (a review's photo, opened in a
+/// lightbox).
+pub(super) fn is_picture_file(href: &str) -> bool {
+    has_extension(href, PICTURE_EXTENSIONS)
+}
+
 /// File extensions of documents a record may attach (a notice's PDF).
 const DOCUMENT_EXTENSIONS: &[&str] = &[
     ".pdf", ".doc", ".docx", ".odt", ".rtf", ".xls", ".xlsx", ".ods", ".csv", ".ppt", ".pptx",

@@ -339,10 +339,15 @@ pub fn item_from_record(
             // own is linked by its PDF, not by its first author's site).
             match heading.is_some_and(|h| titles::unlinked_headline(doc, h, &links, plan)) {
                 true => record_anchor(doc, record, base),
+                // A post without a page of its own (a review) is not
+                // linked by the photo it shows.
                 false => links
                     .iter()
+                    .filter(|l| !(plan.headless && is_picture_file(l.url.path())))
                     .find(|l| !plan::in_author_list(doc, record, l.node))
-                    .or(links.first())
+                    .or(links
+                        .first()
+                        .filter(|l| !(plan.headless && is_picture_file(l.url.path()))))
                     .map(|l| l.url.clone()),
             }
         });

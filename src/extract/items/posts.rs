@@ -16,7 +16,8 @@ pub(super) const HEADLESS_MAX_TITLE_CHARS: f64 = 25.0;
 pub(super) const HEADLESS_MIN_TEXT: usize = 60;
 
 /// Comments, replies and status posts have no headline: no heading, a
-/// permalink whose text is the time it was posted (or "permalink"), and
+/// permalink whose text is the time it was posted (or "permalink"; or no
+/// link to a page at all, as a shop's reviews have), and
 /// much more text of their own than in any link (the only short, regular
 /// link is the author's name). Such a group takes its titles from the
 /// records' text instead of the author links.
@@ -49,7 +50,10 @@ pub(super) fn headless_group(
     };
     let with_permalink = permalinks.iter().filter(|p| p.is_some()).count();
     let mixed = titled_by_permalinks && with_heading < records.len();
-    if (with_heading >= half && !mixed) || with_permalink < half {
+    // Posts that link no page of their own (a shop's reviews, a photo
+    // in a lightbox on a few) are read as comments without permalinks.
+    let linking = || records.iter().filter(|r| links_a_page(doc, r)).count();
+    if (with_heading >= half && !mixed) || (with_permalink < half && linking() >= half) {
         return (false, false);
     }
     let mut own: Vec<usize> = records.iter().map(|r| text_outside_links(doc, r)).collect();
@@ -63,6 +67,17 @@ pub(super) fn headless_group(
     let headless =
         median >= HEADLESS_MIN_TEXT && median as f64 >= 3.0 * mean_title_chars && in_blocks >= half;
     (headless, headless && subjects)
+}
+
+/// True when `r` holds a link to a page: any link but one to a picture
+/// file ([`is_picture_file`]).
+fn links_a_page(doc: &Document, r: &Record) -> bool {
+    (r.start..r.end).any(|i| {
+        doc.element(i)
+            .filter(|e| e.name == "a")
+            .and_then(|e| e.attr("href"))
+            .is_some_and(|h| !is_picture_file(h))
+    })
 }
 
 /// Text bytes outside links that `r` holds in blocks of its own (a
@@ -751,6 +766,7 @@ pub(super) fn body_block(
                     && doc
                         .element(i)
                         .is_some_and(|e| is_poster_profile(e) || is_owner_reply(e)))
+                || (i > record.start && is_dated_reply(doc, i))
                 || is_comment_under(doc, record, i)
         };
         if i >= unread_end && unread() {
@@ -796,12 +812,28 @@ pub(super) fn body_block(
     let apart = (record.start..record.end)
         .filter(|&i| doc.element(i).is_some() && permalink.is_none_or(|p| !doc.contains(i, p)));
     let size = |i: NodeId| doc.node(i).end - i;
+    // A short post among its header's words ("Gorgeous!" under the
+    // reviewer's name, place and date), where only the whole record holds
+    // most of them: the block its class names the body, holding the most
+    // of the post's words.
+    let named_body = || {
+        apart
+            .clone()
+            .filter(|&i| i > record.start && own(i) > 0)
+            .filter(|&i| !quoted[(i - record.start) as usize] && says_own(i))
+            .filter(|&i| doc.element(i).is_some_and(names_body))
+            .max_by_key(|&i| (own(i), std::cmp::Reverse(size(i))))
+    };
     apart
         .clone()
         .filter(|&i| {
             own(i) * 10 >= total * 6 && !quoted[(i - record.start) as usize] && says_own(i)
         })
         .min_by_key(|&i| (size(i), std::cmp::Reverse(i)))
+        .and_then(|b| match b == record.start {
+            true => named_body().or(Some(b)),
+            false => Some(b),
+        })
         .map(|b| paragraphs_block(doc, record, b, permalink))
         .or_else(|| {
             // The most of the poster's own words first: a chat message's
@@ -862,6 +894,18 @@ pub(super) fn is_owner_reply(e: &Element) -> bool {
         && ANSWER_CLASSES.iter().any(|w| class_names(e, w))
 }
 
+/// True for a reply posted under the record, whoever wrote it: an
+/// element (no link or button) whose class names an answer and whose
+/// words carry a date (a shop review's `div.rvw-review__reply`,
+/// "Response from the seller · Nov 29, 2026" and its words). Only
+/// elements of such a class have their text read.
+fn is_dated_reply(doc: &Document, i: NodeId) -> bool {
+    doc.element(i).is_some_and(|e| {
+        !matches!(e.name.as_str(), "a" | "button")
+            && ANSWER_CLASSES.iter().any(|w| class_names(e, w))
+    }) && may_hold_date(&doc.text(i))
+}
+
 /// True for a quotation: a `blockquote` or an element whose class names a
 /// quote (another poster's words, with its "… said:" line). Script hooks
 /// (`js-selectToQuote` on XenForo's whole message body) name what a
@@ -873,6 +917,21 @@ pub(super) fn is_quotation(e: &Element) -> bool {
     (e.name == "blockquote" && !POST_BODY_CLASSES.iter().any(|w| class_names(e, w)))
         || class_names(e, b"quote")
         || is_link_preview(e)
+}
+
+/// Last parts of a class that names a post's body (`rvw-review__body`,
+/// `comment-content`, `review-text`).
+const BODY_CLASS_ENDS: &[&str] = &["body", "content", "text"];
+
+/// True when a class token of `e` ends in a part naming a body
+/// ([`BODY_CLASS_ENDS`]), after `_` or `-`, or is that part alone.
+fn names_body(e: &Element) -> bool {
+    e.attr("class").is_some_and(|c| {
+        c.split_ascii_whitespace().any(|t| {
+            let last = t.rsplit(['_', '-']).next().unwrap_or(t);
+            BODY_CLASS_ENDS.iter().any(|b| last.eq_ignore_ascii_case(b))
+        })
+    })
 }
 
 /// Class words of the element holding a post's own words.

@@ -435,13 +435,17 @@ const DATE_ATTRS: &[&str] = &["datetime", "data-datetime", "data-date", "data-ti
 /// Attributes that hold an element's tooltip: `title`, and where the
 /// tooltip libraries keep it (`data-tippy-content` for Tippy.js,
 /// `data-original-title` / `data-bs-original-title` once Bootstrap has
-/// taken the `title` over, `data-tooltip`).
+/// taken the `title` over, `data-tooltip`, and Fomantic and Semantic UI's
+/// popups' `data-tooltip-content` and `data-content`, as a Gitea or Gogs
+/// issue list's "opened 3 days ago" keeps its time).
 const TOOLTIP_ATTRS: &[&str] = &[
     "title",
     "data-tippy-content",
     "data-original-title",
     "data-bs-original-title",
     "data-tooltip",
+    "data-tooltip-content",
+    "data-content",
 ];
 
 /// The date of element `id`'s machine-readable attribute (`datetime`,

@@ -10,7 +10,8 @@
 //! join), outside page chrome and outside the winner's records, and every
 //! link in its records' headings is of the shape of the winner's headline
 //! links (same host, directory and depth: see `straggler`; a seminar whose
-//! title is to be announced has none). Its records join the winner's,
+//! title is to be announced has none; see below for a promo among them).
+//! Its records join the winner's,
 //! in page order. Rows are a table's: tables of the same stable classes
 //! join whatever their rows' classes and `id`s, each row headed by its
 //! first link (a council's weekly list, two wards in tables of their own
@@ -26,8 +27,13 @@
 //! one-line items after its sections of articles, a conference's tracks
 //! listed in a `ul`, a table and `div`s. One group joins per section.
 //!
+//! A group of the winner's kinds joins without the few records (one in
+//! four at most) whose heading links leave that shape: a museum's
+//! membership promo in its exhibitions' card markup, among the current
+//! shows, is no exhibition.
+//!
 //! Invariants: only the winner's records change; they stay disjoint and
-//! in page order; a group joins whole or not at all. Cost: one kind lookup
+//! in page order; a group joins whole (but for those few) or not at all. Cost: one kind lookup
 //! per group, and one shape per record of a group of the winner's kinds.
 
 use super::kinds::Kinds;
@@ -77,24 +83,28 @@ fn of_its_kind(
         }
         // A table's rows have no headings: each row's first link heads it.
         let rows = own.record.is_none();
-        let mut linked = g
-            .records
-            .iter()
-            .filter_map(|r| match rows {
-                true => headline_href(doc, r),
-                false => doc.element(heading_link(doc, r)?)?.attr("href"),
-            })
-            .peekable();
+        let href = |r: &Record| match rows {
+            true => headline_href(doc, r),
+            false => doc.element(heading_link(doc, r)?)?.attr("href"),
+        };
         let Some(shape) = shape.get_or_insert_with(|| records_shape(doc, &winner.records)) else {
             return joined;
         };
-        if linked.peek().is_some() && linked.all(|h| shape.admits_href(h)) {
-            joined.extend_from_slice(&g.records);
+        let fits = |r: &Record| href(r).is_none_or(|h| shape.admits_href(h));
+        let linked = g.records.iter().filter(|r| href(r).is_some()).count();
+        let misfits = g.records.iter().filter(|r| !fits(r)).count();
+        if linked > 0 && misfits * MAX_MISFIT_SHARE <= linked {
+            joined.extend(g.records.iter().filter(|r| fits(r)));
             joined.sort_unstable_by_key(|r| r.start);
         }
     }
     joined
 }
+
+/// At most one in this many of a continuing group's linked records may
+/// link out of the winner's shape ([`of_its_kind`]); they stay out: a
+/// museum's membership promo in its exhibitions' own card markup.
+const MAX_MISFIT_SHARE: usize = 4;
 
 /// The records of the groups in `rest`, each in one more headed section
 /// beside the winner's ([`Sections`]), one group per section, none of

@@ -10,7 +10,9 @@
 //! category menu or a "related" strip is bare links; the list of posts
 //! beside it carries headings and dates, and wins even when it is shorter.
 //! A thread's comments are judged by their prose instead of their links
-//! (an author name and "permalink" are not headlines). A link inside a
+//! (an author name and "permalink" are not headlines), and so are dated
+//! posts that mostly link nothing (a shop's reviews): Rule 3 keeps them
+//! ([`linkless_posts`]). A link inside a
 //! sentence is a reference, not a headline: a wiki discussion citing ten
 //! pages is one record, not ten. A list captioned as an aside ("Related")
 //! scores a quarter ([`super::aside`]); one captioned by a link to the
@@ -238,7 +240,8 @@ pub(super) fn score_group(
         return;
     }
     let link_share = share(&stats, |s| s.has_link);
-    if link_share < 0.5 || text == 0 {
+    let posts = link_share < 0.5 && linkless_posts(&stats);
+    if (link_share < 0.5 && !posts) || text == 0 {
         g.dropped = Some(DropReason::Rule3KeyTags);
         return;
     }
@@ -250,7 +253,7 @@ pub(super) fn score_group(
     // Navigation and tag clouds have one- or two-word links; headlines are
     // longer.
     let mut headline = (best_link / 30.0).clamp(0.1, 1.0);
-    if g.thread {
+    if g.thread || posts {
         // A comment's links are its author and "permalink"; what it says
         // is its prose.
         let prose = median(stats.iter().map(RecordStats::prose).collect());
@@ -283,6 +286,23 @@ pub(super) fn score_group(
     } else if caption.is_some_and(|c| super::indexed::indexes(doc, c, &g.records)) {
         g.score *= super::indexed::INDEX_BONUS;
     }
+}
+
+/// Share of a group's records that must be dated for it to stand
+/// without links ([`linkless_posts`]).
+const MIN_LINKLESS_DATED_SHARE: f64 = 0.75;
+/// Median prose (bytes) the records of a group without links must say
+/// ([`linkless_posts`]).
+const MIN_LINKLESS_PROSE: usize = 80;
+
+/// True when records that mostly link nothing are posts all the same:
+/// most of them dated, each saying a few sentences (a shop's reviews,
+/// with a photo link on a few; a guestbook). Rule 3 wants a link in
+/// most records; such a group is kept, its links' share still squared in
+/// its score, so it wins only where no linked list stands beside it.
+fn linkless_posts(stats: &[RecordStats]) -> bool {
+    share(stats, |s| s.dated) >= MIN_LINKLESS_DATED_SHARE
+        && median(stats.iter().map(RecordStats::prose).collect()) >= MIN_LINKLESS_PROSE
 }
 
 /// True when `r` holds a `<time>` or a short text with a year in it.

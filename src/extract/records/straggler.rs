@@ -269,7 +269,10 @@ fn headed(
         {
             // Past the list, more than the stragglers allowed are another
             // list; above it, a front's lead block may hold a few more.
-            if h >= extent && found.len() >= limit || found.len() >= lead_limit {
+            if h >= extent && found.len() >= limit {
+                return lead_block_only(doc, found, &group.records, extent);
+            }
+            if found.len() >= lead_limit {
                 return None;
             }
             let within = if h < scope { lead } else { scope };
@@ -282,13 +285,60 @@ fn headed(
     Some(found)
 }
 
+/// The lead block above the list's `extent` among `found`, when another
+/// list follows the list (a sidebar's "most read" of the same stories'
+/// shape): a lead block of more than [`MAX_STRAGGLERS`] that is news like
+/// the list ([`dated_lead`]) stands on its own; else `None`, as for
+/// another list.
+fn lead_block_only(
+    doc: &Document,
+    mut found: Vec<Record>,
+    records: &[Record],
+    extent: NodeId,
+) -> Option<Vec<Record>> {
+    let above = found.iter().take_while(|r| r.start < extent).count();
+    if above <= MAX_STRAGGLERS.min(records.len()) || !dated_lead(doc, &found[..above], records) {
+        return None;
+    }
+    found.truncate(above);
+    Some(found)
+}
+
 /// True when a lead block of more than [`MAX_STRAGGLERS`] is news like
-/// the list: each of its stories and most of the list's records are
-/// dated. A carousel of picks above a grid of undated projects ("Projects
+/// the list: most of the list's records are dated, and each of its
+/// stories is dated or is one of the list's own cards ([`is_kin`]: a news
+/// site's top block of one dated lead and three small cards with neither
+/// date nor lede, `article.item-news.item-news-common` as the river's
+/// are). A carousel of picks above a grid of undated projects ("Projects
 /// We Love") is another list.
 fn dated_lead(doc: &Document, lead: &[Record], records: &[Record]) -> bool {
     let dated = |r: &Record| is_dated(doc, r);
-    lead.iter().all(dated) && records.iter().filter(|r| dated(r)).count() * 2 > records.len()
+    if records.iter().filter(|r| dated(r)).count() * 2 <= records.len() {
+        return false;
+    }
+    let kind = OnceCell::new();
+    lead.iter().all(|r| {
+        dated(r)
+            || kind
+                .get_or_init(|| common_kind(doc, records))
+                .is_some_and(|k| is_kin(doc, r.start, k))
+    })
+}
+
+/// True when element `id` has the tag of `kind` and a class whose every
+/// token is one of `kind`'s: the list's own card without its modifiers
+/// (`article.item-news.item-news-common` beside the river's
+/// `article.item-news.item-news-common.thumb-left`).
+fn is_kin(doc: &Document, id: NodeId, (tag, class): (&str, &str)) -> bool {
+    let Some(e) = doc.element(id).filter(|e| e.name == tag) else {
+        return false;
+    };
+    let mut tokens = e
+        .attr("class")
+        .unwrap_or("")
+        .split_ascii_whitespace()
+        .peekable();
+    tokens.peek().is_some() && tokens.all(|t| class.split_ascii_whitespace().any(|c| c == t))
 }
 
 /// Twins of the records above the list: elements of the tag and class
@@ -387,15 +437,23 @@ fn inside_records(records: &[Record], id: NodeId) -> bool {
     records.get(at).is_some_and(|r| id >= r.start)
 }
 
-/// The one link a heading holds (or sits in, as in `a > h2`), and its href.
+/// The one link a heading holds (or sits in, as in `a > h2`), and its
+/// href; links to the same page beside it count as that one.
 fn sole_link(doc: &Document, h: NodeId) -> Option<(NodeId, &str)> {
+    fn page(href: &str) -> &str {
+        href.split('#').next().unwrap_or(href)
+    }
+    let href = |a: NodeId| doc.element(a).and_then(|e| e.attr("href"));
     let mut inner = (h..doc.node(h).end).filter(|&i| is_link(doc, i));
-    let link = match (inner.next(), inner.next()) {
-        (Some(a), None) => a,
-        (None, _) => doc.ancestors(h).take(2).find(|&a| is_link(doc, a))?,
-        _ => return None,
+    let Some(first) = inner.next() else {
+        let link = doc.ancestors(h).take(2).find(|&a| is_link(doc, a))?;
+        return Some((link, href(link)?));
     };
-    Some((link, doc.element(link)?.attr("href")?))
+    let own = href(first)?;
+    // A comment count beside the headline links the same page
+    // (`…-4871122.html#box_comment`): still one link.
+    let same = |a: NodeId| href(a).is_some_and(|h| page(h) == page(own));
+    inner.all(same).then_some((first, own))
 }
 
 /// Levels above a heading its list's header may wrap it in.
