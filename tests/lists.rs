@@ -1850,7 +1850,7 @@ fn a_forges_relative_times_are_dated_by_their_popup_attribute() {
 /// one link; another list past the list leaves a lead block above it.
 #[test]
 fn a_top_block_of_the_rivers_own_cards_joins_it() {
-    check("vietnamese_news_list");
+    check("vietnamese_news_top_block");
 }
 
 /// Regression (a museum's exhibitions): the current shows' grid holds a
