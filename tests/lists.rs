@@ -1836,7 +1836,7 @@ fn a_threads_repeated_subject_titles_no_post() {
 /// 22 of 25 issues were dated by the clock, and moved with it.
 #[test]
 fn a_forges_relative_times_are_dated_by_their_popup_attribute() {
-    check("gitea_issues_list");
+    check("gitea_issues_relative_times");
 }
 
 /// Regression (a Vietnamese news section): the top block of one dated
@@ -1882,4 +1882,14 @@ fn reviews_that_link_no_page_are_the_list() {
 #[test]
 fn a_yearless_events_weekday_names_its_year() {
     check("game_store_news_hub");
+}
+
+/// Regression (an open-data portal's datasets): a description's sentence
+/// naming a day ("… polling places used in the November 3, 2026 general
+/// election") dated its dataset before the line "Updated November 24,
+/// 2026" under it. A date labelled as the record's revision dates it
+/// before its sentences' days do.
+#[test]
+fn a_datasets_revision_line_beats_a_day_its_description_names() {
+    check("open_data_portal_datasets");
 }

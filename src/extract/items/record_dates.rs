@@ -589,6 +589,11 @@ pub(super) fn text_date<'d>(
     // 5:00 pm on 18 December 2026"): a line of its own ("Published 27
     // November 2026") dates the record before it.
     let mut sentence = None;
+    // The first date labelled as the record's revision ("Updated
+    // November 24, 2026" under a dataset's description): the record's
+    // own, before a date its sentences name ("used in the November 3,
+    // 2026 general election").
+    let mut revision = None;
     for i in record.start..record.end {
         if let NodeData::Text { text, blank: false } = &doc.node(i).data
             && !skipped(i)
@@ -606,6 +611,9 @@ pub(super) fn text_date<'d>(
                 }
             } else if labelled_prior(doc, record, i) {
                 labelled.push(i);
+                if revision.is_none() && labelled_revision(doc, record, i) {
+                    revision = Some((d, Cow::Borrowed(text.as_str())));
+                }
                 prior.get_or_insert((d, Cow::Borrowed(text.as_str())));
             } else if in_sentence(text) {
                 labelled.push(i);
@@ -646,7 +654,7 @@ pub(super) fn text_date<'d>(
         Some((d, split)) => Some((d, Cow::Owned(split))),
         // A day heading above the record dates it before its prose does.
         None if ctx.section_dated => None,
-        None => sentence.or(prior),
+        None => revision.or(sentence).or(prior),
     }
 }
 
