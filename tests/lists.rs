@@ -1893,3 +1893,14 @@ fn a_yearless_events_weekday_names_its_year() {
 fn a_datasets_revision_line_beats_a_day_its_description_names() {
     check("open_data_portal_datasets");
 }
+
+/// Regression (a Brazilian news section): each story's `<time>` holds
+/// its moment in UTC ("2026-12-01T01:41:00.000Z") and shows "há 11
+/// horas" or the page's own clock ("30/11/2026 20h15" for 23:15 UTC);
+/// stories posted after 21:00 in Brasília were dated the next day, and
+/// the clock written with an `h` was not read. The page's offset is the
+/// one its times show, and each date is told in it.
+#[test]
+fn a_pages_shown_clock_gives_the_offset_of_its_days() {
+    check("brazil_news_utc_times");
+}

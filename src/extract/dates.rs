@@ -1121,7 +1121,7 @@ fn build_patterns() -> Vec<Pattern> {
     // Optional time after a date; its zone must end at a word boundary so a
     // following word ("Zurich") is not half-read as a zone.
     let time = format!(
-        r"(?:(?:\s*,\s*|\s*(?:T|[Aa]t|@|um|à|a\s+las|-|–|—|\|)\s*|\s+)(?P<H>[0-9]{{1,2}}):(?P<M>[0-9]{{2}})(?::(?P<S>[0-9]{{2}})(?:[.,][0-9]{{1,9}})?)?(?:\s*Uhr{AB})?(?:\s*(?P<ampm>[AaPp]\.?[Mm]{AB}\.?))?(?:\s*(?P<tz>(?:UTC|GMT)\s*[+-][0-9]{{1,2}}(?::?[0-9]{{2}})?|[+-][0-9]{{2}}:?[0-9]{{2}}|{zones}){AB})?)"
+        r"(?:(?:\s*,\s*|\s*(?:T|[Aa]t|@|um|à|a\s+las|-|–|—|\|)\s*|\s+)(?P<H>[0-9]{{1,2}})(?::|h)(?P<M>[0-9]{{2}})(?::(?P<S>[0-9]{{2}})(?:[.,][0-9]{{1,9}})?)?(?:\s*Uhr{AB})?(?:\s*(?P<ampm>[AaPp]\.?[Mm]{AB}\.?))?(?:\s*(?P<tz>(?:UTC|GMT)\s*[+-][0-9]{{1,2}}(?::?[0-9]{{2}})?|[+-][0-9]{{2}}:?[0-9]{{2}}|{zones}){AB})?)"
     );
     // A time, or else the date must end at a word boundary ("2024-03-05T14:30"
     // glues the time on, so the boundary cannot be required before it).
@@ -2114,6 +2114,17 @@ mod tests {
             yearless.as_deref().is_some_and(|d| d.ends_with("-06-02")),
             "{yearless:?}"
         );
+    }
+
+    /// Regression (a Brazilian news section): "30/11/2026 18h44", the
+    /// clock written with an `h` as Portuguese and French pages write it,
+    /// was read as the day at noon.
+    #[test]
+    fn a_clock_written_with_an_h_is_read() {
+        let ctx = ctx_utc();
+        let at = |t: &str| parse_date(t, &ctx).map(|d| d.format("%Y-%m-%d %H:%M").to_string());
+        assert_eq!(at("30/11/2026 18h44"), Some("2026-11-30 18:44".into()));
+        assert_eq!(at("30/11/2026 18:44"), Some("2026-11-30 18:44".into()));
     }
 
     /// Regression (a game store's news hub): an event "Sat, December 5",

@@ -10,13 +10,16 @@ use super::*;
 /// The reading context of a list's records: `dates`, with slash dates
 /// read day first and dash dates month first when the records' own texts
 /// write them that way ([`numeric_orders_of`]: "19/11/2026" and never
-/// "11/19/2026"; "11-19-2026" and never "19-11-2026").
+/// "11/19/2026"; "11-19-2026" and never "19-11-2026"), in the offset the
+/// page writes its times in when its `<time>` elements show it
+/// ([`shown_offset`]).
 pub fn list_dates<'r>(
     doc: &Document,
-    records: impl IntoIterator<Item = &'r Record>,
+    records: impl IntoIterator<Item = &'r Record> + Clone,
     dates: &DateContext,
 ) -> DateContext {
     let texts = records
+        .clone()
         .into_iter()
         .flat_map(|r| r.start..r.end)
         .filter_map(|i| match &doc.node(i).data {
@@ -24,11 +27,72 @@ pub fn list_dates<'r>(
             _ => None,
         });
     let orders = numeric_orders_of(texts);
-    DateContext {
+    let read = DateContext {
         day_first: orders.slash_day_first,
         dash_month_first: orders.dash_month_first,
         ..*dates
+    };
+    DateContext {
+        offset: shown_offset(doc, records, &read).unwrap_or(dates.offset),
+        ..read
     }
+}
+
+/// Fewest `<time>` elements that must show one offset ([`shown_offset`]).
+const MIN_SHOWN_OFFSETS: usize = 2;
+
+/// The offset a page writes its times in, as its records' `<time>`
+/// elements show it: each whose `datetime` names its zone
+/// ("2026-11-30T23:15:00.000Z") and whose text is that moment's date and
+/// clock time as the page writes it ("30/11/2026 20h15") gives the
+/// difference (UTC−3). At least [`MIN_SHOWN_OFFSETS`] of them, all
+/// agreeing, in whole quarter hours within 14 hours; else `None`. A
+/// story's day is then the page's day ("há 11 horas", at 01:41 UTC on
+/// 1 December, is 30 November in Brasília).
+fn shown_offset<'r>(
+    doc: &Document,
+    records: impl IntoIterator<Item = &'r Record>,
+    read: &DateContext,
+) -> Option<FixedOffset> {
+    let mut seen: Option<i64> = None;
+    let mut count = 0;
+    for i in records.into_iter().flat_map(|r| r.start..r.end) {
+        let Some(e) = doc.element(i).filter(|e| e.name == "time") else {
+            continue;
+        };
+        let Some(at) = e
+            .attr("datetime")
+            .and_then(|v| DateTime::parse_from_rfc3339(v.trim()).ok())
+        else {
+            continue;
+        };
+        let text = doc.text(i);
+        if !has_clock(&text) {
+            continue;
+        }
+        let Some(shown) = parse_date(text.trim(), read) else {
+            continue;
+        };
+        let minutes = (shown.naive_local() - at.naive_utc()).num_minutes();
+        if minutes.abs() > 14 * 60 || minutes % 15 != 0 || seen.is_some_and(|m| m != minutes) {
+            return None;
+        }
+        seen = Some(minutes);
+        count += 1;
+    }
+    let minutes = seen.filter(|_| count >= MIN_SHOWN_OFFSETS)?;
+    FixedOffset::east_opt(i32::try_from(minutes * 60).ok()?)
+}
+
+/// True when `text` writes a clock time: two digits after a `:` or an
+/// `h` that follows a digit ("20:15", "20h15").
+fn has_clock(text: &str) -> bool {
+    text.as_bytes().windows(4).any(|w| {
+        w[0].is_ascii_digit()
+            && matches!(w[1], b':' | b'h')
+            && w[2].is_ascii_digit()
+            && w[3].is_ascii_digit()
+    })
 }
 
 /// Labels of the date of a thread's latest activity (lower case, without
