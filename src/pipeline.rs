@@ -389,8 +389,7 @@ pub fn items_of_group(
     dates: &DateContext,
 ) -> Vec<Item> {
     let list_dates = items::list_dates(doc, group.records.iter().chain(&group.stragglers), dates);
-    let shown_offset = (list_dates.offset != dates.offset).then_some(list_dates.offset);
-    let dates = &list_dates;
+    let dates = &list_dates.dates;
     let plan = items::plan_titles(doc, &group.records, dates);
     // A straggler is a record of its own shape: it plans its own title,
     // unless it is a twin of the records (a live blog's pinned post).
@@ -431,13 +430,7 @@ pub fn items_of_group(
         found.remove(0);
     }
     items::without_unreleased(&mut found);
-    // Where the page shows the offset it writes its times in, each date
-    // is told in it: a moment given in UTC falls on the page's own day.
-    if let Some(offset) = shown_offset {
-        for item in &mut found {
-            item.date = item.date.map(|d| d.with_timezone(&offset));
-        }
-    }
+    list_dates.tell_in_shown_offset(&mut found);
     // Paper mode's groups (no container) keep the paper's records as
     // they are: the strays and the titles' dates are a structural reading
     // of a list.

@@ -1904,3 +1904,60 @@ fn a_datasets_revision_line_beats_a_day_its_description_names() {
 fn a_pages_shown_clock_gives_the_offset_of_its_days() {
     check("brazil_news_utc_times");
 }
+
+/// Regression (review of the shown offset): records pinned by a
+/// `[feed.select]` selector were read in the page's shown offset but kept
+/// their `<time>` moments in UTC, so a story at 01:41 UTC stayed on 1
+/// December where detection put it on 30 November. Both paths tell each
+/// date in the offset the page shows, and so does a feed configured with
+/// that very offset.
+#[test]
+fn pinned_records_are_told_in_the_pages_shown_offset() {
+    let name = "brazil_news_utc_times";
+    let dir = fixtures();
+    let bytes = std::fs::read(dir.join(format!("{name}.html"))).unwrap();
+    let expected: Expected = serde_json::from_str(
+        &std::fs::read_to_string(dir.join(format!("{name}.expected.json"))).unwrap(),
+    )
+    .unwrap();
+    let text = feedmine::fetch::decode::decode(&bytes, None, None)
+        .unwrap()
+        .text;
+    let url = Url::parse(&expected.url).unwrap();
+    let params = MiningParams::default();
+    let brasilia = chrono::FixedOffset::west_opt(3 * 3600).unwrap();
+    let days = |items: &[feedmine::extract::items::Item]| {
+        items
+            .iter()
+            .map(|i| {
+                i.date
+                    .map(|d| (d.offset().local_minus_utc(), d.date_naive()))
+            })
+            .collect::<Vec<_>>()
+    };
+    let ctx = context_at(expected.now);
+    let page = feedmine::pipeline::analyze_list(&text, &url, &params, &ctx);
+    let spec = feedmine::pin::spec_for_group(&page, 1, &ctx).unwrap();
+    let pinned = feedmine::pipeline::analyze_list_with(
+        &text,
+        &url,
+        &params,
+        &ctx,
+        &feedmine::extract::selectors::ListChoice::Select {
+            spec,
+            fallback_auto: false,
+        },
+    );
+    assert_eq!(days(&pinned.items), days(&page.items));
+    let configured = DateContext {
+        offset: brasilia,
+        ..ctx
+    };
+    let local = feedmine::pipeline::analyze_list(&text, &url, &params, &configured);
+    assert_eq!(days(&local.items), days(&page.items));
+    assert!(
+        days(&page.items)
+            .iter()
+            .all(|d| d.is_some_and(|(offset, _)| offset == -3 * 3600))
+    );
+}

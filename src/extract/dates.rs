@@ -1428,12 +1428,18 @@ fn short_year(c: &Captures, ctx: &DateContext) -> Option<DateTime<FixedOffset>> 
     let year = if y2 < 50 { 2000 + y2 } else { 1900 + y2 };
     let month = month_number(c.name("mname")?.as_str())?;
     let date = NaiveDate::from_ymd_opt(year, month, c.name("d")?.as_str().parse().ok()?)?;
-    let wday = c.name("wday")?.as_str().to_ascii_lowercase();
-    let named = date.weekday().to_string().to_ascii_lowercase();
-    wday.get(..3)
-        .is_some_and(|w| named.starts_with(w))
+    is_weekday_of(c.name("wday")?.as_str(), date)
         .then(|| at_time(c, date, ctx))
         .flatten()
+}
+
+/// True when `written` ("Sat", "saturday") names `date`'s weekday, by
+/// its first three letters.
+fn is_weekday_of(written: &str, date: NaiveDate) -> bool {
+    let named = date.weekday().to_string();
+    written
+        .get(..3)
+        .is_some_and(|w| named.get(..3).is_some_and(|n| n.eq_ignore_ascii_case(w)))
 }
 
 fn year_in_range(dt: DateTime<FixedOffset>) -> Option<DateTime<FixedOffset>> {
@@ -1514,23 +1520,14 @@ fn calendar(
 
 /// The day `month`/`day` in the year, of the one before, this one and the
 /// next, whose weekday is `weekday` ("Sat, December 5": 2026, when
-/// December 5 of 2025 was a Friday), nearest today (or
-/// `ctx.year_near`); `None` when none is, or two are.
+/// December 5 of 2025 was a Friday); the three years give a day three
+/// different weekdays, so one at most fits. Around `ctx.year_near`, or
+/// today; `None` when none fits.
 fn year_of_weekday(weekday: &str, month: u32, day: u32, ctx: &DateContext) -> Option<NaiveDate> {
     let near = ctx.year_near.unwrap_or_else(|| local_today(ctx));
-    let wd = weekday.get(..3)?.to_ascii_lowercase();
-    let mut fits = (near.year() - 1..=near.year() + 1)
+    (near.year() - 1..=near.year() + 1)
         .filter_map(|y| NaiveDate::from_ymd_opt(y, month, day))
-        .filter(|d| {
-            d.weekday()
-                .to_string()
-                .to_ascii_lowercase()
-                .starts_with(&wd)
-        });
-    match (fits.next(), fits.next()) {
-        (Some(d), None) => Some(d),
-        _ => None,
-    }
+        .find(|&d| is_weekday_of(weekday, d))
 }
 
 /// Current year, or the previous one when the date would be in the future;

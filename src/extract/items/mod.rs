@@ -56,7 +56,7 @@ pub use numbering::without_list_numbering;
 pub use plan::{TitlePlan, plan_titles};
 pub use posts::HEADLESS_TITLE_CHARS;
 pub(crate) use record_dates::date_moves_with_clock;
-pub use record_dates::list_dates;
+pub use record_dates::{ListDates, list_dates};
 pub use releases::without_unreleased;
 pub use repeats::without_repeats;
 pub use strays::without_strays;
@@ -341,14 +341,15 @@ pub fn item_from_record(
                 true => record_anchor(doc, record, base),
                 // A post without a page of its own (a review) is not
                 // linked by the photo it shows.
-                false => links
-                    .iter()
-                    .filter(|l| !(plan.headless && is_picture_file(l.url.path())))
-                    .find(|l| !plan::in_author_list(doc, record, l.node))
-                    .or(links
-                        .first()
-                        .filter(|l| !(plan.headless && is_picture_file(l.url.path()))))
-                    .map(|l| l.url.clone()),
+                false => {
+                    let page = |l: &&LinkInfo| !(plan.headless && is_picture_file(l.url.path()));
+                    links
+                        .iter()
+                        .filter(page)
+                        .find(|l| !plan::in_author_list(doc, record, l.node))
+                        .or(links.first().filter(page))
+                        .map(|l| l.url.clone())
+                }
             }
         });
 

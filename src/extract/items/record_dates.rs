@@ -7,6 +7,28 @@
 
 use super::*;
 
+/// How a list's records are read ([`list_dates`]): the context their
+/// dates are read in, and the offset the page shows its times in, if it
+/// shows one ([`shown_offset`]).
+pub struct ListDates {
+    pub dates: DateContext,
+    shown: Option<FixedOffset>,
+}
+
+impl ListDates {
+    /// Tells each item's date in the offset the page shows, when it shows
+    /// one: a moment given in UTC ("2026-12-01T01:41:00Z") falls on the
+    /// page's own day (30 November in Brasília), whatever offset the feed
+    /// was configured with.
+    pub fn tell_in_shown_offset(&self, items: &mut [Item]) {
+        if let Some(offset) = self.shown {
+            for item in items {
+                item.date = item.date.map(|d| d.with_timezone(&offset));
+            }
+        }
+    }
+}
+
 /// The reading context of a list's records: `dates`, with slash dates
 /// read day first and dash dates month first when the records' own texts
 /// write them that way ([`numeric_orders_of`]: "19/11/2026" and never
@@ -17,7 +39,7 @@ pub fn list_dates<'r>(
     doc: &Document,
     records: impl IntoIterator<Item = &'r Record> + Clone,
     dates: &DateContext,
-) -> DateContext {
+) -> ListDates {
     let texts = records
         .clone()
         .into_iter()
@@ -32,9 +54,13 @@ pub fn list_dates<'r>(
         dash_month_first: orders.dash_month_first,
         ..*dates
     };
-    DateContext {
-        offset: shown_offset(doc, records, &read).unwrap_or(dates.offset),
-        ..read
+    let shown = shown_offset(doc, records, &read);
+    ListDates {
+        dates: DateContext {
+            offset: shown.unwrap_or(dates.offset),
+            ..read
+        },
+        shown,
     }
 }
 

@@ -90,11 +90,23 @@ fn of_its_kind(
         let Some(shape) = shape.get_or_insert_with(|| records_shape(doc, &winner.records)) else {
             return joined;
         };
-        let fits = |r: &Record| href(r).is_none_or(|h| shape.admits_href(h));
-        let linked = g.records.iter().filter(|r| href(r).is_some()).count();
-        let misfits = g.records.iter().filter(|r| !fits(r)).count();
+        // Each record's heading link, and whether it has the shape (a
+        // record without one has).
+        let fits: Vec<(bool, bool)> = g
+            .records
+            .iter()
+            .map(|r| href(r).map_or((false, true), |h| (true, shape.admits_href(h))))
+            .collect();
+        let linked = fits.iter().filter(|f| f.0).count();
+        let misfits = fits.iter().filter(|f| !f.1).count();
         if linked > 0 && misfits * MAX_MISFIT_SHARE <= linked {
-            joined.extend(g.records.iter().filter(|r| fits(r)));
+            joined.extend(
+                g.records
+                    .iter()
+                    .zip(&fits)
+                    .filter(|(_, f)| f.1)
+                    .map(|(r, _)| *r),
+            );
             joined.sort_unstable_by_key(|r| r.start);
         }
     }

@@ -240,8 +240,9 @@ pub(super) fn score_group(
         return;
     }
     let link_share = share(&stats, |s| s.has_link);
-    let posts = link_share < 0.5 && linkless_posts(&stats);
-    if (link_share < 0.5 && !posts) || text == 0 {
+    // Kept below only as posts ([`linkless_posts`]).
+    let posts = link_share < 0.5;
+    if (posts && !linkless_posts(&stats)) || text == 0 {
         g.dropped = Some(DropReason::Rule3KeyTags);
         return;
     }

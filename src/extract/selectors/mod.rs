@@ -410,7 +410,7 @@ pub fn apply(
         .records
         .retain(|_| !interrupting.next().unwrap_or(false));
     let list_dates = items::list_dates(doc, &selection.records, dates);
-    let dates = &list_dates;
+    let dates = &list_dates.dates;
     let plan = items::plan_titles(doc, &selection.records, dates);
     // Nor are lines of activity among posts ("added the bug label"), nor
     // what a deleted comment leaves.
@@ -444,6 +444,7 @@ pub fn apply(
     // titles is dated by them, as in detection.
     items::without_unreleased(&mut items);
     items::dated_by_titles(&mut items, dates);
+    list_dates.tell_in_shown_offset(&mut items);
     SelectedItems {
         selection,
         items,
