@@ -1961,3 +1961,37 @@ fn pinned_records_are_told_in_the_pages_shown_offset() {
             .all(|d| d.is_some_and(|(offset, _)| offset == -3 * 3600))
     );
 }
+
+/// Regression (round 58, a live blog): updates headed by a lone bold line
+/// were titled by that line and the report's first sentence glued to it,
+/// and the five marked as key events (`liveblog-entry--key-event`) were
+/// taken for a forge's activity lines and left out.
+#[test]
+fn a_live_blogs_bold_headlines_title_its_updates_and_key_events_stay() {
+    check("local_news_live_blog_key_events");
+}
+
+/// Regression (round 58, a mail archive): the month's download as a
+/// gzip'd file, in a list of the same markup after the thread index, was
+/// published as a message.
+#[test]
+fn a_thread_indexs_download_of_the_month_is_no_message() {
+    check("pipermail_thread_index_download");
+}
+
+/// Regression (round 58, a publications page): the file notes beside a
+/// report's link ("(PDF, 5.2 MB), July 2024 · … (PDF, 880 KB)") made a
+/// sentence of its line, and the report was titled by its second link.
+#[test]
+fn file_notes_beside_a_publications_link_make_no_sentence() {
+    check("ngo_publications_file_notes");
+}
+
+/// Regression (round 58, a month calendar): the days holding events won
+/// as records, so a day of two events was one item titled by its first,
+/// and none was dated (the events show only their times; the day is the
+/// cell's `data-day`).
+#[test]
+fn a_month_grids_events_are_records_dated_by_their_days() {
+    check("parish_events_month_grid");
+}

@@ -620,15 +620,19 @@ impl Document {
     /// and twice the link's ("I checked the <a>Eastern Evening News
     /// archive</a> for February", a comment's signature after its words).
     /// Such a link is a reference, not a headline: a headline stands on its
-    /// own line (`<h2><a>`, `<li><a>Title</a> — 5 March</li>`).
+    /// own line (`<h2><a>`, `<li><a>Title</a> — 5 March</li>`). Notes in
+    /// brackets are no sentence's words: a publication's "<a>Annual Report
+    /// 2023</a> (PDF, 5.2 MB), July 2024 · <a>…</a> (PDF, 880 KB)" stands
+    /// on its own line.
     pub fn in_running_text(&self, a: NodeId, bytes: usize) -> bool {
         let Some(parent) = self.node(a).parent else {
             return false;
         };
+        let mut depth = 0usize;
         let beside: usize = self
             .children(parent)
             .map(|c| match &self.node(c).data {
-                NodeData::Text { text, blank: false } => trim_text(text).len(),
+                NodeData::Text { text, blank: false } => unbracketed_bytes(text, &mut depth),
                 _ => 0,
             })
             .sum();
@@ -684,6 +688,25 @@ impl Document {
             })
             .sum()
     }
+}
+
+/// Bytes of trimmed `text` outside brackets, `depth` being how many
+/// brackets are open where it starts (and, after, where it ends).
+fn unbracketed_bytes(text: &str, depth: &mut usize) -> usize {
+    let text = trim_text(text);
+    if !text.contains(['(', ')', '[', ']']) && *depth == 0 {
+        return text.len();
+    }
+    let mut n = 0;
+    for c in text.chars() {
+        match c {
+            '(' | '[' => *depth += 1,
+            ')' | ']' => *depth = depth.saturating_sub(1),
+            c if *depth == 0 => n += c.len_utf8(),
+            _ => {}
+        }
+    }
+    n
 }
 
 /// Iterator over the direct children of a node.
@@ -1043,13 +1066,18 @@ mod tests {
              and found nothing about it.</p>\
              <ul><li><a href=/p>Lanterns return to the quay</a> — 5 March</li></ul>\
              <h2><a href=/h>Lanterns return to the quay tonight</a></h2>\
-             <p>Signed — <a href=/u>Oswin Parry</a> (talk)</p></div>",
+             <p>Signed — <a href=/u>Oswin Parry</a> (talk)</p>\
+             <ul><li><a href=/r.pdf>Annual Report 2023</a> (PDF, 5.2 MB), July 2024 &middot; \
+             <a href=/f.pdf>Audited financial statements</a> (PDF, 880 KB)</li></ul></div>",
         );
         let running: Vec<bool> = (0..doc.nodes.len() as NodeId)
             .filter(|&i| doc.is_tag(i, "a"))
             .map(|a| doc.in_running_text(a, doc.text_bytes(a)))
             .collect();
-        assert_eq!(running, [true, false, false, false]);
+        // Regression (an NGO's publications): the file notes beside a
+        // report's link made a sentence of its line, and the title went to
+        // the line's second link.
+        assert_eq!(running, [true, false, false, false, false, false]);
     }
 
     #[test]

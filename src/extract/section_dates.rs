@@ -172,6 +172,9 @@ pub fn items_in_sections(
             if item.date.is_none() {
                 item.date = term_day(doc, records[i].start, ctx);
             }
+            if item.date.is_none() {
+                item.date = cell_day(doc, records[i].start, ctx);
+            }
             previous = item.date.map(|d| d.date_naive()).or(previous);
             item
         })
@@ -218,6 +221,28 @@ fn spanning_cells(doc: &Document, records: &[Record]) -> Vec<Option<NodeId>> {
 
 /// Most descriptions one term of a definition list is looked for over.
 const MAX_DESCRIPTIONS_PER_TERM: usize = 8;
+
+/// Attributes of a calendar's day cell that name its day (`data-day` in
+/// The Events Calendar's month view, `data-date` in FullCalendar's).
+const DAY_CELL_ATTRS: &[&str] = &["data-day", "data-date"];
+
+/// Levels above a record its day cell is looked for.
+const DAY_CELL_LEVELS: usize = 3;
+
+/// The day named by a day attribute ([`DAY_CELL_ATTRS`]) of the table
+/// cell that is `record` or holds it within [`DAY_CELL_LEVELS`]: a month
+/// grid's `<td data-day="2026-12-06">` around the events of that day,
+/// which show only their times.
+fn cell_day(doc: &Document, record: NodeId, ctx: &DateContext) -> Option<DateTime<FixedOffset>> {
+    std::iter::once(record)
+        .chain(doc.ancestors(record).take(DAY_CELL_LEVELS))
+        .filter(|&a| doc.is_tag(a, "td"))
+        .find_map(|a| {
+            let cell = doc.element(a)?;
+            let day = DAY_CELL_ATTRS.iter().find_map(|n| cell.attr(n))?;
+            parse_day(day, ctx)
+        })
+}
 
 /// The day the term of description `dd` names, when `dd` is a record of
 /// its own after another description of that term (`<dt>27 Nov</dt>

@@ -234,8 +234,10 @@ pub(super) const ACTIVITY_CLASSES: &[&str] = &["system-note", "small-action"];
 
 /// True when the element a record starts at is classed as activity
 /// ([`ACTIVITY_CLASSES`], or a class word with the part "event") and it
-/// has no heading: a live blog's `block is-key-event` is a post with a
-/// headline, marked as one of the day's key events.
+/// has no headline, a heading or a bold line its body opens with
+/// ([`bold_lead`]): a live blog's `block is-key-event` (or
+/// `liveblog-entry--key-event`) is a post with a headline, marked as one
+/// of the day's key events.
 pub(super) fn is_classed_activity(doc: &Document, record: &Record) -> bool {
     let class = doc.element(record.start).and_then(|e| e.attr("class"));
     let classed = class.is_some_and(|c| {
@@ -244,7 +246,12 @@ pub(super) fn is_classed_activity(doc: &Document, record: &Record) -> bool {
                 || has_part(std::iter::once(w), b"-_", &["event"])
         })
     });
-    classed && !(record.start..record.end).any(|i| doc.tag(i).is_some_and(is_heading))
+    let headed = || {
+        (record.start..record.end).any(|i| doc.tag(i).is_some_and(is_heading))
+            || body_block(doc, record, None, true)
+                .is_some_and(|b| bold_lead(doc, record, b).is_some())
+    };
+    classed && !headed()
 }
 
 /// Share (tenths) of a record's words that an activity block must hold
@@ -548,7 +555,11 @@ pub(super) fn lead_heading(
 /// from its `permalink`): the words a reader sees; a post hidden whole (a
 /// collapsed comment) is titled by its hidden words.
 pub(super) fn body_title(doc: &Document, record: &Record, permalink: Option<NodeId>) -> String {
-    let text = match body_block(doc, record, permalink, true) {
+    let body = body_block(doc, record, permalink, true);
+    if let Some(lead) = body.and_then(|b| bold_lead(doc, record, b)) {
+        return title_text(doc, lead);
+    }
+    let text = match body {
         Some(b) => {
             // The poster's own words: what the post quotes ("grindnerd
             // said: …" before the reply) is not, nor the signature under
@@ -591,6 +602,45 @@ pub(super) fn body_title(doc: &Document, record: &Record, permalink: Option<Node
         }
         None => cut_at_word(text, HEADLESS_TITLE_CHARS),
     }
+}
+
+/// Most characters of a bold line a post opens with that read as its
+/// headline ([`bold_lead`]); a longer one is a sentence set in bold.
+pub const MAX_BOLD_LEAD_CHARS: usize = 120;
+
+/// The bold line a post's body opens with, as its headline: the first
+/// block with text (a `p` or `div`) of the body, or of the block around
+/// it inside the record (where the report's paragraph holds most of the
+/// words), holds nothing but one `strong` or `b` without a link, and more
+/// words follow it (a live blog's update, "<p><strong>Ferry to the island
+/// runs again</strong></p>" over its report). A label ending in a colon
+/// ("Update:") heads the words after it; a bold line that is the whole
+/// post is its words.
+pub(super) fn bold_lead(doc: &Document, record: &Record, body: NodeId) -> Option<NodeId> {
+    let around = doc.node(body).parent.filter(|&p| p > record.start);
+    std::iter::once(body)
+        .chain(around)
+        .find_map(|b| bold_line(doc, b))
+}
+
+/// The bold line `body` opens with ([`bold_lead`]).
+fn bold_line(doc: &Document, body: NodeId) -> Option<NodeId> {
+    let block = doc.children(body).find(|&c| doc.text_bytes(c) > 0)?;
+    if !matches!(doc.tag(block), Some("p" | "div")) {
+        return None;
+    }
+    let bytes = doc.text_bytes(block);
+    let bold = doc.children(block).find(|&c| doc.text_bytes(c) > 0)?;
+    let whole_bold = matches!(doc.tag(bold), Some("strong" | "b"))
+        && doc.text_bytes(bold) == bytes
+        && !(bold..doc.node(bold).end).any(|i| doc.is_tag(i, "a"));
+    if !whole_bold || doc.text_bytes(body) <= bytes {
+        return None;
+    }
+    let text = doc.text(bold);
+    let text = text.trim();
+    let headline = !text.ends_with(':') && text.chars().count() <= MAX_BOLD_LEAD_CHARS;
+    headline.then_some(bold)
 }
 
 /// `text` without the hashtags that end it ("Low tide this evening

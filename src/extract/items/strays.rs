@@ -2,8 +2,10 @@
 //! page's reading lists mix the articles with a few links of other kinds:
 //! a whole section's index (`/guides/`, whose articles the list links
 //! too), a tag page (`/tags/writing/`), the site's own profile on another
-//! site ("… on LinkedIn" → `linkedin.example/company/<site>`), and a line
-//! that links nowhere a reader can go (`mailto:`, a broken scheme).
+//! site ("… on LinkedIn" → `linkedin.example/company/<site>`), a line
+//! that links nowhere a reader can go (`mailto:`, a broken scheme), and a
+//! download of the whole list as an archive (a mailing list's "Download
+//! this month as a gzip'd text file" under its thread index).
 //!
 //! Invariants: each kind is dropped only while it stays a few of the list
 //! (at most [`STRAY_SHARE`] of at least [`MIN_ITEMS`] items), so a list of
@@ -34,8 +36,14 @@ const TAXONOMY_SEGMENTS: &[&str] = &[
 /// than this is too common a string to look for in a path or a title.
 const MIN_SITE_NAME: usize = 4;
 
+/// Endings of an archive file's path: a download of many things at once
+/// (a month of mail, every photo of a gallery), not one record's page.
+const ARCHIVE_EXTENSIONS: &[&str] = &[
+    ".gz", ".tgz", ".bz2", ".xz", ".zip", ".7z", ".rar", ".tar", ".mbox",
+];
+
 /// How many kinds of stray line there are.
-const STRAY_KINDS: usize = 4;
+const STRAY_KINDS: usize = 5;
 
 /// The kinds of stray line, one test each.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -44,6 +52,7 @@ enum Stray {
     Taxonomy,
     ProfileElsewhere,
     DeadEnd,
+    Archive,
 }
 
 /// `items` without the strays of each kind that stays a few (see the
@@ -97,6 +106,8 @@ fn stray_kind(
         Some(Stray::Taxonomy)
     } else if here.is_some_and(|h| is_profile_elsewhere(&item.title, link, h)) {
         Some(Stray::ProfileElsewhere)
+    } else if is_archive_file(link) {
+        Some(Stray::Archive)
     } else {
         None
     }
@@ -167,6 +178,12 @@ fn is_profile_elsewhere(title: &str, link: &Url, here: &str) -> bool {
         return false;
     };
     there != here && folded(title).contains(&there) && folded(link.path()).contains(here)
+}
+
+/// True when `link` downloads an archive file ([`ARCHIVE_EXTENSIONS`]).
+fn is_archive_file(link: &Url) -> bool {
+    let path = link.path().to_ascii_lowercase();
+    ARCHIVE_EXTENSIONS.iter().any(|e| path.ends_with(e))
 }
 
 /// A host's site name: its label before the top-level domain, folded
@@ -252,6 +269,27 @@ mod tests {
         without_strays(&mut kept, &page());
         assert_eq!(kept.len(), 12, "{:?}", titles(&kept));
         assert!(kept.iter().all(|i| i.title.starts_with("Guide part")));
+    }
+
+    #[test]
+    fn a_thread_index_drops_its_download_of_the_month() {
+        // A mailing list's archive: the messages, then the month as a file.
+        let mut items = articles(9);
+        items.push(line(
+            "Download this month as a gzip'd text file",
+            Some("https://fieldnotes.example/pipermail/2026-November.txt.gz"),
+        ));
+        without_strays(&mut items, &page());
+        assert_eq!(items.len(), 9, "{:?}", titles(&items));
+        // A list of downloads keeps them all.
+        let mut files: Vec<Item> = (0..6)
+            .map(|i| {
+                let link = format!("https://fieldnotes.example/data/survey-{i}.zip");
+                line(&format!("Survey {i}"), Some(&link))
+            })
+            .collect();
+        without_strays(&mut files, &page());
+        assert_eq!(files.len(), 6);
     }
 
     #[test]

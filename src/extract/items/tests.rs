@@ -2234,6 +2234,59 @@ fn a_long_post_is_titled_by_its_first_sentence() {
     );
 }
 
+/// Regression (a live blog in German): an update without a heading opens
+/// with its headline in bold, "<p><strong>Fähre nach Helgoland fährt
+/// wieder</strong></p>", and was titled by that line and the report's
+/// first sentence glued to it; the updates marked as key events
+/// (`liveblog-entry--key-event`) were taken for a forge's activity lines
+/// and left out. A bold label ("Update:") or a post that is only a bold
+/// line is no headline.
+#[test]
+fn a_bold_line_over_a_post_is_its_headline() {
+    let post = |class: &str, body: &str| {
+        format!(
+            "<article class=\"{class}\"><header><a href=\"#e\"><time datetime=\"2026-11-30T14:05:00+01:00\">14:05</time></a> \
+             <span>Hauke Ritters</span></header><div class=body>{body}</div></article>"
+        )
+    };
+    let report = "<p>Die Reederei hat den Fährverkehr ab Cuxhaven wieder aufgenommen, die erste Abfahrt ist um 16 Uhr.</p>";
+    let cases = [
+        (
+            "entry",
+            format!("<p><strong>Fähre nach Helgoland fährt wieder</strong></p>{report}"),
+            "Fähre nach Helgoland fährt wieder",
+        ),
+        (
+            "entry",
+            format!("<p><b>Update:</b></p>{report}"),
+            "Update: Die Reederei hat den Fährverkehr ab Cuxhaven wieder aufgenommen, die erste Abfahrt ist um 16 Uhr.",
+        ),
+        (
+            "entry",
+            "<p><strong>Alle Fähren fahren wieder.</strong></p>".to_string(),
+            "Alle Fähren fahren wieder.",
+        ),
+    ];
+    for (class, body, want) in cases {
+        let doc = crate::extract::dom::parse(&post(class, &body));
+        let rec = records_of_class(&doc, class)[0];
+        assert_eq!(posts::body_title(&doc, &rec, None), want);
+    }
+    let key = post(
+        "entry entry--key-event",
+        &format!("<p><strong>Sturmflutwarnung aufgehoben</strong></p>{report}"),
+    );
+    let doc = crate::extract::dom::parse(&key);
+    let rec = records_of_class(&doc, "entry entry--key-event")[0];
+    assert!(!posts::is_classed_activity(&doc, &rec));
+    // A forge's event line stays activity.
+    let doc = crate::extract::dom::parse(
+        "<div class=\"timeline-item event\"><a href=\"/u/ada\">ada</a> added the <span>bug</span> label</div>",
+    );
+    let rec = records_of_class(&doc, "timeline-item event")[0];
+    assert!(posts::is_classed_activity(&doc, &rec));
+}
+
 /// Regression (two rendered changelogs): a release linked by its
 /// version ("## [2.4.1] - 2025-02-03", the brackets a reference link)
 /// was titled "2.4.1" while an unlinked one beside it was "[2.3.1] -

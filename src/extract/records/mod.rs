@@ -33,6 +33,7 @@ mod bare;
 mod cells;
 mod chrome;
 mod companions;
+mod day_cells;
 mod hidden;
 mod indexed;
 mod kinds;
@@ -611,6 +612,7 @@ fn detect_structural(
     if hidden::demote(doc, &mut groups) {
         rank(&mut groups);
     }
+    day_cells::split(doc, &mut groups);
     companions::join(doc, &mut kinds, &mut groups);
     if let Some(winner) = groups.first_mut().filter(|g| g.dropped.is_none()) {
         winner.stragglers = straggler::find(doc, winner);
