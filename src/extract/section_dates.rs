@@ -224,10 +224,10 @@ const MAX_DESCRIPTIONS_PER_TERM: usize = 8;
 
 /// Attributes of a calendar's day cell that name its day (`data-day` in
 /// The Events Calendar's month view, `data-date` in FullCalendar's).
-const DAY_CELL_ATTRS: &[&str] = &["data-day", "data-date"];
+pub const DAY_CELL_ATTRS: &[&str] = &["data-day", "data-date"];
 
 /// Levels above a record its day cell is looked for.
-const DAY_CELL_LEVELS: usize = 3;
+const DAY_CELL_LEVELS: usize = 4;
 
 /// The day named by a day attribute ([`DAY_CELL_ATTRS`]) of the table
 /// cell that is `record` or holds it within [`DAY_CELL_LEVELS`]: a month

@@ -813,9 +813,9 @@ pub(super) fn body_block(
             (visible && !read_as_words(doc, i))
                 || doc.element(i).is_some_and(is_signature)
                 || (i > record.start
-                    && doc
-                        .element(i)
-                        .is_some_and(|e| is_poster_profile(e) || is_owner_reply(e)))
+                    && doc.element(i).is_some_and(|e| {
+                        is_poster_profile(e) || is_owner_reply(e) || is_site_notice(e)
+                    }))
                 || (i > record.start && is_dated_reply(doc, i))
                 || is_comment_under(doc, record, i)
         };
@@ -936,6 +936,17 @@ pub(super) fn in_poster_profile(doc: &Document, record: &Record, i: NodeId) -> b
 const ANSWERER_CLASSES: &[&[u8]] = &[b"owner", b"business", b"merchant", b"seller", b"manager"];
 /// Class words of an answer.
 const ANSWER_CLASSES: &[&[u8]] = &[b"reply", b"response"];
+
+/// True for a notice the site sets in a post (`role="status"`, or a class
+/// word with the part `notice`: a Q&A site's `div.s-notice`, "New
+/// contributor jbloggs_dev is a new contributor to this site. Take care
+/// in asking for clarification…"): the site's words, not the poster's.
+pub(super) fn is_site_notice(e: &Element) -> bool {
+    e.attr("role")
+        .is_some_and(|r| r.eq_ignore_ascii_case("status"))
+        || e.attr("class")
+            .is_some_and(|c| has_part(c.split_ascii_whitespace(), b"-_", &["notice"]))
+}
 
 /// True for the business's answer under a review (`div.business-owner-reply`,
 /// `section.seller-response`): the owner's words, not the reviewer's.

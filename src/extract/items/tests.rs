@@ -2287,6 +2287,26 @@ fn a_bold_line_over_a_post_is_its_headline() {
     assert!(posts::is_classed_activity(&doc, &rec));
 }
 
+/// Regression (a Q&A site's answers): the site's notice under a new
+/// contributor's answer ("New contributor jbloggs_dev is a new contributor
+/// to this site. Take care in asking for clarification, …", a
+/// `div.s-notice` with `role="status"`) held more words than the short
+/// answer and titled it.
+#[test]
+fn a_sites_notice_in_a_post_is_not_its_words() {
+    let html = "<div class=answer><div class=post-text><p>Just add <code>--delay-updates</code> \
+        and the problem goes away.</p></div><div class=signature>answered by \
+        <a href=/users/9/jb>jb</a></div><div class=\"s-notice s-notice__info\" role=status><p>\
+        <strong>New contributor</strong> jb is a new contributor to this site. Take care in asking \
+        for clarification, commenting, and answering. Check out our Code of Conduct.</p></div></div>";
+    let doc = crate::extract::dom::parse(html);
+    let rec = records_of_class(&doc, "answer")[0];
+    assert_eq!(
+        posts::body_title(&doc, &rec, None),
+        "Just add --delay-updates and the problem goes away."
+    );
+}
+
 /// Regression (two rendered changelogs): a release linked by its
 /// version ("## [2.4.1] - 2025-02-03", the brackets a reference link)
 /// was titled "2.4.1" while an unlinked one beside it was "[2.3.1] -

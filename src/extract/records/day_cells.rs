@@ -5,14 +5,16 @@
 //! inside them, so the miner's best group is the days; but a day is no
 //! record, its events are, and a day of two events would be one item.
 //!
-//! When the winner's records are all cells of a week's row (seven cells:
-//! a data table's row is no week), each cell's events are
-//! its children holding a headline's link ([`MIN_EVENT_HEADLINE_CHARS`];
-//! the day-number link "6" is none), looked for below the wrappers that
-//! hold them all (a cell's frame, its events box). When every cell holds
-//! at least one and some hold several, the events are the winner's
-//! records instead, in page order. Each is then dated by the day its cell
-//! names (`section_dates`).
+//! A week is a table row of seven cells, each naming its day in an
+//! attribute (`data-day`, FullCalendar's `data-date`): a data table's row
+//! is no week. When the winner's records are all days of weeks, or all
+//! weeks (FullCalendar's rows win), each day's events are its children
+//! holding a headline's link ([`MIN_EVENT_HEADLINE_CHARS`]; the
+//! day-number link "6" is none), looked for below the wrappers that hold
+//! them all (a cell's frame, its events box). When some day holds several
+//! events, or the records are weeks, the events are the winner's records
+//! instead, in page order (a day or week without one is none). Each is
+//! then dated by the day its cell names (`section_dates`).
 //!
 //! Invariants: only the winner's records change; they stay disjoint and
 //! in page order. Cost: the cells' subtrees are read once per level
@@ -20,58 +22,106 @@
 
 use super::{Record, RecordGroup};
 use crate::extract::dom::{Document, NodeId};
+use crate::extract::section_dates::DAY_CELL_ATTRS;
 
 /// Fewest characters of a link's text for it to be an event's headline.
 pub const MIN_EVENT_HEADLINE_CHARS: usize = 8;
 
-/// Put the events of the winner's day cells in place of the cells (see the
-/// module header); true when the winner changed.
+/// Put the events of the winner's day cells (or weeks) in place of them
+/// (see the module header); true when the winner changed.
 pub(super) fn split(doc: &Document, groups: &mut [RecordGroup]) -> bool {
     let Some(winner) = groups.first_mut() else {
         return false;
     };
-    let cells = &winner.records;
-    let all_cells = cells.len() >= 2
-        && winner.dropped.is_none()
-        && !winner.thread
-        && cells
-            .iter()
-            .all(|r| doc.is_tag(r.start, "td") && in_week_row(doc, r.start));
-    if !all_cells {
+    let records = &winner.records;
+    if records.len() < 2 || winner.dropped.is_some() || winner.thread {
         return false;
     }
-    let mut events = Vec::new();
-    let mut several = false;
-    for c in cells {
-        let found = events_of(doc, c.start);
-        if found.is_empty() {
-            return false;
-        }
-        several |= found.len() > 1;
-        events.extend(found.into_iter().map(|e| Record {
+    let days = records.iter().all(|r| is_day_cell(doc, r.start));
+    let weeks = !days && records.iter().all(|r| is_week(doc, r.start));
+    if !days && !weeks {
+        return false;
+    }
+    let day_cells: Vec<NodeId> = match weeks {
+        true => records
+            .iter()
+            .flat_map(|r| cells_of(doc, r.start))
+            .collect(),
+        false => records.iter().map(|r| r.start).collect(),
+    };
+    let per_day: Vec<Vec<NodeId>> = day_cells.iter().map(|&c| events_of(doc, c)).collect();
+    // A week is never an event; a day is one when it holds only one.
+    if !weeks && per_day.iter().all(|e| e.len() <= 1) {
+        return false;
+    }
+    // A day's lone event is of the kind its busy days' events are (a
+    // FullCalendar day's one harness, not its whole frame).
+    let kinds: Vec<(&str, &str)> = per_day
+        .iter()
+        .filter(|e| e.len() > 1)
+        .flatten()
+        .filter_map(|&e| kind_of(doc, e))
+        .collect();
+    let events: Vec<Record> = per_day
+        .into_iter()
+        .flatten()
+        .map(|e| of_kind_within(doc, e, &kinds).unwrap_or(e))
+        .map(|e| Record {
             start: e,
             end: doc.node(e).end,
-        }));
+        })
+        .collect();
+    if events.is_empty() {
+        return false;
     }
-    if several {
-        winner.records = events;
-    }
-    several
+    winner.records = events;
+    true
+}
+
+/// An element's tag and first class: the kind of a day's events.
+fn kind_of(doc: &Document, id: NodeId) -> Option<(&str, &str)> {
+    let e = doc.element(id)?;
+    let class = e
+        .attr("class")
+        .and_then(|c| c.split_ascii_whitespace().next());
+    Some((e.name.as_str(), class.unwrap_or("")))
+}
+
+/// `event`, or the first element inside it, of one of `kinds`.
+fn of_kind_within(doc: &Document, event: NodeId, kinds: &[(&str, &str)]) -> Option<NodeId> {
+    (event..doc.node(event).end).find(|&i| kind_of(doc, i).is_some_and(|k| kinds.contains(&k)))
 }
 
 /// Days in a week: a month grid's rows have one cell for each.
 const WEEK_DAYS: usize = 7;
 
-/// True when `cell` stands in a row of [`WEEK_DAYS`] cells: a week of a
-/// month grid, not a data table's row.
-fn in_week_row(doc: &Document, cell: NodeId) -> bool {
-    doc.node(cell).parent.is_some_and(|row| {
-        doc.is_tag(row, "tr")
-            && doc
-                .children(row)
-                .filter(|&c| doc.is_tag(c, "td") || doc.is_tag(c, "th"))
-                .count()
-                == WEEK_DAYS
+/// The cells (`td`, `th`) of table row `row`.
+fn cells_of(doc: &Document, row: NodeId) -> impl Iterator<Item = NodeId> + '_ {
+    doc.children(row)
+        .filter(move |&c| doc.is_tag(c, "td") || doc.is_tag(c, "th"))
+}
+
+/// True when `row` is a week of a month grid: [`WEEK_DAYS`] cells, each
+/// naming its day ([`names_day`]).
+fn is_week(doc: &Document, row: NodeId) -> bool {
+    doc.is_tag(row, "tr")
+        && cells_of(doc, row).count() == WEEK_DAYS
+        && cells_of(doc, row).all(|c| names_day(doc, c))
+}
+
+/// True when `cell` is a day of a week ([`is_week`]).
+fn is_day_cell(doc: &Document, cell: NodeId) -> bool {
+    doc.is_tag(cell, "td") && doc.node(cell).parent.is_some_and(|row| is_week(doc, row))
+}
+
+/// True when `cell` names its day in an attribute a calendar writes
+/// ([`DAY_CELL_ATTRS`]: `data-day="2026-12-06"`), as an ISO day.
+fn names_day(doc: &Document, cell: NodeId) -> bool {
+    doc.element(cell).is_some_and(|e| {
+        DAY_CELL_ATTRS.iter().filter_map(|a| e.attr(a)).any(|v| {
+            let b = v.as_bytes();
+            b.len() >= 10 && b[..4].iter().all(u8::is_ascii_digit) && b[4] == b'-' && b[7] == b'-'
+        })
     })
 }
 
@@ -149,7 +199,7 @@ mod tests {
     #[test]
     fn a_months_days_give_way_to_their_events() {
         let html = format!(
-            "<table><tr>{}<td>7</td>{}<td>9</td>{}<td>11</td><td>12</td></tr></table>",
+            "<table><tr>{}<td data-day=\"2026-12-07\">7</td>{}<td data-day=\"2026-12-09\">9</td>{}<td data-day=\"2026-12-11\">11</td><td data-day=\"2026-12-12\">12</td></tr></table>",
             cell(6, &["Pancake Breakfast", "Advent Wreath Workshop"]),
             cell(8, &["Holy Day Masses"]),
             cell(10, &["Penance Service", "Youth Caroling"]),
@@ -162,15 +212,27 @@ mod tests {
         let mut groups = vec![group(cells.clone())];
         assert!(split(&doc, &mut groups));
         assert_eq!(groups[0].records, events);
+        // Weeks that won (FullCalendar's rows) give way to their events.
+        let two_weeks = html.replace("</tr></table>", "</tr>")
+            + &html.replace("<table>", "").replace("2026-12-", "2026-11-");
+        let doc = crate::extract::dom::parse(&two_weeks);
+        let weeks = of(&doc, |i| doc.is_tag(i, "tr"));
+        assert_eq!(weeks.len(), 2);
+        let mut groups = vec![group(weeks)];
+        assert!(split(&doc, &mut groups));
+        assert_eq!(groups[0].records.len(), 10);
         // A data table's row is no week: its cells stay records.
-        let html = html.replace("<td>11</td><td>12</td>", "");
+        let html = html.replace(
+            "<td data-day=\"2026-12-11\">11</td><td data-day=\"2026-12-12\">12</td>",
+            "",
+        );
         let doc = crate::extract::dom::parse(&html);
         let cells = of(&doc, |i| doc.is_tag(i, "td") && doc.text_bytes(i) > 2);
         let mut groups = vec![group(cells.clone())];
         assert!(!split(&doc, &mut groups));
         // Days of one event each are records as they are.
         let html = format!(
-            "<table><tr>{}<td>7</td>{}<td>9</td><td>10</td><td>11</td><td>12</td></tr></table>",
+            "<table><tr>{}<td data-day=\"2026-12-07\">7</td>{}<td data-day=\"2026-12-09\">9</td><td data-day=\"2026-12-10\">10</td><td data-day=\"2026-12-11\">11</td><td data-day=\"2026-12-12\">12</td></tr></table>",
             cell(6, &["Pancake Breakfast"]),
             cell(8, &["Holy Day Masses"]),
         );

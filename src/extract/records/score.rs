@@ -52,7 +52,7 @@ pub(super) struct RecordStats {
     /// discussion's comments cite pages and sign with a name), counted
     /// once per target (a card's title and its teaser both link the post),
     /// leaving out links to a person's page ([`is_profile_href`]: a
-    /// byline's name).
+    /// byline's name) and links that show only a `<time>` ([`is_time_link`]).
     headline_links: usize,
     tokens: usize,
     has_link: bool,
@@ -108,6 +108,7 @@ pub(super) fn record_stats(doc: &Document, r: &Record) -> RecordStats {
                             && !seen
                             && !is_profile_href(href)
                             && !doc.in_running_text(i, bytes)
+                            && !is_time_link(doc, i)
                         {
                             if let Some(slot) = targets.get_mut(st.headline_links) {
                                 *slot = href;
@@ -135,6 +136,15 @@ pub(super) fn record_stats(doc: &Document, r: &Record) -> RecordStats {
         i += 1;
     }
     st
+}
+
+/// True when link `a` shows nothing but a `<time>` (a forum row's last
+/// post, "Tue Dec 1, 2026 6:12 am", linking that post): a date, not a
+/// headline.
+fn is_time_link(doc: &Document, a: NodeId) -> bool {
+    let end = doc.node(a).end;
+    let bytes = doc.text_bytes(a);
+    bytes > 0 && (a + 1..end).any(|j| doc.is_tag(j, "time") && doc.text_bytes(j) == bytes)
 }
 
 /// Path segments that lead to a person's page (`/users/maren`,
