@@ -1,6 +1,7 @@
 //! Tests of record → item: titles, links, dates, posts, interruptions.
 
 use super::*;
+use crate::extract::records::records_where;
 
 fn ctx() -> DateContext {
     DateContext::utc_at(2024, 3, 10, 12)
@@ -85,17 +86,6 @@ fn records_of_class(doc: &Document, class: &str) -> Vec<Record> {
     records_where(doc, |i| {
         doc.element(i).and_then(|e| e.attr("class")) == Some(class)
     })
-}
-
-/// Every element `keep` takes, as a record.
-fn records_where(doc: &Document, keep: impl Fn(NodeId) -> bool) -> Vec<Record> {
-    (0..doc.nodes.len() as NodeId)
-        .filter(|&i| keep(i))
-        .map(|i| Record {
-            start: i,
-            end: doc.node(i).end,
-        })
-        .collect()
 }
 
 /// The items of the records of `class` in `html`, titled by one plan

@@ -155,6 +155,7 @@ fn headlines(doc: &Document, id: NodeId) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::extract::records::records_where as of;
 
     fn cell(day: u32, events: &[&str]) -> String {
         let inner: String = events
@@ -184,16 +185,6 @@ mod tests {
             records,
             stragglers: Vec::new(),
         }
-    }
-
-    fn of(doc: &Document, keep: impl Fn(NodeId) -> bool) -> Vec<Record> {
-        (0..doc.nodes.len() as NodeId)
-            .filter(|&i| keep(i))
-            .map(|i| Record {
-                start: i,
-                end: doc.node(i).end,
-            })
-            .collect()
     }
 
     #[test]

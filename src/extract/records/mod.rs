@@ -1549,6 +1549,19 @@ fn alike_members(
         .collect()
 }
 
+/// Every element `keep` takes, as a whole record, in page order: the
+/// records tests build by hand.
+#[cfg(test)]
+pub(crate) fn records_where(doc: &Document, keep: impl Fn(NodeId) -> bool) -> Vec<Record> {
+    (0..doc.nodes.len() as NodeId)
+        .filter(|&i| keep(i))
+        .map(|i| Record {
+            start: i,
+            end: doc.node(i).end,
+        })
+        .collect()
+}
+
 /// True when the record holds a link with an address.
 pub(crate) fn has_link(doc: &Document, r: &Record) -> bool {
     (r.start..r.end)

@@ -1130,6 +1130,7 @@ impl ListChoice {
 mod tests {
     use super::*;
     use crate::extract::dom::parse;
+    use crate::extract::records::records_where;
 
     fn dates() -> DateContext {
         DateContext::utc_at(2024, 6, 1, 0)
@@ -1137,17 +1138,6 @@ mod tests {
 
     fn base() -> Url {
         Url::parse("https://shop.example/list").unwrap()
-    }
-
-    /// Every element `keep` takes, as a record, in page order.
-    fn records_where(doc: &Document, keep: impl Fn(NodeId) -> bool) -> Vec<Record> {
-        (0..doc.nodes.len() as NodeId)
-            .filter(|&i| keep(i))
-            .map(|i| Record {
-                start: i,
-                end: doc.node(i).end,
-            })
-            .collect()
     }
 
     /// Record roots by tag and class, in page order.
