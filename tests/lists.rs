@@ -2037,3 +2037,12 @@ fn a_forums_topics_win_over_its_subforums() {
 fn a_sites_notice_does_not_title_an_answer() {
     check("qa_answers_new_contributor_notice");
 }
+
+/// Regression (round 59, a wiki's recent changes): a new page's line
+/// carries variants of the edits' classes (`mw-changeslist-new` for
+/// `mw-changeslist-edit`) and was dropped as a block of another kind in
+/// the list.
+#[test]
+fn a_wikis_new_pages_stay_among_its_recent_changes() {
+    check("mediawiki_recent_changes_new_pages");
+}

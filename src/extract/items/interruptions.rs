@@ -191,7 +191,8 @@ const MIN_SLOT_RECORDS: usize = 5;
 /// holds among its cards (a results grid's "customers also bought"
 /// carousel and its related searches: `s-result-item s-flex-full-width`
 /// among `s-result-item s-asin sg-col-4-of-24 …`). A card without an
-/// image, or a sticky one, misses one class or two, not most.
+/// image, or a sticky one, misses one class or two, not most; a variant
+/// of a class ([`is_variant`]) is carried as the class.
 pub fn other_slots(doc: &Document, records: &[Record]) -> Vec<bool> {
     let none = vec![false; records.len()];
     if records.len() < MIN_SLOT_RECORDS {
@@ -227,10 +228,23 @@ pub fn other_slots(doc: &Document, records: &[Record]) -> Vec<bool> {
     if own.len() < MIN_LIST_CLASSES {
         return none;
     }
+    let carried = |t: &str| own.contains(&t) || own.iter().any(|o| is_variant(o, t));
     records
         .iter()
-        .map(|r| 2 * tokens(r).filter(|t| own.contains(t)).count() < own.len())
+        .map(|r| 2 * tokens(r).filter(|t| carried(t)).count() < own.len())
         .collect()
+}
+
+/// True when class `t` is a variant of class `own`: the two differ only
+/// in their last `-` part after a stem of two parts or more (a wiki's
+/// new page, `mw-changeslist-new` and `mw-changeslist-src-mw-new`, among
+/// its edits, `mw-changeslist-edit` and `mw-changeslist-src-mw-edit`). A
+/// grid's `col-12` is no variant of its cards' `col-4`.
+fn is_variant(own: &str, t: &str) -> bool {
+    match (own.rsplit_once('-'), t.rsplit_once('-')) {
+        (Some((a, _)), Some((b, _))) => a == b && a.trim_end_matches('-').contains('-'),
+        _ => false,
+    }
 }
 
 /// Most share of a list's records hidden from assistive technology that

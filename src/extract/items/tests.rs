@@ -3079,6 +3079,19 @@ fn full_width_slots_and_the_pager_in_a_results_grid_are_no_items() {
     let doc = crate::extract::dom::parse(&blog);
     let records = records_where(&doc, |i| doc.is_tag(i, "article"));
     assert_eq!(interruptions::other_slots(&doc, &records), [false; 5]);
+    // Regression (a wiki's recent changes): a new page's line carries the
+    // variants of the edits' classes (`mw-changeslist-new` for
+    // `mw-changeslist-edit`), and was dropped as a slot of another kind.
+    let change = |kind: &str| {
+        format!(
+            "<li class='mw-line-even mw-changeslist-line-not-watched mw-changeslist-{kind} \
+             mw-changeslist-src-mw-{kind}'><a href='/wiki/P'>P</a></li>"
+        )
+    };
+    let changes = ["edit", "edit", "new", "edit", "edit"].map(change).concat();
+    let doc = crate::extract::dom::parse(&format!("<ul>{changes}</ul>"));
+    let records = records_where(&doc, |i| doc.is_tag(i, "li"));
+    assert_eq!(interruptions::other_slots(&doc, &records), [false; 5]);
 }
 
 #[test]
