@@ -55,6 +55,7 @@ pub use links::{base_url, is_listing_link, resolve, resolve_link, resolve_with_f
 pub use numbering::without_list_numbering;
 pub use plan::{TitlePlan, plan_titles};
 pub use posts::HEADLESS_TITLE_CHARS;
+pub(crate) use posts::shows_only_time;
 pub(crate) use record_dates::date_moves_with_clock;
 pub use record_dates::{ListDates, list_dates};
 pub use releases::without_unreleased;

@@ -739,6 +739,13 @@ pub(super) const MAX_TIMESTAMP_LINK_CHARS: usize = 40;
 /// permalink, not its title. A card link showing "pre-release 3.14.0b1"
 /// beside its release date is titled by what it says.
 pub(super) fn is_timestamp_link(doc: &Document, a: NodeId, text: &str) -> bool {
+    text.chars().count() <= MAX_TIMESTAMP_LINK_CHARS && shows_only_time(doc, a)
+}
+
+/// True when link `a` holds a `<time datetime>` ([`holds_time`]), no
+/// heading, and shows nothing beside its time (a forum row's "Last post"
+/// link, "Tue Dec 1, 2026 6:12 am"): a date, never a headline.
+pub(crate) fn shows_only_time(doc: &Document, a: NodeId) -> bool {
     let end = doc.node(a).end;
     let only_time = || {
         let mut beside = String::new();
@@ -748,10 +755,7 @@ pub(super) fn is_timestamp_link(doc: &Document, a: NodeId, text: &str) -> bool {
         });
         !beside.chars().any(char::is_alphanumeric)
     };
-    text.chars().count() <= MAX_TIMESTAMP_LINK_CHARS
-        && holds_time(doc, a)
-        && !(a + 1..end).any(|i| doc.tag(i).is_some_and(is_heading))
-        && only_time()
+    holds_time(doc, a) && !(a + 1..end).any(|i| doc.tag(i).is_some_and(is_heading)) && only_time()
 }
 
 /// True when link `a` holds a `<time datetime>`: a post's timestamp link

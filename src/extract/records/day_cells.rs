@@ -131,13 +131,15 @@ fn names_day(doc: &Document, cell: NodeId) -> bool {
 fn events_of(doc: &Document, cell: NodeId) -> Vec<NodeId> {
     let mut at = cell;
     loop {
-        let kids: Vec<NodeId> = doc
+        let kids: Vec<(NodeId, usize)> = doc
             .children(at)
-            .filter(|&k| doc.element(k).is_some() && headlines(doc, k) > 0)
+            .filter(|&k| doc.element(k).is_some())
+            .map(|k| (k, headlines(doc, k)))
+            .filter(|&(_, n)| n > 0)
             .collect();
         match kids.as_slice() {
-            [one] if headlines(doc, *one) > 1 => at = *one,
-            _ => return kids,
+            [(one, n)] if *n > 1 => at = *one,
+            _ => return kids.into_iter().map(|(k, _)| k).collect(),
         }
     }
 }

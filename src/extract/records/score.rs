@@ -26,6 +26,7 @@ use crate::extract::dom::{Document, NodeData, NodeId, trim_text};
 use crate::extract::patterns::{DropReason, MiningParams};
 
 use super::{Record, RecordGroup};
+use crate::extract::items::shows_only_time;
 
 /// Weight of the share of records holding a heading (h1–h6).
 const HEADING_WEIGHT: f64 = 0.5;
@@ -52,7 +53,7 @@ pub(super) struct RecordStats {
     /// discussion's comments cite pages and sign with a name), counted
     /// once per target (a card's title and its teaser both link the post),
     /// leaving out links to a person's page ([`is_profile_href`]: a
-    /// byline's name) and links that show only a `<time>` ([`is_time_link`]).
+    /// byline's name) and links that show only a `<time>` ([`shows_only_time`]).
     headline_links: usize,
     tokens: usize,
     has_link: bool,
@@ -108,7 +109,7 @@ pub(super) fn record_stats(doc: &Document, r: &Record) -> RecordStats {
                             && !seen
                             && !is_profile_href(href)
                             && !doc.in_running_text(i, bytes)
-                            && !is_time_link(doc, i)
+                            && !shows_only_time(doc, i)
                         {
                             if let Some(slot) = targets.get_mut(st.headline_links) {
                                 *slot = href;
@@ -136,15 +137,6 @@ pub(super) fn record_stats(doc: &Document, r: &Record) -> RecordStats {
         i += 1;
     }
     st
-}
-
-/// True when link `a` shows nothing but a `<time>` (a forum row's last
-/// post, "Tue Dec 1, 2026 6:12 am", linking that post): a date, not a
-/// headline.
-fn is_time_link(doc: &Document, a: NodeId) -> bool {
-    let end = doc.node(a).end;
-    let bytes = doc.text_bytes(a);
-    bytes > 0 && (a + 1..end).any(|j| doc.is_tag(j, "time") && doc.text_bytes(j) == bytes)
 }
 
 /// Path segments that lead to a person's page (`/users/maren`,
