@@ -276,27 +276,84 @@ pub fn unseen_slots(doc: &Document, records: &[Record]) -> Vec<bool> {
     }
 }
 
-/// Which of `records` are interludes, in their order: table rows that
-/// link no page and have a cell spanning columns (the break between a
-/// programme's talks, "Coffee break" across the session and room
-/// columns; a grid's pager row, whose page links are all scripts,
-/// `javascript:__doPostBack(…)`), among records more than half of which
-/// link. A row whose cells line up with the records' (a security release
-/// without a page of its own) stays. So does a spanning row that links a
-/// page, unless it is a banner ([`is_banner_row`]). All false when no row
-/// spans columns.
+/// Which of `records` are interludes, in their order, among records more
+/// than half of which link: table rows that link no page and have a cell
+/// spanning columns (the break between a programme's talks, "Coffee
+/// break" across the session and room columns; a grid's pager row, whose
+/// page links are all scripts, `javascript:__doPostBack(…)`), and records
+/// that link no page and lack a class every record that links one
+/// carries ([`lacks_linking_class`]: a programme's `tr.schedule__row--break`
+/// rows, in three cells like its talks, among `tr.schedule__row--talk`).
+/// A row whose cells line up with the records' and that carries their
+/// classes (a security release without a page of its own) stays. So does
+/// a spanning row that links a page, unless it is a banner
+/// ([`is_banner_row`]).
 pub fn interludes(doc: &Document, records: &[Record]) -> Vec<bool> {
-    let spanning: Vec<bool> = records.iter().map(|r| spans_columns(doc, r)).collect();
-    // Rows that link are counted only when there are rows to drop.
-    let rows_link = spanning.contains(&true)
-        && 2 * records.iter().filter(|r| has_link(doc, r)).count() > records.len();
+    let none = vec![false; records.len()];
+    if 2 * records.iter().filter(|r| has_link(doc, r)).count() <= records.len() {
+        return none;
+    }
+    let pages: Vec<bool> = records.iter().map(|r| links_a_page(doc, r)).collect();
+    let shared = linking_classes(doc, records, &pages);
     records
         .iter()
-        .zip(spanning)
-        .map(|(r, spans)| {
-            rows_link && spans && (!links_a_page(doc, r) || is_banner_row(doc, records, r))
+        .zip(pages)
+        .map(|(r, page)| {
+            if spans_columns(doc, r) {
+                !page || is_banner_row(doc, records, r)
+            } else {
+                !page && lacks_linking_class(doc, r, &shared)
+            }
         })
         .collect()
+}
+
+/// Fewest records that link a page for their shared classes to tell the
+/// others apart ([`linking_classes`]).
+const MIN_LINKING_RECORDS: usize = 3;
+
+/// The class tokens on the element of every record that links a page
+/// (`pages`), when there are at least [`MIN_LINKING_RECORDS`] of them and
+/// some record links none; else none.
+fn linking_classes<'d>(doc: &'d Document, records: &[Record], pages: &[bool]) -> Vec<&'d str> {
+    let linking = pages.iter().filter(|&&p| p).count();
+    if linking < MIN_LINKING_RECORDS || linking == records.len() {
+        return Vec::new();
+    }
+    let classes = |r: &Record| {
+        doc.element(r.start)
+            .and_then(|e| e.attr("class"))
+            .unwrap_or("")
+            .split_ascii_whitespace()
+    };
+    let mut linked = records
+        .iter()
+        .zip(pages)
+        .filter(|(_, p)| **p)
+        .map(|(r, _)| r);
+    let Some(first) = linked.next() else {
+        return Vec::new();
+    };
+    let mut shared: Vec<&str> = classes(first).collect();
+    for r in linked {
+        shared.retain(|&c| classes(r).any(|t| t == c));
+        if shared.is_empty() {
+            break;
+        }
+    }
+    shared
+}
+
+/// True when the element of `record` lacks one of `shared`, the classes
+/// every record that links a page carries ([`linking_classes`]).
+fn lacks_linking_class(doc: &Document, record: &Record, shared: &[&str]) -> bool {
+    let class = doc
+        .element(record.start)
+        .and_then(|e| e.attr("class"))
+        .unwrap_or("");
+    shared
+        .iter()
+        .any(|&c| !class.split_ascii_whitespace().any(|t| t == c))
 }
 
 /// Fewest columns of a table whose full-width rows can be banners.
@@ -642,10 +699,42 @@ pub fn is_deleted_stub(doc: &Document, record: &Record) -> bool {
                 has_part(class.split_whitespace(), b"-_", DELETED_MARKERS)
             }) && doc.text_bytes(i) > 0
     });
-    marker.is_some_and(|m| {
-        let notice = doc.range_text_bytes(m, doc.node(m).end.min(record.end));
-        text_outside_links(doc, record).saturating_sub(notice) < STUB_CHROME_BYTES
-    })
+    marker.is_some_and(|m| stub_chrome(doc, record, m, says_deleted) < STUB_CHROME_BYTES)
+}
+
+/// Text bytes of `record` outside its links that are neither its
+/// deletion notice (the marker `m`'s text and every other text that
+/// `says_deleted`: Reddit's stub says "[deleted]" as its author and as
+/// its words) nor a `<time>` (the stub keeps its posting time).
+fn stub_chrome(
+    doc: &Document,
+    record: &Record,
+    m: NodeId,
+    says_deleted: impl Fn(NodeId) -> bool,
+) -> usize {
+    let (mut link_end, mut time_end) = (0, 0);
+    let notice_end = doc.node(m).end.min(record.end);
+    (record.start..record.end)
+        .map(|i| match &doc.node(i).data {
+            NodeData::Element(e) if e.name == "a" => {
+                link_end = link_end.max(doc.node(i).end);
+                0
+            }
+            NodeData::Element(e) if e.name == "time" => {
+                time_end = time_end.max(doc.node(i).end);
+                0
+            }
+            NodeData::Text { text, blank: false }
+                if i >= link_end
+                    && i >= time_end
+                    && !(m..notice_end).contains(&i)
+                    && !says_deleted(i) =>
+            {
+                text.trim().len()
+            }
+            _ => 0,
+        })
+        .sum()
 }
 
 /// True when a record is what a deleted comment leaves: a thread's stub

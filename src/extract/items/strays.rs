@@ -157,16 +157,30 @@ fn section_indexes(items: &[Item]) -> Vec<bool> {
 /// (`/tags/writing/`, `/category/news`): the term is the path's last
 /// segment and a taxonomy segment comes just before it.
 fn is_taxonomy(link: &Url, page: &Url) -> bool {
-    if link.host_str() != page.host_str() {
-        return false;
-    }
+    link.host_str() == page.host_str() && in_taxonomy_path(link)
+}
+
+/// True when `link`'s last path segment is a term after a taxonomy
+/// segment ([`TAXONOMY_SEGMENTS`]).
+fn in_taxonomy_path(link: &Url) -> bool {
     let segments: Vec<&str> = link.path().split('/').filter(|s| !s.is_empty()).collect();
     match segments.as_slice() {
-        [.., taxonomy, _term] => TAXONOMY_SEGMENTS
-            .iter()
-            .any(|t| t.eq_ignore_ascii_case(taxonomy)),
+        [.., taxonomy, _term] => is_taxonomy_name(taxonomy),
         _ => false,
     }
+}
+
+fn is_taxonomy_name(name: &str) -> bool {
+    TAXONOMY_SEGMENTS
+        .iter()
+        .any(|t| t.eq_ignore_ascii_case(name))
+}
+
+/// True when `link` names a term of a taxonomy: by its path
+/// (`/tags/writing/`) or by a query key (a notices table's category cell,
+/// `/public-notices/?category=allotments`, the list itself filtered).
+pub(super) fn names_term(link: &Url) -> bool {
+    in_taxonomy_path(link) || link.query_pairs().any(|(k, _)| is_taxonomy_name(&k))
 }
 
 /// True when `link` is the own profile on another site of the page's site
@@ -238,6 +252,17 @@ mod tests {
                 line(&format!("Guide part {i}"), Some(&link))
             })
             .collect()
+    }
+
+    #[test]
+    fn a_term_is_named_by_its_path_or_its_query_key() {
+        let term = |u: &str| names_term(&Url::parse(u).expect("test url"));
+        assert!(term("https://town.example/notices/?category=allotments"));
+        assert!(term("https://town.example/tags/writing/"));
+        assert!(term("https://town.example/blog/?Tag=rust&page=2"));
+        assert!(!term("https://town.example/notices/allotment-rents/"));
+        assert!(!term("https://town.example/notices/?page=2"));
+        assert!(!term("https://town.example/category/"));
     }
 
     #[test]

@@ -822,10 +822,13 @@ pub(super) fn choose_title(
         _ if link_chars < MIN_EMPHASIS_TITLE_CHARS
             && let Some(title) = emphasis_title(doc, record, link_chars) =>
         {
+            // A term's page (its category cell's "Allotments") only when
+            // nothing else is linked: a notice's own page is its file.
             let link = links
                 .iter()
                 .filter(usable)
-                .find(|l| !authored(l))
+                .find(|l| !authored(l) && !super::strays::names_term(&l.url))
+                .or_else(|| links.iter().filter(usable).find(|l| !authored(l)))
                 .or_else(|| links.iter().find(usable));
             (title, link.map(|l| l.node), None)
         }

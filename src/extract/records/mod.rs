@@ -1186,7 +1186,7 @@ fn place_records(
     }
     // A subsection's records lie inside its parent container's range.
     records.sort_unstable_by_key(|r| r.start);
-    without_odd_runs(doc, records)
+    without_interludes(doc, without_odd_runs(doc, records))
 }
 
 /// `records` (runs of siblings) without the runs whose elements carry

@@ -74,10 +74,22 @@ pub(super) fn is_link(doc: &Document, id: NodeId) -> bool {
             .is_some_and(|h| !h.trim().is_empty() && !h.trim_start().starts_with('#'))
 }
 
-/// A heading that holds a link, or sits inside one.
+/// A heading that holds a link, sits inside one, or shares its card
+/// with a covering link ([`covers`]).
 fn linked(doc: &Document, h: NodeId) -> bool {
     (h..doc.node(h).end).any(|i| is_link(doc, i))
-        || doc.ancestors(h).take(LINK_ABOVE).any(|a| is_link(doc, a))
+        || doc
+            .ancestors(h)
+            .take(LINK_ABOVE)
+            .any(|a| is_link(doc, a) || doc.children(a).any(|c| covers(doc, c)))
+}
+
+/// True for a link with nothing inside it, laid over its card by the
+/// style sheet (PaperMod's `<a class="entry-link" aria-label="post link
+/// to …">` after the card's `header > h2`): the card's one way to its
+/// page. An icon link holds its icon, so it is none.
+fn covers(doc: &Document, id: NodeId) -> bool {
+    is_link(doc, id) && doc.node(id).end == id + 1
 }
 
 /// Runs of sibling roots: consecutive headings whose common ancestor holds
