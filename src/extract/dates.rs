@@ -1232,6 +1232,14 @@ fn build_patterns() -> Vec<Pattern> {
                 WEEKDAYS.join("|")
             ),
         ),
+        // 22 Jul '25 (a mail archive's older dates): the apostrophe says
+        // the century was left out, so no weekday is needed.
+        rare(
+            Kind::ShortYear,
+            format!(
+                r"(?P<d>[0-9]{{1,2}})\s+{english_months_caps}\s+['’‘](?P<y2>[0-9]{{2}})\b{opt_time}"
+            ),
+        ),
         // ٣٠ نوفمبر ٢٠٢٦, 30 تشرين الثاني 2026, and the same in Urdu and
         // Hindi: 30 نومبر 2026, یکم دسمبر 2026 ("the first", read as day 1:
         // a date without a day is the month's first), 30 नवंबर 2026, 18:45
@@ -1422,13 +1430,15 @@ fn build(kind: Kind, c: &Captures, ctx: &DateContext) -> Option<DateTime<FixedOf
 
 /// A date with a two-digit year ([`Kind::ShortYear`]): `00`–`49` in the
 /// 2000s, `50`–`99` in the 1900s (RFC 2822, section 4.3), when the
-/// weekday written before it is the date's.
+/// weekday written before it is the date's, or an apostrophe before the
+/// year marks its century left out ("22 Jul '25").
 fn short_year(c: &Captures, ctx: &DateContext) -> Option<DateTime<FixedOffset>> {
     let y2: i32 = c.name("y2")?.as_str().parse().ok()?;
     let year = if y2 < 50 { 2000 + y2 } else { 1900 + y2 };
     let month = month_number(c.name("mname")?.as_str())?;
     let date = NaiveDate::from_ymd_opt(year, month, c.name("d")?.as_str().parse().ok()?)?;
-    is_weekday_of(c.name("wday")?.as_str(), date)
+    c.name("wday")
+        .is_none_or(|w| is_weekday_of(w.as_str(), date))
         .then(|| at_time(c, date, ctx))
         .flatten()
 }
@@ -2172,6 +2182,13 @@ mod tests {
         assert_ne!(
             day("On 5 March 26 teams ran").as_deref(),
             Some("2026-03-05")
+        );
+        // Unless an apostrophe says the century was left out (a mail
+        // archive's search results, round 62).
+        assert_eq!(day("22 Jul '25").as_deref(), Some("2025-07-22"));
+        assert_eq!(
+            day("posted 9 Mar ’98, 14:05").as_deref(),
+            Some("1998-03-09")
         );
     }
 

@@ -38,7 +38,10 @@
 
 use super::kinds::Kinds;
 use super::short::{heading_level, in_chrome};
-use super::straggler::{common_file_form, file_form, heading_link, headline_href, records_shape};
+use super::straggler::{
+    common_file_form, file_form, heading_link, headline_href, record_hrefs, records_shape,
+    rows_shape,
+};
 use super::{Record, RecordGroup, has_link};
 use crate::extract::dom::{Document, NodeId};
 
@@ -81,14 +84,24 @@ fn of_its_kind(
         {
             continue;
         }
-        // A table's rows have no headings: each row's first link heads it.
+        // A table's rows have no headings: the first of a row's links that
+        // has the shape heads it (an upcoming talk's title after its "+
+        // calendar" link), else its first link.
         let rows = own.record.is_none();
-        let href = |r: &Record| match rows {
-            true => headline_href(doc, r),
-            false => doc.element(heading_link(doc, r)?)?.attr("href"),
+        let winners_shape = || match rows {
+            true => {
+                rows_shape(doc, &winner.records).or_else(|| records_shape(doc, &winner.records))
+            }
+            false => records_shape(doc, &winner.records),
         };
-        let Some(shape) = shape.get_or_insert_with(|| records_shape(doc, &winner.records)) else {
+        let Some(shape) = shape.get_or_insert_with(winners_shape) else {
             return joined;
+        };
+        let href = |r: &Record| match rows {
+            true => record_hrefs(doc, r)
+                .find(|h| shape.admits_href(h))
+                .or_else(|| headline_href(doc, r)),
+            false => doc.element(heading_link(doc, r)?)?.attr("href"),
         };
         // Each record's heading link, and whether it has the shape (a
         // record without one has).

@@ -586,7 +586,7 @@ fn is_card_of(doc: &Document, a: NodeId, shape: &ShapePattern, path: &str, level
 }
 
 /// The hrefs of a record's links, in document order.
-fn record_hrefs<'d>(doc: &'d Document, r: &Record) -> impl Iterator<Item = &'d str> {
+pub(super) fn record_hrefs<'d>(doc: &'d Document, r: &Record) -> impl Iterator<Item = &'d str> {
     (r.start..r.end)
         .filter(move |&i| is_link(doc, i))
         .filter_map(move |i| doc.element(i)?.attr("href"))
@@ -801,6 +801,25 @@ pub(super) fn records_shape(doc: &Document, records: &[Record]) -> Option<ShapeP
         pattern.any_query = true;
         Some(pattern)
     })
+}
+
+/// The shape that links of more than half of a table's rows have, each
+/// row counted once per shape: a row has no heading, and its title link
+/// need not come first (a speaker's homepage before the talk's page).
+pub(super) fn rows_shape(doc: &Document, rows: &[Record]) -> Option<ShapePattern> {
+    let mut shapes: Vec<Shape> = Vec::new();
+    for r in rows {
+        let mut own: Vec<Shape> = Vec::new();
+        for shape in record_hrefs(doc, r).filter_map(shape_of) {
+            if !own.contains(&shape) {
+                own.push(shape);
+            }
+        }
+        shapes.extend(own);
+    }
+    majority(&shapes, rows.len())
+        .cloned()
+        .map(ShapePattern::exact)
 }
 
 /// [`records_shape`] of the `shapes` of `n` records.
