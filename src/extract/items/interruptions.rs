@@ -8,7 +8,7 @@
 //! style sheets.
 
 use super::*;
-use crate::extract::records::has_link;
+use crate::extract::records::{class_tokens, has_link};
 
 /// Class tokens (and parts of custom element names) that mark a slot in a
 /// list as an advertisement: `li.sponsored`, `div.promotedlink`,
@@ -289,11 +289,16 @@ pub fn unseen_slots(doc: &Document, records: &[Record]) -> Vec<bool> {
 /// a spanning row that links a page, unless it is a banner
 /// ([`is_banner_row`]).
 pub fn interludes(doc: &Document, records: &[Record]) -> Vec<bool> {
-    let none = vec![false; records.len()];
-    if 2 * records.iter().filter(|r| has_link(doc, r)).count() <= records.len() {
-        return none;
-    }
     let pages: Vec<bool> = records.iter().map(|r| links_a_page(doc, r)).collect();
+    // A record that links a page links: only the others are looked at again.
+    let linking = records
+        .iter()
+        .zip(&pages)
+        .filter(|&(r, &page)| page || has_link(doc, r))
+        .count();
+    if 2 * linking <= records.len() {
+        return vec![false; records.len()];
+    }
     let shared = linking_classes(doc, records, &pages);
     records
         .iter()
@@ -320,12 +325,7 @@ fn linking_classes<'d>(doc: &'d Document, records: &[Record], pages: &[bool]) ->
     if linking < MIN_LINKING_RECORDS || linking == records.len() {
         return Vec::new();
     }
-    let classes = |r: &Record| {
-        doc.element(r.start)
-            .and_then(|e| e.attr("class"))
-            .unwrap_or("")
-            .split_ascii_whitespace()
-    };
+    let classes = |r: &Record| class_tokens(doc, r.start);
     let mut linked = records
         .iter()
         .zip(pages)
@@ -347,13 +347,9 @@ fn linking_classes<'d>(doc: &'d Document, records: &[Record], pages: &[bool]) ->
 /// True when the element of `record` lacks one of `shared`, the classes
 /// every record that links a page carries ([`linking_classes`]).
 fn lacks_linking_class(doc: &Document, record: &Record, shared: &[&str]) -> bool {
-    let class = doc
-        .element(record.start)
-        .and_then(|e| e.attr("class"))
-        .unwrap_or("");
     shared
         .iter()
-        .any(|&c| !class.split_ascii_whitespace().any(|t| t == c))
+        .any(|&c| !class_tokens(doc, record.start).any(|t| t == c))
 }
 
 /// Fewest columns of a table whose full-width rows can be banners.

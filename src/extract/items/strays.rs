@@ -170,6 +170,7 @@ fn in_taxonomy_path(link: &Url) -> bool {
     }
 }
 
+/// True when `name` is one of [`TAXONOMY_SEGMENTS`], in any case.
 fn is_taxonomy_name(name: &str) -> bool {
     TAXONOMY_SEGMENTS
         .iter()

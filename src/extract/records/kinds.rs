@@ -75,7 +75,7 @@ const ZEBRA_PARTS: &[&str] = &["odd", "even"];
 const VOLATILE_PREFIXES: &[&str] = &["is-", "has-", "css-", "sc-", "jsx-", "svelte-", "ng-"];
 
 /// The tokens of an element's `class` attribute (none for other nodes).
-pub(super) fn class_tokens(doc: &Document, id: NodeId) -> impl Iterator<Item = &str> {
+pub(crate) fn class_tokens(doc: &Document, id: NodeId) -> impl Iterator<Item = &str> {
     doc.element(id)
         .and_then(|e| e.attr("class"))
         .unwrap_or("")

@@ -45,6 +45,7 @@ mod siblings;
 mod sidebar;
 mod straggler;
 
+pub(crate) use kinds::class_tokens;
 use kinds::{Kind, Kinds, Tag, stable_classes};
 use score::score_group;
 
