@@ -2112,3 +2112,41 @@ fn upcoming_rows_led_by_calendar_links_join_the_past_talks() {
 fn an_apostrophe_year_dates_a_result() {
     check("hyperkitty_search_apostrophe_years");
 }
+
+/// Regression (round 63, a radio station's day schedule): programmes
+/// showing only their times ("06:00") were left undated, one dated
+/// heading above a whole list dating nothing; a timetable's heading names
+/// its records' day.
+#[test]
+fn a_timetable_takes_the_day_of_its_heading() {
+    check("radio_schedule_times_under_day_heading");
+}
+
+/// Regression (round 64, a blog of mixed post types): the 7 photo and quote
+/// posts, which open without a heading, were taken for the second halves of
+/// the text and link posts before them (8 records of two `article`s each).
+/// Posts of one tag and class that close alike are whole posts, as those
+/// that open alike are.
+#[test]
+fn posts_that_close_alike_are_whole_records() {
+    check("tumblr_text_photo_quote_link_posts");
+}
+
+/// Regression (round 64, a project's activity page): the terms' classes
+/// name what changed, so no one kind of `dt` outvoted the descriptions'
+/// single kind, and the `dd`s (the authors' links) headed records. The
+/// kinds of one tag vote together for the sibling that holds the titles.
+#[test]
+fn terms_of_varied_classes_head_their_descriptions() {
+    check("redmine_activity_varied_terms");
+}
+
+/// Regression (round 64, a forum with subforums): the 3 subforum rows, in
+/// one more headed section of the topics' kind, joined the topics: on the
+/// topics' host and depth, their links (`/forum/16-…/`) are no topics
+/// (`/topic/48011-…/`). A section's links must share the first directory
+/// the winner's share.
+#[test]
+fn subforums_in_a_section_beside_the_topics_stay_out() {
+    check("invision_subforums_above_topics");
+}

@@ -1237,7 +1237,7 @@ fn build_patterns() -> Vec<Pattern> {
         rare(
             Kind::ShortYear,
             format!(
-                r"(?P<d>[0-9]{{1,2}})\s+{english_months_caps}\s+['’‘](?P<y2>[0-9]{{2}})\b{opt_time}"
+                r"(?P<d>[0-9]{{1,2}})\s+{english_months_caps}\s+['’‘](?P<y2>[0-9]{{2}}){AB}{opt_time}"
             ),
         ),
         // ٣٠ نوفمبر ٢٠٢٦, 30 تشرين الثاني 2026, and the same in Urdu and
@@ -3088,6 +3088,24 @@ mod tests {
         assert!(SETS.find.len() > 10);
         assert!(LEADING_NOISE.is_match("Posted on "));
         assert!(TRAILING_NOISE.is_match(" ·"));
+    }
+
+    /// Regression (a performance bug): one pattern's Unicode `\b` ("22
+    /// Jul '25") made the lazy DFA of the whole set give up on every text
+    /// holding a non-ASCII character ("·", "’"), and each search fell back
+    /// to the much slower PikeVM. Patterns use ASCII boundaries ([`AB`]).
+    #[test]
+    fn no_pattern_needs_a_unicode_word_boundary() {
+        for p in PATTERNS.iter() {
+            for re in [&p.whole, &p.find].into_iter().flatten() {
+                let rest = re.as_str().replace(AB, "");
+                assert!(
+                    !rest.contains(r"\b") && !rest.contains(r"\B"),
+                    "{}",
+                    re.as_str()
+                );
+            }
+        }
     }
 
     /// Regression: a US local-news list writes "03-02-2024 4:15 PM" for 2

@@ -25,3 +25,4 @@ pub mod section_dates;
 pub mod selectors;
 pub mod sequence;
 pub mod shell;
+pub mod timetable;

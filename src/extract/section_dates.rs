@@ -5,7 +5,9 @@
 //! Rules (each tested):
 //! - The list must show that it is split by date: at least one date
 //!   heading stands between two of its records. One date heading above
-//!   the whole list (a page title "News of 5 March 2024") dates nothing.
+//!   the whole list (a page title "News of 5 March 2024") dates nothing,
+//!   unless the records are a timetable's, times without dates (see
+//!   `timetable`).
 //! - A record's section date is that of the last heading before it and
 //!   after the previous record. A heading that is not a date ("Sport",
 //!   "Older") starts a section without one.
@@ -60,6 +62,7 @@ use crate::extract::dates::{DateContext, find_date, parse_date, parse_day, parse
 use crate::extract::dom::{Document, NodeData, NodeId, is_heading};
 use crate::extract::items::{Item, date_moves_with_clock, is_advertising};
 use crate::extract::records::Record;
+use crate::extract::timetable::date_timetable;
 
 /// Longest heading text read for a date (bytes, whitespace collapsed): a
 /// day heading, or a section title with its day and time in it.
@@ -142,7 +145,9 @@ fn sections(doc: &Document, records: &[Record], ctx: &DateContext) -> Vec<Sectio
 /// The items of `records` (disjoint, in document order), each built by
 /// `build` (given the record's index and reading context) in its section's
 /// reading context ([`Section::reading`], after the date of the record
-/// before it), then given its section's day when it has none.
+/// before it), then given its section's day when it has none; a
+/// timetable's records, none dated, the day of the heading above them
+/// ([`date_timetable`]).
 pub fn items_in_sections(
     doc: &Document,
     records: &[Record],
@@ -153,7 +158,7 @@ pub fn items_in_sections(
     let spans = spanning_cells(doc, records);
     // The spanning cell last read, as a heading: its rows share it.
     let mut span: Option<(NodeId, Section)> = None;
-    sections(doc, records, ctx)
+    let mut items: Vec<Item> = sections(doc, records, ctx)
         .iter()
         .enumerate()
         .map(|(i, section)| {
@@ -178,7 +183,18 @@ pub fn items_in_sections(
             previous = item.date.map(|d| d.date_naive()).or(previous);
             item
         })
-        .collect()
+        .collect();
+    date_timetable(doc, records, &mut items, ctx);
+    items
+}
+
+/// The day heading text `text` names and whether it moves with the clock
+/// ("Today"), read as a section heading is ([`date_heading`]).
+pub(crate) fn heading_day(text: &str, ctx: &DateContext) -> Option<(DateTime<FixedOffset>, bool)> {
+    if text.len() > MAX_HEADING_BYTES {
+        return None;
+    }
+    date_heading(without_count(text), ctx, None).map(|d| (d.date, d.relative))
 }
 
 /// For each record that is a table row, the cell spanning down over it

@@ -22,7 +22,8 @@
 //! several such sections side by side) and the group's records all stand
 //! in one more section of that kind (tag and first class) beside them,
 //! opening with a heading of the same level, most of its records holding
-//! a link, most of their headline links on the winner's host and depth or
+//! a link, most of their headline links on the winner's host and depth
+//! (under its first directory, where the winner's links share one) or
 //! sharing its templated file name (`article_<uuid>.html`): a newsletter's "Quick bits"
 //! one-line items after its sections of articles, a conference's tracks
 //! listed in a `ul`, a table and `div`s. One group joins per section.

@@ -2,7 +2,9 @@
 //! `dt` + `dd`, a heading + paragraphs + "read more" without a wrapper.
 //!
 //! The mined runs say whether records are runs of siblings; the sibling
-//! kind that holds the title (the *head*) starts each record. In each
+//! kind that holds the title (the *head*) starts each record: the most
+//! title-like kind of the tag whose siblings hold the titles (the kinds
+//! of one tag vote together, as its variants head records too). In each
 //! container a record runs from its head to the next one; parts that come
 //! before the title (a date `dt` before its `dd`, a kicker before a
 //! heading) move the start back. A sibling that looks like a head but
@@ -33,7 +35,7 @@
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use super::Record;
-use super::kinds::{Kind, Kinds, class_tokens, stable_classes};
+use super::kinds::{Kind, Kinds, Tag, class_tokens, stable_classes};
 use super::score::link_text_weight;
 use super::short::heading_level;
 use crate::extract::dom::{Document, Element, NodeId, is_heading};
@@ -111,28 +113,31 @@ pub(super) struct Head {
 /// their modifiers: one tag, a stable class token they all share, and a
 /// first element child of one kind (a forum's `div.topic-post.regular`,
 /// `div.topic-post.topic-owner.regular`, each around its
-/// `article.boxed.onscreen-post`). A run of them is several records, each
-/// a whole post, not one record of parts (a title row and a metadata row
+/// `article.boxed.onscreen-post`), or a last one (a blog's text, photo
+/// and quote posts, each opening in its own way and closing with the
+/// same `footer.post-meta`). A run of them is several records, each a
+/// whole post, not one record of parts (a title row and a metadata row
 /// differ in class or in what they hold).
 fn alike_run(doc: &Document, kinds: &mut Kinds<'_>, first: NodeId, last: NodeId) -> bool {
     let Some(tag) = doc.tag(first) else {
         return false;
     };
-    let inner = element_child(doc, first).map(|c| kinds.kind(c));
-    if inner.is_none() {
-        return false;
-    }
     // The siblings after `first`, each once.
     let rest = || {
         std::iter::successors(Some(first), |&c| (c < last).then(|| doc.node(c).end))
             .skip(1)
             .filter(|&c| doc.element(c).is_some())
     };
+    if rest().any(|c| doc.tag(c) != Some(tag)) {
+        return false;
+    }
     // Shape first (cheap, and where most runs differ), then classes.
-    for c in rest() {
-        if doc.tag(c) != Some(tag) || element_child(doc, c).map(|k| kinds.kind(k)) != inner {
-            return false;
-        }
+    let mut same_end = |end: fn(&Document, NodeId) -> Option<NodeId>| {
+        let inner = end(doc, first).map(|c| kinds.kind(c));
+        inner.is_some() && rest().all(|c| end(doc, c).map(|k| kinds.kind(k)) == inner)
+    };
+    if !same_end(element_child) && !same_end(last_element_child) {
+        return false;
     }
     let mut shared: Vec<&str> = stable_classes(doc, first).collect();
     for c in rest() {
@@ -170,6 +175,13 @@ fn element_child(doc: &Document, id: NodeId) -> Option<NodeId> {
     doc.children(id).find(|&c| doc.element(c).is_some())
 }
 
+/// The last element child of `id`.
+fn last_element_child(doc: &Document, id: NodeId) -> Option<NodeId> {
+    doc.children(id)
+        .filter(|&c| doc.element(c).is_some())
+        .last()
+}
+
 /// The kind of sibling that starts a record (the one holding the title),
 /// when the mined runs show that records are runs of siblings rather than
 /// single ones. `None` for lists of single siblings.
@@ -205,11 +217,29 @@ pub(super) fn head_kind(
             c = doc.node(c).end;
         }
     }
-    let (&kind, &(count, weight)) = votes.iter().max_by(|a, b| {
+    // The tag whose siblings hold the titles, then its most title-like
+    // kind: the head's variants are of its tag (see [`is_head`]), so the
+    // kinds of one tag vote together (a project activity's `dt.changeset`,
+    // `dt.issue-edit`, `dt.wiki-page` against the one kind of their `dd`s).
+    let mut by_tag: HashMap<Tag, (u32, u32)> = HashMap::default();
+    for (&k, &(count, weight)) in &votes {
+        let e = by_tag.entry(kinds.tag_of(k)).or_insert((0, 0));
+        e.0 += count;
+        e.1 += weight;
+    }
+    let (&tag, _) = by_tag.iter().max_by(|a, b| {
         (a.1.1, a.1.0)
             .cmp(&(b.1.1, b.1.0))
-            .then(kinds.name(*b.0).cmp(kinds.name(*a.0)))
+            .then(kinds.tag_name(*b.0).cmp(kinds.tag_name(*a.0)))
     })?;
+    let (&kind, &(count, weight)) = votes
+        .iter()
+        .filter(|(k, _)| kinds.tag_of(**k) == tag)
+        .max_by(|a, b| {
+            (a.1.1, a.1.0)
+                .cmp(&(b.1.1, b.1.0))
+                .then(kinds.name(*b.0).cmp(kinds.name(*a.0)))
+        })?;
     // Where no sibling holds a headline (a release history's `dt`
     // "Version 5.12.1 — 24 November 2026" and its notes `dd`s, linking
     // only "learn more"), a description list's term heads its record: a

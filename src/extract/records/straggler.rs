@@ -887,13 +887,26 @@ impl ShapePattern {
     }
 
     /// True when the page `href` links is on this host, at this depth
-    /// (and script), whatever its directory: a conference's research
-    /// papers (`/papers/research/r01.pdf`) beside its demos
-    /// (`/papers/demos/d1.pdf`).
+    /// (and script), whatever its directory below the first segment: a
+    /// conference's research papers (`/papers/research/r01.pdf`) beside
+    /// its demos (`/papers/demos/d1.pdf`). A first segment the records'
+    /// links share names what they are: a forum's subforums
+    /// (`/forum/16-errata/`) are no topics (`/topic/48011-welcome/`).
     pub(super) fn admits_place(&self, href: &str) -> bool {
         shape_of(href).is_some_and(|s| {
+            let first = |dir: &str| {
+                dir.split('/')
+                    .find(|seg| !seg.is_empty())
+                    .map(str::to_owned)
+            };
+            let shared_first = self.dir.iter().find(|seg| seg.as_deref() != Some(""));
+            let section = match shared_first {
+                Some(Some(want)) => first(&s.dir).as_deref() == Some(want.as_str()),
+                _ => true,
+            };
             let place = s.without_dir();
-            place == self.place || (self.any_query && place.without_script() == self.place)
+            section
+                && (place == self.place || (self.any_query && place.without_script() == self.place))
         })
     }
 
