@@ -2150,3 +2150,12 @@ fn terms_of_varied_classes_head_their_descriptions() {
 fn subforums_in_a_section_beside_the_topics_stay_out() {
     check("invision_subforums_above_topics");
 }
+
+/// Regression (round 65, a site builder's blog): a pinned post's yearless
+/// "Mar 3" above the newest posts, read in the reader's year, made each
+/// later "Nov 28" the one nearest it, in 2025. Only a date whose year is
+/// written (or read near one) carries its year to the next record.
+#[test]
+fn a_pinned_posts_yearless_day_gives_the_next_no_year() {
+    check("wix_blog_pinned_yearless_dates");
+}

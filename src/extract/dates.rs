@@ -54,6 +54,7 @@
 //!
 //! Every regex is compiled once (`LazyLock`).
 
+use std::cell::Cell;
 use std::ops::Range;
 use std::sync::LazyLock;
 
@@ -1461,9 +1462,30 @@ fn month_number(name: &str) -> Option<u32> {
     MONTH_LOOKUP.get(name.as_str()).copied()
 }
 
+thread_local! {
+    /// How often this thread's date readings have looked at the clock.
+    static CLOCK_READS: Cell<u64> = const { Cell::new(0) };
+}
+
+/// `ctx.now`, the reading counted ([`reads_clock`]).
+fn clock(ctx: &DateContext) -> DateTime<Utc> {
+    CLOCK_READS.with(|c| c.set(c.get().wrapping_add(1)));
+    ctx.now
+}
+
+/// What `read` returns, and whether a date it read looked at the clock
+/// ("3 days ago", "today", a day without a year): when none did, the
+/// same texts read at any other time give the same dates, and no date
+/// read there moves with the clock.
+pub fn reads_clock<T>(read: impl FnOnce() -> T) -> (T, bool) {
+    let before = CLOCK_READS.with(Cell::get);
+    let out = read();
+    (out, CLOCK_READS.with(Cell::get) != before)
+}
+
 /// Today's date where the page is.
 fn local_today(ctx: &DateContext) -> NaiveDate {
-    ctx.now.with_timezone(&ctx.offset).date_naive()
+    clock(ctx).with_timezone(&ctx.offset).date_naive()
 }
 
 /// The common-era day of a Solar Hijri date (`d`, `mhijri`, `yhijri`):
@@ -1678,25 +1700,22 @@ fn relative(n: &str, unit: &str, ctx: &DateContext) -> Option<DateTime<FixedOffs
         digits => digits.parse::<i64>().ok()? * 2,
     };
     let seconds_per = |secs: i64| Duration::try_seconds(secs * halves / 2);
+    let now = clock(ctx);
     let then = match relative_unit(unit)? {
-        Unit::Second => ctx.now.checked_sub_signed(seconds_per(1)?)?,
-        Unit::Minute => ctx.now.checked_sub_signed(seconds_per(60)?)?,
-        Unit::Hour => ctx.now.checked_sub_signed(seconds_per(3600)?)?,
-        Unit::Day => ctx.now.checked_sub_signed(seconds_per(86_400)?)?,
-        Unit::Week => ctx.now.checked_sub_signed(seconds_per(7 * 86_400)?)?,
+        Unit::Second => now.checked_sub_signed(seconds_per(1)?)?,
+        Unit::Minute => now.checked_sub_signed(seconds_per(60)?)?,
+        Unit::Hour => now.checked_sub_signed(seconds_per(3600)?)?,
+        Unit::Day => now.checked_sub_signed(seconds_per(86_400)?)?,
+        Unit::Week => now.checked_sub_signed(seconds_per(7 * 86_400)?)?,
         Unit::Month => {
-            let whole = ctx
-                .now
-                .checked_sub_months(Months::new(u32::try_from(halves / 2).ok()?))?;
+            let whole = now.checked_sub_months(Months::new(u32::try_from(halves / 2).ok()?))?;
             if halves % 2 == 1 {
                 whole.checked_sub_signed(Duration::try_days(15)?)?
             } else {
                 whole
             }
         }
-        Unit::Year => ctx
-            .now
-            .checked_sub_months(Months::new(u32::try_from(halves * 6).ok()?))?,
+        Unit::Year => now.checked_sub_months(Months::new(u32::try_from(halves * 6).ok()?))?,
     };
     Some(then.with_timezone(&ctx.offset))
 }
@@ -1708,7 +1727,7 @@ fn day_word(c: &Captures, ctx: &DateContext) -> Option<DateTime<FixedOffset>> {
     let word = word.split_whitespace().collect::<Vec<_>>().join(" ");
     let days_back = match word.as_str() {
         "just now" | "right now" | "刚刚" | "剛剛" | "刚才" | "剛才" | "방금" => {
-            return Some(ctx.now.with_timezone(&ctx.offset));
+            return Some(clock(ctx).with_timezone(&ctx.offset));
         }
         "今天" | "今日" | "오늘" => 0,
         "昨天" | "昨日" | "어제" => 1,
@@ -3088,6 +3107,18 @@ mod tests {
         assert!(SETS.find.len() > 10);
         assert!(LEADING_NOISE.is_match("Posted on "));
         assert!(TRAILING_NOISE.is_match(" ·"));
+    }
+
+    #[test]
+    fn readings_that_look_at_the_clock_are_told_apart() {
+        let ctx = ctx_utc();
+        let read = |s: &str| reads_clock(|| parse_date(s, &ctx)).1;
+        assert!(read("3 days ago"));
+        assert!(read("today, 11:45"));
+        assert!(read("Mar 5"), "a day without a year takes the reader's");
+        assert!(!read("5 March 2024"));
+        assert!(!read("2024-03-05T14:30:00Z"));
+        assert!(!read("no date here"));
     }
 
     /// Regression (a performance bug): one pattern's Unicode `\b` ("22

@@ -28,8 +28,10 @@
 //! - A heading that names no day ("Top products launching today") is
 //!   dated by a `<time>` right after it (its `datetime`, else its text):
 //!   a header block holding the two and nothing else heads the list.
-//! - Only headings count (`h1`–`h6`, and a table's row of one header
-//!   cell or one cell spanning columns: a court calendar's day rows),
+//! - Only headings count (`h1`–`h6`, a table's row of one header
+//!   cell or one cell spanning columns: a court calendar's day rows, and
+//!   an element whose class names a date header or divider, linking
+//!   nothing: an activity feed's `div.phui-feed-story-date-header`),
 //!   never record text: this module fills
 //!   dates that records lack; it never replaces a record's own date. A day
 //!   only the record's prose names ("The board met on 19 November 2026")
@@ -51,6 +53,10 @@
 //! - Outside such sections, a record's yearless day is read near the date
 //!   of the record before it: a list runs in date order and may write the
 //!   year only on its first record of each year ("05 Mar 2024", "08 Mar").
+//!   Only a date whose year is written, or was read near one, carries its
+//!   year on (one read without looking at the clock, `dates::reads_clock`):
+//!   a pinned post's "Mar 3", read in the reader's year, says nothing of
+//!   the year of the "Nov 28" below it.
 //!
 //! Work is one pass over the nodes between records (each node once) plus
 //! one walk up from the first record, and one pass over the rows of each
@@ -58,7 +64,9 @@
 
 use chrono::{DateTime, Datelike, FixedOffset, NaiveDate};
 
-use crate::extract::dates::{DateContext, find_date, parse_date, parse_day, parse_range_start};
+use crate::extract::dates::{
+    DateContext, find_date, parse_date, parse_day, parse_range_start, reads_clock,
+};
 use crate::extract::dom::{Document, NodeData, NodeId, is_heading};
 use crate::extract::items::{Item, date_moves_with_clock, is_advertising};
 use crate::extract::records::Record;
@@ -162,7 +170,7 @@ pub fn items_in_sections(
         .iter()
         .enumerate()
         .map(|(i, section)| {
-            let mut item = build(i, &section.reading(ctx, previous));
+            let (mut item, clocked) = reads_clock(|| build(i, &section.reading(ctx, previous)));
             section.fill(&mut item);
             if item.date.is_none()
                 && let Some(cell) = spans[i]
@@ -180,7 +188,12 @@ pub fn items_in_sections(
             if item.date.is_none() {
                 item.date = cell_day(doc, records[i].start, ctx);
             }
-            previous = item.date.map(|d| d.date_naive()).or(previous);
+            // Only a date whose year is written, or read near one, carries
+            // its year on: one read in the reader's year (a pinned post's
+            // "Mar 3" above the newest) says nothing of the next record's.
+            if !clocked {
+                previous = item.date.map(|d| d.date_naive()).or(previous);
+            }
             item
         })
         .collect();
@@ -361,7 +374,8 @@ fn day_number(text: &str) -> Option<u32> {
 /// calendar's `<tr><th colspan=6>Thursday, December 3, 2026</th></tr>`
 /// over the day's hearings) and says something; an advertisement's row
 /// between the records (`tr.ad-row`, its slot filled by a script) heads
-/// nothing.
+/// nothing. So does an element whose class names it a day's divider
+/// ([`is_day_divider`]).
 fn is_section_heading(doc: &Document, id: NodeId) -> bool {
     match doc.tag(id) {
         Some("tr") => {
@@ -381,9 +395,32 @@ fn is_section_heading(doc: &Document, id: NodeId) -> bool {
                 _ => false,
             }
         }
-        Some(tag) => is_heading(tag),
+        Some(tag) => is_heading(tag) || is_day_divider(doc, id),
         None => false,
     }
+}
+
+/// Words of a class that name a date or a day, and ...
+const DAY_CLASS_WORDS: &[&str] = &["date", "day"];
+/// ... words that name it a header or a divider.
+const DIVIDER_CLASS_WORDS: &[&str] = &["header", "heading", "divider", "separator"];
+
+/// True when element `id` is a day's divider written without a heading
+/// element: its class names a date and a header or divider (an activity
+/// feed's `div.phui-feed-story-date-header` "Mon, Nov 30", a chat's
+/// `div.date-separator`), it links nothing and its text is short.
+fn is_day_divider(doc: &Document, id: NodeId) -> bool {
+    let Some(class) = doc.element(id).and_then(|e| e.attr("class")) else {
+        return false;
+    };
+    let class = class.to_ascii_lowercase();
+    let names = |words: &[&str]| words.iter().any(|w| class.contains(w));
+    let bytes = doc.text_bytes(id);
+    names(DAY_CLASS_WORDS)
+        && names(DIVIDER_CLASS_WORDS)
+        && bytes > 0
+        && bytes <= MAX_HEADING_BYTES
+        && !(id..doc.node(id).end).any(|i| doc.is_tag(i, "a"))
 }
 
 /// The last heading element among the nodes `gap` (outside any record).
@@ -596,8 +633,9 @@ fn date_heading(
     ctx: &DateContext,
     anchor: Option<DateTime<FixedOffset>>,
 ) -> Option<SectionDate> {
-    let (text, date) = day_in(heading, ctx)?;
-    let relative = date_moves_with_clock(text, ctx, date);
+    let (found, clocked) = reads_clock(|| day_in(heading, ctx));
+    let (text, date) = found?;
+    let relative = clocked && date_moves_with_clock(text, ctx, date);
     let near_anchor = anchor.filter(|_| !relative).and_then(|a| {
         let near = DateContext {
             year_near: Some(a.date_naive()),
@@ -661,6 +699,23 @@ mod tests {
 
     fn some(days: &[&str]) -> Vec<Option<String>> {
         days.iter().map(|d| Some((*d).to_owned())).collect()
+    }
+
+    /// Regression (round 65, a project's activity feed): its day headers
+    /// are `div`s classed `phui-feed-story-date-header`, no heading
+    /// elements, and its stories were left undated. A divider whose class
+    /// names a date heads a section; one that links or says too much, or
+    /// whose class names no date, does not.
+    #[test]
+    fn a_div_classed_as_a_date_header_heads_its_day() {
+        let html = "<div class=feed><div class=phui-feed-story-date-header>Sat, Mar 9</div>\
+            <ul><li>alice closed T1</li><li>bob claimed T2</li></ul>\
+            <div class='date-separator'>Fri, Mar 8</div><ul><li>zoe edited Release</li></ul>\
+            <div class=load-more-header>Fri, Mar 1</div><ul><li>old</li></ul>\
+            <div class=day-divider><a href=/d/7>Thu, Mar 7</a></div><ul><li>linked</li></ul></div>";
+        let mut want = some(&["2024-03-09", "2024-03-09", "2024-03-08", "2024-03-08"]);
+        want.push(Some("2024-03-08".into()));
+        assert_eq!(days(html), want);
     }
 
     /// Regression (a film diary): the month is a cell spanning the month's

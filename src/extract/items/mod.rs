@@ -19,7 +19,7 @@ use url::Url;
 
 use crate::extract::dates::{
     DateContext, date_in, find_any, find_date, may_hold_date, numeric_orders_of, parse_any,
-    parse_date, parse_day, parse_range_start,
+    parse_date, parse_day, parse_range_start, reads_clock,
 };
 use crate::extract::dom::{
     Document, Element, NodeData, NodeId, collapse_whitespace, ends_with_ascii_ci, find_ascii_ci,

@@ -618,8 +618,9 @@ pub(super) fn record_text_date(
         let title = |i: NodeId| {
             link.as_ref().is_some_and(|r| r.contains(&i)) || heading.is_some_and(|r| r.contains(&i))
         };
-        text_date(doc, record, title, skip, dates)
-            .map(|(d, source)| (Some(d), date_moves_with_clock(&source, dates, d)))
+        // Read again a day later only when the reading looked at the clock.
+        let (found, clocked) = reads_clock(|| text_date(doc, record, title, skip, dates));
+        found.map(|(d, source)| (Some(d), clocked && date_moves_with_clock(&source, dates, d)))
     };
     let visible = || {
         from_text(&skip, heading.as_ref())
