@@ -2159,3 +2159,22 @@ fn subforums_in_a_section_beside_the_topics_stay_out() {
 fn a_pinned_posts_yearless_day_gives_the_next_no_year() {
     check("wix_blog_pinned_yearless_dates");
 }
+
+/// Regression (round 66, a university events calendar): the 15 event cards,
+/// each holding its title, venue, department and three add-to-calendar
+/// links, counted four headlines a card and lost to the featured carousel's
+/// 4 events as a list of sections. A headline link text that half the
+/// records or more repeat ("Google Calendar") is an action, not a headline.
+#[test]
+fn links_every_record_repeats_are_no_headlines() {
+    check("localist_events_calendar_links");
+}
+
+/// Regression (round 65, a site builder's blog grid): its dates are
+/// "11/28/26", which no pattern read (two-digit years only with a weekday
+/// or an apostrophe), and an excerpt's "October 6" dated one post instead.
+/// A whole string of slashes may end in a two-digit year.
+#[test]
+fn a_blogs_slash_dates_with_two_digit_years() {
+    check("squarespace_blog_grid_short_year_dates");
+}

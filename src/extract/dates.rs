@@ -43,7 +43,10 @@
 //!   12 or the list writes its dash dates month first
 //!   (`ctx.dash_month_first`, see [`numeric_orders_of`]: US pages).
 //! - `20240305` is a date only in `parse_date` (attribute-like values).
-//! - Two-digit years are not accepted: `05.03.24` is too ambiguous.
+//! - Two-digit years are not accepted: `05.03.24` is too ambiguous. Three
+//!   forms say theirs: a whole string of slashes (`11/28/26`, month first
+//!   as four-digit slash dates are), a mail's weekday (`Mon, 30 Nov 26`)
+//!   and an apostrophe (`22 Jul '25`).
 //! - Years outside [`MIN_YEAR`]..=[`MAX_YEAR`] are rejected: such four-digit
 //!   numbers are ids or counts far more often than publication years.
 //! - Rejected: impossible dates (Feb 30), year-month (`2024-03`), years or
@@ -678,7 +681,7 @@ fn is_delimited(text: &str, span: Range<usize>) -> bool {
 enum Kind {
     /// Groups `y` (optional: inferred), `m` or `mname`, `d` (optional: 1st).
     Calendar,
-    /// Groups `a`/`b`/`y`: month/day unless `a` > 12 or the page writes
+    /// Groups `a`/`b`/`y` (or `y2`, two digits): month/day unless `a` > 12 or the page writes
     /// its slash dates day first.
     SlashAmbiguous,
     /// Groups `a`/`b`/`y`: day/month unless `b` > 12 or the page writes
@@ -1208,6 +1211,12 @@ fn build_patterns() -> Vec<Pattern> {
             Kind::SlashAmbiguous,
             format!(r"(?P<a>[0-9]{{1,2}})/(?P<b>[0-9]{{1,2}})/(?P<y>[0-9]{{4}}){opt_time}"),
         ),
+        // 11/28/26, as a whole string only (a site builder's blog dates):
+        // in running text two-digit years are too ambiguous.
+        whole_only(
+            Kind::SlashAmbiguous,
+            format!(r"(?P<a>[0-9]{{1,2}})/(?P<b>[0-9]{{1,2}})/(?P<y2>[0-9]{{2}}){opt_time}"),
+        ),
         // March 5, 2024 / Tuesday, Mar. 5th 2024 at 3:30 pm
         both(
             Kind::Calendar,
@@ -1434,14 +1443,19 @@ fn build(kind: Kind, c: &Captures, ctx: &DateContext) -> Option<DateTime<FixedOf
 /// weekday written before it is the date's, or an apostrophe before the
 /// year marks its century left out ("22 Jul '25").
 fn short_year(c: &Captures, ctx: &DateContext) -> Option<DateTime<FixedOffset>> {
-    let y2: i32 = c.name("y2")?.as_str().parse().ok()?;
-    let year = if y2 < 50 { 2000 + y2 } else { 1900 + y2 };
+    let year = century_of(c.name("y2")?.as_str().parse().ok()?);
     let month = month_number(c.name("mname")?.as_str())?;
     let date = NaiveDate::from_ymd_opt(year, month, c.name("d")?.as_str().parse().ok()?)?;
     c.name("wday")
         .is_none_or(|w| is_weekday_of(w.as_str(), date))
         .then(|| at_time(c, date, ctx))
         .flatten()
+}
+
+/// The year a two-digit year names: `00`–`49` in the 2000s, the rest in
+/// the 1900s.
+fn century_of(y2: i32) -> i32 {
+    if y2 < 50 { 2000 + y2 } else { 1900 + y2 }
 }
 
 /// True when `written` ("Sat", "saturday") names `date`'s weekday, by
@@ -1519,6 +1533,9 @@ const BUDDHIST_ERA_OFFSET: i32 = 543;
 fn year_of(c: &Captures) -> Option<Option<i32>> {
     if let Some(y) = c.name("y") {
         return y.as_str().parse().ok().map(Some);
+    }
+    if let Some(y2) = c.name("y2") {
+        return y2.as_str().parse().ok().map(|y| Some(century_of(y)));
     }
     let Some(y) = c.name("yb") else {
         return Some(None);
@@ -1884,26 +1901,32 @@ pub fn byte_runs(b: &[u8], class: fn(&u8) -> bool) -> impl Iterator<Item = Range
 }
 
 /// Three digit runs joined by `-`, `/` or `.` with a four-digit year at one
-/// end and one or two digits in the other two, or exactly eight digits in a
+/// end and one or two digits in the other two, or three runs of one or
+/// two digits joined by `/` (`11/28/26`), or exactly eight digits in a
 /// row: the digits of every numeric date pattern.
 fn numeric_date_shape(b: &[u8]) -> bool {
-    // Lengths of the current chain of joined runs, its last three only.
+    // Lengths of the current chain of joined runs, its last three only,
+    // and whether the last two joins were slashes.
     let mut chain: [usize; 3] = [0; 3];
+    let mut slashes: [bool; 2] = [false; 2];
     let mut previous_end: Option<usize> = None;
     for run in byte_runs(b, u8::is_ascii_digit) {
         if run.len() == 8 {
             return true;
         }
-        let joined = previous_end
-            .is_some_and(|end| end + 1 == run.start && matches!(b[end], b'-' | b'/' | b'.'));
-        if !joined {
+        let join = previous_end
+            .filter(|&end| end + 1 == run.start && matches!(b[end], b'-' | b'/' | b'.'))
+            .map(|end| b[end]);
+        if join.is_none() {
             chain = [0; 3];
         }
         chain = [chain[1], chain[2], run.len()];
+        slashes = [slashes[1], join == Some(b'/')];
         let short = |n: usize| (1..=2).contains(&n);
         let year_first = chain[0] == 4 && short(chain[1]) && short(chain[2]);
         let year_last = short(chain[0]) && short(chain[1]) && chain[2] == 4;
-        if year_first || year_last {
+        let short_year = chain.iter().all(|&n| short(n)) && chain[2] == 2 && slashes == [true; 2];
+        if year_first || year_last || short_year {
             return true;
         }
         previous_end = Some(run.end);
@@ -3119,6 +3142,29 @@ mod tests {
         assert!(!read("5 March 2024"));
         assert!(!read("2024-03-05T14:30:00Z"));
         assert!(!read("no date here"));
+    }
+
+    /// Regression (round 65, a site builder's blog grid): its dates are
+    /// "11/28/26", which no pattern read (two-digit years were read only
+    /// with a weekday or an apostrophe). A whole string of slashes says
+    /// its year; in running text it stays unread.
+    #[test]
+    fn a_whole_slash_date_may_have_a_two_digit_year() {
+        let ctx = ctx_utc();
+        let day = |s: &str| parse_date(s, &ctx).map(|d| d.format("%Y-%m-%d").to_string());
+        assert_eq!(day("11/28/26").as_deref(), Some("2026-11-28"));
+        assert_eq!(day("9/5/26").as_deref(), Some("2026-09-05"));
+        assert_eq!(day("28/11/26").as_deref(), Some("2026-11-28"));
+        let day_first = DateContext {
+            day_first: true,
+            ..ctx
+        };
+        assert_eq!(
+            parse_date("5/9/26", &day_first).map(|d| d.format("%Y-%m-%d").to_string()),
+            Some("2026-09-05".into())
+        );
+        assert_eq!(day("11/28/2"), None);
+        assert!(find_date("rated 3/4/26 by readers and 11/28/26 here", &ctx).is_none());
     }
 
     /// Regression (a performance bug): one pattern's Unicode `\b` ("22

@@ -53,8 +53,13 @@ pub(super) struct RecordStats {
     /// discussion's comments cite pages and sign with a name), counted
     /// once per target (a card's title and its teaser both link the post),
     /// leaving out links to a person's page ([`is_profile_href`]: a
-    /// byline's name) and links that show only a `<time>` ([`shows_only_time`]).
+    /// byline's name) and links that show only a `<time>` ([`shows_only_time`]);
+    /// the group leaves out those whose text most records repeat.
     headline_links: usize,
+    /// Hashes of the texts of the first [`MAX_HEADLINE_TARGETS`] headline
+    /// links (0 past `headline_links`): a text most records repeat is an
+    /// action's ([`distinct_headlines`]).
+    headline_texts: [u64; MAX_HEADLINE_TARGETS],
     tokens: usize,
     has_link: bool,
     /// Holds an `h1`–`h6`.
@@ -77,6 +82,7 @@ pub(super) fn record_stats(doc: &Document, r: &Record) -> RecordStats {
         link_text: 0,
         best_link: 0,
         headline_links: 0,
+        headline_texts: [0; MAX_HEADLINE_TARGETS],
         tokens: 0,
         has_link: false,
         heading: false,
@@ -113,6 +119,7 @@ pub(super) fn record_stats(doc: &Document, r: &Record) -> RecordStats {
                         {
                             if let Some(slot) = targets.get_mut(st.headline_links) {
                                 *slot = href;
+                                st.headline_texts[st.headline_links] = text_hash(doc, i);
                             }
                             st.headline_links += 1;
                         }
@@ -182,6 +189,64 @@ pub(super) fn has_year(text: &str) -> bool {
 /// Weighted length of a link's text without building it: non-space
 /// characters (CJK counted 3: a CJK character carries about a word) plus
 /// one per gap between words; and the trimmed text's byte length.
+/// Fewest records that must repeat a headline link's text for it to be
+/// an action's, and never fewer than half of them.
+const MIN_REPEATING_RECORDS: usize = 3;
+
+/// The headline links of all `stats`, without those whose text half the
+/// records or more repeat ([`MIN_REPEATING_RECORDS`] at least): "Google
+/// Calendar" and "iCal Export" under every event, which say what a link
+/// does, not what a record is.
+fn distinct_headlines(stats: &[RecordStats]) -> usize {
+    let total: usize = stats.iter().map(|s| s.headline_links).sum();
+    let k = stats.len();
+    if k < MIN_REPEATING_RECORDS {
+        return total;
+    }
+    let mut counts: rustc_hash::FxHashMap<u64, usize> = rustc_hash::FxHashMap::default();
+    for s in stats {
+        let own = &s.headline_texts[..s.headline_links.min(MAX_HEADLINE_TARGETS)];
+        for (i, h) in own.iter().enumerate() {
+            if !own[..i].contains(h) {
+                *counts.entry(*h).or_insert(0) += 1;
+            }
+        }
+    }
+    let repeated = |h: &u64| {
+        counts
+            .get(h)
+            .is_some_and(|&n| n >= MIN_REPEATING_RECORDS && 2 * n >= k)
+    };
+    let actions: usize = stats
+        .iter()
+        .map(|s| {
+            s.headline_texts[..s.headline_links.min(MAX_HEADLINE_TARGETS)]
+                .iter()
+                .filter(|h| repeated(h))
+                .count()
+        })
+        .sum();
+    total - actions
+}
+
+/// A hash of the words of link `a`, case folded.
+fn text_hash(doc: &Document, a: NodeId) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = rustc_hash::FxHasher::default();
+    for n in &doc.nodes[a as usize..doc.node(a).end as usize] {
+        if let NodeData::Text { text, blank: false } = &n.data {
+            for w in text.split_whitespace() {
+                for c in w.chars().flat_map(char::to_lowercase) {
+                    c.hash(&mut h);
+                }
+                ' '.hash(&mut h);
+            }
+        }
+    }
+    // 0 marks no headline.
+    h.finish().max(1)
+}
+
 pub(super) fn link_text_weight(doc: &Document, a: NodeId) -> (usize, usize) {
     let (mut chars, mut bytes, mut in_word) = (0usize, 0usize, false);
     for n in &doc.nodes[a as usize..doc.node(a).end as usize] {
@@ -263,8 +328,7 @@ pub(super) fn score_group(
         headline = headline.max((prose as f64 / PROSE_FULL).clamp(0.1, 1.0));
     }
     // A record holding several headline links is several records.
-    let headlines_per_record =
-        stats.iter().map(|s| s.headline_links).sum::<usize>() as f64 / k as f64;
+    let headlines_per_record = distinct_headlines(&stats) as f64 / k as f64;
     let multi = if headlines_per_record > 1.5 {
         1.5 / headlines_per_record
     } else {
