@@ -413,8 +413,14 @@ fn is_day_divider(doc: &Document, id: NodeId) -> bool {
     let Some(class) = doc.element(id).and_then(|e| e.attr("class")) else {
         return false;
     };
-    let class = class.to_ascii_lowercase();
-    let names = |words: &[&str]| words.iter().any(|w| class.contains(w));
+    let class = class.as_bytes();
+    let names = |words: &[&str]| {
+        words.iter().any(|w| {
+            class
+                .windows(w.len())
+                .any(|part| part.eq_ignore_ascii_case(w.as_bytes()))
+        })
+    };
     let bytes = doc.text_bytes(id);
     names(DAY_CLASS_WORDS)
         && names(DIVIDER_CLASS_WORDS)

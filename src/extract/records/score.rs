@@ -56,10 +56,9 @@ pub(super) struct RecordStats {
     /// byline's name) and links that show only a `<time>` ([`shows_only_time`]);
     /// the group leaves out those whose text most records repeat.
     headline_links: usize,
-    /// Hashes of the texts of the first [`MAX_HEADLINE_TARGETS`] headline
-    /// links (0 past `headline_links`): a text most records repeat is an
-    /// action's ([`distinct_headlines`]).
-    headline_texts: [u64; MAX_HEADLINE_TARGETS],
+    /// The first [`MAX_HEADLINE_TARGETS`] headline links: a text most
+    /// records repeat is an action's ([`distinct_headlines`]).
+    headline_nodes: [NodeId; MAX_HEADLINE_TARGETS],
     tokens: usize,
     has_link: bool,
     /// Holds an `h1`–`h6`.
@@ -82,7 +81,7 @@ pub(super) fn record_stats(doc: &Document, r: &Record) -> RecordStats {
         link_text: 0,
         best_link: 0,
         headline_links: 0,
-        headline_texts: [0; MAX_HEADLINE_TARGETS],
+        headline_nodes: [0; MAX_HEADLINE_TARGETS],
         tokens: 0,
         has_link: false,
         heading: false,
@@ -119,7 +118,7 @@ pub(super) fn record_stats(doc: &Document, r: &Record) -> RecordStats {
                         {
                             if let Some(slot) = targets.get_mut(st.headline_links) {
                                 *slot = href;
-                                st.headline_texts[st.headline_links] = text_hash(doc, i);
+                                st.headline_nodes[st.headline_links] = i;
                             }
                             st.headline_links += 1;
                         }
@@ -189,6 +188,10 @@ pub(super) fn has_year(text: &str) -> bool {
 /// Weighted length of a link's text without building it: non-space
 /// characters (CJK counted 3: a CJK character carries about a word) plus
 /// one per gap between words; and the trimmed text's byte length.
+/// Headline links per record, on average, past which a group's records
+/// look like several records each (its score is divided by the excess).
+const SEVERAL_HEADLINES: f64 = 1.5;
+
 /// Fewest records that must repeat a headline link's text for it to be
 /// an action's, and never fewer than half of them.
 const MIN_REPEATING_RECORDS: usize = 3;
@@ -196,16 +199,23 @@ const MIN_REPEATING_RECORDS: usize = 3;
 /// The headline links of all `stats`, without those whose text half the
 /// records or more repeat ([`MIN_REPEATING_RECORDS`] at least): "Google
 /// Calendar" and "iCal Export" under every event, which say what a link
-/// does, not what a record is.
-fn distinct_headlines(stats: &[RecordStats]) -> usize {
+/// does, not what a record is. Texts are read only where the count
+/// matters: where records hold more than [`SEVERAL_HEADLINES`] on average.
+fn distinct_headlines(doc: &Document, stats: &[RecordStats]) -> usize {
     let total: usize = stats.iter().map(|s| s.headline_links).sum();
     let k = stats.len();
-    if k < MIN_REPEATING_RECORDS {
+    if k < MIN_REPEATING_RECORDS || total as f64 <= SEVERAL_HEADLINES * k as f64 {
         return total;
     }
+    let hashes: Vec<Vec<u64>> = stats
+        .iter()
+        .map(|s| {
+            let own = &s.headline_nodes[..s.headline_links.min(MAX_HEADLINE_TARGETS)];
+            own.iter().map(|&a| text_hash(doc, a)).collect()
+        })
+        .collect();
     let mut counts: rustc_hash::FxHashMap<u64, usize> = rustc_hash::FxHashMap::default();
-    for s in stats {
-        let own = &s.headline_texts[..s.headline_links.min(MAX_HEADLINE_TARGETS)];
+    for own in &hashes {
         for (i, h) in own.iter().enumerate() {
             if !own[..i].contains(h) {
                 *counts.entry(*h).or_insert(0) += 1;
@@ -217,15 +227,7 @@ fn distinct_headlines(stats: &[RecordStats]) -> usize {
             .get(h)
             .is_some_and(|&n| n >= MIN_REPEATING_RECORDS && 2 * n >= k)
     };
-    let actions: usize = stats
-        .iter()
-        .map(|s| {
-            s.headline_texts[..s.headline_links.min(MAX_HEADLINE_TARGETS)]
-                .iter()
-                .filter(|h| repeated(h))
-                .count()
-        })
-        .sum();
+    let actions = hashes.iter().flatten().filter(|h| repeated(h)).count();
     total - actions
 }
 
@@ -243,8 +245,7 @@ fn text_hash(doc: &Document, a: NodeId) -> u64 {
             }
         }
     }
-    // 0 marks no headline.
-    h.finish().max(1)
+    h.finish()
 }
 
 pub(super) fn link_text_weight(doc: &Document, a: NodeId) -> (usize, usize) {
@@ -328,9 +329,9 @@ pub(super) fn score_group(
         headline = headline.max((prose as f64 / PROSE_FULL).clamp(0.1, 1.0));
     }
     // A record holding several headline links is several records.
-    let headlines_per_record = distinct_headlines(&stats) as f64 / k as f64;
-    let multi = if headlines_per_record > 1.5 {
-        1.5 / headlines_per_record
+    let headlines_per_record = distinct_headlines(doc, &stats) as f64 / k as f64;
+    let multi = if headlines_per_record > SEVERAL_HEADLINES {
+        SEVERAL_HEADLINES / headlines_per_record
     } else {
         1.0
     };
