@@ -67,7 +67,7 @@ use chrono::{DateTime, Datelike, FixedOffset, NaiveDate};
 use crate::extract::dates::{
     DateContext, find_date, parse_date, parse_day, parse_range_start, reads_clock,
 };
-use crate::extract::dom::{Document, NodeData, NodeId, is_heading};
+use crate::extract::dom::{Document, NodeData, NodeId, find_ascii_ci, is_heading};
 use crate::extract::items::{Item, date_moves_with_clock, is_advertising};
 use crate::extract::records::Record;
 use crate::extract::timetable::date_timetable;
@@ -413,13 +413,10 @@ fn is_day_divider(doc: &Document, id: NodeId) -> bool {
     let Some(class) = doc.element(id).and_then(|e| e.attr("class")) else {
         return false;
     };
-    let class = class.as_bytes();
     let names = |words: &[&str]| {
-        words.iter().any(|w| {
-            class
-                .windows(w.len())
-                .any(|part| part.eq_ignore_ascii_case(w.as_bytes()))
-        })
+        words
+            .iter()
+            .any(|w| find_ascii_ci(class.as_bytes(), w.as_bytes()).is_some())
     };
     let bytes = doc.text_bytes(id);
     names(DAY_CLASS_WORDS)

@@ -93,6 +93,9 @@ fn first_clock_time(doc: &Document, record: &Record) -> Option<NaiveTime> {
 /// A clock time alone ("06:00", "7:30 pm", "18.30", "9:15 a.m.") or a
 /// range of two ("06:00 – 09:00", "6:00-9:00 pm"): its (first) time.
 pub fn clock_time(text: &str) -> Option<NaiveTime> {
+    if !text.trim_start().starts_with(|c: char| c.is_ascii_digit()) {
+        return None;
+    }
     let mut parts = text.split(['–', '—', '-']);
     let first = parts.next()?;
     let second = parts.next();

@@ -894,14 +894,10 @@ impl ShapePattern {
     /// (`/forum/16-errata/`) are no topics (`/topic/48011-welcome/`).
     pub(super) fn admits_place(&self, href: &str) -> bool {
         shape_of(href).is_some_and(|s| {
-            let first = |dir: &str| {
-                dir.split('/')
-                    .find(|seg| !seg.is_empty())
-                    .map(str::to_owned)
-            };
+            let first = s.dir.split('/').find(|seg| !seg.is_empty());
             let shared_first = self.dir.iter().find(|seg| seg.as_deref() != Some(""));
             let section = match shared_first {
-                Some(Some(want)) => first(&s.dir).as_deref() == Some(want.as_str()),
+                Some(Some(want)) => first == Some(want.as_str()),
                 _ => true,
             };
             let place = s.without_dir();
