@@ -2178,3 +2178,22 @@ fn links_every_record_repeats_are_no_headlines() {
 fn a_blogs_slash_dates_with_two_digit_years() {
     check("squarespace_blog_grid_short_year_dates");
 }
+
+/// Regression (round 67, a court's judgments): each judgment is a row naming
+/// the case and a row summing it up, whose "Press summary (PDF)" link is as
+/// long as a headline. The summary rows were variants of the case rows and
+/// each became a record. A kind of row that comes right after every head,
+/// built otherwise, is the second half of each record.
+#[test]
+fn a_row_after_every_case_row_is_its_second_half() {
+    check("court_judgments_summary_rows");
+}
+
+/// Regression (round 67, a Discuz! board): threads with unread replies hold
+/// their title in `th.new`, the others in `th.common`, so the title path
+/// missed four threads and their last-post time titled them. The title path
+/// in other classes of the same tags, in records without it, titles them.
+#[test]
+fn a_title_cell_in_another_state_class_still_titles_its_thread() {
+    check("discuz_threads_new_reply_cells");
+}

@@ -474,7 +474,10 @@ pub fn plan_titles(doc: &Document, records: &[Record], dates: &DateContext) -> T
         titled_by_permalinks,
     );
     let title_links: rustc_hash::FxHashSet<NodeId> = best
-        .map(|st| st.links.iter().copied().collect())
+        .map(|st| {
+            let variants = variant_paths(&paths.stats, st, records);
+            st.links.iter().chain(variants).copied().collect()
+        })
         .unwrap_or_default();
     let chosen: Vec<NodeId> = if headless {
         permalinks.iter().flatten().copied().collect()
@@ -512,6 +515,39 @@ pub fn plan_titles(doc: &Document, records: &[Record], dates: &DateContext) -> T
         activity,
         label_links,
     }
+}
+
+/// The links of the paths that are the title path in other classes: the
+/// same tags down to a link of the same class, through elements whose
+/// classes say a state of the record (a forum's `th.new` for a thread
+/// with unread replies, `th.common` for the others), in records that have
+/// no link at the title path. A path that differs so but shares records
+/// with the title path is another part of them (an excerpt's link).
+fn variant_paths<'s>(
+    stats: &'s [PathStats],
+    title: &'s PathStats,
+    records: &'s [Record],
+) -> impl Iterator<Item = &'s NodeId> {
+    let record_of = move |a: NodeId| records.partition_point(|r| r.end <= a);
+    let titled: rustc_hash::FxHashSet<usize> = title.links.iter().map(|&a| record_of(a)).collect();
+    let loose = tags_and_link_class(&title.path);
+    stats
+        .iter()
+        .filter(move |st| st.path != title.path && tags_and_link_class(&st.path).eq(loose.clone()))
+        .filter(move |st| !st.links.iter().any(|&a| titled.contains(&record_of(a))))
+        .flat_map(|st| st.links.iter())
+}
+
+/// The steps of a title path (`tr./th.new/a.s`) with only the link's
+/// class kept: `tr`, `th`, `a.s`.
+fn tags_and_link_class(path: &str) -> impl Iterator<Item = &str> + Clone {
+    let last = path.rsplit('/').next().unwrap_or("");
+    let inner = path.rsplit_once('/').map_or("", |(inner, _)| inner);
+    inner
+        .split('/')
+        .filter(|s| !s.is_empty())
+        .map(|step| step.split('.').next().unwrap_or(""))
+        .chain(std::iter::once(last))
 }
 
 /// The permalink of the record holding link `l` (records are in page

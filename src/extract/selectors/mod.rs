@@ -440,9 +440,12 @@ pub fn apply(
     // The site's own promotion among the selected records is no item either.
     let mut items = items::without_house_promos(doc, records, items);
     items::without_list_numbering(&mut items);
-    // A release list's "Unreleased" is no release, and a list of dated
+    // A release list's "Unreleased" is no release, a line leading to no
+    // article of its own is no item (a forum's separator row between its
+    // sticky and other threads, linking nothing), and a list of dated
     // titles is dated by them, as in detection.
     items::without_unreleased(&mut items);
+    items::without_strays(&mut items, base);
     items::dated_by_titles(&mut items, dates);
     list_dates.tell_in_shown_offset(&mut items);
     SelectedItems {
