@@ -2197,3 +2197,21 @@ fn a_row_after_every_case_row_is_its_second_half() {
 fn a_title_cell_in_another_state_class_still_titles_its_thread() {
     check("discuz_threads_new_reply_cells");
 }
+
+/// Regression (round 68, a help center's category page): the articles its
+/// editors promote (`li.article-list-item.article-promoted`, a star before
+/// the link) were dropped as ads, one in each section. A mark that says only
+/// "promoted" makes an ad where the record shows an ad word.
+#[test]
+fn promoted_articles_that_say_no_ad_word_are_articles() {
+    check("zendesk_sections_promoted_articles");
+}
+
+/// Regression (round 68, a Japanese city's news list): a PDF link's note
+/// "（PDF：8,412KB）", bare text after the PDF icon inside the link, stayed
+/// in the title; in its own `span` it did not. A bracketed file note as the
+/// link's last text is a label too.
+#[test]
+fn a_bare_full_width_file_note_after_an_icon_ends_the_title() {
+    check("japanese_city_news_file_notes");
+}

@@ -20,8 +20,9 @@ pub(super) const AD_MARKERS: &[&str] = &[
     "advertisement",
     "sponsor",
     "sponsored",
-    "promoted",
     "promotedlink",
+    // Last: a mark that must be borne out (see [`is_advertising`]).
+    "promoted",
 ];
 
 /// True when a record is an advertisement placed among the records: its
@@ -31,21 +32,72 @@ pub(super) const AD_MARKERS: &[&str] = &[
 /// `styles_promoted__kQ7vR`) or a custom element name with
 /// such a part; or its first link, or its headline's, is marked as paid
 /// (`rel="sponsored"`, as search engines ask of paid links: a community
-/// feed's billboard, a job board's featured job).
+/// feed's billboard, a job board's featured job). A mark that says only
+/// "promoted" must be borne out by words the record shows
+/// ([`shows_ad_word`]): a help center's `article-promoted` and a CMS's
+/// `node--promoted` are picked by its editors, a marketplace's
+/// `listing-card--promoted` says "Ad by … seller".
 pub fn is_advertising(doc: &Document, record: &Record) -> bool {
-    let marked = |id: NodeId| {
-        doc.element(id).is_some_and(|e| {
-            let custom = e.name.contains('-')
-                && has_part(std::iter::once(e.name.as_str()), b"-", AD_MARKERS);
-            let class = e.attr("class").unwrap_or("");
-            let humps = class.split_whitespace().flat_map(camel_humps);
-            custom || (may_name_ad(class) && has_part(humps, b"-_", AD_MARKERS))
-        })
+    let mark = |id: NodeId| doc.element(id).map_or(AdMark::None, ad_mark);
+    let slot = std::iter::once(record.start)
+        .chain(doc.children(record.start))
+        .map(mark)
+        .max()
+        .unwrap_or(AdMark::None);
+    let slot = match slot {
+        AdMark::Ad => true,
+        AdMark::Promoted => shows_ad_word(doc, record),
+        AdMark::None => false,
     };
-    marked(record.start)
-        || doc.children(record.start).any(marked)
-        || has_ad_label(doc, record, &marked)
-        || own_link_is_paid(doc, record)
+    let marked = |id: NodeId| mark(id) != AdMark::None;
+    slot || has_ad_label(doc, record, &marked) || own_link_is_paid(doc, record)
+}
+
+/// What an element's name or class says of an ad ([`is_advertising`]).
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum AdMark {
+    None,
+    /// Only "promoted": an ad if the record says so.
+    Promoted,
+    Ad,
+}
+
+/// The [`AdMark`] of element `e`: a custom element name or a class with
+/// an [`AD_MARKERS`] part.
+fn ad_mark(e: &Element) -> AdMark {
+    if e.name.contains('-') && has_part(std::iter::once(e.name.as_str()), b"-", AD_MARKERS) {
+        return AdMark::Ad;
+    }
+    let class = e.attr("class").unwrap_or("");
+    if !may_name_ad(class) {
+        return AdMark::None;
+    }
+    let humps = || class.split_whitespace().flat_map(camel_humps);
+    let (strong, promoted) = AD_MARKERS.split_at(AD_MARKERS.len() - 1);
+    if has_part(humps(), b"-_", strong) {
+        AdMark::Ad
+    } else if has_part(humps(), b"-_", promoted) {
+        AdMark::Promoted
+    } else {
+        AdMark::None
+    }
+}
+
+/// Longest text that [`shows_ad_word`] reads as a label.
+const AD_LABEL_CHARS: usize = 40;
+
+/// True when a short text of the record opens with an ad word
+/// ([`AD_MARKERS`]: "Promoted", "Sponsored", "Ad by Kiln seller").
+fn shows_ad_word(doc: &Document, record: &Record) -> bool {
+    (record.start..record.end).any(|i| match &doc.node(i).data {
+        NodeData::Text { text, blank: false } => {
+            let text = text.trim();
+            let first = text.split_whitespace().next().unwrap_or("");
+            let first = first.trim_end_matches([':', '·']);
+            text.len() <= AD_LABEL_CHARS && AD_MARKERS.iter().any(|m| first.eq_ignore_ascii_case(m))
+        }
+        _ => false,
+    })
 }
 
 /// False when `class` cannot hold an [`AD_MARKERS`] part: each marker

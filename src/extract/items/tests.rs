@@ -1176,7 +1176,25 @@ fn a_card_labelled_sponsored_below_its_top_is_an_ad() {
         )
     };
     assert!(is_ad(&slot("s-result-item AdHolder s-flex-full-width")));
-    assert!(is_ad(&slot("promotedTweet")));
+    // A mark that says only "promoted" is an ad where the record says so
+    // (a timeline's "Promoted" tweet), not where its editors picked it (a
+    // help center's `article-promoted` among the section's articles).
+    let labelled = |class: &str, label: &str| {
+        format!(
+            "<article class='{class}'><h2><a href='/p/1'>Harbourside Quarter</a></h2>\
+             <span>{label}</span></article>"
+        )
+    };
+    assert!(is_ad(&labelled("promotedTweet", "Promoted")));
+    assert!(is_ad(&labelled(
+        "listing-card listing-card--promoted",
+        "Ad by Kiln seller"
+    )));
+    assert!(!is_ad(&slot("promotedTweet")));
+    assert!(!is_ad(&labelled(
+        "article-list-item article-promoted",
+        "Billing"
+    )));
     for class in ["HeadlineCard padded", "LoadMore", "iPad-case", "ADVENTURE"] {
         assert!(!is_ad(&slot(class)), "{class}");
     }
@@ -4500,6 +4518,10 @@ fn a_full_width_file_note_is_no_part_of_a_title() {
         item_of(html, "li").title,
         "令和8年度 粗大ごみ収集カレンダー"
     );
+    // Regression (round 68): the note as bare text after the file's icon.
+    let html = "<ul><li><time datetime=2026-11-27>2026年11月27日</time> \
+        <a href=/files/kouhou_r0812.pdf>広報12月号を掲載しました<img src=/i/pdf.gif alt='' class=iconPdf>（PDF：8,412KB）</a></li></ul>";
+    assert_eq!(item_of(html, "li").title, "広報12月号を掲載しました");
 }
 
 /// Regression (a link aggregator's comments): a comment of one line

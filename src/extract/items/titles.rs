@@ -435,6 +435,15 @@ pub(super) fn title_badges(doc: &Document, node: NodeId) -> (Option<NodeId>, Opt
     // (a time stamped into the link: "<span class=time>17:58</span>
     // Changeset [4827]").
     let badge = |c: NodeId| {
+        // A file's note in brackets as bare text after its icon ("…を掲載
+        // しました<img class=iconPdf>（PDF：8,412KB）") is a label as in
+        // its own element.
+        if let NodeData::Text { text, .. } = &doc.node(c).data {
+            let bytes = doc.text_bytes(c);
+            let bracketed = text.trim_start().starts_with(['(', '[', '（', '［']);
+            return (bytes <= MAX_BADGE_BYTES && bracketed && links::is_file_note(text))
+                .then_some((bytes, false));
+        }
         let e = doc.element(c)?;
         let part = |parts: &[&str]| {
             e.attr("class")
