@@ -431,6 +431,44 @@ impl Layout {
     }
 }
 
+/// The kind of sibling that most often comes right after a head.
+struct Follower {
+    /// Siblings of the head kind.
+    heads: usize,
+    kind: Kind,
+    /// Heads it comes right after.
+    count: usize,
+    /// Its first sibling right after a head.
+    first: NodeId,
+    /// The first head.
+    first_head: NodeId,
+}
+
+/// The [`Follower`] of the heads among `children` (on a tie, the kind of
+/// the higher number).
+fn follower(kinds: &mut Kinds<'_>, children: &[NodeId], head: Head) -> Option<Follower> {
+    let mut heads = 0usize;
+    let mut first_head = None;
+    let mut next: HashMap<Kind, (usize, NodeId)> = HashMap::default();
+    for (i, &c) in children.iter().enumerate() {
+        if kinds.kind(c) == head.kind {
+            heads += 1;
+            first_head = first_head.or(Some(c));
+            if let Some(&n) = children.get(i + 1) {
+                next.entry(kinds.kind(n)).or_insert((0, n)).0 += 1;
+            }
+        }
+    }
+    let (kind, (count, first)) = next.into_iter().max_by_key(|&(k, (n, _))| (n, k))?;
+    Some(Follower {
+        heads,
+        kind,
+        count,
+        first,
+        first_head: first_head?,
+    })
+}
+
 /// Share of the heads a date line must follow to be the records' own
 /// ([`dated_follower`]).
 const DATED_FOLLOWER_SHARE: f64 = 0.8;
@@ -447,15 +485,13 @@ fn dated_follower(
     children: &[NodeId],
     head: Head,
 ) -> Option<Kind> {
-    let mut heads = 0usize;
-    let mut next: HashMap<Kind, (usize, NodeId)> = HashMap::default();
-    for w in children.windows(2) {
-        if kinds.kind(w[0]) == head.kind {
-            heads += 1;
-            next.entry(kinds.kind(w[1])).or_insert((0, w[1])).0 += 1;
-        }
-    }
-    let (kind, (n, first)) = next.into_iter().max_by_key(|&(k, (n, _))| (n, k))?;
+    let Follower {
+        heads,
+        kind,
+        count: n,
+        first,
+        ..
+    } = follower(kinds, children, head)?;
     let classed = kinds.name(kind).contains('.');
     let holds_time = || (first..doc.node(first).end).any(|i| doc.is_tag(i, "time"));
     (heads >= 2 && n as f64 >= DATED_FOLLOWER_SHARE * heads as f64 && classed && holds_time())
@@ -521,22 +557,15 @@ fn second_half(
     children: &[NodeId],
     head: Head,
 ) -> Option<Kind> {
-    let mut heads = 0usize;
-    let mut next: HashMap<Kind, usize> = HashMap::default();
-    let mut first_inner = None;
-    for (i, &c) in children.iter().enumerate() {
-        if kinds.kind(c) == head.kind {
-            heads += 1;
-            first_inner = first_inner.or(Some(c));
-            if let Some(&n) = children.get(i + 1) {
-                *next.entry(kinds.kind(n)).or_insert(0) += 1;
-            }
-        }
-    }
-    let (kind, n) = next.into_iter().max_by_key(|&(k, n)| (n, k))?;
+    let Follower {
+        heads,
+        kind,
+        count: n,
+        first,
+        first_head,
+    } = follower(kinds, children, head)?;
     let inner = |kinds: &mut Kinds<'_>, c: NodeId| element_child(doc, c).map(|i| kinds.kind(i));
-    let follower = children.iter().copied().find(|&c| kinds.kind(c) == kind)?;
-    let built_otherwise = inner(kinds, first_inner?) != inner(kinds, follower);
+    let built_otherwise = inner(kinds, first_head) != inner(kinds, first);
     (kind != head.kind
         && heads >= 2
         && n as f64 >= SECOND_HALF_SHARE * heads as f64
