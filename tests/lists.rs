@@ -2215,3 +2215,21 @@ fn promoted_articles_that_say_no_ad_word_are_articles() {
 fn a_bare_full_width_file_note_after_an_icon_ends_the_title() {
     check("japanese_city_news_file_notes");
 }
+
+/// Regression (round 68, an artist's music page): the right column's bio,
+/// discography, merch and report blocks were taken for a list of four and
+/// beat the grid of four releases, whose bare titles say less. Blocks that
+/// each carry a class of their own and open differently are widgets.
+#[test]
+fn a_column_of_widgets_loses_to_a_short_grid_of_releases() {
+    check("bandcamp_four_releases_beside_widgets");
+}
+
+/// Regression (round 68, a Korean board): the date cells say "14:03" for
+/// today's posts, "11-28" for this year's and "25-12-30" for older ones, and
+/// no post was dated. A cell classed as a date is read in those short
+/// numbers, a month and day in this year whatever the notices above say.
+#[test]
+fn a_boards_date_cells_in_short_numbers_date_its_posts() {
+    check("gnuboard_date_cells_short_numbers");
+}

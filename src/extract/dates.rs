@@ -1497,6 +1497,54 @@ pub fn reads_clock<T>(read: impl FnOnce() -> T) -> (T, bool) {
     (out, CLOCK_READS.with(Cell::get) != before)
 }
 
+/// The date a date cell shows in the short numbers a board prints
+/// (Gnuboard's `td.td_datetime`): "14:03" today, "11-28" this year (or
+/// last year when that day is still to come), "25-12-30" in 2025; with
+/// dots as well ("11.28", "25.12.30"). Read only where markup names the
+/// text a date: in running text such numbers are scores and ranges.
+pub fn parse_cell_date(s: &str, ctx: &DateContext) -> Option<DateTime<FixedOffset>> {
+    let s = s.trim();
+    if s.len() > 8
+        || !s
+            .bytes()
+            .all(|b| b.is_ascii_digit() || matches!(b, b'-' | b'.' | b':'))
+    {
+        return None;
+    }
+    let parts: Vec<u32> = s
+        .split(['-', '.', ':'])
+        .map(|p| p.parse().ok())
+        .collect::<Option<_>>()?;
+    let two_digits = s.split(['-', '.', ':']).all(|p| p.len() == 2);
+    let noon = |d: NaiveDate| {
+        d.and_hms_opt(12, 0, 0)?
+            .and_local_timezone(ctx.offset)
+            .single()
+    };
+    match (parts.as_slice(), s.contains(':')) {
+        (&[h, m], true) if two_digits => {
+            let time = NaiveTime::from_hms_opt(h, m, 0)?;
+            local_today(ctx)
+                .and_time(time)
+                .and_local_timezone(ctx.offset)
+                .single()
+        }
+        // A board prints a year for every day outside this one: the day
+        // is this year's, whatever the record before it says.
+        (&[month, day], false) if two_digits => {
+            let this_year = DateContext {
+                year_near: None,
+                ..*ctx
+            };
+            noon(infer_year(month, day, &this_year)?)
+        }
+        (&[y, month, day], false) if two_digits => {
+            noon(NaiveDate::from_ymd_opt(century_of(y as i32), month, day)?)
+        }
+        _ => None,
+    }
+}
+
 /// Today's date where the page is.
 fn local_today(ctx: &DateContext) -> NaiveDate {
     clock(ctx).with_timezone(&ctx.offset).date_naive()
@@ -3165,6 +3213,38 @@ mod tests {
         );
         assert_eq!(day("11/28/2"), None);
         assert!(find_date("rated 3/4/26 by readers and 11/28/26 here", &ctx).is_none());
+    }
+
+    /// Regression (round 68, a Korean board): its date cells say "14:03"
+    /// today, "11-28" this year and "25-12-30" before, and none was read.
+    /// A board's "11-28" is this year's even read near an older record.
+    #[test]
+    fn a_boards_date_cell_in_short_numbers() {
+        let ctx = DateContext::utc_at(2026, 12, 1, 15);
+        let day = |s: &str, ctx: &DateContext| {
+            parse_cell_date(s, ctx).map(|d| d.format("%Y-%m-%d %H:%M").to_string())
+        };
+        assert_eq!(day("14:03", &ctx).as_deref(), Some("2026-12-01 14:03"));
+        assert_eq!(day("11-28", &ctx).as_deref(), Some("2026-11-28 12:00"));
+        assert_eq!(day("12.25", &ctx).as_deref(), Some("2025-12-25 12:00"));
+        assert_eq!(day("25-12-30", &ctx).as_deref(), Some("2025-12-30 12:00"));
+        assert_eq!(day("26.03.02", &ctx).as_deref(), Some("2026-03-02 12:00"));
+        let near_old = DateContext {
+            year_near: NaiveDate::from_ymd_opt(2025, 3, 2),
+            ..ctx
+        };
+        assert_eq!(day("11-27", &near_old).as_deref(), Some("2026-11-27 12:00"));
+        for not in [
+            "3-1",
+            "13-45",
+            "25:70",
+            "2-0",
+            "1-2-3",
+            "2026-11-28 x",
+            "11-28-2026",
+        ] {
+            assert_eq!(day(not, &ctx), None, "{not}");
+        }
     }
 
     /// Regression (a performance bug): one pattern's Unicode `\b` ("22

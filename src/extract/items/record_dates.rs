@@ -725,6 +725,11 @@ pub(super) fn text_date<'d>(
             // first either.
             labelled.push(i);
             prior.get_or_insert((d, Cow::Borrowed(text.as_str())));
+        } else if let NodeData::Text { text, blank: false } = &doc.node(i).data
+            && !skipped(i)
+            && let Some(d) = cell_date(doc, i, text, ctx)
+        {
+            return Some((d, Cow::Borrowed(text.as_str())));
         }
     }
     if month.is_some() {
@@ -747,6 +752,35 @@ pub(super) fn text_date<'d>(
         None if ctx.section_dated => None,
         None => revision.or(sentence).or(prior),
     }
+}
+
+/// Class parts of a cell that shows a post's date, or its time when it
+/// was posted today ([`cell_date`]).
+const DATE_CELL_PARTS: &[&str] = &["date", "datetime"];
+
+/// The date text node `i` shows in short numbers ([`parse_cell_date`]:
+/// "11-28", "25-12-30", "14:03") where its element names it a date
+/// ([`names_date`]: a board's `td.td_datetime`). A bare clock time is
+/// today only in a cell classed as a date and under no day heading: a
+/// schedule's `td.time` "06:00" names no day, and a wiki's changes at
+/// "23:52" under "30 November 2026" are that day's.
+fn cell_date(
+    doc: &Document,
+    i: NodeId,
+    text: &str,
+    ctx: &DateContext,
+) -> Option<DateTime<FixedOffset>> {
+    let e = doc.node(i).parent.and_then(|p| doc.element(p))?;
+    if !titles::names_date(e) {
+        return None;
+    }
+    let d = crate::extract::dates::parse_cell_date(text, ctx)?;
+    let clock_only = text.contains(':');
+    let date_cell = || {
+        e.attr("class")
+            .is_some_and(|c| has_part(c.split_ascii_whitespace(), b"-_", DATE_CELL_PARTS))
+    };
+    (!clock_only || (!ctx.section_dated && date_cell())).then_some(d)
 }
 
 /// Fewest words of a text read as a sentence ([`in_sentence`]).

@@ -353,7 +353,7 @@ fn date_inside(doc: &Document, node: NodeId) -> Option<NodeId> {
 
 /// True when element `e` is a date: a `<time>`, or classed as one
 /// ([`DATE_BADGE_PARTS`]).
-fn names_date(e: &Element) -> bool {
+pub(super) fn names_date(e: &Element) -> bool {
     e.name == "time"
         || e.attr("class")
             .is_some_and(|class| has_part(class.split_ascii_whitespace(), b"-_", DATE_BADGE_PARTS))
@@ -399,7 +399,14 @@ pub(super) const BADGE_CLASS_PARTS: &[&str] = &[
 /// Class-name parts of a date stamped into a title link ("17:58" on a
 /// Trac timeline, a release card's "Oct 2, 2026", a notice's "Posted
 /// 02/20/2024").
-pub(super) const DATE_BADGE_PARTS: &[&str] = &["time", "date", "timestamp", "posted", "published"];
+pub(super) const DATE_BADGE_PARTS: &[&str] = &[
+    "time",
+    "date",
+    "datetime",
+    "timestamp",
+    "posted",
+    "published",
+];
 
 /// Longest badge text (bytes).
 pub(super) const MAX_BADGE_BYTES: usize = 24;

@@ -44,6 +44,7 @@ mod short;
 mod siblings;
 mod sidebar;
 mod straggler;
+mod widgets;
 
 pub(crate) use kinds::class_tokens;
 use kinds::{Kind, Kinds, Tag, stable_classes};

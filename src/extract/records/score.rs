@@ -354,6 +354,9 @@ pub(super) fn score_group(
     } else if caption.is_some_and(|c| super::indexed::indexes(doc, c, &g.records)) {
         g.score *= super::indexed::INDEX_BONUS;
     }
+    if super::widgets::is_widget_column(doc, &g.records) {
+        g.score *= super::widgets::WIDGETS_PENALTY;
+    }
 }
 
 /// Share of a group's records that must be dated for it to stand
