@@ -2233,3 +2233,12 @@ fn a_column_of_widgets_loses_to_a_short_grid_of_releases() {
 fn a_boards_date_cells_in_short_numbers_date_its_posts() {
     check("gnuboard_date_cells_short_numbers");
 }
+
+/// Regression (round 68, a Russian phpBB forum): "28 ноя 2026, 14:03",
+/// each topic's start, was no date, so every topic took its last post's
+/// `<time>` from a hidden copy for small screens. Russian and Ukrainian
+/// month names are read.
+#[test]
+fn russian_topic_starts_date_their_topics() {
+    check("russian_phpbb_topics_start_dates");
+}

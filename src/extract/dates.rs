@@ -967,6 +967,64 @@ const THAI_MONTHS: &[(&str, u32)] = &[
     ("ธ.ค", 12),
 ];
 
+/// Russian and Ukrainian month names: the genitive a day takes ("28
+/// ноября 2026", "28 листопада 2026"), the nominative ("ноябрь"), and
+/// the Russian abbreviations ("28 ноя 2026, 14:03", phpBB's; "нояб.").
+/// Read by their own pattern, as [`ARABIC_MONTHS`] are: no Cyrillic
+/// letter makes an ASCII word boundary.
+const CYRILLIC_MONTHS: &[(&str, u32)] = &[
+    ("января", 1),
+    ("январь", 1),
+    ("янв", 1),
+    ("февраля", 2),
+    ("февраль", 2),
+    ("февр", 2),
+    ("фев", 2),
+    ("марта", 3),
+    ("март", 3),
+    ("мар", 3),
+    ("апреля", 4),
+    ("апрель", 4),
+    ("апр", 4),
+    ("мая", 5),
+    ("май", 5),
+    ("июня", 6),
+    ("июнь", 6),
+    ("июн", 6),
+    ("июля", 7),
+    ("июль", 7),
+    ("июл", 7),
+    ("августа", 8),
+    ("август", 8),
+    ("авг", 8),
+    ("сентября", 9),
+    ("сентябрь", 9),
+    ("сент", 9),
+    ("сен", 9),
+    ("октября", 10),
+    ("октябрь", 10),
+    ("окт", 10),
+    ("ноября", 11),
+    ("ноябрь", 11),
+    ("нояб", 11),
+    ("ноя", 11),
+    ("декабря", 12),
+    ("декабрь", 12),
+    ("дек", 12),
+    ("січня", 1),
+    ("лютого", 2),
+    ("березня", 3),
+    ("квітня", 4),
+    ("травня", 5),
+    ("червня", 6),
+    ("липня", 7),
+    ("серпня", 8),
+    ("вересня", 9),
+    ("жовтня", 10),
+    ("листопада", 11),
+    ("грудня", 12),
+];
+
 /// Hindi month names, with the spellings of their nasal and nukta
 /// ("नवंबर" and "नवम्बर", "फ़रवरी" written with a combining or a
 /// precomposed nukta, or none): "30 नवंबर 2026". Read by the pattern of
@@ -1050,6 +1108,7 @@ static MONTH_LOOKUP: LazyLock<rustc_hash::FxHashMap<&'static str, u32>> = LazyLo
         .chain(THAI_MONTHS)
         .chain(HINDI_MONTHS)
         .chain(URDU_MONTHS)
+        .chain(CYRILLIC_MONTHS)
         .copied()
         .collect()
 });
@@ -1266,6 +1325,14 @@ fn build_patterns() -> Vec<Pattern> {
                         .chain(HINDI_MONTHS)
                         .map(|(n, _)| *n)
                 )
+            ),
+        ),
+        // 28 ноября 2026 г., 28 ноя 2026, 14:03, 28 листопада 2026
+        both(
+            Kind::Calendar,
+            format!(
+                r"(?P<d>[0-9]{{1,2}})\s+(?P<mname>(?i:{}))\.?\s+(?P<y>[0-9]{{4}})(?:\s*г\.)?{opt_time}",
+                alternation(CYRILLIC_MONTHS.iter().map(|(n, _)| *n))
             ),
         ),
         // 30 พ.ย. 2569 10:45 น., 30 พฤศจิกายน 2569 (Buddhist era, see
@@ -1910,9 +1977,19 @@ pub(crate) fn may_hold_date(s: &str) -> bool {
 }
 
 /// True for a letter of the scripts whose month names have patterns of
-/// their own: Arabic (and Persian), Thai, Devanagari.
+/// their own: Arabic (and Persian), Thai, Devanagari, Cyrillic.
 fn is_script_month_letter(c: char) -> bool {
-    is_arabic_letter(c) || is_persian_letter(c) || is_thai_letter(c) || is_devanagari_letter(c)
+    is_arabic_letter(c)
+        || is_persian_letter(c)
+        || is_thai_letter(c)
+        || is_devanagari_letter(c)
+        || is_cyrillic_letter(c)
+}
+
+/// True for the letters of Cyrillic script: beside a digit, they may be
+/// a month's name ([`CYRILLIC_MONTHS`]).
+fn is_cyrillic_letter(c: char) -> bool {
+    ('\u{0400}'..='\u{04FF}').contains(&c)
 }
 
 /// Non-ASCII characters that, beside a digit, may make a date: 月 and 월
@@ -3213,6 +3290,31 @@ mod tests {
         );
         assert_eq!(day("11/28/2"), None);
         assert!(find_date("rated 3/4/26 by readers and 11/28/26 here", &ctx).is_none());
+    }
+
+    /// Regression (round 68, a Russian phpBB forum): "28 ноя 2026, 14:03"
+    /// and every other Russian or Ukrainian month name were no dates, so a
+    /// topic took its last post's time instead of its own start.
+    #[test]
+    fn russian_and_ukrainian_dates_are_read() {
+        let ctx = ctx_utc();
+        let day = |t: &str| find_date(t, &ctx).map(|(d, _)| d.format("%Y-%m-%d %H:%M").to_string());
+        assert_eq!(
+            day("от Термостат » 02 фев 2023, 19:40"),
+            Some("2023-02-02 19:40".into())
+        );
+        assert_eq!(day("28 ноября 2026 г."), Some("2026-11-28 12:00".into()));
+        assert_eq!(
+            day("Опубликовано 3 Декабря 2025"),
+            Some("2025-12-03 12:00".into())
+        );
+        assert_eq!(day("5 нояб. 2026"), Some("2026-11-05 12:00".into()));
+        assert_eq!(
+            day("28 листопада 2026, 08:15"),
+            Some("2026-11-28 08:15".into())
+        );
+        // A count beside a Cyrillic word is no date.
+        assert_eq!(day("28 ответов 2026"), None);
     }
 
     /// Regression (round 68, a Korean board): its date cells say "14:03"
