@@ -93,13 +93,17 @@ fn shown_offset<'r>(
             continue;
         };
         let text = doc.text(i);
-        if !has_clock(&text) {
-            continue;
-        }
-        let Some(shown) = parse_date(text.trim(), read) else {
-            continue;
+        let minutes = if has_clock(&text) {
+            let Some(shown) = parse_date(text.trim(), read) else {
+                continue;
+            };
+            (shown.naive_local() - at.naive_utc()).num_minutes()
+        } else {
+            let Some(minutes) = to_shown_midnight(&text, at, read) else {
+                continue;
+            };
+            minutes
         };
-        let minutes = (shown.naive_local() - at.naive_utc()).num_minutes();
         if minutes.abs() > 14 * 60 || minutes % 15 != 0 || seen.is_some_and(|m| m != minutes) {
             return None;
         }
@@ -108,6 +112,28 @@ fn shown_offset<'r>(
     }
     let minutes = seen.filter(|_| count >= MIN_SHOWN_OFFSETS)?;
     FixedOffset::east_opt(i32::try_from(minutes * 60).ok()?)
+}
+
+/// Minutes from moment `at` (UTC) to the midnight that starts the day
+/// `text` shows, when that day is the one after `at`'s in UTC: an
+/// all-day event stored as midnight where the page is, "ven. 4 déc." for
+/// `2026-12-03T23:00:00Z`, says the page is an hour ahead of UTC. `None`
+/// when the text shows no day, or `at`'s own day (no offset to tell).
+fn to_shown_midnight(text: &str, at: DateTime<FixedOffset>, read: &DateContext) -> Option<i64> {
+    let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let near = DateContext {
+        year_near: Some(at.naive_utc().date()),
+        ..*read
+    };
+    let shown = parse_date(&text, &near)?.date_naive();
+    let next = at.naive_utc().date().succ_opt()?;
+    // By month and day: a weekday may have read a yearless day in another
+    // year that falls on it.
+    use chrono::Datelike;
+    if (shown.month(), shown.day()) != (next.month(), next.day()) {
+        return None;
+    }
+    Some((next.and_hms_opt(0, 0, 0)? - at.naive_utc()).num_minutes())
 }
 
 /// True when `text` writes a clock time: two digits after a `:` or an

@@ -4604,3 +4604,41 @@ fn an_excerpt_linking_the_records_own_page_is_no_headline_beside_its_heading() {
         ]
     );
 }
+
+/// Regression (round 68, a city's agenda): all-day events stored at
+/// midnight where the page is ("Fri 4 Dec" for `2026-12-03T23:00:00Z`)
+/// were dated the day before. A `<time>` showing the day after its UTC
+/// moment's tells the page's offset (an hour ahead), as one showing a
+/// clock time does, and every date is told in it.
+#[test]
+fn all_day_events_at_local_midnight_tell_the_pages_offset() {
+    let event = |at: &str, shown: &str, n: u32| {
+        format!(
+            "<article><time datetime={at}><span>{shown}</span></time>\
+             <h3><a href=/agenda/{n}>Marché de Noël numéro {n}</a></h3><p>Cours Victor-Hugo</p></article>"
+        )
+    };
+    let html = format!(
+        "<div>{}{}{}</div>",
+        event("2026-12-03T23:00:00Z", "Fri 4 Dec", 1),
+        event("2026-12-05T23:00:00Z", "Sun 6 Dec", 2),
+        event("2026-11-28T13:00:00Z", "Sat 28 Nov", 3)
+    );
+    let doc = crate::extract::dom::parse(&html);
+    let records = records_where(&doc, |i| doc.is_tag(i, "article"));
+    let list = list_dates(&doc, &records, &ctx());
+    let mut items = items_of_records(&doc, &records, "https://agenda.example/");
+    list.tell_in_shown_offset(&mut items);
+    let days: Vec<String> = items
+        .iter()
+        .filter_map(|it| it.date.map(|d| d.format("%Y-%m-%d %H:%M %:z").to_string()))
+        .collect();
+    assert_eq!(
+        days,
+        [
+            "2026-12-04 00:00 +01:00",
+            "2026-12-06 00:00 +01:00",
+            "2026-11-28 14:00 +01:00"
+        ]
+    );
+}
