@@ -120,16 +120,32 @@ fn shown_offset<'r>(
 /// `2026-12-03T23:00:00Z`, says the page is an hour ahead of UTC. `None`
 /// when the text shows no day, or `at`'s own day (no offset to tell).
 fn to_shown_midnight(text: &str, at: DateTime<FixedOffset>, read: &DateContext) -> Option<i64> {
+    use chrono::Datelike;
+    let utc_day = at.naive_utc().date();
+    let next = utc_day.succ_opt()?;
+    // Most texts show the moment's own UTC day: only one whose numbers
+    // name the next day's, and not its own, is read.
+    let numbers = text
+        .split(|c: char| !c.is_ascii_digit())
+        .filter_map(|n| n.parse::<u32>().ok());
+    let mut names_next = false;
+    for n in numbers {
+        if n == utc_day.day() {
+            return None;
+        }
+        names_next |= n == next.day();
+    }
+    if !names_next {
+        return None;
+    }
     let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
     let near = DateContext {
         year_near: Some(at.naive_utc().date()),
         ..*read
     };
     let shown = parse_date(&text, &near)?.date_naive();
-    let next = at.naive_utc().date().succ_opt()?;
     // By month and day: a weekday may have read a yearless day in another
     // year that falls on it.
-    use chrono::Datelike;
     if (shown.month(), shown.day()) != (next.month(), next.day()) {
         return None;
     }
