@@ -1578,18 +1578,18 @@ pub fn parse_cell_date(s: &str, ctx: &DateContext) -> Option<DateTime<FixedOffse
     {
         return None;
     }
+    // Two digits in every part, or no cell date.
     let parts: Vec<u32> = s
         .split(['-', '.', ':'])
-        .map(|p| p.parse().ok())
+        .map(|p| (p.len() == 2).then(|| p.parse().ok()).flatten())
         .collect::<Option<_>>()?;
-    let two_digits = s.split(['-', '.', ':']).all(|p| p.len() == 2);
     let noon = |d: NaiveDate| {
         d.and_hms_opt(12, 0, 0)?
             .and_local_timezone(ctx.offset)
             .single()
     };
     match (parts.as_slice(), s.contains(':')) {
-        (&[h, m], true) if two_digits => {
+        (&[h, m], true) => {
             let time = NaiveTime::from_hms_opt(h, m, 0)?;
             local_today(ctx)
                 .and_time(time)
@@ -1598,14 +1598,14 @@ pub fn parse_cell_date(s: &str, ctx: &DateContext) -> Option<DateTime<FixedOffse
         }
         // A board prints a year for every day outside this one: the day
         // is this year's, whatever the record before it says.
-        (&[month, day], false) if two_digits => {
+        (&[month, day], false) => {
             let this_year = DateContext {
                 year_near: None,
                 ..*ctx
             };
             noon(infer_year(month, day, &this_year)?)
         }
-        (&[y, month, day], false) if two_digits => {
+        (&[y, month, day], false) => {
             noon(NaiveDate::from_ymd_opt(century_of(y as i32), month, day)?)
         }
         _ => None,

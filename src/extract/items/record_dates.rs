@@ -138,9 +138,9 @@ fn to_shown_midnight(text: &str, at: DateTime<FixedOffset>, read: &DateContext) 
     if !names_next {
         return None;
     }
-    let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let text = crate::extract::dom::collapse_whitespace(text);
     let near = DateContext {
-        year_near: Some(at.naive_utc().date()),
+        year_near: Some(utc_day),
         ..*read
     };
     let shown = parse_date(&text, &near)?.date_naive();
@@ -812,6 +812,10 @@ fn cell_date(
     text: &str,
     ctx: &DateContext,
 ) -> Option<DateTime<FixedOffset>> {
+    // Most texts are no such numbers: told before the element is read.
+    if !text.trim_start().starts_with(|c: char| c.is_ascii_digit()) {
+        return None;
+    }
     let e = doc.node(i).parent.and_then(|p| doc.element(p))?;
     if !titles::names_date(e) {
         return None;

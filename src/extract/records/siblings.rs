@@ -444,6 +444,13 @@ struct Follower {
     first_head: NodeId,
 }
 
+impl Follower {
+    /// True when it follows `share` or more of two heads or more.
+    fn follows(&self, share: f64) -> bool {
+        self.heads >= 2 && self.count as f64 >= share * self.heads as f64
+    }
+}
+
 /// The [`Follower`] of the heads among `children` (on a tie, the kind of
 /// the higher number).
 fn follower(kinds: &mut Kinds<'_>, children: &[NodeId], head: Head) -> Option<Follower> {
@@ -485,17 +492,11 @@ fn dated_follower(
     children: &[NodeId],
     head: Head,
 ) -> Option<Kind> {
-    let Follower {
-        heads,
-        kind,
-        count: n,
-        first,
-        ..
-    } = follower(kinds, children, head)?;
+    let line = follower(kinds, children, head)?;
+    let (kind, first) = (line.kind, line.first);
     let classed = kinds.name(kind).contains('.');
     let holds_time = || (first..doc.node(first).end).any(|i| doc.is_tag(i, "time"));
-    (heads >= 2 && n as f64 >= DATED_FOLLOWER_SHARE * heads as f64 && classed && holds_time())
-        .then_some(kind)
+    (line.follows(DATED_FOLLOWER_SHARE) && classed && holds_time()).then_some(kind)
 }
 
 /// Keep only the heads of variant kinds that mostly lead: a kind of
@@ -557,20 +558,11 @@ fn second_half(
     children: &[NodeId],
     head: Head,
 ) -> Option<Kind> {
-    let Follower {
-        heads,
-        kind,
-        count: n,
-        first,
-        first_head,
-    } = follower(kinds, children, head)?;
+    let half = follower(kinds, children, head)?;
     let inner = |kinds: &mut Kinds<'_>, c: NodeId| element_child(doc, c).map(|i| kinds.kind(i));
-    let built_otherwise = inner(kinds, first_head) != inner(kinds, first);
-    (kind != head.kind
-        && heads >= 2
-        && n as f64 >= SECOND_HALF_SHARE * heads as f64
-        && built_otherwise)
-        .then_some(kind)
+    let built_otherwise = inner(kinds, half.first_head) != inner(kinds, half.first);
+    (half.kind != head.kind && half.follows(SECOND_HALF_SHARE) && built_otherwise)
+        .then_some(half.kind)
 }
 
 /// Attributes by which an element names the element it belongs to.
