@@ -2242,3 +2242,37 @@ fn a_boards_date_cells_in_short_numbers_date_its_posts() {
 fn russian_topic_starts_date_their_topics() {
     check("russian_phpbb_topics_start_dates");
 }
+
+/// Regression (round 69, a community weblog): posts have no headline, their
+/// words written straight into `div.copy` above a "posted by … - 14
+/// comments" line, a `<br>` after each and a day heading over each day.
+/// The records started at the `<br>`s, the last of each day swallowed the
+/// next day's heading (so no post was dated), and each post was titled by
+/// its poster. The comments link is now the post's permalink, the words
+/// above the byline its title, a heading among headless posts a section
+/// heading, and records start at the posts, not at the breaks.
+#[test]
+fn weblog_posts_without_headlines_are_titled_by_their_words_and_dated_by_their_day() {
+    check("weblog_posts_under_day_headings");
+}
+
+/// Regression (round 69, a Korean blog): "2026. 11. 28. 14:03", a dot and
+/// a space after each part, was no date.
+#[test]
+fn korean_dates_with_spaced_dots_date_their_posts() {
+    check("korean_blog_spaced_dot_dates");
+}
+
+/// Regression (round 69, a Turkish news category): "28 Kasım 2026 14:03"
+/// was no date. Turkish month names are read.
+#[test]
+fn turkish_month_names_date_their_stories() {
+    check("turkish_news_category_month_names");
+}
+
+/// Regression (round 69, an Italian town's news): "30 ott 2026" was no
+/// date (two of twelve cards). Italian month abbreviations are read.
+#[test]
+fn italian_month_abbreviations_date_their_news() {
+    check("italian_town_news_short_months");
+}

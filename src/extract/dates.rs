@@ -61,7 +61,9 @@ use std::cell::Cell;
 use std::ops::Range;
 use std::sync::LazyLock;
 
-use chrono::{DateTime, Datelike, Duration, FixedOffset, Months, NaiveDate, NaiveTime, Utc};
+use chrono::{
+    DateTime, Datelike, Duration, FixedOffset, Months, NaiveDate, NaiveTime, Utc, Weekday,
+};
 use regex::{Captures, Regex, RegexSet};
 
 /// Earliest year accepted as a publication year.
@@ -620,6 +622,87 @@ const WEEKDAYS: &[&str] = &[
     "sun",
 ];
 
+/// Weekday names and abbreviations of other languages (lower case), as
+/// a day before its date carries them ("ven. 4 déc.", "Fr., 4. Dez.",
+/// "sáb 5 dic"): French, Spanish, Italian, Portuguese, German, Dutch.
+/// Where two languages share a word, it names the same day.
+const LOCAL_WEEKDAYS: &[(&str, Weekday)] = &[
+    ("lundi", Weekday::Mon),
+    ("mardi", Weekday::Tue),
+    ("mercredi", Weekday::Wed),
+    ("jeudi", Weekday::Thu),
+    ("vendredi", Weekday::Fri),
+    ("samedi", Weekday::Sat),
+    ("dimanche", Weekday::Sun),
+    ("lun", Weekday::Mon),
+    ("mar", Weekday::Tue),
+    ("mer", Weekday::Wed),
+    ("jeu", Weekday::Thu),
+    ("ven", Weekday::Fri),
+    ("sam", Weekday::Sat),
+    ("dim", Weekday::Sun),
+    ("lunes", Weekday::Mon),
+    ("martes", Weekday::Tue),
+    ("miércoles", Weekday::Wed),
+    ("miercoles", Weekday::Wed),
+    ("jueves", Weekday::Thu),
+    ("viernes", Weekday::Fri),
+    ("sábado", Weekday::Sat),
+    ("sabado", Weekday::Sat),
+    ("domingo", Weekday::Sun),
+    ("mié", Weekday::Wed),
+    ("mie", Weekday::Wed),
+    ("jue", Weekday::Thu),
+    ("vie", Weekday::Fri),
+    ("sáb", Weekday::Sat),
+    ("sab", Weekday::Sat),
+    ("dom", Weekday::Sun),
+    ("lunedì", Weekday::Mon),
+    ("martedì", Weekday::Tue),
+    ("mercoledì", Weekday::Wed),
+    ("giovedì", Weekday::Thu),
+    ("venerdì", Weekday::Fri),
+    ("sabato", Weekday::Sat),
+    ("domenica", Weekday::Sun),
+    ("gio", Weekday::Thu),
+    ("segunda-feira", Weekday::Mon),
+    ("terça-feira", Weekday::Tue),
+    ("quarta-feira", Weekday::Wed),
+    ("quinta-feira", Weekday::Thu),
+    ("sexta-feira", Weekday::Fri),
+    ("seg", Weekday::Mon),
+    ("ter", Weekday::Tue),
+    ("qua", Weekday::Wed),
+    ("qui", Weekday::Thu),
+    ("sex", Weekday::Fri),
+    ("montag", Weekday::Mon),
+    ("dienstag", Weekday::Tue),
+    ("mittwoch", Weekday::Wed),
+    ("donnerstag", Weekday::Thu),
+    ("freitag", Weekday::Fri),
+    ("samstag", Weekday::Sat),
+    ("sonntag", Weekday::Sun),
+    ("mo", Weekday::Mon),
+    ("di", Weekday::Tue),
+    ("mi", Weekday::Wed),
+    ("do", Weekday::Thu),
+    ("fr", Weekday::Fri),
+    ("sa", Weekday::Sat),
+    ("so", Weekday::Sun),
+    ("maandag", Weekday::Mon),
+    ("dinsdag", Weekday::Tue),
+    ("woensdag", Weekday::Wed),
+    ("donderdag", Weekday::Thu),
+    ("vrijdag", Weekday::Fri),
+    ("zaterdag", Weekday::Sat),
+    ("zondag", Weekday::Sun),
+    ("ma", Weekday::Mon),
+    ("wo", Weekday::Wed),
+    ("vr", Weekday::Fri),
+    ("za", Weekday::Sat),
+    ("zo", Weekday::Sun),
+];
+
 /// The first characters of the CJK and Korean patterns that do not begin
 /// with a digit: day words ("刚刚", "今天", "一昨日", "오늘") and the
 /// spelt-out counts of relative forms ("半小时前", "两天前").
@@ -746,10 +829,10 @@ const ZONES: &[(&str, i32)] = &[
 ];
 
 /// Month names (lower case, without a trailing dot) in English, German,
-/// French and Spanish; Portuguese, Italian, Dutch, Indonesian and Swahili
-/// by their full names
-/// (their short forms "out", "set", "gen", "mag" are words of other
-/// languages).
+/// French, Spanish and Italian; Portuguese, Dutch, Indonesian, Swahili
+/// and Turkish by their full names. The Italian short forms that are
+/// words of other languages ("set", "gen", "mag") are read only with a
+/// year ([`AMBIGUOUS_ABBREVIATIONS`]); Portuguese "out" not at all.
 const MONTH_NAMES: &[(&str, u32)] = &[
     ("january", 1),
     ("jan", 1),
@@ -868,7 +951,32 @@ const MONTH_NAMES: &[(&str, u32)] = &[
     ("oktoba", 10),
     ("novemba", 11),
     ("desemba", 12),
+    // Italian abbreviations ("30 ott 2026", "5 set. 2026") not above.
+    ("gen", 1),
+    ("mag", 5),
+    ("giu", 6),
+    ("lug", 7),
+    ("set", 9),
+    ("ott", 10),
+    // Turkish ("28 Kasım 2026 14:03"; "Mayıs" and "Aralık" by their
+    // dotless i, see `NON_ASCII_DATE_MARKS`).
+    ("ocak", 1),
+    ("şubat", 2),
+    ("mart", 3),
+    ("nisan", 4),
+    ("mayıs", 5),
+    ("haziran", 6),
+    ("temmuz", 7),
+    ("ağustos", 8),
+    ("eylül", 9),
+    ("ekim", 10),
+    ("kasım", 11),
+    ("aralık", 12),
 ];
+
+/// Month abbreviations of [`MONTH_NAMES`] that are English words as
+/// well ("3 ago", "2 set"): read only with a year.
+const AMBIGUOUS_ABBREVIATIONS: &[&str] = &["ago", "set", "gen", "mag"];
 
 /// English month names only (used where a year is missing, which needs more
 /// caution than a full date).
@@ -1205,9 +1313,28 @@ fn build_patterns() -> Vec<Pattern> {
         alternation(ENGLISH_MONTHS.iter().copied())
     );
     let counts = RELATIVE_COUNT_WORDS.join("|");
-    let weekday = format!(r"(?:(?i:{})\.?,?\s+)?", WEEKDAYS.join("|"));
+    let weekdays = alternation(
+        WEEKDAYS
+            .iter()
+            .copied()
+            .chain(LOCAL_WEEKDAYS.iter().map(|(w, _)| *w)),
+    );
+    let weekday = format!(r"(?:(?i:{weekdays})\.?,?\s+)?");
     // The weekday before a date without its year, kept: it tells the year.
-    let named_weekday = format!(r"(?:(?P<wd>(?i:{})){AB}\.?,?\s+)?", WEEKDAYS.join("|"));
+    // A name ends where `\.?,?\s+` says: a boundary test would fail
+    // after a non-ASCII letter ("mié.").
+    let named_weekday = format!(r"(?:(?P<wd>(?i:{weekdays}))\.?,?\s+)?");
+    // Month names of every language for a yearless day, whole strings
+    // only, without those that are words too ("3 ago", "2 set").
+    let local_months = format!(
+        r"(?P<mname>(?i:{})){AB}\.?",
+        alternation(
+            MONTH_NAMES
+                .iter()
+                .map(|(n, _)| *n)
+                .filter(|n| !AMBIGUOUS_ABBREVIATIONS.contains(n) && !ENGLISH_MONTHS.contains(n))
+        )
+    );
     // "5th", and "5 th" where markup split the suffix off ("Jul 24<sup>th</sup>").
     let ordinal = format!(r"(?:\s*(?:st|nd|rd|th){AB})?");
 
@@ -1253,6 +1380,13 @@ fn build_patterns() -> Vec<Pattern> {
         both(
             Kind::Calendar,
             format!(r"(?P<y>[0-9]{{4}})\.(?P<m>[0-9]{{2}})\.(?P<d>[0-9]{{2}}){opt_time}"),
+        ),
+        // 2026. 11. 28. 14:03 (Korean: a dot and a space after each part)
+        both(
+            Kind::Calendar,
+            format!(
+                r"(?P<y>[0-9]{{4}})\.\s(?P<m>[0-9]{{1,2}})\.\s(?P<d>[0-9]{{1,2}})\.?(?:{time}|{AB}|$)"
+            ),
         ),
         // 05.03.2024, 5.3.2024 14:30 (European day first)
         both(
@@ -1381,6 +1515,12 @@ fn build_patterns() -> Vec<Pattern> {
             format!(
                 r"{named_weekday}(?P<d>[0-9]{{1,2}}){ordinal}(?:\s+of)?\s+{english_months_any}"
             ),
+        ),
+        // ven. 4 déc. / 4 décembre / Fr., 4. Dez. / 5 de diciembre (no
+        // year, whole strings only)
+        whole_only(
+            Kind::Calendar,
+            format!(r"{named_weekday}(?P<d>[0-9]{{1,2}})(?:er|\.)?(?:\s+de)?\s+{local_months}"),
         ),
         // 2024年3月5日 14:30, 2024年03月05日
         both(
@@ -1528,6 +1668,10 @@ fn century_of(y2: i32) -> i32 {
 /// True when `written` ("Sat", "saturday") names `date`'s weekday, by
 /// its first three letters.
 fn is_weekday_of(written: &str, date: NaiveDate) -> bool {
+    let lower = written.trim_end_matches('.').to_lowercase();
+    if let Some((_, day)) = LOCAL_WEEKDAYS.iter().find(|(w, _)| *w == lower) {
+        return *day == date.weekday();
+    }
     let named = date.weekday().to_string();
     written
         .get(..3)
@@ -1956,8 +2100,8 @@ fn ascii_letters_start(w: &str) -> &str {
 /// Non-ASCII text also passes with one of [`CJK_DATE_CHARS`] (CJK and Korean
 /// day words and relative forms, some without a digit), a full-width digit,
 /// or an ASCII digit and one of [`NON_ASCII_DATE_MARKS`] (the CJK and Korean
-/// month and "before" signs, and the accented letters of the German and
-/// French month names).
+/// month and "before" signs, the accented letters of the German and
+/// French month names, and the Turkish letters of theirs).
 ///
 /// `prefilter_never_drops_a_date` checks the invariant against the
 /// patterns themselves on generated texts.
@@ -1997,7 +2141,9 @@ fn is_cyrillic_letter(c: char) -> bool {
 /// accented letters of the month names in [`MONTH_NAMES`] ("märz",
 /// "février", "août"), which split a word into ASCII runs that are not
 /// month names.
-const NON_ASCII_DATE_MARKS: &[char] = &['月', '월', '전', 'ä', 'Ä', 'é', 'É', 'û', 'Û'];
+const NON_ASCII_DATE_MARKS: &[char] = &[
+    '月', '월', '전', 'ä', 'Ä', 'é', 'É', 'û', 'Û', 'ı', 'ş', 'Ş', 'ğ', 'ü',
+];
 
 /// The first character of every CJK and Korean day word and relative form
 /// that has no digit ("刚刚", "今天", "昨日", "半小时前", "오늘", "어제", ...).
@@ -2039,8 +2185,12 @@ fn numeric_date_shape(b: &[u8]) -> bool {
         if run.len() == 8 {
             return true;
         }
+        // A dot and a space join too ("2026. 11. 28.", as Korean writes).
         let join = previous_end
-            .filter(|&end| end + 1 == run.start && matches!(b[end], b'-' | b'/' | b'.'))
+            .filter(|&end| {
+                (end + 1 == run.start && matches!(b[end], b'-' | b'/' | b'.'))
+                    || (end + 2 == run.start && &b[end..run.start] == b". ")
+            })
             .map(|end| b[end]);
         if join.is_none() {
             chain = [0; 3];
@@ -2321,6 +2471,56 @@ mod tests {
         // No year around has December 5 on a Monday (2025 a Friday, 2026
         // a Saturday, 2027 a Sunday): the last one past, as without one.
         assert_eq!(day("Mon, December 5"), Some("2025-12-05".into()));
+    }
+
+    /// Regressions: a Turkish news category's "28 Kasım 2026 14:03", an
+    /// Italian town's "30 ott 2026" and a Korean blog's "2026. 11. 28.
+    /// 14:03" (a dot and a space after each part) were no dates.
+    #[test]
+    fn turkish_months_italian_abbreviations_and_korean_dots_are_read() {
+        let ctx = DateContext::utc_at(2026, 12, 1, 9);
+        let at = |t: &str| parse_date(t, &ctx).map(|d| d.format("%Y-%m-%d %H:%M").to_string());
+        assert_eq!(at("28 Kasım 2026 14:03"), Some("2026-11-28 14:03".into()));
+        assert_eq!(at("3 Şubat 2026"), Some("2026-02-03 12:00".into()));
+        assert_eq!(at("30 Ağustos 2026"), Some("2026-08-30 12:00".into()));
+        assert_eq!(at("30 Ekim 2026"), Some("2026-10-30 12:00".into()));
+        assert_eq!(at("30 ott 2026"), Some("2026-10-30 12:00".into()));
+        assert_eq!(at("5 set. 2026"), Some("2026-09-05 12:00".into()));
+        assert_eq!(at("2026. 11. 28. 14:03"), Some("2026-11-28 14:03".into()));
+        assert_eq!(at("2025. 12. 9."), Some("2025-12-09 12:00".into()));
+        let day = |t: &str| find_date(t, &ctx).map(|(d, _)| d.format("%Y-%m-%d").to_string());
+        assert_eq!(
+            day("작성일 2026. 11. 9. 11:20 · 일상"),
+            Some("2026-11-09".into())
+        );
+        assert_eq!(day("27 Kasım 2026 Cuma 22:10"), Some("2026-11-27".into()));
+        // Without a year, an abbreviation that is a word is no date.
+        assert_eq!(at("2 set"), None);
+    }
+
+    /// Regression (a French city's agenda): "ven. 4 déc." on an all-day
+    /// event's `<time>` was no date, so the page's offset went unread
+    /// and three events were dated a day early; nor was "jeu. 24 déc.
+    /// 2026" whole. Weekdays of other languages name the year as
+    /// English ones do; a yearless day with another language's month is
+    /// read as a whole string, as "5 March" is, but never "3 ago".
+    #[test]
+    fn local_weekdays_and_yearless_local_days_are_read() {
+        let ctx = DateContext::utc_at(2026, 12, 1, 9);
+        let day = |t: &str| parse_date(t, &ctx).map(|d| d.format("%Y-%m-%d").to_string());
+        assert_eq!(day("ven. 4 déc."), Some("2026-12-04".into()));
+        assert_eq!(day("jeu. 24 déc. 2026"), Some("2026-12-24".into()));
+        assert_eq!(day("Fr., 4. Dez."), Some("2026-12-04".into()));
+        assert_eq!(day("mié. 2 de diciembre"), Some("2026-12-02".into()));
+        assert_eq!(day("sáb 5 dic"), Some("2026-12-05".into()));
+        assert_eq!(day("venerdì 4 dicembre"), Some("2026-12-04".into()));
+        // Without a weekday: the last one past, as "5 March" is read.
+        assert_eq!(day("4 décembre"), Some("2025-12-04".into()));
+        assert_eq!(day("28 novembre"), Some("2026-11-28".into()));
+        // A weekday no nearby year has on that day tells nothing.
+        assert_eq!(day("lun. 4 déc."), Some("2025-12-04".into()));
+        assert_eq!(day("3 ago"), None);
+        assert_eq!(day("10 ago"), None);
     }
 
     /// Regression (a preprint listing's "New submissions for Mon, 30 Nov

@@ -436,6 +436,7 @@ pub fn plan_titles(doc: &Document, records: &[Record], dates: &DateContext) -> T
         })
         .map(|(st, _, _)| st);
     post_number_permalinks(doc, records, &link_texts, &mut permalinks);
+    discussion_permalinks(doc, records, &link_texts, &mut permalinks);
     let path = best.map(|st| st.path.clone());
     // A path of author links ("Launchpad Janitor (janitor)", marked
     // `itemprop=creator`) names posters, however long: no headline.
@@ -825,6 +826,58 @@ fn hrefs_differ(doc: &Document, links: &[NodeId]) -> bool {
     hrefs.sort_unstable();
     hrefs.dedup();
     hrefs.len() == links.len()
+}
+
+/// Nouns of a count link that leads to the record's discussion ("14
+/// comments", "1 reply"), lower case.
+const DISCUSSION_NOUNS: &[&str] = &[
+    "comment",
+    "comments",
+    "reply",
+    "replies",
+    "response",
+    "responses",
+    "commentaire",
+    "commentaires",
+    "kommentar",
+    "kommentare",
+    "comentario",
+    "comentarios",
+];
+
+/// Posts linked only by their discussion (a community weblog's "posted
+/// by … at 11:47 PM - <a>14 comments</a>", no headline, no timestamp
+/// link): where most records without a permalink have a count link to
+/// their comments ([`DISCUSSION_NOUNS`]), each to a page of its own,
+/// that link is the record's permalink.
+pub(super) fn discussion_permalinks(
+    doc: &Document,
+    records: &[Record],
+    link_texts: &rustc_hash::FxHashMap<NodeId, String>,
+    permalinks: &mut [Option<NodeId>],
+) {
+    let discussion = |a: &NodeId| {
+        let text = link_texts.get(a).map(|t| t.trim().to_lowercase());
+        text.is_some_and(|t| {
+            is_count_text(&t)
+                && t.rsplit(' ')
+                    .next()
+                    .is_some_and(|n| DISCUSSION_NOUNS.contains(&n))
+        })
+    };
+    let found: Vec<(usize, NodeId)> = records
+        .iter()
+        .enumerate()
+        .filter(|(k, _)| permalinks[*k].is_none())
+        .filter_map(|(k, r)| Some((k, (r.start..r.end).find(|i| discussion(i))?)))
+        .collect();
+    let links: Vec<NodeId> = found.iter().map(|&(_, a)| a).collect();
+    if found.len() < 2 || found.len() * 2 < records.len() || !hrefs_differ(doc, &links) {
+        return;
+    }
+    for (k, a) in found {
+        permalinks[k] = Some(a);
+    }
 }
 
 /// Forum posts numbered in the thread (`#<a href="showpost.php?p=…">1</a>`,

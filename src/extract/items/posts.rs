@@ -85,8 +85,14 @@ fn links_a_page(doc: &Document, r: &Record) -> bool {
 /// stand in: a log's line (a wiki's new page: "14:31, 1 December 2026
 /// Kestrel Ridge Loop (hist) [4,812 bytes] Marisol Ventura (talk |
 /// contribs) (Created page with …)") is all one line, its words the edit
-/// summary beside its links, and is titled by its linked name.
+/// summary beside its links, and is titled by its linked name. Words
+/// written straight into the record's element count when a line break
+/// there follows them: they stand above its byline (a community
+/// weblog's post, "posted by …" on the line below).
 fn text_in_blocks(doc: &Document, r: &Record) -> usize {
+    let last_break = (r.start + 1..r.end)
+        .rev()
+        .find(|&i| doc.is_tag(i, "br") && doc.node(i).parent == Some(r.start));
     let mut total = 0;
     let mut i = r.start;
     while i < r.end {
@@ -96,10 +102,11 @@ fn text_in_blocks(doc: &Document, r: &Record) -> usize {
                 continue;
             }
             NodeData::Text { text, blank: false } => {
-                let in_block = doc
-                    .ancestors(i)
-                    .take_while(|&a| a > r.start)
-                    .any(|a| doc.tag(a).is_some_and(is_block_element));
+                let in_block = last_break.is_some_and(|b| i < b)
+                    || doc
+                        .ancestors(i)
+                        .take_while(|&a| a > r.start)
+                        .any(|a| doc.tag(a).is_some_and(is_block_element));
                 if in_block {
                     total += text.trim().len();
                 }
@@ -559,7 +566,14 @@ pub(super) fn body_title(doc: &Document, record: &Record, permalink: Option<Node
     if let Some(lead) = body.and_then(|b| bold_lead(doc, record, b)) {
         return title_text(doc, lead);
     }
+    let above = lines_above_byline(doc, record, permalink);
     let text = match body {
+        _ if above.is_some() => {
+            let mut words = String::new();
+            let end = above.unwrap_or(record.start);
+            doc.push_text_of_range(record.start, end, &mut words, |i| read_as_words(doc, i));
+            words
+        }
         Some(b) => {
             // The poster's own words: what the post quotes ("grindnerd
             // said: …" before the reply) is not, nor the signature under
@@ -602,6 +616,36 @@ pub(super) fn body_title(doc: &Document, record: &Record, permalink: Option<Node
         }
         None => cut_at_word(text, HEADLESS_TITLE_CHARS),
     }
+}
+
+/// Share (tenths) of a record's words outside links that the lines
+/// above its byline must hold ([`lines_above_byline`]).
+const ABOVE_BYLINE_TENTHS: usize = 6;
+
+/// The line break in the record's own element after which its
+/// `permalink` stands, when the words above it are the post: most of the
+/// record's words outside links, written straight into the record's
+/// element (a community weblog's post, "posted by … - <a>14
+/// comments</a>" on the line below it). No element holds those words
+/// apart from the permalink, so no body block does.
+fn lines_above_byline(
+    doc: &Document,
+    record: &Record,
+    permalink: Option<NodeId>,
+) -> Option<NodeId> {
+    let p = permalink?;
+    let br = (record.start + 1..p)
+        .rev()
+        .find(|&i| doc.is_tag(i, "br") && doc.node(i).parent == Some(record.start))?;
+    let above = text_outside_links(
+        doc,
+        &Record {
+            start: record.start,
+            end: br,
+        },
+    );
+    let total = text_outside_links(doc, record);
+    (above > 0 && above * 10 >= total * ABOVE_BYLINE_TENTHS).then_some(br)
 }
 
 /// Most characters of a bold line a post opens with that read as its

@@ -624,8 +624,9 @@ fn detect_structural(
 
 /// Winner first: kept groups by score, then page order. Groups tied at one
 /// container put records that start at an element before records that
-/// start at text, then go by selector: their order never depends on a
-/// hash map's layout.
+/// start at a line break or rule, and those before records that start at
+/// text ([`root_rank`]), then go by selector: their order never depends
+/// on a hash map's layout.
 fn rank(groups: &mut [RecordGroup]) {
     groups.sort_by(|a, b| {
         a.dropped
@@ -633,15 +634,24 @@ fn rank(groups: &mut [RecordGroup]) {
             .cmp(&b.dropped.is_some())
             .then(b.score.total_cmp(&a.score))
             .then(a.container.cmp(&b.container))
-            .then_with(|| text_rooted(a).cmp(&text_rooted(b)))
+            .then_with(|| root_rank(a).cmp(&root_rank(b)))
             .then_with(|| a.selector.cmp(&b.selector))
     });
 }
 
-/// True when a group's records start at text: its selector names no tag
-/// after the container (`ul > ` where element records give `ul > li`).
-fn text_rooted(g: &RecordGroup) -> bool {
-    g.selector.ends_with(" > ")
+/// What a group's records start at, by its selector's last step: 0 an
+/// element with content, 1 a `<br>` or `<hr>` between posts (a weblog's
+/// `div.copy` posts, each followed by a `<br>`, read from the break as
+/// well as from the post), 2 text (`ul > ` where element records give
+/// `ul > li`).
+fn root_rank(g: &RecordGroup) -> u8 {
+    let step = g.selector.rsplit(" > ").next().unwrap_or("");
+    let tag = step.split(['.', '#', ':', '[']).next().unwrap_or("");
+    match tag {
+        "" if g.selector.ends_with(" > ") => 2,
+        "br" | "hr" => 1,
+        _ => 0,
+    }
 }
 
 /// Buffers every candidate's [`collect_runs`] reuses: allocated once per

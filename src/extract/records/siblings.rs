@@ -390,10 +390,6 @@ impl Layout {
         // Heads without a heading (a news item's first paragraph) read the
         // records' heading level from the headings most children hold.
         let reference = head.level.or_else(|| most_common_level(&levels));
-        let breaks = levels
-            .iter()
-            .map(|own| own.zip(reference).is_some_and(|(own, r)| own < r))
-            .collect();
         // The addresses linked since the last head.
         let mut linked: Vec<&str> = Vec::new();
         let mut last_head = None;
@@ -423,12 +419,35 @@ impl Layout {
             }
         }
         drop_part_kinds(doc, kinds, &children, &mut heads, head);
+        let section_headings = section_headings(doc, &children, &heads, head);
+        let breaks = levels
+            .iter()
+            .zip(&children)
+            .map(|(own, &c)| {
+                own.zip(reference).is_some_and(|(own, r)| own < r)
+                    || (section_headings && doc.tag(c).is_some_and(is_heading))
+            })
+            .collect();
         Layout {
             children,
             heads,
             breaks,
         }
     }
+}
+
+/// True when the headings among `children` are section headings, never
+/// parts of a record: the heads hold no heading, no head is one, and
+/// headings are fewer than half the heads (a community weblog's day
+/// headings, `h2.date`, among its `div.copy` posts, each with a `<br>`
+/// after it). A heading there ends the record before it and leads none.
+fn section_headings(doc: &Document, children: &[NodeId], heads: &[usize], head: Head) -> bool {
+    let is_heading_at = |&c: &NodeId| doc.tag(c).is_some_and(is_heading);
+    let headings = children.iter().filter(|c| is_heading_at(c)).count();
+    head.level.is_none()
+        && headings > 0
+        && headings * 2 < heads.len()
+        && !heads.iter().any(|&h| is_heading_at(&children[h]))
 }
 
 /// The kind of sibling that most often comes right after a head.
