@@ -2276,3 +2276,34 @@ fn turkish_month_names_date_their_stories() {
 fn italian_month_abbreviations_date_their_news() {
     check("italian_town_news_short_months");
 }
+
+/// Regression (round 70, a Polish news portal): "dzisiaj, 09:15",
+/// "wczoraj, 22:10" and "28 listopada 2026" were no dates (11 of 20
+/// stories undated). Polish day words and genitive months are read.
+#[test]
+fn polish_day_words_and_months_date_their_stories() {
+    check("polish_news_today_yesterday_words");
+}
+
+/// Regression (round 70, a Czech news section): "28. listopadu 2026 14:03"
+/// was no date. Czech genitive month names are read.
+#[test]
+fn czech_genitive_months_date_their_articles() {
+    check("czech_news_genitive_months");
+}
+
+/// Regression (round 70, a Greek news list): "28 Νοεμβρίου 2026, 14:03"
+/// and "Χθες, 22:10" were no dates. Greek genitive months and day words
+/// are read.
+#[test]
+fn greek_months_and_day_words_date_their_news() {
+    check("greek_news_genitive_months");
+}
+
+/// Regression (round 70, a Hebrew news section): "28.11.26 | 14:03", a
+/// two-digit year after the day and month, was no date. It is read with
+/// its time (alone, "5.12.10" is a version).
+#[test]
+fn two_digit_years_with_a_time_date_their_articles() {
+    check("hebrew_news_two_digit_years");
+}

@@ -591,6 +591,9 @@ static START_WORDS: LazyLock<Vec<&'static str>> = LazyLock::new(|| {
         .chain(RELATIVE_COUNT_WORDS.iter().copied())
         .chain(["just", "right"])
         .map(ascii_letters_start)
+        // A name that opens with another letter ("şubat", "σήμερα")
+        // starts no run of ASCII letters.
+        .filter(|w| !w.is_empty())
         .collect();
     words.sort_unstable();
     words.dedup();
@@ -958,6 +961,32 @@ const MONTH_NAMES: &[(&str, u32)] = &[
     ("lug", 7),
     ("set", 9),
     ("ott", 10),
+    // Polish and Czech, in the genitive a date writes them in ("28
+    // listopada 2026", "28. listopadu 2026 14:03").
+    ("stycznia", 1),
+    ("lutego", 2),
+    ("marca", 3),
+    ("kwietnia", 4),
+    ("maja", 5),
+    ("czerwca", 6),
+    ("lipca", 7),
+    ("sierpnia", 8),
+    ("września", 9),
+    ("października", 10),
+    ("listopada", 11),
+    ("grudnia", 12),
+    ("ledna", 1),
+    ("února", 2),
+    ("března", 3),
+    ("dubna", 4),
+    ("května", 5),
+    ("června", 6),
+    ("července", 7),
+    ("srpna", 8),
+    ("září", 9),
+    ("října", 10),
+    ("listopadu", 11),
+    ("prosince", 12),
     // Turkish ("28 Kasım 2026 14:03"; "Mayıs" and "Aralık" by their
     // dotless i, see `NON_ASCII_DATE_MARKS`).
     ("ocak", 1),
@@ -1073,6 +1102,24 @@ const THAI_MONTHS: &[(&str, u32)] = &[
     ("ต.ค", 10),
     ("พ.ย", 11),
     ("ธ.ค", 12),
+];
+
+/// Greek month names, in the genitive a date writes them in ("28
+/// Νοεμβρίου 2026, 14:03"), lower case. Read by their own pattern, as
+/// [`CYRILLIC_MONTHS`] are.
+const GREEK_MONTHS: &[(&str, u32)] = &[
+    ("ιανουαρίου", 1),
+    ("φεβρουαρίου", 2),
+    ("μαρτίου", 3),
+    ("απριλίου", 4),
+    ("μαΐου", 5),
+    ("ιουνίου", 6),
+    ("ιουλίου", 7),
+    ("αυγούστου", 8),
+    ("σεπτεμβρίου", 9),
+    ("οκτωβρίου", 10),
+    ("νοεμβρίου", 11),
+    ("δεκεμβρίου", 12),
 ];
 
 /// Russian and Ukrainian month names: the genitive a day takes ("28
@@ -1217,6 +1264,7 @@ static MONTH_LOOKUP: LazyLock<rustc_hash::FxHashMap<&'static str, u32>> = LazyLo
         .chain(HINDI_MONTHS)
         .chain(URDU_MONTHS)
         .chain(CYRILLIC_MONTHS)
+        .chain(GREEK_MONTHS)
         .copied()
         .collect()
 });
@@ -1313,17 +1361,20 @@ fn build_patterns() -> Vec<Pattern> {
         alternation(ENGLISH_MONTHS.iter().copied())
     );
     let counts = RELATIVE_COUNT_WORDS.join("|");
-    let weekdays = alternation(
+    let weekday = format!(r"(?:(?i:{})\.?,?\s+)?", WEEKDAYS.join("|"));
+    // The weekday before a date without its year, kept: it tells the year.
+    let named_weekday = format!(r"(?:(?P<wd>(?i:{})){AB}\.?,?\s+)?", WEEKDAYS.join("|"));
+    // The same in every language, for dates with another language's
+    // month only (one pattern: the names are many). A name ends where
+    // `\.?,?\s+` says: a boundary test would fail after a non-ASCII
+    // letter ("mié.").
+    let any_weekday = alternation(
         WEEKDAYS
             .iter()
             .copied()
             .chain(LOCAL_WEEKDAYS.iter().map(|(w, _)| *w)),
     );
-    let weekday = format!(r"(?:(?i:{weekdays})\.?,?\s+)?");
-    // The weekday before a date without its year, kept: it tells the year.
-    // A name ends where `\.?,?\s+` says: a boundary test would fail
-    // after a non-ASCII letter ("mié.").
-    let named_weekday = format!(r"(?:(?P<wd>(?i:{weekdays}))\.?,?\s+)?");
+    let local_weekday = format!(r"(?:(?P<wd>(?i:{any_weekday}))\.?,?\s+)?");
     // Month names of every language for a yearless day, whole strings
     // only, without those that are words too ("3 ago", "2 set").
     let local_months = format!(
@@ -1380,6 +1431,13 @@ fn build_patterns() -> Vec<Pattern> {
         both(
             Kind::Calendar,
             format!(r"(?P<y>[0-9]{{4}})\.(?P<m>[0-9]{{2}})\.(?P<d>[0-9]{{2}}){opt_time}"),
+        ),
+        // 28.11.26 | 14:03, 28.11.26, 14:03 (a two-digit year, day first,
+        // as a whole string and only with its time: "5.12.10" alone is
+        // a version)
+        whole_only(
+            Kind::Calendar,
+            format!(r"(?P<d>[0-9]{{1,2}})\.(?P<m>[0-9]{{1,2}})\.(?P<y2>[0-9]{{2}}){time}"),
         ),
         // 2026. 11. 28. 14:03 (Korean: a dot and a space after each part)
         both(
@@ -1461,6 +1519,14 @@ fn build_patterns() -> Vec<Pattern> {
                 )
             ),
         ),
+        // 28 Νοεμβρίου 2026, 14:03
+        both(
+            Kind::Calendar,
+            format!(
+                r"(?P<d>[0-9]{{1,2}})\s+(?P<mname>(?i:{}))\s+(?P<y>[0-9]{{4}}){opt_time}",
+                alternation(GREEK_MONTHS.iter().map(|(n, _)| *n))
+            ),
+        ),
         // 28 ноября 2026 г., 28 ноя 2026, 14:03, 28 листопада 2026
         both(
             Kind::Calendar,
@@ -1516,11 +1582,14 @@ fn build_patterns() -> Vec<Pattern> {
                 r"{named_weekday}(?P<d>[0-9]{{1,2}}){ordinal}(?:\s+of)?\s+{english_months_any}"
             ),
         ),
-        // ven. 4 déc. / 4 décembre / Fr., 4. Dez. / 5 de diciembre (no
-        // year, whole strings only)
+        // ven. 4 déc. / 4 décembre / Fr., 4. Dez. / 5 de diciembre / jeu.
+        // 24 déc. 2026 (whole strings only; the weekday names the year of
+        // a yearless day)
         whole_only(
             Kind::Calendar,
-            format!(r"{named_weekday}(?P<d>[0-9]{{1,2}})(?:er|\.)?(?:\s+de)?\s+{local_months}"),
+            format!(
+                r"{local_weekday}(?P<d>[0-9]{{1,2}})(?:er|\.)?(?:\s+de)?\s+{local_months}(?:\s+(?P<y>[0-9]{{4}}))?"
+            ),
         ),
         // 2024年3月5日 14:30, 2024年03月05日
         both(
@@ -2060,6 +2129,13 @@ const LATIN_DAY_WORDS: &[(&str, u64)] = &[
     ("vorgestern", 2),
     ("anteayer", 2),
     ("avant-hier", 2),
+    ("dzisiaj", 0),
+    ("dziś", 0),
+    ("wczoraj", 1),
+    ("przedwczoraj", 2),
+    ("σήμερα", 0),
+    ("χθες", 1),
+    ("προχθές", 2),
 ];
 
 /// The leading ASCII letters of each of [`LATIN_DAY_WORDS`] ("aujourd" for
@@ -2070,6 +2146,7 @@ static LATIN_DAY_WORD_STARTS: LazyLock<Vec<&'static str>> = LazyLock::new(|| {
     LATIN_DAY_WORDS
         .iter()
         .map(|(w, _)| ascii_letters_start(w))
+        .filter(|w| !w.is_empty())
         .collect()
 });
 
@@ -2100,8 +2177,10 @@ fn ascii_letters_start(w: &str) -> &str {
 /// Non-ASCII text also passes with one of [`CJK_DATE_CHARS`] (CJK and Korean
 /// day words and relative forms, some without a digit), a full-width digit,
 /// or an ASCII digit and one of [`NON_ASCII_DATE_MARKS`] (the CJK and Korean
-/// month and "before" signs, the accented letters of the German and
-/// French month names, and the Turkish letters of theirs).
+/// month and "before" signs, the accented letters of the German,
+/// French, Czech and Polish month names, and the Turkish letters of
+/// theirs), or an ASCII digit and a letter of a script whose month names
+/// have patterns of their own ([`is_script_month_letter`]).
 ///
 /// `prefilter_never_drops_a_date` checks the invariant against the
 /// patterns themselves on generated texts.
@@ -2121,13 +2200,20 @@ pub(crate) fn may_hold_date(s: &str) -> bool {
 }
 
 /// True for a letter of the scripts whose month names have patterns of
-/// their own: Arabic (and Persian), Thai, Devanagari, Cyrillic.
+/// their own: Greek, Arabic (and Persian), Thai, Devanagari, Cyrillic.
 fn is_script_month_letter(c: char) -> bool {
-    is_arabic_letter(c)
+    is_greek_letter(c)
+        || is_arabic_letter(c)
         || is_persian_letter(c)
         || is_thai_letter(c)
         || is_devanagari_letter(c)
         || is_cyrillic_letter(c)
+}
+
+/// True for the letters of Greek script: beside a digit, they may be a
+/// month's name ([`GREEK_MONTHS`]) or a day word ("Σήμερα, 09:15").
+fn is_greek_letter(c: char) -> bool {
+    ('\u{0370}'..='\u{03FF}').contains(&c)
 }
 
 /// True for the letters of Cyrillic script: beside a digit, they may be
@@ -2142,7 +2228,8 @@ fn is_cyrillic_letter(c: char) -> bool {
 /// "février", "août"), which split a word into ASCII runs that are not
 /// month names.
 const NON_ASCII_DATE_MARKS: &[char] = &[
-    '月', '월', '전', 'ä', 'Ä', 'é', 'É', 'û', 'Û', 'ı', 'ş', 'Ş', 'ğ', 'ü',
+    '月', '월', '전', 'ä', 'Ä', 'é', 'É', 'û', 'Û', 'ı', 'ş', 'Ş', 'ğ', 'ü', 'á', 'í', 'ú', 'Ú',
+    'ř', 'ě', 'č', 'ś', 'ź',
 ];
 
 /// The first character of every CJK and Korean day word and relative form
@@ -2173,13 +2260,14 @@ pub fn byte_runs(b: &[u8], class: fn(&u8) -> bool) -> impl Iterator<Item = Range
 
 /// Three digit runs joined by `-`, `/` or `.` with a four-digit year at one
 /// end and one or two digits in the other two, or three runs of one or
-/// two digits joined by `/` (`11/28/26`), or exactly eight digits in a
+/// two digits joined by `/` or `.` (`11/28/26`, `28.11.26`), or exactly eight digits in a
 /// row: the digits of every numeric date pattern.
 fn numeric_date_shape(b: &[u8]) -> bool {
     // Lengths of the current chain of joined runs, its last three only,
-    // and whether the last two joins were slashes.
+    // and whether the last two joins were slashes, or dots.
     let mut chain: [usize; 3] = [0; 3];
     let mut slashes: [bool; 2] = [false; 2];
+    let mut dots: [bool; 2] = [false; 2];
     let mut previous_end: Option<usize> = None;
     for run in byte_runs(b, u8::is_ascii_digit) {
         if run.len() == 8 {
@@ -2197,10 +2285,13 @@ fn numeric_date_shape(b: &[u8]) -> bool {
         }
         chain = [chain[1], chain[2], run.len()];
         slashes = [slashes[1], join == Some(b'/')];
+        dots = [dots[1], join == Some(b'.')];
         let short = |n: usize| (1..=2).contains(&n);
         let year_first = chain[0] == 4 && short(chain[1]) && short(chain[2]);
         let year_last = short(chain[0]) && short(chain[1]) && chain[2] == 4;
-        let short_year = chain.iter().all(|&n| short(n)) && chain[2] == 2 && slashes == [true; 2];
+        let short_year = chain.iter().all(|&n| short(n))
+            && chain[2] == 2
+            && (slashes == [true; 2] || dots == [true; 2]);
         if year_first || year_last || short_year {
             return true;
         }
@@ -2496,6 +2587,36 @@ mod tests {
         assert_eq!(day("27 Kasım 2026 Cuma 22:10"), Some("2026-11-27".into()));
         // Without a year, an abbreviation that is a word is no date.
         assert_eq!(at("2 set"), None);
+    }
+
+    /// Regressions (round 70): a Polish portal's "wczoraj, 22:10" and "28
+    /// listopada 2026", a Czech section's "28. listopadu 2026 14:03" and
+    /// a Greek list's "28 Νοεμβρίου 2026, 14:03" and "Χθες, 22:10" were
+    /// no dates.
+    #[test]
+    fn polish_czech_and_greek_dates_are_read() {
+        let ctx = DateContext::utc_at(2026, 12, 1, 9);
+        let at = |t: &str| parse_date(t, &ctx).map(|d| d.format("%Y-%m-%d %H:%M").to_string());
+        assert_eq!(at("wczoraj, 22:10"), Some("2026-11-30 22:10".into()));
+        assert_eq!(at("dzisiaj, 09:15"), Some("2026-12-01 09:15".into()));
+        assert_eq!(at("28 listopada 2026"), Some("2026-11-28 12:00".into()));
+        assert_eq!(at("3 października 2026"), Some("2026-10-03 12:00".into()));
+        assert_eq!(
+            at("28. listopadu 2026 14:03"),
+            Some("2026-11-28 14:03".into())
+        );
+        assert_eq!(at("30. října 2026"), Some("2026-10-30 12:00".into()));
+        assert_eq!(
+            at("28 Νοεμβρίου 2026, 14:03"),
+            Some("2026-11-28 14:03".into())
+        );
+        assert_eq!(at("Χθες, 22:10"), Some("2026-11-30 22:10".into()));
+        assert_eq!(at("Σήμερα, 09:15"), Some("2026-12-01 09:15".into()));
+        // An Israeli site's "28.11.26 | 14:03": a two-digit year, only
+        // with a time.
+        assert_eq!(at("28.11.26 | 14:03"), Some("2026-11-28 14:03".into()));
+        assert_eq!(at("28.11.26, 14:03"), Some("2026-11-28 14:03".into()));
+        assert_eq!(at("5.12.10"), None);
     }
 
     /// Regression (a French city's agenda): "ven. 4 déc." on an all-day

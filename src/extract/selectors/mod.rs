@@ -14,8 +14,9 @@
 //!   [`MAX_SELECTED_RECORDS`] records are kept (the rest counted).
 //! - Field selectors are relative to a record: they match descendants of the
 //!   record's root (or the root itself), in document order.
-//! - A record that no field selector dates takes the date of its day
-//!   heading, as detected records do (`section_dates`).
+//! - A record the date selector finds no element in keeps the date
+//!   detection reads from it; one that no field selector dates takes the
+//!   date of its day heading, as detected records do (`section_dates`).
 //! - A generated records selector is returned only when it was verified: on
 //!   this page it selects exactly the group's record roots and nothing else.
 //!   It prefers stable hooks: ids, semantic tags and class names that do not
@@ -456,7 +457,8 @@ pub fn apply(
 }
 
 /// Set one field from its selector; false when the selector found nothing
-/// usable in this record (the field is then left empty).
+/// usable in this record (the field is then left empty, but for a date
+/// the selector finds no element for: detection's stays).
 /// `reading` is the page's base URL, its dates' context and the pictures
 /// shared by the records (decoration, never a record's image: a
 /// placeholder shown where a story has no photo).
@@ -489,13 +491,16 @@ fn set_field(
                         value_of(doc, id, Some("datetime")).or_else(|| value_of(doc, id, None))
                     }),
             };
+            // A record the selector finds nothing in keeps the date its
+            // text shows, as detection reads it (a news list's `<time>`
+            // on most items, "Σήμερα, 09:15" in plain text on the
+            // newest); the selector still counts as missing there.
+            let Some(v) = v else { return false };
             // A date with a note after it ("Published 20 November 2026
             // (reprint)") is still the field's date: the first it holds.
-            item.date = v.and_then(|v| {
-                parse_date(&v, dates)
-                    .or_else(|| parse_range_start(&v, dates))
-                    .or_else(|| date_in(&v, dates))
-            });
+            item.date = parse_date(&v, dates)
+                .or_else(|| parse_range_start(&v, dates))
+                .or_else(|| date_in(&v, dates));
             item.date.is_some()
         }
         Field::Summary => {
@@ -1075,7 +1080,9 @@ fn best_field_selector(
             let got = auto_values(&probe, f);
             if want.is_empty() {
                 wrong += usize::from(found);
-            } else if got == want {
+            } else if found && got == want {
+                // Found: a date the selector misses stays detection's,
+                // which is no agreement.
                 agree += 1;
             } else {
                 wrong += 1;
