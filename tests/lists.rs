@@ -2302,7 +2302,8 @@ fn greek_months_and_day_words_date_their_news() {
 
 /// Regression (round 70, a Hebrew news section): "28.11.26 | 14:03", a
 /// two-digit year after the day and month, was no date. It is read with
-/// its time (alone, "5.12.10" is a version).
+/// its time (alone, "5.12.10" is a version). Nor were the newest items'
+/// ages, "לפני 40 דקות" and "לפני שעה" (an hour ago).
 #[test]
 fn two_digit_years_with_a_time_date_their_articles() {
     check("hebrew_news_two_digit_years");

@@ -1632,6 +1632,15 @@ fn build_patterns() -> Vec<Pattern> {
             Kind::Relative,
             r"(?P<n>[0-9]{1,3})\s*(?P<unit>초|분|시간|일|주|개월|달|년)\s*전".to_owned(),
         ),
+        // לפני 40 דקות, לפני שעה (Hebrew), před 3 hodinami, před hodinou
+        // (Czech): whole strings only
+        whole_only(
+            Kind::Relative,
+            format!(
+                r"(?:לפני|(?i:před))\s+(?:(?P<n>[0-9]{{1,3}})\s+)?(?P<unit>{})",
+                alternation(RELATIVE_UNITS_AFTER_BEFORE.iter().map(|(u, _)| *u))
+            ),
+        ),
         // today / yesterday / just now: alone only as a whole string; in
         // running text ("sign up today") only with a time attached.
         split(
@@ -1708,7 +1717,13 @@ fn build(kind: Kind, c: &Captures, ctx: &DateContext) -> Option<DateTime<FixedOf
             calendar(c, year_of(c)?, month, day, ctx)?
         }
         Kind::ShortYear => short_year(c, ctx)?,
-        Kind::Relative => relative(c.name("n")?.as_str(), c.name("unit")?.as_str(), ctx)?,
+        // Without a count, one unit: "לפני שעה", "před hodinou" (an hour
+        // ago).
+        Kind::Relative => relative(
+            c.name("n").map_or("1", |n| n.as_str()),
+            c.name("unit")?.as_str(),
+            ctx,
+        )?,
         Kind::DayWord => day_word(c, ctx)?,
     };
     year_in_range(dt)
@@ -2005,6 +2020,9 @@ enum Unit {
 fn relative_unit(unit: &str) -> Option<Unit> {
     let lower = unit.to_lowercase();
     let u = lower.as_str();
+    if let Some((_, unit)) = RELATIVE_UNITS_AFTER_BEFORE.iter().find(|(w, _)| *w == u) {
+        return Some(*unit);
+    }
     Some(
         if u.starts_with("sec") || matches!(u, "秒" | "秒钟" | "秒鐘" | "초") {
             Unit::Second
@@ -2034,6 +2052,36 @@ fn relative_unit(unit: &str) -> Option<Unit> {
         },
     )
 }
+
+/// Units of the ages that a word for "before" leads, with or without a
+/// count, lower case: Hebrew ("לפני 40 דקות", "לפני שעה") and Czech
+/// ("před 3 hodinami", "před hodinou", in the instrumental).
+const RELATIVE_UNITS_AFTER_BEFORE: &[(&str, Unit)] = &[
+    ("דקה", Unit::Minute),
+    ("דקות", Unit::Minute),
+    ("שעה", Unit::Hour),
+    ("שעות", Unit::Hour),
+    ("יום", Unit::Day),
+    ("ימים", Unit::Day),
+    ("שבוע", Unit::Week),
+    ("שבועות", Unit::Week),
+    ("חודש", Unit::Month),
+    ("חודשים", Unit::Month),
+    ("שנה", Unit::Year),
+    ("שנים", Unit::Year),
+    ("minutou", Unit::Minute),
+    ("minutami", Unit::Minute),
+    ("hodinou", Unit::Hour),
+    ("hodinami", Unit::Hour),
+    ("dnem", Unit::Day),
+    ("dny", Unit::Day),
+    ("týdnem", Unit::Week),
+    ("týdny", Unit::Week),
+    ("měsícem", Unit::Month),
+    ("měsíci", Unit::Month),
+    ("rokem", Unit::Year),
+    ("lety", Unit::Year),
+];
 
 /// `n` units before `ctx.now`, in `ctx.offset`. "半" (half) is supported.
 fn relative(n: &str, unit: &str, ctx: &DateContext) -> Option<DateTime<FixedOffset>> {
@@ -2233,8 +2281,12 @@ const NON_ASCII_DATE_MARKS: &[char] = &[
 ];
 
 /// The first character of every CJK and Korean day word and relative form
-/// that has no digit ("刚刚", "今天", "昨日", "半小时前", "오늘", "어제", ...).
-const CJK_DATE_CHARS: &[char] = &['刚', '剛', '今', '昨', '前', '방', '오', '어', '그'];
+/// that has no digit ("刚刚", "今天", "昨日", "半小时前", "오늘", "어제", ...),
+/// and a letter of the Hebrew and Czech words for "before" that lead an
+/// age without a count ("לפני שעה", "před hodinou").
+const CJK_DATE_CHARS: &[char] = &[
+    '刚', '剛', '今', '昨', '前', '방', '오', '어', '그', 'ל', 'ř',
+];
 
 /// True when a run of ASCII letters in `b` is or holds a date word, or is
 /// a month name (with `has_digit`).
@@ -2617,6 +2669,13 @@ mod tests {
         assert_eq!(at("28.11.26 | 14:03"), Some("2026-11-28 14:03".into()));
         assert_eq!(at("28.11.26, 14:03"), Some("2026-11-28 14:03".into()));
         assert_eq!(at("5.12.10"), None);
+        // Ages a word for "before" leads, Hebrew and Czech, with or without
+        // a count (the clock is 09:00 UTC).
+        assert_eq!(at("לפני 40 דקות"), Some("2026-12-01 08:20".into()));
+        assert_eq!(at("לפני שעה"), Some("2026-12-01 08:00".into()));
+        assert_eq!(at("před 3 hodinami"), Some("2026-12-01 06:00".into()));
+        assert_eq!(at("před hodinou"), Some("2026-12-01 08:00".into()));
+        assert_eq!(at("před 2 dny"), Some("2026-11-29 09:00".into()));
     }
 
     /// Regression (a French city's agenda): "ven. 4 déc." on an all-day
