@@ -2222,8 +2222,9 @@ fn ascii_letters_start(w: &str) -> &str {
 ///   word boundary, and `find_date` refuses one glued to a letter before
 ///   it).
 ///
-/// Non-ASCII text also passes with one of [`CJK_DATE_CHARS`] (CJK and Korean
-/// day words and relative forms, some without a digit), a full-width digit,
+/// Non-ASCII text also passes with one of [`DATE_WORD_CHARS`] (CJK and Korean
+/// day words and relative forms, some without a digit, and the Hebrew and
+/// Czech words for "before"), a full-width digit,
 /// or an ASCII digit and one of [`NON_ASCII_DATE_MARKS`] (the CJK and Korean
 /// month and "before" signs, the accented letters of the German,
 /// French, Czech and Polish month names, and the Turkish letters of
@@ -2240,7 +2241,7 @@ pub(crate) fn may_hold_date(s: &str) -> bool {
     }
     !s.is_ascii()
         && s.chars().any(|c| {
-            CJK_DATE_CHARS.contains(&c)
+            DATE_WORD_CHARS.contains(&c)
                 || is_foreign_digit(c)
                 || (has_digit && is_script_month_letter(c))
                 || (has_digit && NON_ASCII_DATE_MARKS.contains(&c))
@@ -2277,14 +2278,14 @@ fn is_cyrillic_letter(c: char) -> bool {
 /// month names.
 const NON_ASCII_DATE_MARKS: &[char] = &[
     '月', '월', '전', 'ä', 'Ä', 'é', 'É', 'û', 'Û', 'ı', 'ş', 'Ş', 'ğ', 'ü', 'á', 'í', 'ú', 'Ú',
-    'ř', 'ě', 'č', 'ś', 'ź',
+    'ě', 'č', 'ś', 'ź',
 ];
 
 /// The first character of every CJK and Korean day word and relative form
 /// that has no digit ("刚刚", "今天", "昨日", "半小时前", "오늘", "어제", ...),
 /// and a letter of the Hebrew and Czech words for "before" that lead an
 /// age without a count ("לפני שעה", "před hodinou").
-const CJK_DATE_CHARS: &[char] = &[
+const DATE_WORD_CHARS: &[char] = &[
     '刚', '剛', '今', '昨', '前', '방', '오', '어', '그', 'ל', 'ř',
 ];
 

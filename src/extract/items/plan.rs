@@ -872,7 +872,19 @@ pub(super) fn discussion_permalinks(
         .filter_map(|(k, r)| Some((k, (r.start..r.end).find(|i| discussion(i))?)))
         .collect();
     let links: Vec<NodeId> = found.iter().map(|&(_, a)| a).collect();
-    if found.len() < 2 || found.len() * 2 < records.len() || !hrefs_differ(doc, &links) {
+    let apart = hrefs_differ(doc, &links);
+    set_where_most(found, records.len(), apart, permalinks);
+}
+
+/// Makes each `(record, link)` of `found` that record's permalink when
+/// `fits` and at least two records, and half of all of them, have one.
+fn set_where_most(
+    found: Vec<(usize, NodeId)>,
+    records: usize,
+    fits: bool,
+    permalinks: &mut [Option<NodeId>],
+) {
+    if !fits || found.len() < 2 || found.len() * 2 < records {
         return;
     }
     for (k, a) in found {
@@ -907,10 +919,6 @@ pub(super) fn post_number_permalinks(
         })
         .collect();
     let counts_up = found.windows(2).all(|w| w[0].2 < w[1].2);
-    if found.len() < 2 || found.len() * 2 < records.len() || !counts_up {
-        return;
-    }
-    for (k, a, _) in found {
-        permalinks[k] = Some(a);
-    }
+    let found = found.into_iter().map(|(k, a, _)| (k, a)).collect();
+    set_where_most(found, records.len(), counts_up, permalinks);
 }

@@ -90,9 +90,7 @@ fn links_a_page(doc: &Document, r: &Record) -> bool {
 /// there follows them: they stand above its byline (a community
 /// weblog's post, "posted by …" on the line below).
 fn text_in_blocks(doc: &Document, r: &Record) -> usize {
-    let last_break = (r.start + 1..r.end)
-        .rev()
-        .find(|&i| doc.is_tag(i, "br") && doc.node(i).parent == Some(r.start));
+    let last_break = last_own_break(doc, r, r.end);
     let mut total = 0;
     let mut i = r.start;
     while i < r.end {
@@ -566,15 +564,15 @@ pub(super) fn body_title(doc: &Document, record: &Record, permalink: Option<Node
     if let Some(lead) = body.and_then(|b| bold_lead(doc, record, b)) {
         return title_text(doc, lead);
     }
-    let above = lines_above_byline(doc, record, permalink);
-    let text = match body {
-        _ if above.is_some() => {
+    let text = match (lines_above_byline(doc, record, permalink), body) {
+        (Some(line_break), _) => {
             let mut words = String::new();
-            let end = above.unwrap_or(record.start);
-            doc.push_text_of_range(record.start, end, &mut words, |i| read_as_words(doc, i));
+            doc.push_text_of_range(record.start, line_break, &mut words, |i| {
+                read_as_words(doc, i)
+            });
             words
         }
-        Some(b) => {
+        (None, Some(b)) => {
             // The poster's own words: what the post quotes ("grindnerd
             // said: …" before the reply) is not, nor the signature under
             // every post of theirs, unless that is all there is.
@@ -598,7 +596,7 @@ pub(super) fn body_title(doc: &Document, record: &Record, permalink: Option<Node
             }
             words
         }
-        None => body_block(doc, record, permalink, false)
+        (None, None) => body_block(doc, record, permalink, false)
             .map_or_else(|| first_line(doc, record), |b| doc.text(b)),
     };
     let text = collapse_whitespace(&text);
@@ -618,6 +616,14 @@ pub(super) fn body_title(doc: &Document, record: &Record, permalink: Option<Node
     }
 }
 
+/// The last `<br>` that is a child of the record's own element, before
+/// node `before`.
+fn last_own_break(doc: &Document, record: &Record, before: NodeId) -> Option<NodeId> {
+    (record.start + 1..before)
+        .rev()
+        .find(|&i| doc.is_tag(i, "br") && doc.node(i).parent == Some(record.start))
+}
+
 /// Share (tenths) of a record's words outside links that the lines
 /// above its byline must hold ([`lines_above_byline`]).
 const ABOVE_BYLINE_TENTHS: usize = 6;
@@ -633,10 +639,7 @@ fn lines_above_byline(
     record: &Record,
     permalink: Option<NodeId>,
 ) -> Option<NodeId> {
-    let p = permalink?;
-    let br = (record.start + 1..p)
-        .rev()
-        .find(|&i| doc.is_tag(i, "br") && doc.node(i).parent == Some(record.start))?;
+    let br = last_own_break(doc, record, permalink?)?;
     let above = text_outside_links(
         doc,
         &Record {
