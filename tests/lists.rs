@@ -2308,3 +2308,43 @@ fn greek_months_and_day_words_date_their_news() {
 fn two_digit_years_with_a_time_date_their_articles() {
     check("hebrew_news_two_digit_years");
 }
+
+/// Regression (round 71, a Finnish news section): "tänään 9.15" and
+/// "eilen 22.10" (today, yesterday, the minutes after a dot) were no
+/// dates (7 of 20 teasers undated).
+#[test]
+fn finnish_day_words_with_dotted_times_date_their_teasers() {
+    check("finnish_news_klo_times");
+}
+
+/// Regression (round 71, a Swedish local paper): "i dag 09:15" and "i
+/// går 22:10" were no dates. Day words that are short or words of other
+/// languages are read with a time only.
+#[test]
+fn swedish_day_words_date_their_teasers() {
+    check("swedish_news_today_yesterday_words");
+}
+
+/// Regression (round 71, a Hungarian portal): "2026. november 28. 14:03",
+/// the year first with a dot after it, "ma 09:15" and "tegnap 22:10"
+/// were no dates (every article undated).
+#[test]
+fn hungarian_year_first_dates_date_their_articles() {
+    check("hungarian_news_year_first");
+}
+
+/// Regression (round 71, a Taiwanese agency's news table): "115-11-28",
+/// a year of the Republic of China's calendar, was no date.
+#[test]
+fn republic_of_china_years_date_their_notices() {
+    check("taiwan_gov_roc_dates");
+}
+
+/// Regression (round 71, an anonymous board's thread): headless Japanese
+/// posts were titled by all their lines run together ("スレ立て乙
+/// 今年は白菜の結球がいまいちだわ"); a post in a script without spaces is
+/// titled by its first line.
+#[test]
+fn spaceless_posts_are_titled_by_their_first_line() {
+    check("fivech_thread_posts_first_lines");
+}

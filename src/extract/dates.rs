@@ -13,6 +13,12 @@
 //! 2024`, `5 de marzo de 2024`, `2024年3月5日 14:30`, `26 4月 2024`,
 //! `2024년 3월 5일`, each with an optional time (`14:30`, `3:30 pm`,
 //! `14:30 Uhr`) and zone (`Z`, `+08:00`, `UTC`, `GMT+2`, `CET`, `PST`, ...).
+//! Other calendars' years are read as such: the Buddhist era's (Thai),
+//! the Solar Hijri calendar's (Persian), Japanese eras' (`令和8年11月28日`)
+//! and the Republic of China's (`115年11月28日`, and `115-11-28` as a
+//! whole string).
+//! Day words of other languages that are short or words elsewhere ("ma",
+//! "i går", "tänään", "dnes") are read only with a time after them.
 //!
 //! Two entry points: [`parse_date`] when a whole string is meant to be a date
 //! (a `<time datetime>` value, a date cell), and [`find_date`] to locate the
@@ -588,6 +594,7 @@ static START_WORDS: LazyLock<Vec<&'static str>> = LazyLock::new(|| {
         .copied()
         .chain(MONTH_NAMES.iter().map(|(n, _)| *n))
         .chain(LATIN_DAY_WORDS.iter().map(|(w, _)| *w))
+        .chain(TIMED_DAY_WORDS.iter().map(|(w, _)| *w))
         .chain(RELATIVE_COUNT_WORDS.iter().copied())
         .chain(["just", "right"])
         .map(ascii_letters_start)
@@ -707,10 +714,11 @@ const LOCAL_WEEKDAYS: &[(&str, Weekday)] = &[
 ];
 
 /// The first characters of the CJK and Korean patterns that do not begin
-/// with a digit: day words ("刚刚", "今天", "一昨日", "오늘") and the
-/// spelt-out counts of relative forms ("半小时前", "两天前").
+/// with a digit: day words ("刚刚", "今天", "一昨日", "오늘"), the
+/// spelt-out counts of relative forms ("半小时前", "两天前") and the
+/// Japanese eras ("令和8年").
 const CJK_START_CHARS: &[char] = &[
-    '刚', '剛', '今', '昨', '前', '一', '방', '오', '어', '그', '半', '两', '兩',
+    '刚', '剛', '今', '昨', '前', '一', '방', '오', '어', '그', '半', '两', '兩', '令', '平',
 ];
 
 /// True when the candidate is not glued to something that makes it part of a
@@ -1001,6 +1009,42 @@ const MONTH_NAMES: &[(&str, u32)] = &[
     ("ekim", 10),
     ("kasım", 11),
     ("aralık", 12),
+    // Swedish, beside the Dutch, German and English names above
+    // ("28 maj 2026", "3 augusti 2026").
+    ("maj", 5),
+    ("augusti", 8),
+    // Hungarian, year first ("2026. november 28.", "2026. márc. 5.").
+    ("január", 1),
+    ("február", 2),
+    ("febr", 2),
+    ("március", 3),
+    ("márc", 3),
+    ("április", 4),
+    ("ápr", 4),
+    ("május", 5),
+    ("máj", 5),
+    ("június", 6),
+    ("jún", 6),
+    ("július", 7),
+    ("júl", 7),
+    ("augusztus", 8),
+    ("szeptember", 9),
+    ("szept", 9),
+    ("október", 10),
+    // Finnish, in the partitive a date writes them in ("28.
+    // marraskuuta 2026").
+    ("tammikuuta", 1),
+    ("helmikuuta", 2),
+    ("maaliskuuta", 3),
+    ("huhtikuuta", 4),
+    ("toukokuuta", 5),
+    ("kesäkuuta", 6),
+    ("heinäkuuta", 7),
+    ("elokuuta", 8),
+    ("syyskuuta", 9),
+    ("lokakuuta", 10),
+    ("marraskuuta", 11),
+    ("joulukuuta", 12),
 ];
 
 /// Month abbreviations of [`MONTH_NAMES`] that are English words as
@@ -1418,6 +1462,13 @@ fn build_patterns() -> Vec<Pattern> {
         r"(?P<word>(?i:just\s+now|right\s+now|{}))",
         alternation(LATIN_DAY_WORDS.iter().map(|(w, _)| *w))
     );
+    let timed_day_words = format!(
+        r"(?P<word>(?i:{}))",
+        alternation(TIMED_DAY_WORDS.iter().map(|(w, _)| *w)).replace(' ', r"\s+")
+    );
+    let timed_time = format!(
+        r"(?:\s*,\s*|\s+)(?:(?i:klo|kl\.?|v)\s*)?(?P<H>[0-9]{{1,2}})[:.](?P<M>[0-9]{{2}}){AB}"
+    );
     let day_words_cjk =
         r"(?P<word>刚刚|剛剛|刚才|剛才|今天|今日|昨天|昨日|前天|一昨日|방금|오늘|어제|그저께)";
 
@@ -1553,11 +1604,12 @@ fn build_patterns() -> Vec<Pattern> {
                 alternation(SOLAR_HIJRI_MONTHS.iter().map(|(n, _)| *n))
             ),
         ),
-        // 2023, Aug 01 / 2024 March 5th (year first)
+        // 2023, Aug 01 / 2024 March 5th / 2026. november 28. 14:03
+        // (year first; Hungarian puts a dot after the year and the day)
         both(
             Kind::Calendar,
             format!(
-                r"(?P<y>[0-9]{{4}}),?\s+{months}\s*(?P<d>[0-9]{{1,2}}){ordinal}{opt_time}"
+                r"(?P<y>[0-9]{{4}})[.,]?\s+{months}\s*(?P<d>[0-9]{{1,2}}){ordinal}\.?{opt_time}"
             ),
         ),
         // Mar 2024 → 1st of March (whole strings only, see module docs)
@@ -1597,6 +1649,30 @@ fn build_patterns() -> Vec<Pattern> {
             format!(
                 r"(?P<y>[0-9]{{4}})\s*年\s*(?P<m>[0-9]{{1,2}})\s*月\s*(?P<d>[0-9]{{1,2}})\s*[日号號]{cjk_time}?"
             ),
+        ),
+        // 令和8年11月28日, 平成31年4月30日, 令和元年5月1日 (Japanese era
+        // years, see `year_of`)
+        both(
+            Kind::Calendar,
+            format!(
+                r"(?P<era>{})\s*(?P<yera>[0-9]{{1,2}}|元)\s*年\s*(?P<m>[0-9]{{1,2}})\s*月\s*(?P<d>[0-9]{{1,2}})\s*日{cjk_time}?",
+                alternation(JAPANESE_ERAS.iter().map(|(n, _)| *n))
+            ),
+        ),
+        // 115年11月28日 (a year of the Republic of China's calendar, three
+        // digits: no common-era year in a list has them)
+        both(
+            Kind::Calendar,
+            format!(
+                r"(?P<yroc>1[0-9]{{2}})\s*年\s*(?P<m>[0-9]{{1,2}})\s*月\s*(?P<d>[0-9]{{1,2}})\s*[日号號]{cjk_time}?"
+            ),
+        ),
+        // 115-11-28, 115/11/28 (the same as a Taiwanese table's cell
+        // writes it; whole strings only, without dots: "102.5.1" is a
+        // version)
+        whole_only(
+            Kind::Calendar,
+            format!(r"(?P<yroc>1[0-9]{{2}})[-/](?P<m>[0-9]{{2}})[-/](?P<d>[0-9]{{2}}){opt_time}"),
         ),
         // 3月5日 (no year)
         both(
@@ -1653,6 +1729,9 @@ fn build_patterns() -> Vec<Pattern> {
             format!(r"{day_words_cjk}{cjk_time}?"),
             format!(r"{day_words_cjk}{cjk_time}"),
         ),
+        // ma 09:15, i går 22:10, tänään 9.15, eilen klo 22.10, včera v
+        // 21:40: only with a time, whose minutes may follow a dot
+        both(Kind::DayWord, format!(r"{timed_day_words}{timed_time}")),
         // 20240305 (attribute-like values only)
         whole_only(
             Kind::Calendar,
@@ -1870,15 +1949,40 @@ const FIRST_BUDDHIST_YEAR: i32 = 2400;
 /// Years between the Buddhist era (Thailand's calendar) and the common era.
 const BUDDHIST_ERA_OFFSET: i32 = 543;
 
-/// The captured year: `y`, or `yb`, a Thai date's year, in the Buddhist
-/// era when past [`FIRST_BUDDHIST_YEAR`] ("30 พ.ย. 2569" is 2026). `None`
-/// inside when none was written; `None` outside when it is no number.
+/// Years between the Republic of China's calendar (Taiwan's: year 1 is
+/// 1912) and the common era: "115-11-28" is 2026-11-28.
+const ROC_ERA_OFFSET: i32 = 1911;
+
+/// Japanese eras a date may name and the common-era year before each
+/// one's first: 令和 1 is 2019, 平成 1 is 1989.
+const JAPANESE_ERAS: &[(&str, i32)] = &[("令和", 2018), ("平成", 1988)];
+
+/// The common-era year of year `n` (digits, or 元, the first) of
+/// Japanese era `era`.
+fn japanese_era_year(era: &str, n: &str) -> Option<i32> {
+    let n: i32 = if n == "元" { 1 } else { n.parse().ok()? };
+    let (_, before) = JAPANESE_ERAS.iter().find(|(e, _)| *e == era)?;
+    Some(before + n)
+}
+
+/// The captured year: `y`, `y2` (two digits), `yroc` (the Republic of
+/// China's), `yera` (a Japanese era's), or `yb`, a Thai date's year, in
+/// the Buddhist era when past [`FIRST_BUDDHIST_YEAR`] ("30 พ.ย. 2569" is
+/// 2026). `None` inside when none was written; `None` outside when it is
+/// no number.
 fn year_of(c: &Captures) -> Option<Option<i32>> {
     if let Some(y) = c.name("y") {
         return y.as_str().parse().ok().map(Some);
     }
     if let Some(y2) = c.name("y2") {
         return y2.as_str().parse().ok().map(|y| Some(century_of(y)));
+    }
+    if let Some(y) = c.name("yroc") {
+        let y: i32 = y.as_str().parse().ok()?;
+        return Some(Some(y + ROC_ERA_OFFSET));
+    }
+    if let Some(y) = c.name("yera") {
+        return japanese_era_year(c.name("era")?.as_str(), y.as_str()).map(Some);
     }
     let Some(y) = c.name("yb") else {
         return Some(None);
@@ -2127,6 +2231,7 @@ fn day_word(c: &Captures, ctx: &DateContext) -> Option<DateTime<FixedOffset>> {
         "前天" | "一昨日" | "그저께" => 2,
         latin => LATIN_DAY_WORDS
             .iter()
+            .chain(TIMED_DAY_WORDS)
             .find_map(|&(w, days)| (w == latin).then_some(days))?,
     };
     let date = local_today(ctx).checked_sub_days(chrono::Days::new(days_back))?;
@@ -2162,9 +2267,12 @@ fn is_date_word_initial(c: u8) -> bool {
     matches!(c | 0x20, b'a' | b'n' | b't' | b'y')
 }
 
-/// Day words in Latin script (lower case) and how many days back they
-/// name: English, German, Spanish and French. French "hier" (yesterday) is
-/// left out: in German it means "here".
+/// Day words (lower case) and how many days back they name: English,
+/// German, Spanish, French, Polish, Greek, Dutch, Portuguese and Italian
+/// (Italian "ieri" is Romanian too). French "hier" (yesterday) is left
+/// out: in German it means "here". Read alone as a whole string, or with
+/// a time; those that are short or common words elsewhere are
+/// [`TIMED_DAY_WORDS`].
 const LATIN_DAY_WORDS: &[(&str, u64)] = &[
     ("today", 0),
     ("heute", 0),
@@ -2184,7 +2292,53 @@ const LATIN_DAY_WORDS: &[(&str, u64)] = &[
     ("σήμερα", 0),
     ("χθες", 1),
     ("προχθές", 2),
+    ("vandaag", 0),
+    ("gisteren", 1),
+    ("eergisteren", 2),
+    ("hoje", 0),
+    ("ontem", 1),
+    ("anteontem", 2),
+    ("oggi", 0),
+    ("ieri", 1),
 ];
+
+/// Day words read only with a time after them ("ma 09:15", "i går
+/// 22:10", "tänään 9.15"): alone they are words of other languages
+/// ("ma", "dnes") or too short to tell. Hungarian, Finnish, Swedish,
+/// Norwegian and Danish, Czech and Turkish; a space inside matches any
+/// whitespace.
+const TIMED_DAY_WORDS: &[(&str, u64)] = &[
+    ("ma", 0),
+    ("tegnap", 1),
+    ("tegnapelőtt", 2),
+    ("tänään", 0),
+    ("eilen", 1),
+    ("toissapäivänä", 2),
+    ("i dag", 0),
+    ("idag", 0),
+    ("i går", 1),
+    ("igår", 1),
+    ("i förrgår", 2),
+    ("i forgårs", 2),
+    ("dnes", 0),
+    ("včera", 1),
+    ("předevčírem", 2),
+    ("bugün", 0),
+    ("dün", 1),
+];
+
+/// The leading ASCII letters of each of [`TIMED_DAY_WORDS`] ("t" of
+/// "tänään", "i" of "i går"), sorted: a text holds one of those words
+/// only if one of its runs of ASCII letters is one of these.
+static TIMED_DAY_WORD_STARTS: LazyLock<Vec<&'static str>> = LazyLock::new(|| {
+    let mut starts: Vec<&'static str> = TIMED_DAY_WORDS
+        .iter()
+        .map(|(w, _)| ascii_letters_start(w))
+        .collect();
+    starts.sort_unstable();
+    starts.dedup();
+    starts
+});
 
 /// The leading ASCII letters of each of [`LATIN_DAY_WORDS`] ("aujourd" for
 /// "aujourd'hui", "avant" for "avant-hier"): the patterns read a day word
@@ -2217,6 +2371,8 @@ fn ascii_letters_start(w: &str) -> &str {
 ///   two (every numeric form, RFC 3339), or a run of exactly eight digits
 ///   (`20240305`). Version strings (`12.7.3`), prices, ids and Unix times
 ///   have neither;
+/// - or a clock time and a run of ASCII letters that begins one of
+///   [`TIMED_DAY_WORDS`] (`ma 09:15`, `i går 22:10`, `tänään 9.15`);
 /// - or a word of ASCII letters that is a month name (every named form,
 ///   RFC 2822: each has a day or a year; the patterns end a month name at a
 ///   word boundary, and `find_date` refuses one glued to a letter before
@@ -2236,7 +2392,9 @@ fn ascii_letters_start(w: &str) -> &str {
 pub(crate) fn may_hold_date(s: &str) -> bool {
     let b = s.as_bytes();
     let has_digit = b.iter().any(u8::is_ascii_digit);
-    if ascii_words_may_date(b, has_digit) || (has_digit && numeric_date_shape(b)) {
+    if ascii_words_may_date(b, has_digit)
+        || (has_digit && (numeric_date_shape(b) || timed_day_word_may_date(b)))
+    {
         return true;
     }
     !s.is_ascii()
@@ -2246,6 +2404,34 @@ pub(crate) fn may_hold_date(s: &str) -> bool {
                 || (has_digit && is_script_month_letter(c))
                 || (has_digit && NON_ASCII_DATE_MARKS.contains(&c))
         })
+}
+
+/// True when `b` (holding a digit) has a clock time (`9.15`, `22:10`)
+/// and a run of ASCII letters, not glued to a digit after it, that begins
+/// one of [`TIMED_DAY_WORDS`]. A version (`v2.10.2`) has neither.
+fn timed_day_word_may_date(b: &[u8]) -> bool {
+    let mut buf = [0u8; WORD_BUFFER];
+    has_clock_time(b)
+        && byte_runs(b, u8::is_ascii_alphabetic).any(|r| {
+            !b.get(r.end).is_some_and(u8::is_ascii_digit)
+                && lowercase(&b[r], &mut buf)
+                    .and_then(|w| std::str::from_utf8(w).ok())
+                    .is_some_and(|w| TIMED_DAY_WORD_STARTS.binary_search(&w).is_ok())
+        })
+}
+
+/// True when `b` has a clock time: one or two digits, `:` or `.`, and two
+/// digits, joined to no other digits by `.` or `:` (`9.15`, `22:10`, not
+/// the `2.10` of `2.10.2`).
+fn has_clock_time(b: &[u8]) -> bool {
+    let runs: Vec<Range<usize>> = byte_runs(b, u8::is_ascii_digit).collect();
+    let joined = |at: usize, next: usize| at + 1 == next && matches!(b.get(at), Some(b':' | b'.'));
+    runs.windows(2).enumerate().any(|(k, w)| {
+        let (h, m) = (&w[0], &w[1]);
+        let before = k > 0 && joined(runs[k - 1].end, h.start);
+        let after = runs.get(k + 2).is_some_and(|n| joined(m.end, n.start));
+        (1..=2).contains(&h.len()) && m.len() == 2 && joined(h.end, m.start) && !before && !after
+    })
 }
 
 /// True for a letter of the scripts whose month names have patterns of
@@ -2313,8 +2499,10 @@ pub fn byte_runs(b: &[u8], class: fn(&u8) -> bool) -> impl Iterator<Item = Range
 
 /// Three digit runs joined by `-`, `/` or `.` with a four-digit year at one
 /// end and one or two digits in the other two, or three runs of one or
-/// two digits joined by `/` or `.` (`11/28/26`, `28.11.26`), or exactly eight digits in a
-/// row: the digits of every numeric date pattern.
+/// two digits joined by `/` or `.` (`11/28/26`, `28.11.26`), or a
+/// three-digit year and two two-digit parts joined by `-` or `/`
+/// (`115-11-28`), or exactly eight digits in a row: the digits of every
+/// numeric date pattern.
 fn numeric_date_shape(b: &[u8]) -> bool {
     // Lengths of the current chain of joined runs, its last three only,
     // and whether the last two joins were slashes, or dots.
@@ -2345,7 +2533,8 @@ fn numeric_date_shape(b: &[u8]) -> bool {
         let short_year = chain.iter().all(|&n| short(n))
             && chain[2] == 2
             && (slashes == [true; 2] || dots == [true; 2]);
-        if year_first || year_last || short_year {
+        let roc_year_first = chain == [3, 2, 2] && dots == [false; 2];
+        if year_first || year_last || short_year || roc_year_first {
             return true;
         }
         previous_end = Some(run.end);
@@ -2677,6 +2866,52 @@ mod tests {
         assert_eq!(at("před 3 hodinami"), Some("2026-12-01 06:00".into()));
         assert_eq!(at("před hodinou"), Some("2026-12-01 08:00".into()));
         assert_eq!(at("před 2 dny"), Some("2026-11-29 09:00".into()));
+    }
+
+    /// Regressions (round 71): a Finnish section's "tänään 9.15" and
+    /// "eilen 22.10", a Swedish paper's "i går 22:10", a Hungarian
+    /// portal's "2026. november 28. 14:03" and "tegnap 22:10", a Japanese
+    /// ministry's "令和8年11月28日" (read as a yearless day) and a
+    /// Taiwanese agency's "115-11-28" were no dates, or the wrong year.
+    #[test]
+    fn nordic_hungarian_and_east_asian_calendar_dates_are_read() {
+        let ctx = DateContext::utc_at(2026, 12, 1, 9);
+        let at = |t: &str| parse_date(t, &ctx).map(|d| d.format("%Y-%m-%d %H:%M").to_string());
+        assert_eq!(at("tänään 9.15"), Some("2026-12-01 09:15".into()));
+        assert_eq!(at("Eilen klo 22.10"), Some("2026-11-30 22:10".into()));
+        assert_eq!(at("i går 22:10"), Some("2026-11-30 22:10".into()));
+        assert_eq!(at("I dag 09:15"), Some("2026-12-01 09:15".into()));
+        assert_eq!(at("igår kl 14.03"), Some("2026-11-30 14:03".into()));
+        assert_eq!(at("ma 09:15"), Some("2026-12-01 09:15".into()));
+        assert_eq!(at("tegnap 22:10"), Some("2026-11-30 22:10".into()));
+        assert_eq!(at("včera v 21:40"), Some("2026-11-30 21:40".into()));
+        assert_eq!(at("dün 22:10"), Some("2026-11-30 22:10".into()));
+        assert_eq!(at("gisteren 18:30"), Some("2026-11-30 18:30".into()));
+        assert_eq!(at("ontem"), Some("2026-11-30 12:00".into()));
+        // Alone, the short ones are words of other languages.
+        assert_eq!(at("ma"), None);
+        assert_eq!(at("dnes"), None);
+        assert_eq!(
+            at("2026. november 28. 14:03"),
+            Some("2026-11-28 14:03".into())
+        );
+        assert_eq!(at("2026. nov. 27."), Some("2026-11-27 12:00".into()));
+        assert_eq!(at("2026. március 5."), Some("2026-03-05 12:00".into()));
+        assert_eq!(at("28. marraskuuta 2026"), Some("2026-11-28 12:00".into()));
+        assert_eq!(at("3 augusti 2026"), Some("2026-08-03 12:00".into()));
+        assert_eq!(at("令和8年11月28日"), Some("2026-11-28 12:00".into()));
+        assert_eq!(at("令和7年10月3日"), Some("2025-10-03 12:00".into()));
+        assert_eq!(at("令和元年5月1日"), Some("2019-05-01 12:00".into()));
+        assert_eq!(at("平成31年4月30日"), Some("2019-04-30 12:00".into()));
+        assert_eq!(at("115-11-28"), Some("2026-11-28 12:00".into()));
+        assert_eq!(at("115/10/30"), Some("2026-10-30 12:00".into()));
+        assert_eq!(at("115年11月28日"), Some("2026-11-28 12:00".into()));
+        // A version with dots is none.
+        assert_eq!(at("102.05.01"), None);
+        let day = |t: &str| find_date(t, &ctx).map(|(d, _)| d.format("%Y-%m-%d").to_string());
+        assert_eq!(day("公開日：令和8年11月28日"), Some("2026-11-28".into()));
+        assert_eq!(day("Julkaistu tänään 9.15"), Some("2026-12-01".into()));
+        assert_eq!(day("I have 3 cats and ma 2"), None);
     }
 
     /// Regression (a French city's agenda): "ven. 4 déc." on an all-day
@@ -3327,6 +3562,7 @@ mod tests {
             "1450308336",
             "2026牛客寒假算法基础集训营5",
             "Über 19 Bezirke in Österreich",
+            "i2.10.2 build",
         ] {
             assert!(!may_hold_date(t), "{t}");
         }
@@ -3413,6 +3649,13 @@ mod tests {
             "ayer a las 10:30",
             "aujourd'hui à 09:15",
             "vorgestern",
+            "tänään 9.15",
+            "i går 22:10",
+            "ma 09:15",
+            "2026. november 28. 14:03",
+            "令和8年11月28日",
+            "115-11-28",
+            "115年11月28日",
         ];
         const PIECES: &[&str] = &[
             "5",

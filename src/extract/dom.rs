@@ -561,7 +561,37 @@ impl Document {
         limit: usize,
         keep: impl Fn(NodeId) -> bool,
     ) {
+        self.walk_text(start, end, out, limit, false, keep);
+    }
+
+    /// The first line of [`Document::push_text_of_range`]'s text: its
+    /// words up to the first line break (a `<br>` or a block's edge)
+    /// after some text.
+    pub fn first_line_of_range(
+        &self,
+        start: NodeId,
+        end: NodeId,
+        keep: impl Fn(NodeId) -> bool,
+    ) -> String {
+        let mut line = String::new();
+        self.walk_text(start, end, &mut line, usize::MAX, true, keep);
+        line
+    }
+
+    /// The walk of [`Document::push_text_of_range_until`]; with
+    /// `first_line`, it stops at the first line break after some text.
+    fn walk_text(
+        &self,
+        start: NodeId,
+        end: NodeId,
+        out: &mut String,
+        limit: usize,
+        first_line: bool,
+        keep: impl Fn(NodeId) -> bool,
+    ) {
         let mut gap = false;
+        // A block's edge since the last word (`first_line` stops there).
+        let mut broke = false;
         let mut i = start;
         // Ends of the open block elements: text after a block's end is
         // separated from the block's own text.
@@ -570,6 +600,7 @@ impl Document {
             while block_ends.last().is_some_and(|&e| e <= i) {
                 block_ends.pop();
                 gap = true;
+                broke = true;
             }
             let node = &self.nodes[i as usize];
             if !keep(i) {
@@ -577,6 +608,13 @@ impl Document {
                 continue;
             }
             match &node.data {
+                NodeData::Text { text, .. } if first_line && !text.trim().is_empty() => {
+                    if broke && !out.is_empty() {
+                        return;
+                    }
+                    broke = false;
+                    push_collapsed(out, text, &mut gap);
+                }
                 NodeData::Text { text, .. }
                     if !push_collapsed_until(out, text, &mut gap, limit) =>
                 {
@@ -584,6 +622,7 @@ impl Document {
                 }
                 NodeData::Element(e) if is_block_element(&e.name) => {
                     gap = true;
+                    broke = true;
                     block_ends.push(node.end);
                 }
                 _ => {}

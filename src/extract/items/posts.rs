@@ -564,6 +564,7 @@ pub(super) fn body_title(doc: &Document, record: &Record, permalink: Option<Node
     if let Some(lead) = body.and_then(|b| bold_lead(doc, record, b)) {
         return title_text(doc, lead);
     }
+    let mut line = None;
     let text = match (lines_above_byline(doc, record, permalink), body) {
         (Some(line_break), _) => {
             let mut words = String::new();
@@ -580,19 +581,22 @@ pub(super) fn body_title(doc: &Document, record: &Record, permalink: Option<Node
             let mut words = String::new();
             // A code block is a program's words ("Here's the log:" over
             // the panic it printed).
-            doc.push_text_of_range(b, end, &mut words, |i| {
+            let own = |i| {
                 read_as_words(doc, i)
                     && !doc.element(i).is_some_and(|e| {
                         is_quotation(e) || is_signature(e) || is_owner_reply(e) || e.name == "pre"
                     })
                     && !is_attribution(doc, i)
-            });
+            };
+            doc.push_text_of_range(b, end, &mut words, own);
             if words.trim().is_empty() {
                 // A post that is nothing but a quote is titled by what it
                 // quotes: the quotation itself, not who said it.
                 let quote = (b..end).find(|&i| doc.is_tag(i, "blockquote")).unwrap_or(b);
                 let quote_end = doc.node(quote).end;
                 doc.push_text_of_range(quote, quote_end, &mut words, |i| read_as_words(doc, i));
+            } else {
+                line = Some(doc.first_line_of_range(b, end, own));
             }
             words
         }
@@ -601,6 +605,9 @@ pub(super) fn body_title(doc: &Document, record: &Record, permalink: Option<Node
     };
     let text = collapse_whitespace(&text);
     let text = without_trailing_hashtags(&text);
+    if let Some(line) = line.and_then(|l| spaceless_first_line(&l, text)) {
+        return line;
+    }
     let long = text.chars().nth(HEADLESS_TITLE_CHARS).is_some();
     match long.then(|| first_sentence(text)).flatten() {
         Some(sentence) => sentence.to_string(),
@@ -608,12 +615,37 @@ pub(super) fn body_title(doc: &Document, record: &Record, permalink: Option<Node
         // one ("lol the comments section on the newspaper site is a lot
         // less friendly than this one"), titles itself whole.
         None if text.chars().nth(MAX_SENTENCE_TITLE_CHARS).is_none()
-            && !text.contains(['.', '!', '?', '…']) =>
+            && !text.contains(['.', '!', '?', '…', '。', '！', '？']) =>
         {
             text.to_string()
         }
         None => cut_at_word(text, HEADLESS_TITLE_CHARS),
     }
+}
+
+/// The first line of a post (`line`, of `text`, its words) written in a
+/// script without spaces between words (Japanese, Chinese, Thai), when
+/// more lines follow: such a post ends a thought with its line, often
+/// without a full stop ("スレ立て乙" over "今年は白菜の結球がいまいちだわ").
+fn spaceless_first_line(line: &str, text: &str) -> Option<String> {
+    let line = collapse_whitespace(line);
+    let more = line.len() < text.len();
+    let fits = line.chars().nth(MAX_SENTENCE_TITLE_CHARS).is_none();
+    (more && fits && !line.is_empty() && mostly_spaceless(text)).then_some(line)
+}
+
+/// True when most letters and digits of `text` are of a script written
+/// without spaces between words: kana, CJK ideographs, Thai.
+fn mostly_spaceless(text: &str) -> bool {
+    let (mut spaceless, mut all) = (0usize, 0usize);
+    for c in text.chars().filter(|c| c.is_alphanumeric()) {
+        all += 1;
+        spaceless += usize::from(matches!(
+            c,
+            '\u{3040}'..='\u{30FF}' | '\u{3400}'..='\u{4DBF}' | '\u{4E00}'..='\u{9FFF}' | '\u{0E00}'..='\u{0E7F}'
+        ));
+    }
+    spaceless * 2 > all
 }
 
 /// The last `<br>` that is a child of the record's own element, before
@@ -720,7 +752,8 @@ pub const MAX_SENTENCE_TITLE_CHARS: usize = 120;
 
 /// The opening of whitespace-collapsed `text` (a post longer than
 /// [`HEADLESS_TITLE_CHARS`]; a shorter one titles itself whole) up to the
-/// end of its first sentence (`.`, `!`, `?` or `…` before a space or the end) once at least
+/// end of its first sentence (`.`, `!`, `?` or `…` before a space or the
+/// end, or a full-width `。`, `！` or `？`) once at least
 /// [`MIN_SENTENCE_TITLE_CHARS`] long, when that is at most
 /// [`MAX_SENTENCE_TITLE_CHARS`]: a post's title reads as a whole thought
 /// ("Were you running with WAL enabled?"), not a line cut mid-sentence. A
@@ -732,11 +765,15 @@ pub(super) fn first_sentence(text: &str) -> Option<&str> {
         if chars >= MAX_SENTENCE_TITLE_CHARS {
             return None;
         }
-        if !matches!(c, '.' | '!' | '?' | '…') || chars + 1 < MIN_SENTENCE_TITLE_CHARS {
+        if !matches!(c, '.' | '!' | '?' | '…' | '。' | '！' | '？')
+            || chars + 1 < MIN_SENTENCE_TITLE_CHARS
+        {
             continue;
         }
         let end = i + c.len_utf8();
-        let ends = text[end..].chars().next().is_none_or(char::is_whitespace);
+        // A full-width stop ends its sentence with no space after it.
+        let ends = matches!(c, '。' | '！' | '？')
+            || text[end..].chars().next().is_none_or(char::is_whitespace);
         if ends && (c != '.' || !is_abbreviation(&text[..i])) {
             return Some(&text[..end]);
         }

@@ -15,7 +15,8 @@
 //! - Field selectors are relative to a record: they match descendants of the
 //!   record's root (or the root itself), in document order.
 //! - A record the date selector finds no element in keeps the date
-//!   detection reads from it; one that no field selector dates takes the
+//!   detection reads from it; an element that shows an age ("45 minutes
+//!   ago") is dated by its `title` tooltip when that holds a date; one that no field selector dates takes the
 //!   date of its day heading, as detected records do (`section_dates`).
 //! - A generated records selector is returned only when it was verified: on
 //!   this page it selects exactly the group's record roots and nothing else.
@@ -27,9 +28,10 @@ mod matching;
 
 use std::collections::{BTreeMap, HashSet};
 
+use chrono::{DateTime, FixedOffset};
 use url::Url;
 
-use crate::extract::dates::{DateContext, date_in, parse_date, parse_range_start};
+use crate::extract::dates::{DateContext, date_in, parse_date, parse_range_start, reads_clock};
 use crate::extract::dom::{Document, NodeId, collapse_whitespace};
 use crate::extract::items::{self, Item, TitlePlan};
 use crate::extract::records::Record;
@@ -360,6 +362,36 @@ fn value_of(doc: &Document, id: NodeId, attr: Option<&str>) -> Option<String> {
     (!v.is_empty()).then_some(v)
 }
 
+/// The date a date field's value gives. A date with a note after it
+/// ("Published 20 November 2026 (reprint)") is still the field's date:
+/// the first it holds.
+fn date_value(v: &str, dates: &DateContext) -> Option<DateTime<FixedOffset>> {
+    parse_date(v, dates)
+        .or_else(|| parse_range_start(v, dates))
+        .or_else(|| date_in(v, dates))
+}
+
+/// The date element `id` gives a date selector without `@attr`: `None`
+/// when it shows nothing; its `datetime`, else its text's, except that
+/// an age ("před 45 minutami", which moves with the clock) gives way to
+/// the exact date of its `title` tooltip, as detection reads it.
+fn element_date(
+    doc: &Document,
+    id: NodeId,
+    dates: &DateContext,
+) -> Option<Option<DateTime<FixedOffset>>> {
+    if let Some(v) = value_of(doc, id, Some("datetime")) {
+        return Some(date_value(&v, dates));
+    }
+    let text = value_of(doc, id, None)?;
+    let (date, moves) = reads_clock(|| date_value(&text, dates));
+    let exact = moves
+        .then(|| value_of(doc, id, Some("title")))
+        .flatten()
+        .and_then(|t| parse_date(&t, dates));
+    Some(exact.or(date))
+}
+
 /// A title field's value: its `@attr`, or the first match's text as
 /// detection reads a title (without its badges, `items::title_text`).
 fn title_value(
@@ -482,25 +514,19 @@ fn set_field(
             item.link.is_some()
         }
         Field::Date => {
-            let v = match fs.attr {
-                Some(_) => first_value(doc, css, r, fs),
+            let date = match fs.attr {
+                Some(_) => first_value(doc, css, r, fs).map(|v| date_value(&v, dates)),
                 None => css
                     .matches(&fs.compiled, r.start..r.end)
                     .into_iter()
-                    .find_map(|id| {
-                        value_of(doc, id, Some("datetime")).or_else(|| value_of(doc, id, None))
-                    }),
+                    .find_map(|id| element_date(doc, id, dates)),
             };
             // A record the selector finds nothing in keeps the date its
             // text shows, as detection reads it (a news list's `<time>`
             // on most items, "Σήμερα, 09:15" in plain text on the
             // newest); the selector still counts as missing there.
-            let Some(v) = v else { return false };
-            // A date with a note after it ("Published 20 November 2026
-            // (reprint)") is still the field's date: the first it holds.
-            item.date = parse_date(&v, dates)
-                .or_else(|| parse_range_start(&v, dates))
-                .or_else(|| date_in(&v, dates));
+            let Some(date) = date else { return false };
+            item.date = date;
             item.date.is_some()
         }
         Field::Summary => {
@@ -1492,6 +1518,43 @@ mod tests {
         assert_eq!(
             first.map(Url::as_str),
             Some("https://shop.example/img/1.jpg")
+        );
+    }
+
+    /// Regression (round 71, a Czech news section): a date selector
+    /// without `@attr` on `span.time` read "před 45 minutami" (45 minutes
+    /// ago, against the clock) where the element's `title` tooltip gives
+    /// the exact time, which detection reads.
+    #[test]
+    fn date_selector_reads_the_tooltip_of_an_age() {
+        let html = "<div class=list>\
+            <div class=art><h3><a href=/a1>Snow on the D1</a></h3>\
+              <span class=time title='1. prosince 2026 8:32'>před 45 minutami</span></div>\
+            <div class=art><h3><a href=/a2>Hospital opens a ward</a></h3>\
+              <span class=time>28. listopadu 2026 14:03</span></div>\
+            <div class=art><h3><a href=/a3>Trams to the campus</a></h3>\
+              <span class=time>včera 21:40</span></div></div>";
+        let doc = parse(html);
+        let css = CssDoc::new(&doc);
+        let mut spec = SelectSpec {
+            records: "div.art".into(),
+            ..SelectSpec::default()
+        };
+        spec.fields.insert("date", ".time".into());
+        let now = DateContext::utc_at(2026, 12, 1, 10);
+        let out = apply(&doc, &css, &spec.compile().unwrap(), &base(), &now);
+        let got: Vec<String> = out
+            .items
+            .iter()
+            .map(|i| {
+                i.date
+                    .map(|d| d.format("%Y-%m-%d %H:%M").to_string())
+                    .unwrap_or_default()
+            })
+            .collect();
+        assert_eq!(
+            got,
+            ["2026-12-01 08:32", "2026-11-28 14:03", "2026-11-30 21:40"]
         );
     }
 
