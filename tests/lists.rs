@@ -2348,3 +2348,44 @@ fn republic_of_china_years_date_their_notices() {
 fn spaceless_posts_are_titled_by_their_first_line() {
     check("fivech_thread_posts_first_lines");
 }
+
+/// Regression (round 72, a Ukrainian news feed): "Сьогодні, 09:15" and
+/// "Вчора, 22:10" were no dates (9 of 24 items undated).
+#[test]
+fn ukrainian_day_words_date_their_news() {
+    check("ukrainian_news_day_words");
+}
+
+/// Regression (round 72, a Russian portal): "сегодня в 09:15" and "вчера
+/// в 22:10" were no dates; a time after "в" (at) is read.
+#[test]
+fn russian_day_words_with_a_time_date_their_news() {
+    check("russian_portal_news_today_at");
+}
+
+/// Regression (round 72, a Brazilian blog): "há 3 horas" and "ontem às
+/// 22h10" were no dates: ages were read in English, CJK, Korean, Hebrew
+/// and Czech only.
+#[test]
+fn portuguese_ages_date_their_posts() {
+    check("brazil_blog_ages_in_portuguese");
+}
+
+/// Regression (round 72, an Indonesian portal): "2 jam yang lalu" with
+/// "Selasa, 01 Des 2026 09:45 WIB" in its tooltip was no date: neither
+/// the Indonesian weekday, month abbreviation nor zone was read.
+#[test]
+fn indonesian_tooltips_date_their_relative_items() {
+    check("indonesian_news_relative_tooltips");
+}
+
+/// Regression (round 72, a forge's releases page): each release card was
+/// split into its body and its footer (16 records, none a release): the
+/// assets' long file names counted as headlines, so the cards looked like
+/// several records each and were taken for sections of their parts.
+/// Downloads are no headlines, and a section holding several records
+/// holds two of one kind.
+#[test]
+fn release_cards_are_not_split_into_their_parts() {
+    check("gitlab_releases_asset_links");
+}

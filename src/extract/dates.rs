@@ -595,6 +595,7 @@ static START_WORDS: LazyLock<Vec<&'static str>> = LazyLock::new(|| {
         .chain(MONTH_NAMES.iter().map(|(n, _)| *n))
         .chain(LATIN_DAY_WORDS.iter().map(|(w, _)| *w))
         .chain(TIMED_DAY_WORDS.iter().map(|(w, _)| *w))
+        .chain(AGO_BEFORE.iter().copied())
         .chain(RELATIVE_COUNT_WORDS.iter().copied())
         .chain(["just", "right"])
         .map(ascii_letters_start)
@@ -630,6 +631,14 @@ const WEEKDAYS: &[&str] = &[
     "fri",
     "sat",
     "sun",
+    // Indonesian and Malay ("Selasa, 01 Des 2026 09:45 WIB")
+    "senin",
+    "selasa",
+    "rabu",
+    "kamis",
+    "jumat",
+    "sabtu",
+    "minggu",
 ];
 
 /// Weekday names and abbreviations of other languages (lower case), as
@@ -706,6 +715,13 @@ const LOCAL_WEEKDAYS: &[(&str, Weekday)] = &[
     ("vrijdag", Weekday::Fri),
     ("zaterdag", Weekday::Sat),
     ("zondag", Weekday::Sun),
+    ("senin", Weekday::Mon),
+    ("selasa", Weekday::Tue),
+    ("rabu", Weekday::Wed),
+    ("kamis", Weekday::Thu),
+    ("jumat", Weekday::Fri),
+    ("sabtu", Weekday::Sat),
+    ("minggu", Weekday::Sun),
     ("ma", Weekday::Mon),
     ("wo", Weekday::Wed),
     ("vr", Weekday::Fri),
@@ -824,6 +840,13 @@ const ZONES: &[(&str, i32)] = &[
     ("EEST", 180),
     ("MSK", 180),
     ("HKT", 480),
+    ("WIB", 420),
+    ("ICT", 420),
+    ("WITA", 480),
+    ("AWST", 480),
+    ("WIT", 540),
+    ("NZST", 720),
+    ("NZDT", 780),
     ("SGT", 480),
     ("JST", 540),
     ("KST", 540),
@@ -953,6 +976,13 @@ const MONTH_NAMES: &[(&str, u32)] = &[
     ("maret", 3),
     ("agustus", 8),
     ("desember", 12),
+    // Indonesian abbreviations ("01 Des 2026", "5 Agu 2026", "3 Nop
+    // 2026"), "des" Danish and Norwegian too.
+    ("agu", 8),
+    ("agt", 8),
+    ("ags", 8),
+    ("nop", 11),
+    ("des", 12),
     // Swahili ("Januari", "Februari", "Mei" and "Juni" are above).
     ("machi", 3),
     ("aprili", 4),
@@ -1047,9 +1077,9 @@ const MONTH_NAMES: &[(&str, u32)] = &[
     ("joulukuuta", 12),
 ];
 
-/// Month abbreviations of [`MONTH_NAMES`] that are English words as
-/// well ("3 ago", "2 set"): read only with a year.
-const AMBIGUOUS_ABBREVIATIONS: &[&str] = &["ago", "set", "gen", "mag"];
+/// Month abbreviations of [`MONTH_NAMES`] that are English or French
+/// words as well ("3 ago", "2 set", "5 des"): read only with a year.
+const AMBIGUOUS_ABBREVIATIONS: &[&str] = &["ago", "set", "gen", "mag", "des"];
 
 /// English month names only (used where a year is missing, which needs more
 /// caution than a full date).
@@ -1384,7 +1414,7 @@ fn build_patterns() -> Vec<Pattern> {
     // Optional time after a date; its zone must end at a word boundary so a
     // following word ("Zurich") is not half-read as a zone.
     let time = format!(
-        r"(?:(?:\s*,\s*|\s*(?:T|[Aa]t|@|um|à|a\s+las|-|–|—|\|)\s*|\s+)(?P<H>[0-9]{{1,2}})(?::|h)(?P<M>[0-9]{{2}})(?::(?P<S>[0-9]{{2}})(?:[.,][0-9]{{1,9}})?)?(?:\s*Uhr{AB})?(?:\s*(?P<ampm>[AaPp]\.?[Mm]{AB}\.?))?(?:\s*(?P<tz>(?:UTC|GMT)\s*[+-][0-9]{{1,2}}(?::?[0-9]{{2}})?|[+-][0-9]{{2}}:?[0-9]{{2}}|{zones}){AB})?)"
+        r"(?:(?:\s*,\s*|\s*(?:T|[Aa]t|@|um|à|a\s+las|(?i:às|alle|om|klo|kl\.?)|o|в|о|-|–|—|\|)\s*|\s+)(?P<H>[0-9]{{1,2}})(?::|h)(?P<M>[0-9]{{2}})(?::(?P<S>[0-9]{{2}})(?:[.,][0-9]{{1,9}})?)?(?:\s*Uhr{AB})?(?:\s*(?P<ampm>[AaPp]\.?[Mm]{AB}\.?))?(?:\s*(?P<tz>(?:UTC|GMT)\s*[+-][0-9]{{1,2}}(?::?[0-9]{{2}})?|[+-][0-9]{{2}}:?[0-9]{{2}}|{zones}){AB})?)"
     );
     // A time, or else the date must end at a word boundary ("2024-03-05T14:30"
     // glues the time on, so the boundary cannot be required before it).
@@ -1405,6 +1435,7 @@ fn build_patterns() -> Vec<Pattern> {
         alternation(ENGLISH_MONTHS.iter().copied())
     );
     let counts = RELATIVE_COUNT_WORDS.join("|");
+    let units = word_alternation(LOCAL_RELATIVE_UNITS.iter().map(|(u, _)| *u));
     let weekday = format!(r"(?:(?i:{})\.?,?\s+)?", WEEKDAYS.join("|"));
     // The weekday before a date without its year, kept: it tells the year.
     let named_weekday = format!(r"(?:(?P<wd>(?i:{})){AB}\.?,?\s+)?", WEEKDAYS.join("|"));
@@ -1714,7 +1745,26 @@ fn build_patterns() -> Vec<Pattern> {
             Kind::Relative,
             format!(
                 r"(?:לפני|(?i:před))\s+(?:(?P<n>[0-9]{{1,3}})\s+)?(?P<unit>{})",
-                alternation(RELATIVE_UNITS_AFTER_BEFORE.iter().map(|(u, _)| *u))
+                alternation(LOCAL_RELATIVE_UNITS.iter().map(|(u, _)| *u))
+            ),
+        ),
+        // há 3 horas, hace 2 días, vor 3 Stunden, vor einer Stunde, il y a
+        // 2 jours (a word for "ago" before the age)
+        both(
+            Kind::Relative,
+            format!(
+                r"(?i:{})\s+(?:(?P<n>[0-9]{{1,3}})|(?i:{}))\s+(?P<unit>(?i:{units}))",
+                word_alternation(AGO_BEFORE.iter().copied()),
+                word_alternation(ONE_WORDS.iter().copied()),
+            ),
+        ),
+        // 3 ore fa, 2 jam yang lalu, 3 часа назад, 3 uur geleden, för 3
+        // timmar sedan (a word for "ago" after the age)
+        both(
+            Kind::Relative,
+            format!(
+                r"(?:(?i:för|for)\s+)?(?P<n>[0-9]{{1,3}})\s+(?P<unit>(?i:{units}))\s+(?i:{})",
+                word_alternation(AGO_AFTER.iter().copied()),
             ),
         ),
         // today / yesterday / just now: alone only as a whole string; in
@@ -2124,7 +2174,7 @@ enum Unit {
 fn relative_unit(unit: &str) -> Option<Unit> {
     let lower = unit.to_lowercase();
     let u = lower.as_str();
-    if let Some((_, unit)) = RELATIVE_UNITS_AFTER_BEFORE.iter().find(|(w, _)| *w == u) {
+    if let Some((_, unit)) = LOCAL_RELATIVE_UNITS.iter().find(|(w, _)| *w == u) {
         return Some(*unit);
     }
     Some(
@@ -2157,10 +2207,13 @@ fn relative_unit(unit: &str) -> Option<Unit> {
     )
 }
 
-/// Units of the ages that a word for "before" leads, with or without a
-/// count, lower case: Hebrew ("לפני 40 דקות", "לפני שעה") and Czech
-/// ("před 3 hodinami", "před hodinou", in the instrumental).
-const RELATIVE_UNITS_AFTER_BEFORE: &[(&str, Unit)] = &[
+/// Units of ages in other languages than English, lower case, looked up
+/// whole (an English unit is read by its first letters, which would read
+/// Indonesian "hari", a day, as hours): Hebrew ("לפני 40 דקות", "לפני
+/// שעה") and Czech ("před 3 hodinami", "před hodinou", in the
+/// instrumental), which a word for "before" leads, with or without a
+/// count, and those of [`AGO_BEFORE`] and [`AGO_AFTER`].
+const LOCAL_RELATIVE_UNITS: &[(&str, Unit)] = &[
     ("דקה", Unit::Minute),
     ("דקות", Unit::Minute),
     ("שעה", Unit::Hour),
@@ -2185,13 +2238,270 @@ const RELATIVE_UNITS_AFTER_BEFORE: &[(&str, Unit)] = &[
     ("měsíci", Unit::Month),
     ("rokem", Unit::Year),
     ("lety", Unit::Year),
+    // Portuguese, Spanish, Italian
+    ("segundo", Unit::Second),
+    ("segundos", Unit::Second),
+    ("secondo", Unit::Second),
+    ("secondi", Unit::Second),
+    ("minuto", Unit::Minute),
+    ("minutos", Unit::Minute),
+    ("minuti", Unit::Minute),
+    ("hora", Unit::Hour),
+    ("horas", Unit::Hour),
+    ("ora", Unit::Hour),
+    ("ore", Unit::Hour),
+    ("dia", Unit::Day),
+    ("dias", Unit::Day),
+    ("día", Unit::Day),
+    ("días", Unit::Day),
+    ("giorno", Unit::Day),
+    ("giorni", Unit::Day),
+    ("semana", Unit::Week),
+    ("semanas", Unit::Week),
+    ("settimana", Unit::Week),
+    ("settimane", Unit::Week),
+    ("mês", Unit::Month),
+    ("meses", Unit::Month),
+    ("mes", Unit::Month),
+    ("mese", Unit::Month),
+    ("mesi", Unit::Month),
+    ("ano", Unit::Year),
+    ("anos", Unit::Year),
+    ("año", Unit::Year),
+    ("años", Unit::Year),
+    ("anno", Unit::Year),
+    ("anni", Unit::Year),
+    // German
+    ("sekunde", Unit::Second),
+    ("sekunden", Unit::Second),
+    ("minute", Unit::Minute),
+    ("minuten", Unit::Minute),
+    ("stunde", Unit::Hour),
+    ("stunden", Unit::Hour),
+    ("tag", Unit::Day),
+    ("tagen", Unit::Day),
+    ("woche", Unit::Week),
+    ("wochen", Unit::Week),
+    ("monat", Unit::Month),
+    ("monaten", Unit::Month),
+    ("jahr", Unit::Year),
+    ("jahren", Unit::Year),
+    // French
+    ("seconde", Unit::Second),
+    ("secondes", Unit::Second),
+    ("minutes", Unit::Minute),
+    ("heure", Unit::Hour),
+    ("heures", Unit::Hour),
+    ("jour", Unit::Day),
+    ("jours", Unit::Day),
+    ("semaine", Unit::Week),
+    ("semaines", Unit::Week),
+    ("mois", Unit::Month),
+    ("an", Unit::Year),
+    ("ans", Unit::Year),
+    // Dutch
+    ("seconden", Unit::Second),
+    ("minuut", Unit::Minute),
+    ("uur", Unit::Hour),
+    ("dag", Unit::Day),
+    ("dagen", Unit::Day),
+    ("week", Unit::Week),
+    ("weken", Unit::Week),
+    ("maand", Unit::Month),
+    ("maanden", Unit::Month),
+    ("jaar", Unit::Year),
+    // Polish
+    ("sekund", Unit::Second),
+    ("sekundy", Unit::Second),
+    ("minut", Unit::Minute),
+    ("minuty", Unit::Minute),
+    ("minutę", Unit::Minute),
+    ("godzin", Unit::Hour),
+    ("godziny", Unit::Hour),
+    ("godzinę", Unit::Hour),
+    ("dni", Unit::Day),
+    ("dzień", Unit::Day),
+    ("tydzień", Unit::Week),
+    ("tygodnie", Unit::Week),
+    ("tygodni", Unit::Week),
+    ("miesiąc", Unit::Month),
+    ("miesiące", Unit::Month),
+    ("miesięcy", Unit::Month),
+    ("rok", Unit::Year),
+    ("lata", Unit::Year),
+    ("lat", Unit::Year),
+    // Turkish
+    ("saniye", Unit::Second),
+    ("dakika", Unit::Minute),
+    ("saat", Unit::Hour),
+    ("gün", Unit::Day),
+    ("hafta", Unit::Week),
+    ("ay", Unit::Month),
+    ("yıl", Unit::Year),
+    // Indonesian and Malay
+    ("detik", Unit::Second),
+    ("menit", Unit::Minute),
+    ("minit", Unit::Minute),
+    ("jam", Unit::Hour),
+    ("hari", Unit::Day),
+    ("minggu", Unit::Week),
+    ("bulan", Unit::Month),
+    ("tahun", Unit::Year),
+    // Russian and Ukrainian
+    ("секунд", Unit::Second),
+    ("секунду", Unit::Second),
+    ("секунды", Unit::Second),
+    ("секунди", Unit::Second),
+    ("минут", Unit::Minute),
+    ("минуту", Unit::Minute),
+    ("минуты", Unit::Minute),
+    ("хвилин", Unit::Minute),
+    ("хвилину", Unit::Minute),
+    ("хвилини", Unit::Minute),
+    ("час", Unit::Hour),
+    ("часа", Unit::Hour),
+    ("часов", Unit::Hour),
+    ("годин", Unit::Hour),
+    ("годину", Unit::Hour),
+    ("години", Unit::Hour),
+    ("день", Unit::Day),
+    ("дня", Unit::Day),
+    ("дней", Unit::Day),
+    ("дні", Unit::Day),
+    ("днів", Unit::Day),
+    ("неделю", Unit::Week),
+    ("недели", Unit::Week),
+    ("недель", Unit::Week),
+    ("тиждень", Unit::Week),
+    ("тижні", Unit::Week),
+    ("тижнів", Unit::Week),
+    ("месяц", Unit::Month),
+    ("месяца", Unit::Month),
+    ("месяцев", Unit::Month),
+    ("місяць", Unit::Month),
+    ("місяці", Unit::Month),
+    ("місяців", Unit::Month),
+    ("год", Unit::Year),
+    ("года", Unit::Year),
+    ("лет", Unit::Year),
+    ("рік", Unit::Year),
+    ("роки", Unit::Year),
+    ("років", Unit::Year),
+    // Finnish, Swedish, Danish and Norwegian
+    ("sekuntia", Unit::Second),
+    ("minuuttia", Unit::Minute),
+    ("tunti", Unit::Hour),
+    ("tuntia", Unit::Hour),
+    ("päivää", Unit::Day),
+    ("viikkoa", Unit::Week),
+    ("kuukautta", Unit::Month),
+    ("vuotta", Unit::Year),
+    ("sekunder", Unit::Second),
+    ("minuter", Unit::Minute),
+    ("minutter", Unit::Minute),
+    ("timme", Unit::Hour),
+    ("timmar", Unit::Hour),
+    ("time", Unit::Hour),
+    ("timer", Unit::Hour),
+    ("dagar", Unit::Day),
+    ("dage", Unit::Day),
+    ("dager", Unit::Day),
+    ("vecka", Unit::Week),
+    ("veckor", Unit::Week),
+    ("uge", Unit::Week),
+    ("uger", Unit::Week),
+    ("uke", Unit::Week),
+    ("uker", Unit::Week),
+    ("månad", Unit::Month),
+    ("månader", Unit::Month),
+    ("måned", Unit::Month),
+    ("måneder", Unit::Month),
+    ("år", Unit::Year),
+    // Vietnamese
+    ("giây", Unit::Second),
+    ("phút", Unit::Minute),
+    ("giờ", Unit::Hour),
+    ("ngày", Unit::Day),
+    ("tuần", Unit::Week),
+    ("tháng", Unit::Month),
+    ("năm", Unit::Year),
 ];
+
+/// Words for "ago" written before an age, lower case ("há 3 horas", "hace
+/// 2 días", "vor 3 Stunden", "il y a 2 jours").
+const AGO_BEFORE: &[&str] = &["há", "hace", "vor", "il y a"];
+
+/// Words for "ago" written after an age, lower case ("3 ore fa", "2 jam
+/// yang lalu", "3 часа назад", "3 uur geleden", "3 saat önce", "3 tuntia
+/// sitten", "för 3 timmar sedan", "3 timer siden", "3 giờ trước").
+const AGO_AFTER: &[&str] = &[
+    "fa",
+    "назад",
+    "тому",
+    "yang lalu",
+    "lalu",
+    "geleden",
+    "temu",
+    "önce",
+    "sitten",
+    "sedan",
+    "siden",
+    "trước",
+];
+
+/// Words for "one" that count an age instead of a digit ("há uma hora",
+/// "vor einer Stunde", "il y a un jour").
+const ONE_WORDS: &[&str] = &[
+    "um", "uma", "un", "una", "une", "ein", "eine", "einer", "einem", "een",
+];
+
+/// The longest run of ASCII letters of each of [`AGO_BEFORE`] and
+/// [`AGO_AFTER`] ("h" of "há", "nce" of "önce", "il" of "il y a"), sorted
+/// and lower case, the words written in ASCII whole: a text holds an age
+/// in those words only if one of its runs of ASCII letters is one of
+/// these. Empty for words without one ("назад": Cyrillic passes with its
+/// digit as the month names do).
+static AGO_WORD_RUNS: LazyLock<Vec<&'static str>> = LazyLock::new(|| {
+    let mut runs: Vec<&'static str> = AGO_BEFORE
+        .iter()
+        .chain(AGO_AFTER)
+        .filter_map(|w| {
+            w.split(|c: char| !c.is_ascii_alphabetic())
+                .max_by_key(|r| r.len())
+                .filter(|r| !r.is_empty())
+        })
+        .collect();
+    runs.sort_unstable();
+    runs.dedup();
+    runs
+});
+
+/// `words` as a regex alternation, longest first, a space matching any
+/// whitespace, and each word that ends in an ASCII letter ending at a word
+/// boundary (a test that would fail after a non-ASCII letter, "mês").
+fn word_alternation<'w>(words: impl IntoIterator<Item = &'w str>) -> String {
+    let mut words: Vec<&str> = words.into_iter().collect();
+    words.sort_by_key(|w| std::cmp::Reverse(w.chars().count()));
+    words
+        .iter()
+        .map(|w| {
+            let re = regex::escape(w).replace(' ', r"\s+");
+            if w.ends_with(|c: char| c.is_ascii_alphabetic()) {
+                format!("{re}{AB}")
+            } else {
+                re
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("|")
+}
 
 /// `n` units before `ctx.now`, in `ctx.offset`. "半" (half) is supported.
 fn relative(n: &str, unit: &str, ctx: &DateContext) -> Option<DateTime<FixedOffset>> {
     // Counted in half units so that "半小时前" (half an hour ago) is exact.
     let halves: i64 = match n.to_lowercase().as_str() {
         "a" | "an" | "one" | "一" => 2,
+        one if ONE_WORDS.contains(&one) => 2,
         "两" | "兩" => 4,
         "半" => 1,
         digits => digits.parse::<i64>().ok()? * 2,
@@ -2268,7 +2578,8 @@ fn is_date_word_initial(c: u8) -> bool {
 }
 
 /// Day words (lower case) and how many days back they name: English,
-/// German, Spanish, French, Polish, Greek, Dutch, Portuguese and Italian
+/// German, Spanish, French, Polish, Greek, Dutch, Portuguese, Italian,
+/// Russian and Ukrainian
 /// (Italian "ieri" is Romanian too). French "hier" (yesterday) is left
 /// out: in German it means "here". Read alone as a whole string, or with
 /// a time; those that are short or common words elsewhere are
@@ -2300,6 +2611,12 @@ const LATIN_DAY_WORDS: &[(&str, u64)] = &[
     ("anteontem", 2),
     ("oggi", 0),
     ("ieri", 1),
+    ("сегодня", 0),
+    ("вчера", 1),
+    ("позавчера", 2),
+    ("сьогодні", 0),
+    ("вчора", 1),
+    ("позавчора", 2),
 ];
 
 /// Day words read only with a time after them ("ma 09:15", "i går
@@ -2373,6 +2690,9 @@ fn ascii_letters_start(w: &str) -> &str {
 ///   have neither;
 /// - or a clock time and a run of ASCII letters that begins one of
 ///   [`TIMED_DAY_WORDS`] (`ma 09:15`, `i går 22:10`, `tänään 9.15`);
+/// - or a word for "ago" of another language, by its ASCII letters
+///   ([`AGO_WORD_RUNS`]: `há 3 horas`, `3 ore fa`; without a digit, with
+///   a word for "one": `vor einer Stunde`);
 /// - or a word of ASCII letters that is a month name (every named form,
 ///   RFC 2822: each has a day or a year; the patterns end a month name at a
 ///   word boundary, and `find_date` refuses one glued to a letter before
@@ -2393,6 +2713,7 @@ pub(crate) fn may_hold_date(s: &str) -> bool {
     let b = s.as_bytes();
     let has_digit = b.iter().any(u8::is_ascii_digit);
     if ascii_words_may_date(b, has_digit)
+        || holds_ago_word(b, has_digit)
         || (has_digit && (numeric_date_shape(b) || timed_day_word_may_date(b)))
     {
         return true;
@@ -2418,6 +2739,33 @@ fn timed_day_word_may_date(b: &[u8]) -> bool {
                     .and_then(|w| std::str::from_utf8(w).ok())
                     .is_some_and(|w| TIMED_DAY_WORD_STARTS.binary_search(&w).is_ok())
         })
+}
+
+/// True when an age in another language's words may be in `b`: with
+/// `has_digit`, a run of its ASCII letters is one of [`AGO_WORD_RUNS`]
+/// (the "há" of "há 3 horas", the "lalu" of "2 jam yang lalu"); without,
+/// one of [`ONE_WORDS`] follows the last run of one of [`AGO_BEFORE`]
+/// ("vor einer Stunde", "il y a une heure").
+fn holds_ago_word(b: &[u8], has_digit: bool) -> bool {
+    let mut buf = [0u8; WORD_BUFFER];
+    let mut after_ago = false;
+    for r in byte_runs(b, u8::is_ascii_alphabetic) {
+        let Some(w) = lowercase(&b[r], &mut buf).and_then(|w| std::str::from_utf8(w).ok()) else {
+            after_ago = false;
+            continue;
+        };
+        if (has_digit && AGO_WORD_RUNS.binary_search(&w).is_ok())
+            || (after_ago && ONE_WORDS.contains(&w))
+        {
+            return true;
+        }
+        after_ago = AGO_BEFORE.iter().any(|a| {
+            a.rsplit(|c: char| !c.is_ascii_alphabetic())
+                .find(|r| !r.is_empty())
+                == Some(w)
+        });
+    }
+    false
 }
 
 /// True when `b` has a clock time: one or two digits, `:` or `.`, and two
@@ -2866,6 +3214,63 @@ mod tests {
         assert_eq!(at("před 3 hodinami"), Some("2026-12-01 06:00".into()));
         assert_eq!(at("před hodinou"), Some("2026-12-01 08:00".into()));
         assert_eq!(at("před 2 dny"), Some("2026-11-29 09:00".into()));
+    }
+
+    /// Regressions (round 72): a Brazilian blog's "há 3 horas" and "ontem
+    /// às 22h10", an Indonesian portal's "2 jam yang lalu", a Russian
+    /// portal's "вчера в 22:10" and a Ukrainian feed's "Вчора, 22:10"
+    /// were no dates: ages were read in English, Chinese, Japanese,
+    /// Korean, Hebrew and Czech only.
+    #[test]
+    fn ages_and_day_words_of_more_languages_are_read() {
+        let ctx = DateContext::utc_at(2026, 12, 1, 10);
+        let at = |t: &str| parse_date(t, &ctx).map(|d| d.format("%Y-%m-%d %H:%M").to_string());
+        for (text, want) in [
+            ("há 3 horas", "2026-12-01 07:00"),
+            ("há uma hora", "2026-12-01 09:00"),
+            ("hace 2 días", "2026-11-29 10:00"),
+            ("vor 3 Stunden", "2026-12-01 07:00"),
+            ("vor einer Stunde", "2026-12-01 09:00"),
+            ("il y a 2 jours", "2026-11-29 10:00"),
+            ("3 ore fa", "2026-12-01 07:00"),
+            ("2 jam yang lalu", "2026-12-01 08:00"),
+            ("3 hari lalu", "2026-11-28 10:00"),
+            ("3 часа назад", "2026-12-01 07:00"),
+            ("5 хвилин тому", "2026-12-01 09:55"),
+            ("3 uur geleden", "2026-12-01 07:00"),
+            ("2 godziny temu", "2026-12-01 08:00"),
+            ("3 saat önce", "2026-12-01 07:00"),
+            ("3 tuntia sitten", "2026-12-01 07:00"),
+            ("för 3 timmar sedan", "2026-12-01 07:00"),
+            ("3 timer siden", "2026-12-01 07:00"),
+            ("3 giờ trước", "2026-12-01 07:00"),
+            ("ontem às 22h10", "2026-11-30 22:10"),
+            ("вчера в 22:10", "2026-11-30 22:10"),
+            ("сегодня в 09:15", "2026-12-01 09:15"),
+            ("Вчора, 22:10", "2026-11-30 22:10"),
+            ("28 ноября 2026 в 14:03", "2026-11-28 14:03"),
+            ("gisteren om 18:30", "2026-11-30 18:30"),
+            ("28. november 2026 kl. 14:03", "2026-11-28 14:03"),
+        ] {
+            assert_eq!(at(text).as_deref(), Some(want), "{text}");
+        }
+        // A count of hours is no age without its word for "ago".
+        assert_eq!(at("3 horas"), None);
+        let day = |t: &str| find_date(t, &ctx).map(|(d, _)| d.format("%Y-%m-%d").to_string());
+        assert_eq!(day("Por Ana Souza · há 3 horas"), Some("2026-12-01".into()));
+        assert_eq!(day("Aggiornato 2 giorni fa"), Some("2026-11-29".into()));
+        assert_eq!(day("Sauerteig seit 3 Stunden"), None);
+        let exact = |t: &str| find_date(t, &ctx).map(|(d, _)| d.to_rfc3339());
+        assert_eq!(
+            exact("Senin, 30 Nov 2026 22:10 WIB").as_deref(),
+            Some("2026-11-30T22:10:00+07:00")
+        );
+        assert_eq!(
+            parse_date("Selasa, 01 Des 2026 09:45 WIB", &ctx)
+                .map(|d| d.to_rfc3339())
+                .as_deref(),
+            Some("2026-12-01T09:45:00+07:00")
+        );
     }
 
     /// Regressions (round 71): a Finnish section's "tänään 9.15" and
@@ -3656,6 +4061,11 @@ mod tests {
             "令和8年11月28日",
             "115-11-28",
             "115年11月28日",
+            "há 3 horas",
+            "vor einer Stunde",
+            "3 ore fa",
+            "2 jam yang lalu",
+            "3 saat önce",
         ];
         const PIECES: &[&str] = &[
             "5",

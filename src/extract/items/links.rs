@@ -108,12 +108,14 @@ pub(super) fn names_comment(href: &str) -> bool {
 /// File extensions of downloads: such a link is an asset of the record,
 /// never its title (a PDF can be, so it is not here).
 pub(super) const DOWNLOAD_EXTENSIONS: &[&str] = &[
-    ".zip", ".gz", ".tgz", ".bz2", ".xz", ".7z", ".rar", ".dmg", ".exe", ".msi", ".deb", ".rpm",
-    ".apk", ".whl", ".jar", ".iso", ".img", ".mp3", ".m4a", ".ogg", ".mp4", ".sig", ".asc",
-    ".sha256",
+    ".zip", ".gz", ".tgz", ".bz2", ".xz", ".7z", ".rar", ".tar", ".dmg", ".exe", ".msi", ".deb",
+    ".rpm", ".apk", ".whl", ".jar", ".iso", ".img", ".mp3", ".m4a", ".ogg", ".mp4", ".sig", ".asc",
+    ".sha256", ".json",
 ];
 
-pub(super) fn is_download(href: &str) -> bool {
+/// True when `href` names a download ([`DOWNLOAD_EXTENSIONS`]): a
+/// release's asset, an archive, a data file.
+pub(crate) fn is_download(href: &str) -> bool {
     has_extension(href, DOWNLOAD_EXTENSIONS)
 }
 

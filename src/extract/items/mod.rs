@@ -51,6 +51,7 @@ pub use interruptions::{
     interludes, interruptions, is_advertising, is_deleted_entry, is_deleted_stub, is_signup_box,
     without_house_promos,
 };
+pub(crate) use links::is_download;
 pub use links::{base_url, is_listing_link, resolve, resolve_link, resolve_with_fragment};
 pub use numbering::without_list_numbering;
 pub use plan::{TitlePlan, plan_titles};

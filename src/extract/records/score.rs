@@ -26,7 +26,7 @@ use crate::extract::dom::{Document, NodeData, NodeId, trim_text};
 use crate::extract::patterns::{DropReason, MiningParams};
 
 use super::{Record, RecordGroup};
-use crate::extract::items::shows_only_time;
+use crate::extract::items::{is_download, shows_only_time};
 
 /// Weight of the share of records holding a heading (h1–h6).
 const HEADING_WEIGHT: f64 = 0.5;
@@ -110,9 +110,12 @@ pub(super) fn record_stats(doc: &Document, r: &Record) -> RecordStats {
                         st.best_link = st.best_link.max(chars);
                         let seen =
                             targets[..st.headline_links.min(MAX_HEADLINE_TARGETS)].contains(&href);
+                        // A download ("fluxgate-17.6.1-linux-amd64.tar.gz",
+                        // a release's asset) is no headline.
                         if chars >= 15
                             && !seen
                             && !is_profile_href(href)
+                            && !is_download(href)
                             && !doc.in_running_text(i, bytes)
                             && !shows_only_time(doc, i)
                         {

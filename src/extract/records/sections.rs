@@ -12,7 +12,8 @@
 //! A quarter or more of the sections that hold any of the records hold
 //! two or more (an article holding its body `div` is a record and its
 //! parts; a blog's archive by day holds one post on some days and two
-//! on others).
+//! on others), and half of those hold two of one kind (tag and first
+//! class): a release card's body and footer, one of each, are its parts.
 //!
 //! "Nested" means below the section's own top-level parts, so a record made
 //! of sibling rows (a title row and its metadata row) is not the section of
@@ -145,14 +146,17 @@ fn per_section_of_twins(doc: &Document, groups: &[RecordGroup], kept: &[usize], 
 /// mean number of `records` each section that holds any holds.
 fn records_per_section(doc: &Document, sections: &[Record], records: &[Record]) -> Option<f64> {
     let (mut holders, mut inside, mut headed, mut dated) = (0usize, 0usize, 0usize, 0usize);
-    let (mut several, mut standing) = (0usize, 0usize);
+    let (mut several, mut standing, mut listing) = (0usize, 0usize, 0usize);
     let mut shares: Vec<f64> = Vec::new();
     for s in sections {
         let nested = nested_in(doc, s, records);
         match nested.len() {
             0 => continue,
             1 => {}
-            _ => several += 1,
+            _ => {
+                several += 1;
+                listing += usize::from(repeats_a_kind(doc, nested));
+            }
         }
         standing += nested.iter().filter(|r| has_standing_link(doc, r)).count();
         headed += usize::from(has_own_heading(doc, s, nested) || headed_before(doc, s));
@@ -181,8 +185,12 @@ fn records_per_section(doc: &Document, sections: &[Record], records: &[Record]) 
     // Records that link only inside their sentences are notes (a
     // changelog's changes citing "#1301"): their sections are the records.
     let linked = inside > 0 && standing * 2 >= inside;
+    // A section that holds several records lists them: two of one kind at
+    // least. A release card's body and footer, one each, are its parts.
+    let listed = listing * 2 >= several;
     let sections_hold = holders >= 2
         && grouped
+        && listed
         && linked
         && holders * 2 >= sections.len()
         && headed * 2 >= holders
@@ -190,6 +198,21 @@ fn records_per_section(doc: &Document, sections: &[Record], records: &[Record]) 
     let records_inside = inside * 4 >= records.len() * 3;
     (sections_hold && records_inside && median >= MIN_NESTED_TEXT)
         .then(|| inside as f64 / holders as f64)
+}
+
+/// True when two of `records` start at elements of one kind (tag and
+/// first class: `li.post odd` and `li.post even` are one kind), or at no
+/// element.
+fn repeats_a_kind(doc: &Document, records: &[Record]) -> bool {
+    let kind = |r: &Record| {
+        doc.element(r.start).map(|e| {
+            let class = e.attr("class").and_then(|c| c.split_whitespace().next());
+            (e.name.as_str(), class.unwrap_or(""))
+        })
+    };
+    let mut kinds: Vec<Option<(&str, &str)>> = records.iter().map(kind).collect();
+    kinds.sort_unstable();
+    kinds.windows(2).any(|w| w[0] == w[1])
 }
 
 /// True when most of the `inside` records nested in `sections` are dated
