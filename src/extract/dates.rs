@@ -2729,8 +2729,8 @@ pub(crate) fn may_hold_date(s: &str) -> bool {
     let b = s.as_bytes();
     let has_digit = b.iter().any(u8::is_ascii_digit);
     if ascii_words_may_date(b, has_digit)
-        || holds_ago_word(b, has_digit)
-        || (has_digit && (numeric_date_shape(b) || timed_day_word_may_date(b)))
+        || local_words_may_date(b, has_digit)
+        || (has_digit && numeric_date_shape(b))
     {
         return true;
     }
@@ -2743,46 +2743,55 @@ pub(crate) fn may_hold_date(s: &str) -> bool {
         })
 }
 
-/// True when `b` (holding a digit) has a clock time (`9.15`, `22:10`)
-/// and a run of ASCII letters, not glued to a digit after it, that begins
-/// one of [`TIMED_DAY_WORDS`]. A version (`v2.10.2`) has neither.
-fn timed_day_word_may_date(b: &[u8]) -> bool {
-    let mut buf = [0u8; WORD_BUFFER];
-    has_clock_time(b)
-        && byte_runs(b, u8::is_ascii_alphabetic).any(|r| {
-            !b.get(r.end).is_some_and(u8::is_ascii_digit)
-                && lowercase(&b[r], &mut buf)
-                    .and_then(|w| std::str::from_utf8(w).ok())
-                    .is_some_and(|w| TIMED_DAY_WORD_STARTS.binary_search(&w).is_ok())
-        })
-}
+/// Longest text (bytes) read for an age whose count is a word ("vor
+/// einer Stunde", "Aktualisiert il y a une heure"): longer ones are
+/// sentences, and most texts on a page have no digit.
+const MAX_SPELT_AGE_BYTES: usize = 48;
 
-/// True when an age in another language's words may be in `b`: with
-/// `has_digit`, a run of its ASCII letters is one of [`AGO_WORD_RUNS`]
-/// (the "há" of "há 3 horas", the "lalu" of "2 jam yang lalu"); without,
-/// one of [`ONE_WORDS`] follows the last run of one of [`AGO_BEFORE`]
-/// ("vor einer Stunde", "il y a une heure").
-fn holds_ago_word(b: &[u8], has_digit: bool) -> bool {
+/// True when the words of other languages may date `b`, by its runs of
+/// ASCII letters, each lowered once:
+/// - with `has_digit`, one is one of [`AGO_WORD_RUNS`] (the "há" of "há
+///   3 horas", the "lalu" of "2 jam yang lalu");
+/// - without, one of [`ONE_WORDS`] follows the last run of one of
+///   [`AGO_BEFORE`] ("vor einer Stunde", "il y a une heure");
+/// - with `has_digit` and a clock time (`9.15`, `22:10`), one not glued
+///   to a digit after it begins one of [`TIMED_DAY_WORDS`] (a version,
+///   `v2.10.2`, has neither).
+fn local_words_may_date(b: &[u8], has_digit: bool) -> bool {
+    if !has_digit && b.len() > MAX_SPELT_AGE_BYTES {
+        return false;
+    }
     let mut buf = [0u8; WORD_BUFFER];
-    let mut after_ago = false;
+    let (mut after_ago, mut timed) = (false, false);
     for r in byte_runs(b, u8::is_ascii_alphabetic) {
+        let glued = b.get(r.end).is_some_and(u8::is_ascii_digit);
         let Some(w) = lowercase(&b[r], &mut buf).and_then(|w| std::str::from_utf8(w).ok()) else {
             after_ago = false;
             continue;
         };
-        if (has_digit && AGO_WORD_RUNS.binary_search(&w).is_ok())
-            || (after_ago && ONE_WORDS.contains(&w))
-        {
+        if has_digit && AGO_WORD_RUNS.binary_search(&w).is_ok() {
             return true;
         }
-        after_ago = AGO_BEFORE.iter().any(|a| {
+        if after_ago && ONE_WORDS.contains(&w) {
+            return true;
+        }
+        timed |= has_digit && !glued && TIMED_DAY_WORD_STARTS.binary_search(&w).is_ok();
+        after_ago = AGO_BEFORE_ENDS.contains(&w);
+    }
+    timed && has_clock_time(b)
+}
+
+/// The last run of ASCII letters of each of [`AGO_BEFORE`] ("h" of "há",
+/// "a" of "il y a"): a count spelt out follows it.
+static AGO_BEFORE_ENDS: LazyLock<Vec<&'static str>> = LazyLock::new(|| {
+    AGO_BEFORE
+        .iter()
+        .filter_map(|a| {
             a.rsplit(|c: char| !c.is_ascii_alphabetic())
                 .find(|r| !r.is_empty())
-                == Some(w)
-        });
-    }
-    false
-}
+        })
+        .collect()
+});
 
 /// True when `b` has a clock time: one or two digits, `:` or `.`, and two
 /// digits, joined to no other digits by `.` or `:` (`9.15`, `22:10`, not
