@@ -564,7 +564,8 @@ pub(super) fn body_title(doc: &Document, record: &Record, permalink: Option<Node
     if let Some(lead) = body.and_then(|b| bold_lead(doc, record, b)) {
         return title_text(doc, lead);
     }
-    let mut line = None;
+    // The body and the test of its own words, for its first line.
+    let mut own_words = None;
     let text = match (lines_above_byline(doc, record, permalink), body) {
         (Some(line_break), _) => {
             let mut words = String::new();
@@ -596,7 +597,7 @@ pub(super) fn body_title(doc: &Document, record: &Record, permalink: Option<Node
                 let quote_end = doc.node(quote).end;
                 doc.push_text_of_range(quote, quote_end, &mut words, |i| read_as_words(doc, i));
             } else {
-                line = Some(doc.first_line_of_range(b, end, own));
+                own_words = Some((b, end, own));
             }
             words
         }
@@ -605,7 +606,11 @@ pub(super) fn body_title(doc: &Document, record: &Record, permalink: Option<Node
     };
     let text = collapse_whitespace(&text);
     let text = without_trailing_hashtags(&text);
-    if let Some(line) = line.and_then(|l| spaceless_first_line(&l, text)) {
+    // Read only for posts in a script without spaces.
+    let first_line = own_words
+        .filter(|_| mostly_spaceless(text))
+        .map(|(b, end, own)| doc.first_line_of_range(b, end, own));
+    if let Some(line) = first_line.and_then(|l| spaceless_first_line(&l, text)) {
         return line;
     }
     let long = text.chars().nth(HEADLESS_TITLE_CHARS).is_some();
@@ -624,14 +629,14 @@ pub(super) fn body_title(doc: &Document, record: &Record, permalink: Option<Node
 }
 
 /// The first line of a post (`line`, of `text`, its words) written in a
-/// script without spaces between words (Japanese, Chinese, Thai), when
-/// more lines follow: such a post ends a thought with its line, often
+/// script without spaces between words (Japanese, Chinese, Thai, see
+/// [`mostly_spaceless`]), when more lines follow: such a post ends a thought with its line, often
 /// without a full stop ("スレ立て乙" over "今年は白菜の結球がいまいちだわ").
 fn spaceless_first_line(line: &str, text: &str) -> Option<String> {
     let line = collapse_whitespace(line);
     let more = line.len() < text.len();
     let fits = line.chars().nth(MAX_SENTENCE_TITLE_CHARS).is_none();
-    (more && fits && !line.is_empty() && mostly_spaceless(text)).then_some(line)
+    (more && fits && !line.is_empty()).then_some(line)
 }
 
 /// True when most letters and digits of `text` are of a script written

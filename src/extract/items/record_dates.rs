@@ -514,7 +514,7 @@ fn column_header(doc: &Document, record: &Record, i: NodeId) -> Option<NodeId> {
 /// forum topic lists show the first and the latest post; the first is the
 /// record's own), or a timestamp that opens it ("2026-11-20T21:05:12
 /// 1795208712": a comment's age with its Unix time after it).
-pub(super) fn tooltip_date(title: &str, dates: &DateContext) -> Option<DateTime<FixedOffset>> {
+pub(crate) fn tooltip_date(title: &str, dates: &DateContext) -> Option<DateTime<FixedOffset>> {
     parse_date(title, dates)
         .or_else(|| labelled_first_date(title, dates))
         .or_else(|| leading_timestamp(title, dates))

@@ -388,7 +388,7 @@ fn element_date(
     let exact = moves
         .then(|| value_of(doc, id, Some("title")))
         .flatten()
-        .and_then(|t| parse_date(&t, dates));
+        .and_then(|t| items::tooltip_date(&t, dates));
     Some(exact.or(date))
 }
 
