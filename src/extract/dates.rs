@@ -2728,18 +2728,17 @@ fn ascii_letters_start(w: &str) -> &str {
 pub(crate) fn may_hold_date(s: &str) -> bool {
     let b = s.as_bytes();
     let has_digit = b.iter().any(u8::is_ascii_digit);
-    if ascii_words_may_date(b, has_digit)
-        || local_words_may_date(b, has_digit)
-        || (has_digit && numeric_date_shape(b))
-    {
+    if ascii_words_may_date(b, has_digit) || (has_digit && numeric_date_shape(b)) {
         return true;
     }
+    // Only the characters outside ASCII can be these.
     !s.is_ascii()
         && s.chars().any(|c| {
-            DATE_WORD_CHARS.contains(&c)
-                || is_foreign_digit(c)
-                || (has_digit && is_script_month_letter(c))
-                || (has_digit && NON_ASCII_DATE_MARKS.contains(&c))
+            !c.is_ascii()
+                && (DATE_WORD_CHARS.contains(&c)
+                    || is_foreign_digit(c)
+                    || (has_digit && is_script_month_letter(c))
+                    || (has_digit && NON_ASCII_DATE_MARKS.contains(&c)))
         })
 }
 
@@ -2748,38 +2747,78 @@ pub(crate) fn may_hold_date(s: &str) -> bool {
 /// sentences, and most texts on a page have no digit.
 const MAX_SPELT_AGE_BYTES: usize = 48;
 
-/// True when the words of other languages may date `b`, by its runs of
-/// ASCII letters, each lowered once:
-/// - with `has_digit`, one is one of [`AGO_WORD_RUNS`] (the "há" of "há
-///   3 horas", the "lalu" of "2 jam yang lalu");
-/// - without, one of [`ONE_WORDS`] follows the last run of one of
-///   [`AGO_BEFORE`] ("vor einer Stunde", "il y a une heure");
+/// True when a run of ASCII letters of `b` may make a date, in one pass
+/// over the runs, each lowered once and looked up once ([`WORD_ROLES`]):
+/// - it holds one of [`ASCII_DATE_WORDS`] or begins one of
+///   [`LATIN_DAY_WORD_STARTS`];
+/// - with `has_digit`, it is a month name or one of [`AGO_WORD_RUNS`]
+///   (the "há" of "há 3 horas", the "lalu" of "2 jam yang lalu");
+/// - without, in a short text, one of [`ONE_WORDS`] follows the last run
+///   of one of [`AGO_BEFORE`] ("vor einer Stunde", "il y a une heure");
 /// - with `has_digit` and a clock time (`9.15`, `22:10`), one not glued
 ///   to a digit after it begins one of [`TIMED_DAY_WORDS`] (a version,
 ///   `v2.10.2`, has neither).
-fn local_words_may_date(b: &[u8], has_digit: bool) -> bool {
-    if !has_digit && b.len() > MAX_SPELT_AGE_BYTES {
-        return false;
-    }
+fn ascii_words_may_date(b: &[u8], has_digit: bool) -> bool {
+    let spelt_ages = has_digit || b.len() <= MAX_SPELT_AGE_BYTES;
+    let roles = &*WORD_ROLES;
     let mut buf = [0u8; WORD_BUFFER];
     let (mut after_ago, mut timed) = (false, false);
     for r in byte_runs(b, u8::is_ascii_alphabetic) {
-        let glued = b.get(r.end).is_some_and(u8::is_ascii_digit);
-        let Some(w) = lowercase(&b[r], &mut buf).and_then(|w| std::str::from_utf8(w).ok()) else {
-            after_ago = false;
+        let word = &b[r.clone()];
+        if holds_date_word(word) || begins_day_word(word) {
+            return true;
+        }
+        if !has_digit && !spelt_ages {
             continue;
-        };
-        if has_digit && AGO_WORD_RUNS.binary_search(&w).is_ok() {
+        }
+        let role = lowercase(word, &mut buf)
+            .and_then(|w| roles.get(w))
+            .copied()
+            .unwrap_or(0);
+        if has_digit && role & (ROLE_MONTH | ROLE_AGO) != 0 {
             return true;
         }
-        if after_ago && ONE_WORDS.contains(&w) {
+        if spelt_ages && after_ago && role & ROLE_ONE != 0 {
             return true;
         }
-        timed |= has_digit && !glued && TIMED_DAY_WORD_STARTS.binary_search(&w).is_ok();
-        after_ago = AGO_BEFORE_ENDS.contains(&w);
+        let glued = b.get(r.end).is_some_and(u8::is_ascii_digit);
+        timed |= has_digit && !glued && role & ROLE_TIMED_DAY != 0;
+        after_ago = role & ROLE_AGO_BEFORE_END != 0;
     }
     timed && has_clock_time(b)
 }
+
+/// [`WORD_ROLES`]: a month name ([`MONTH_LOOKUP`]).
+const ROLE_MONTH: u8 = 1;
+/// [`WORD_ROLES`]: one of [`AGO_WORD_RUNS`].
+const ROLE_AGO: u8 = 2;
+/// [`WORD_ROLES`]: one of [`TIMED_DAY_WORD_STARTS`].
+const ROLE_TIMED_DAY: u8 = 4;
+/// [`WORD_ROLES`]: one of [`AGO_BEFORE_ENDS`].
+const ROLE_AGO_BEFORE_END: u8 = 8;
+/// [`WORD_ROLES`]: one of [`ONE_WORDS`].
+const ROLE_ONE: u8 = 16;
+
+/// The words of ASCII letters (lower case) that may make a date whole,
+/// with their roles (`ROLE_*`): one lookup per word of a text tells them
+/// all.
+static WORD_ROLES: LazyLock<rustc_hash::FxHashMap<&'static [u8], u8>> = LazyLock::new(|| {
+    let mut roles = rustc_hash::FxHashMap::default();
+    let months = MONTH_LOOKUP.keys().copied().filter(|w| w.is_ascii());
+    let lists: [(Vec<&'static str>, u8); 5] = [
+        (months.collect(), ROLE_MONTH),
+        (AGO_WORD_RUNS.clone(), ROLE_AGO),
+        (TIMED_DAY_WORD_STARTS.clone(), ROLE_TIMED_DAY),
+        (AGO_BEFORE_ENDS.clone(), ROLE_AGO_BEFORE_END),
+        (ONE_WORDS.to_vec(), ROLE_ONE),
+    ];
+    for (words, role) in lists {
+        for w in words {
+            *roles.entry(w.as_bytes()).or_insert(0) |= role;
+        }
+    }
+    roles
+});
 
 /// The last run of ASCII letters of each of [`AGO_BEFORE`] ("h" of "há",
 /// "a" of "il y a"): a count spelt out follows it.
@@ -2848,12 +2887,6 @@ const DATE_WORD_CHARS: &[char] = &[
     '刚', '剛', '今', '昨', '前', '방', '오', '어', '그', 'ל', 'ř',
 ];
 
-/// True when a run of ASCII letters in `b` is or holds a date word, or is
-/// a month name (with `has_digit`).
-fn ascii_words_may_date(b: &[u8], has_digit: bool) -> bool {
-    byte_runs(b, u8::is_ascii_alphabetic).any(|r| word_may_date(&b[r], has_digit))
-}
-
 /// The maximal runs of bytes of `b` that `class` accepts, as ranges in
 /// order: `byte_runs(b"v2.10", u8::is_ascii_digit)` gives `1..2`, `3..5`.
 pub fn byte_runs(b: &[u8], class: fn(&u8) -> bool) -> impl Iterator<Item = Range<usize>> + '_ {
@@ -2915,31 +2948,47 @@ fn numeric_date_shape(b: &[u8]) -> bool {
     false
 }
 
-/// [`may_hold_date`] for one run of ASCII letters.
-fn word_may_date(word: &[u8], has_digit: bool) -> bool {
-    // One byte test per letter before any word comparison: most words
-    // hold no date word.
-    let begins = |at: &[u8], w: &str| {
-        at.first().is_some_and(|c| c | 0x20 == w.as_bytes()[0])
-            && at
-                .get(..w.len())
-                .is_some_and(|r| r.eq_ignore_ascii_case(w.as_bytes()))
-    };
-    // Only a letter that begins one of the words can begin a match.
-    let holds_date_word = (0..word.len()).any(|i| {
-        is_date_word_initial(word[i]) && ASCII_DATE_WORDS.iter().any(|w| begins(&word[i..], w))
-    });
-    let starts_day_word = LATIN_DAY_WORD_STARTS.iter().any(|w| begins(word, w));
-    holds_date_word || starts_day_word || (has_digit && is_month_name(word))
+/// True when `word` (ASCII letters, any case) holds one of
+/// [`ASCII_DATE_WORDS`] anywhere; one byte test per letter before any
+/// word comparison: most words hold none.
+fn holds_date_word(word: &[u8]) -> bool {
+    (0..word.len()).any(|i| {
+        is_date_word_initial(word[i]) && ASCII_DATE_WORDS.iter().any(|w| begins_ci(&word[i..], w))
+    })
 }
 
-/// True when `word` (ASCII letters, any case) is in [`MONTH_NAMES`].
-fn is_month_name(word: &[u8]) -> bool {
-    let mut buf = [0u8; WORD_BUFFER];
-    lowercase(word, &mut buf)
-        .and_then(|w| std::str::from_utf8(w).ok())
-        .is_some_and(|w| MONTH_LOOKUP.contains_key(w))
+/// True when `word` (ASCII letters, any case) begins one of
+/// [`LATIN_DAY_WORD_STARTS`], looked up by its first letter.
+fn begins_day_word(word: &[u8]) -> bool {
+    let Some(first) = word.first().map(|c| c.to_ascii_lowercase()) else {
+        return false;
+    };
+    let Some(starts) = LATIN_DAY_WORD_STARTS_BY_INITIAL.get(usize::from(first.wrapping_sub(b'a')))
+    else {
+        return false;
+    };
+    starts.iter().any(|w| begins_ci(word, w))
 }
+
+/// True when `at` begins with `w` (lower case), in any case.
+fn begins_ci(at: &[u8], w: &str) -> bool {
+    at.first().is_some_and(|c| c | 0x20 == w.as_bytes()[0])
+        && at
+            .get(..w.len())
+            .is_some_and(|r| r.eq_ignore_ascii_case(w.as_bytes()))
+}
+
+/// [`LATIN_DAY_WORD_STARTS`] by their first letter (`a` first).
+static LATIN_DAY_WORD_STARTS_BY_INITIAL: LazyLock<[Vec<&'static str>; 26]> = LazyLock::new(|| {
+    let mut by_initial: [Vec<&'static str>; 26] = Default::default();
+    for w in LATIN_DAY_WORD_STARTS.iter() {
+        let first = w.as_bytes()[0].to_ascii_lowercase();
+        if let Some(slot) = by_initial.get_mut(usize::from(first.wrapping_sub(b'a'))) {
+            slot.push(w);
+        }
+    }
+    by_initial
+});
 
 /// The digits [`foreign_digits_to_ascii`] converts (and the prefilter
 /// lets through): full-width ones ("２０２４年"), Arabic-Indic ones ("٣٠
