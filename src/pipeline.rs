@@ -437,6 +437,7 @@ pub fn items_of_group(
     if group.container.is_some() {
         items::without_strays(&mut found, base);
         items::dated_by_titles(&mut found, dates);
+        items::dated_by_links(&mut found, base, dates);
     }
     found
 }

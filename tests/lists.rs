@@ -2389,3 +2389,14 @@ fn indonesian_tooltips_date_their_relative_items() {
 fn release_cards_are_not_split_into_their_parts() {
     check("gitlab_releases_asset_links");
 }
+
+/// Regression (a WordPress site's home page with the Latest Posts block,
+/// dates hidden): its 8 posts went out undated though each permalink
+/// writes its day (`/2026/11/24/…/`). An item nothing else dates is dated
+/// by its permalink on the page's own site; so is a regional paper's
+/// brief without a time of its own (`french_regional_news`).
+#[test]
+fn undated_posts_are_dated_by_their_permalinks() {
+    check("wordpress_latest_posts_dated_permalinks");
+    check("french_regional_news");
+}

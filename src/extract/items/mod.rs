@@ -9,6 +9,8 @@
 //! group's title path, read once for all its records), `titles`, `posts`
 //! (records without a headline), `record_dates`, `links`, `images`, and
 //! `interruptions` (what stands among the records without being one).
+//! Once a list's items are made, `title_dates` and `link_dates` date
+//! those nothing else dated (by their titles, by their permalinks).
 
 use std::borrow::Cow;
 use std::ops::Range;
@@ -29,6 +31,7 @@ use crate::extract::records::Record;
 
 mod images;
 mod interruptions;
+mod link_dates;
 mod links;
 mod numbering;
 mod plan;
@@ -51,6 +54,7 @@ pub use interruptions::{
     interludes, interruptions, is_advertising, is_deleted_entry, is_deleted_stub, is_signup_box,
     without_house_promos,
 };
+pub use link_dates::dated_by_links;
 pub(crate) use links::is_download;
 pub use links::{base_url, is_listing_link, resolve, resolve_link, resolve_with_fragment};
 pub use numbering::without_list_numbering;

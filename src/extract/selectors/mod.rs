@@ -476,10 +476,12 @@ pub fn apply(
     // A release list's "Unreleased" is no release, a line leading to no
     // article of its own is no item (a forum's separator row between its
     // sticky and other threads, linking nothing), and a list of dated
-    // titles is dated by them, as in detection.
+    // titles is dated by them, an undated post by its permalink's day,
+    // as in detection.
     items::without_unreleased(&mut items);
     items::without_strays(&mut items, base);
     items::dated_by_titles(&mut items, dates);
+    items::dated_by_links(&mut items, base, dates);
     list_dates.tell_in_shown_offset(&mut items);
     SelectedItems {
         selection,
